@@ -1,0 +1,114 @@
+import uWS from 'uWebSockets.js';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { AuditWriter } from './audit/auditWriter.js';
+import type { Authenticator } from './auth/authenticate.js';
+import type { Config } from './config.js';
+import type { Db } from './db/pool.js';
+import { captureExchange } from './http/exchange.js';
+import type { BoundRoute, Handler } from './http/handler.js';
+import { createPipeline } from './http/pipeline.js';
+import type { RateLimiter } from './http/rateLimit.js';
+import { createRouter } from './http/router.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { createListAudit } from './routes/admin/audit.js';
+import { createHealthz, health } from './routes/health.js';
+import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './routes/meta.js';
+import type { OperationSpec } from './schemas/operation.js';
+import { OPERATIONS } from './schemas/operations.js';
+
+/**
+ * createApp(deps): every operation of the contract registered on a uWS app,
+ * returned without listening (tests listen on port 0). Operations with no
+ * handler yet answer 501 through the same pipeline, so they authenticate,
+ * validate and audit exactly like live ones.
+ */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  redis: Redis;
+  log: Logger;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  auditWriter: AuditWriter;
+  checksDiscovered: () => number;
+}
+
+export interface App {
+  listen(port: number, host: string): Promise<number>;
+  /** Stops accepting, lets in-flight calls finish (new ones get 503), then closes the socket. */
+  drain(): void;
+  close(): void;
+  document: Record<string, unknown>;
+}
+
+export function createApp(deps: AppDeps): App {
+  const document = buildOpenApiDocument(OPERATIONS, { build: deps.config.TAS_BUILD });
+  const documentJson = JSON.stringify(document);
+  const handlers = handlerTable(deps, documentJson);
+  const router = createRouter<BoundRoute>();
+  for (const op of OPERATIONS) router.add(op.method, op.path, { op, handler: handlers.get(key(op)) ?? null });
+  router.add('get', '/docs/assets/{name}', { op: DOCS_ASSET_OP, handler: createDocsAssetHandler() });
+
+  let draining = false;
+  const pipeline = createPipeline({
+    router,
+    authenticator: deps.authenticator,
+    rateLimiter: deps.rateLimiter,
+    auditWriter: deps.auditWriter,
+    log: deps.log,
+    maxBodyBytes: deps.config.TAS_MAX_BODY_BYTES,
+    isDraining: () => draining,
+  });
+
+  const app = uWS.App();
+  app.any('/*', (res, req) => pipeline(captureExchange(res, req)));
+  let listenSocket: uWS.us_listen_socket | null = null;
+
+  return {
+    document,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
+          listenSocket = socket;
+          resolve(uWS.us_socket_local_port(socket));
+        });
+      });
+    },
+    drain() {
+      draining = true;
+    },
+    close() {
+      if (listenSocket) uWS.us_listen_socket_close(listenSocket);
+      listenSocket = null;
+    },
+  };
+}
+
+function key(op: Pick<OperationSpec, 'method' | 'path'>): string {
+  return `${op.method.toUpperCase()} ${op.path}`;
+}
+
+function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler> {
+  return new Map<string, Handler>([
+    ['GET /v1/health', health],
+    ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0 })],
+    ['GET /openapi.json', createOpenApiHandler(documentJson)],
+    ['GET /docs', createDocsHandler()],
+    ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
+  ]);
+}
+
+// The reference page's static files: served, audited, but not part of the API contract.
+const DOCS_ASSET_OP: OperationSpec = {
+  operationId: 'getDocsAsset',
+  method: 'get',
+  path: '/docs/assets/{name}',
+  tag: 'meta',
+  summary: 'Static asset of the API reference page',
+  auth: 'open',
+  params: { name: 'string' },
+  success: { status: 200, description: 'The asset' },
+  validation: false,
+};

@@ -1,0 +1,78 @@
+import { parseKey, verifyKeyHash } from './apiKey.js';
+import { lookupKey } from '../db/keys.js';
+import type { Db, Mode } from '../db/pool.js';
+
+/** Who is calling: one verified key of one tenant in one mode. */
+export interface Principal {
+  tenantId: string;
+  mode: Mode;
+  keyId: string;
+  scopes: ReadonlySet<string>;
+  /** Audit principal: `key:<uuid>`; never the secret. */
+  label: string;
+}
+
+export type AuthOutcome =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired' };
+
+/**
+ * A verified key is remembered in-process for at most CACHE_TTL_MS so the hot
+ * path does not pay a database round trip per call, while a revocation (which
+ * also evicts through `forget`) takes effect everywhere within a second.
+ */
+const CACHE_TTL_MS = 750;
+const CACHE_MAX_ENTRIES = 10_000;
+
+export interface Authenticator {
+  authenticate(authorization: string | undefined): Promise<AuthOutcome>;
+  forget(keyId: string): void;
+}
+
+export function createAuthenticator(deps: { db: Db; pepper: string; now?: () => number }): Authenticator {
+  const now = deps.now ?? Date.now;
+  const cache = new Map<string, { principal: Principal; until: number; expiresAt: number | null }>();
+
+  async function verify(token: string): Promise<AuthOutcome> {
+    const parsed = parseKey(token);
+    if (!parsed) return { ok: false, reason: 'malformed' };
+    const row = await lookupKey(deps.db, parsed.keyId);
+    if (!row || row.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
+    if (!verifyKeyHash(deps.pepper, row.salt, token, row.hash)) return { ok: false, reason: 'unknown' };
+    if (row.revoked_at) return { ok: false, reason: 'revoked' };
+    const expiresAt = row.expires_at ? Date.parse(row.expires_at) : null;
+    if (expiresAt !== null && expiresAt <= now()) return { ok: false, reason: 'expired' };
+    const principal: Principal = {
+      tenantId: row.tenant_id,
+      mode: row.mode,
+      keyId: row.id,
+      scopes: new Set(row.scopes),
+      label: `key:${row.id}`,
+    };
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
+    cache.set(token, { principal, until: now() + CACHE_TTL_MS, expiresAt });
+    return { ok: true, principal };
+  }
+
+  return {
+    async authenticate(authorization) {
+      const token = bearerToken(authorization);
+      if (token === null) return { ok: false, reason: 'missing' };
+      const hit = cache.get(token);
+      const t = now();
+      if (hit && hit.until > t && (hit.expiresAt === null || hit.expiresAt > t)) {
+        return { ok: true, principal: hit.principal };
+      }
+      return verify(token);
+    },
+    forget(keyId) {
+      for (const [token, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(token);
+    },
+  };
+}
+
+function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : '';
+}

@@ -1,0 +1,115 @@
+/**
+ * Glossary of the evidence model (see ../shared DESIGN.md 2.3, METHODOLOGY.md).
+ *
+ * - Presentation: what the caller presented, `{type, value}`; the type is a
+ *   registered artifact type id (EMAIL, PHONE, DOMAIN, URL, IP, NAME, ACCOUNT...).
+ * - Check: a module that answers one question (`kind`) about presentations of
+ *   some artifact types. It never names its source in what it produces.
+ * - Signal: one answer of a check. `supports` / `weakens` signals are evidence
+ *   for the scoring function; `neutral` ones are counted and reported only.
+ * - Absence: a check that ran or should have run and produced nothing usable.
+ * - Tier: t0 inline computed, t1 network look-ups, t2 paid providers.
+ */
+
+export type TrustBand = 'high' | 'medium' | 'low';
+export type DataClass = 'C0' | 'C1' | 'C2';
+export type Disposition = 'supports' | 'weakens' | 'neutral';
+export type Tier = 't0' | 't1' | 't2';
+export type AbsenceKind = 'timeout' | 'error' | 'no_data' | 'refused' | 'budget' | 'unregistered';
+
+/** A presentation after normalisation by the service. */
+export interface NormalisedPresentation {
+  type: string;
+  /** The caller's value as presented (used as `about` in findings). */
+  value: string;
+  /** Canonical form used for matching entities (lower-cased email, E.164 phone...). */
+  normalised: string;
+}
+
+/** Claims the subject made about itself (country, name...). Closed in the schema. */
+export interface SubjectClaim {
+  name?: string;
+  country?: string;
+  email?: string;
+  phone?: string;
+  organisation?: string;
+  website?: string;
+}
+
+export interface Signal {
+  /** The question answered, e.g. `email_syntax`, `domain_age`. Never a source name. */
+  kind: string;
+  about: string;
+  about_type: string;
+  disposition: Disposition;
+  /** Human-readable, written by the check itself; never contains a provider name or raw payload. */
+  statement: string;
+  provenance_class: string;
+  trust_band: TrustBand;
+  data_class: DataClass;
+  observed_at: string;
+}
+
+export interface Absence {
+  about: string;
+  about_type: string;
+  kind: AbsenceKind;
+  reason: string;
+}
+
+export interface CheckContext {
+  presentation: NormalisedPresentation;
+  /** Every presentation of the subject, for checks that compare them. */
+  subject: NormalisedPresentation[];
+  claim?: SubjectClaim;
+  /** Evaluation time; checks stamp observed_at from it unless the source dates the fact. */
+  now: Date;
+  /** Aborted at the check's timeout or the inquiry's deadline. */
+  signal: AbortSignal;
+  /** Tenant records loaded by the engine (history, graph); absent when none were loaded. */
+  env: CheckEnvironment;
+}
+
+export interface CheckResult {
+  signals: Signal[];
+  absences: Absence[];
+}
+
+export interface CheckDefinition {
+  id: string;
+  kind: string;
+  artifactTypes: readonly string[];
+  tier: Tier;
+  provenanceClass: string;
+  trustBand: TrustBand;
+  dataClass: DataClass;
+  /** Cost in the tenant's budget units (0 for computed checks). */
+  cost: number;
+  timeoutMs: number;
+  /** `inline`: pure computation on the request path; `worker`: any I/O, run as a BullMQ job. */
+  runs: 'inline' | 'worker';
+  run(ctx: CheckContext): Promise<CheckResult> | CheckResult;
+}
+
+/**
+ * What the engine loads from the tenant's own records before checks run, so
+ * the history and graph checks stay pure functions of their context.
+ */
+export interface EntityHistory {
+  /** Earlier assessments of the resolved entity, oldest first. */
+  assessments: { score: number; low: number; high: number; as_of: string }[];
+  /** Tenant testimony about the entity. */
+  observations: { provenance_class: string; summary: string; observed_at: string }[];
+  /** What happened after the tenant's earlier decisions. */
+  outcomes: { kind: string; observed_at: string }[];
+}
+
+export interface GraphNeighbourhood {
+  /** For each of the subject's normalised values: how many other entities of the tenant carry it. */
+  shared: { type: string; value: string; normalised: string; otherEntities: number }[];
+}
+
+export interface CheckEnvironment {
+  history?: EntityHistory;
+  graph?: GraphNeighbourhood;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { migrate } from '../db/migrate.js';
+import { createDb, type Mode } from '../db/pool.js';
+import { tenantExists } from '../db/tenants.js';
+import { checkPostgres } from '../preflight.js';
+import { ALL_SCOPES } from '../schemas/operation.js';
+import { mintKey } from '../tenancy/keys.js';
+import { provisionTenant } from '../tenancy/provision.js';
+import { UsageError } from './usageError.js';
+
+export async function migrateCommand(config: Config): Promise<number> {
+  await checkPostgres(config.DATABASE_URL);
+  const n = await migrate(config.DATABASE_URL, (m) => console.log(`applied ${m}`));
+  console.log(n === 0 ? 'database is up to date' : `${n} migration(s) applied`);
+  return 0;
+}
+
+export async function tenantCreateCommand(
+  config: Config,
+  opts: { name: string; investigative: boolean; authorizationRef: string | null; json: boolean },
+): Promise<number> {
+  await checkPostgres(config.DATABASE_URL);
+  await migrate(config.DATABASE_URL);
+  const db = await createDb(config.DATABASE_URL);
+  try {
+    if (await tenantExists(db, opts.name)) throw new UsageError(`a tenant named '${opts.name}' already exists`);
+    const t = await provisionTenant(db, config.keyPepper, opts);
+    if (opts.json) console.log(JSON.stringify(t));
+    else printTenant(opts.name, t.tenant_id, t.keys);
+    return 0;
+  } finally {
+    await db.end();
+  }
+}
+
+export function printTenant(name: string, tenantId: string, keys: Record<string, string>): void {
+  console.log(`tenant '${name}' created: ${tenantId}`);
+  console.log('keys (shown once; store them now, they cannot be recovered):');
+  for (const [k, v] of Object.entries(keys)) console.log(`  ${k.padEnd(11)} ${v}`);
+}
+
+const ScopeList = z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1);
+
+export async function keyMintCommand(
+  config: Config,
+  opts: { tenantId: string; scopes: string[]; mode: Mode; name: string; json: boolean },
+): Promise<number> {
+  const scopes = ScopeList.safeParse(opts.scopes);
+  if (!scopes.success) throw new UsageError(`--scopes must be a comma-separated list of: ${ALL_SCOPES.join(', ')}`);
+  if (!z.uuid().safeParse(opts.tenantId).success) throw new UsageError('--tenant must be a tenant id (uuid)');
+  await checkPostgres(config.DATABASE_URL);
+  const db = await createDb(config.DATABASE_URL);
+  try {
+    const key = await mintKey(db, config.keyPepper, { tenantId: opts.tenantId, mode: opts.mode, name: opts.name, scopes: scopes.data });
+    if (opts.json) console.log(JSON.stringify({ key_id: key.keyId, key: key.token, mode: opts.mode, scopes: scopes.data }));
+    else console.log(`key ${key.keyId} (${opts.mode}; ${scopes.data.join(', ')}), shown once:\n  ${key.token}`);
+    return 0;
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code === '23503' || /foreign key/i.test((error as Error).message)) {
+      throw new UsageError(`no tenant with id ${opts.tenantId}`);
+    }
+    throw error;
+  } finally {
+    await db.end();
+  }
+}

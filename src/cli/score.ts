@@ -1,0 +1,157 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import {
+  METHODOLOGY_VERSION,
+  ScoringInputError,
+  isInstant,
+  score,
+  summarizeEvidence,
+  toScoringInputs,
+} from '../scoring/index.js';
+
+/**
+ * `tas score [FILE | -]`: the scoring function over an evidence JSON file, so
+ * anyone can reconstruct a published assessment from its stored evidence
+ * (DESIGN.md 2.3). The file holds evidence as it was admitted, in stored
+ * order; nothing is re-admitted or de-duplicated here, because five identical
+ * stored items are five items (METHODOLOGY.md section 5 counts them so).
+ *
+ *   {"as_of": "2025-01-01T00:00:00Z", "evidence": [...], "absences": 2}
+ *
+ * `absences` is k, or the stored list of absences (only its length counts).
+ */
+
+const INSTANT_PROBLEM = 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or ±HH:MM offset';
+const instant = z.string().refine(isInstant, { error: INSTANT_PROBLEM });
+
+/** A stored finding may be fed back as is: its descriptive fields are allowed and ignored. */
+const evidenceItemSchema = z.strictObject({
+  provenance_class: z.string().min(1),
+  trust_band: z.enum(['high', 'medium', 'low']),
+  observed_at: instant,
+  disposition: z.enum(['supports', 'weakens', 'neutral']),
+  finding_id: z.string().optional(),
+  kind: z.string().optional(),
+  about: z.string().optional(),
+  about_type: z.string().optional(),
+  statement: z.string().optional(),
+  data_class: z.string().optional(),
+});
+
+const scoreInputSchema = z.strictObject({
+  as_of: instant,
+  evidence: z.array(evidenceItemSchema),
+  // Required, not defaulted: forgetting k would silently narrow the interval.
+  absences: z.union([z.number().int().nonnegative(), z.array(z.record(z.string(), z.unknown()))], {
+    error: (issue) =>
+      issue.input === undefined ? 'is required' : 'must be a non-negative integer or a list of absence objects',
+  }),
+});
+
+export type ScoreCommandInput = z.infer<typeof scoreInputSchema>;
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? 'input' : out;
+}
+
+/** One `field: problem` per issue; unknown keys are named one by one. */
+function describeIssues(issues: readonly z.core.$ZodIssue[]): Array<[string, string]> {
+  return issues.flatMap((issue): Array<[string, string]> => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => [formatPath([...issue.path, key]), 'unknown field']);
+    }
+    return [[formatPath(issue.path), issue.message]];
+  });
+}
+
+function parseInput(inputText: string): ScoreCommandInput {
+  let data: unknown;
+  try {
+    data = JSON.parse(inputText);
+  } catch (error) {
+    throw new ScoringInputError('input', `is not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = scoreInputSchema.safeParse(data, {
+    error: (issue) => (issue.input === undefined ? 'is required' : undefined),
+  });
+  if (parsed.success) return parsed.data;
+  const described = describeIssues(parsed.error.issues);
+  const [first, ...rest] = described as [[string, string], ...Array<[string, string]>];
+  const problem = [first[1], ...rest.map(([field, msg]) => `${field}: ${msg}`)].join('; ');
+  throw new ScoringInputError(first[0], problem);
+}
+
+/** Parse, validate and score; returns one JSON line (no trailing newline). */
+export function runScoreCommand(inputText: string): string {
+  const input = parseInput(inputText);
+  const k = typeof input.absences === 'number' ? input.absences : input.absences.length;
+  const evidence = toScoringInputs(input.evidence);
+  const result = score({ as_of: input.as_of, evidence, absences: k });
+  return JSON.stringify({
+    methodology_version: METHODOLOGY_VERSION,
+    score: result.score,
+    low: result.low,
+    high: result.high,
+    as_of: input.as_of,
+    evidence_count: evidence.length,
+    absences: k,
+    R: result.R,
+    S: result.S,
+    n: result.n,
+    n_eff: result.n_eff,
+    P: result.P,
+    evidence: summarizeEvidence({ as_of: input.as_of, signals: input.evidence, absences: k }),
+  });
+}
+
+export interface ScoreIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => Promise<string>;
+}
+
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const processIo: ScoreIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  readStdin: readProcessStdin,
+};
+
+const USAGE = 'usage: tas score [FILE | -]   (evidence JSON; stdin when FILE is - or absent)\n';
+
+/** Exit codes: 0 scored, 1 the file could not be read, 2 usage or bad input. */
+export async function scoreMain(argv: string[], io: ScoreIo = processIo): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (argv.length > 1) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const source = argv[0];
+  let text: string;
+  try {
+    text = source === undefined || source === '-' ? await io.readStdin() : await readFile(source, 'utf8');
+  } catch (error) {
+    io.stderr(`tas score: cannot read ${source ?? 'stdin'}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  try {
+    io.stdout(`${runScoreCommand(text)}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ScoringInputError)) throw error;
+    io.stderr(`tas score: ${error.message}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * The environment, parsed once at start-up with a closed schema and frozen.
+ * Every other module receives the Config object; nothing else reads process.env.
+ */
+const DEV_PEPPER = 'tas-development-pepper-do-not-use-in-production';
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/tas'),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Keyed-hash pepper for API keys (rule I11). Required in production. */
+  TAS_KEY_PEPPER: z.string().min(32).optional(),
+  /** Public base URL used in events_url / ws_url; defaults to http://HOST:PORT. */
+  TAS_PUBLIC_URL: z.url().optional(),
+  /** Prefix of every Redis key and BullMQ queue, so several deployments (and tests) can share a Redis. */
+  TAS_REDIS_PREFIX: z.string().regex(/^[a-z0-9:_-]{1,40}$/).default('tas'),
+  /** Requests per second per key before 429 (a burst of twice this is allowed within a window). */
+  TAS_RATE_LIMIT_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Largest request body accepted, in bytes; larger gets 413. */
+  TAS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
+  /** Comma-separated host:port list of DNS resolvers for the DNS checks; unset disables them. */
+  TAS_DNS_SERVERS: z.string().optional(),
+  /** Base URL of an RDAP service for domain age; unset disables the check. */
+  TAS_RDAP_BASE_URL: z.url().optional(),
+  /** Path of the operator's HTTP provider description file; unset means none. */
+  TAS_PROVIDERS_FILE: z.string().optional(),
+  TAS_NETWORK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /** Directory where audit rows are spooled while Postgres is unreachable. */
+  TAS_SPOOL_DIR: z.string().default('.tas-spool'),
+  /** Build identifier reported by /healthz. */
+  TAS_BUILD: z.string().default('dev'),
+});
+
+export type Config = Readonly<z.infer<typeof ConfigSchema> & { keyPepper: string; publicUrl: string }>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  if (c.NODE_ENV === 'production' && !c.TAS_KEY_PEPPER) {
+    throw new ConfigError('TAS_KEY_PEPPER (at least 32 characters) is required when NODE_ENV=production');
+  }
+  const publicUrl = c.TAS_PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`;
+  return Object.freeze({ ...c, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl });
+}
+
+/** A redacted view for the start-up log line: says what it connected to, never a password. */
+export function describeConfig(c: Config): Record<string, string | number> {
+  return {
+    env: c.NODE_ENV,
+    listen: `${c.HOST}:${c.PORT}`,
+    database: redactUrl(c.DATABASE_URL),
+    redis: redactUrl(c.REDIS_URL),
+  };
+}
+
+export function redactUrl(raw: string): string {
+  const u = new URL(raw);
+  if (u.password) u.password = '***';
+  return u.toString();
+}

@@ -1,0 +1,70 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { Db, Tx } from './pool.js';
+
+/** One audit row, as the service writes it (SPEC AuditEntryOut plus the fields the issue lists). */
+export interface AuditRecord {
+  audit_id: string;
+  occurred_at: string;
+  tenant_id: string | null;
+  mode: 'live' | 'test' | null;
+  principal: string;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  status: number;
+  rule: string | null;
+  purpose: string | null;
+  cost_amount: number | null;
+  cost_currency: string | null;
+  request_id: string | null;
+}
+
+/** Inside a request's own transaction, so the row commits with the effect or not at all. */
+export async function insertAudit(tx: Tx, r: AuditRecord): Promise<void> {
+  await tx.query(sql.unsafe`
+    INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, target_kind, target_id,
+                           status, rule, purpose, cost_amount, cost_currency, request_id)
+    VALUES (${r.audit_id}, ${r.occurred_at}, ${r.tenant_id}, ${r.mode}, ${r.principal}, ${r.action},
+            ${r.target_kind}, ${r.target_id}, ${r.status}, ${r.rule}, ${r.purpose}, ${r.cost_amount},
+            ${r.cost_currency}, ${r.request_id})`);
+}
+
+/** Many calls' rows in one statement, through the append-only door (tas_audit_append). */
+export async function appendAuditBatch(db: Db, rows: readonly AuditRecord[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(sql.unsafe`SELECT set_config('role', 'tas_service', true)`);
+    await tx.query(sql.unsafe`SELECT tas_audit_append(${sql.jsonb(rows as unknown as never)})`);
+  });
+}
+
+const AuditRow = z.object({
+  seq: z.number(),
+  audit_id: z.string(),
+  occurred_at: z.string(),
+  principal: z.string(),
+  action: z.string(),
+  target_kind: z.string().nullable(),
+  target_id: z.string().nullable(),
+  status: z.number(),
+  rule: z.string().nullable(),
+  purpose: z.string().nullable(),
+  cost_amount: z.number().nullable(),
+  cost_currency: z.string().nullable(),
+});
+export type AuditRow = z.infer<typeof AuditRow>;
+
+/** The tenant's rows (RLS scopes them), oldest first, strictly after the row whose id is the cursor. */
+export async function listAudit(tx: Tx, afterAuditId: string | null, limit: number): Promise<readonly AuditRow[]> {
+  const after = afterAuditId === null
+    ? sql.fragment`0`
+    : sql.fragment`(SELECT seq FROM audit_log WHERE audit_id = ${afterAuditId})`;
+  return tx.any(sql.type(AuditRow)`
+    SELECT seq, audit_id, occurred_at, principal, action, target_kind, target_id, status, rule, purpose,
+           cost_amount, cost_currency
+    FROM audit_log WHERE seq > ${after} ORDER BY seq LIMIT ${limit}`);
+}
+
+export async function auditIdVisible(tx: Tx, auditId: string): Promise<boolean> {
+  return tx.exists(sql.unsafe`SELECT 1 FROM audit_log WHERE audit_id = ${auditId}`);
+}

@@ -1,0 +1,48 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { Db, Mode, Tx } from './pool.js';
+
+/** One function per query on api_keys; the connection comes first. */
+const KeyRow = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  mode: z.enum(['live', 'test']),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  salt: z.instanceof(Buffer),
+  hash: z.instanceof(Buffer),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type KeyRow = z.infer<typeof KeyRow>;
+
+export async function lookupKey(db: Db | Tx, keyId: string): Promise<KeyRow | null> {
+  return db.maybeOne(sql.type(KeyRow)`
+    SELECT id, tenant_id, mode, name, scopes, salt, hash, expires_at, revoked_at
+    FROM tas_key_lookup(${keyId}::uuid)`);
+}
+
+export interface NewKey {
+  id: string;
+  tenantId: string;
+  mode: Mode;
+  name: string;
+  scopes: readonly string[];
+  salt: Buffer;
+  hash: Buffer;
+  expiresAt: string | null;
+}
+
+export async function insertKey(db: Db | Tx, key: NewKey): Promise<{ created_at: string }> {
+  return db.one(sql.type(z.object({ created_at: z.string() }))`
+    INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash, expires_at)
+    VALUES (${key.id}, ${key.tenantId}, ${key.mode}, ${key.name}, ${sql.array([...key.scopes], 'text')},
+            ${sql.binary(key.salt)}, ${sql.binary(key.hash)}, ${key.expiresAt})
+    RETURNING created_at`);
+}
+
+export async function revokeKey(tx: Tx, keyId: string): Promise<boolean> {
+  const row = await tx.maybeOne(sql.type(z.object({ id: z.string() }))`
+    UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`);
+  return row !== null;
+}

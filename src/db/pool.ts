@@ -1,0 +1,78 @@
+import {
+  createPool,
+  SchemaValidationError,
+  sql,
+  type DatabasePool,
+  type DatabaseTransactionConnection,
+  type Interceptor,
+  type QueryResultRow,
+} from 'slonik';
+
+/**
+ * The Postgres pool and the one way a request touches tenant data:
+ * `withTenant` opens a transaction, drops to the `tas_service` role and sets
+ * the tenant and mode that row-level security keys on, all in one statement.
+ */
+export type Db = DatabasePool;
+export type Tx = DatabaseTransactionConnection;
+export type Mode = 'live' | 'test';
+export interface TenantScope {
+  tenantId: string | null;
+  mode: Mode | null;
+}
+
+/** `sql.type(zodRow)` declares a row shape; this interceptor makes the declaration true. */
+const resultParser: Interceptor = {
+  name: 'result-parser',
+  transformRow(ctx, query, row) {
+    const parser = ctx.resultParser;
+    if (!parser) return row;
+    const parsed = parser.safeParse(row);
+    if (!parsed.success) throw new SchemaValidationError(query, row, parsed.error.issues);
+    return parsed.data as QueryResultRow;
+  },
+};
+
+// Timestamps leave the database as ISO strings and 64-bit integers as numbers:
+// that is the shape every response uses, so no row needs converting later.
+const typeParsers = [
+  { name: 'timestamptz', parse: (v: string) => new Date(v).toISOString() },
+  { name: 'timestamp', parse: (v: string) => new Date(`${v}Z`).toISOString() },
+  { name: 'int8', parse: (v: string) => Number.parseInt(v, 10) },
+  { name: 'numeric', parse: (v: string) => Number.parseFloat(v) },
+];
+
+export interface PoolOptions {
+  maximumPoolSize?: number;
+  /** Milliseconds to wait for a connection before failing fast (no hang when Postgres is down). */
+  connectionTimeout?: number;
+  statementTimeout?: number;
+}
+
+export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db> {
+  return createPool(url, {
+    interceptors: [resultParser],
+    typeParsers,
+    captureStackTrace: false,
+    maximumPoolSize: opts.maximumPoolSize ?? 20,
+    connectionTimeout: opts.connectionTimeout ?? 2000,
+    connectionRetryLimit: 1,
+    statementTimeout: opts.statementTimeout ?? 10_000,
+    idleInTransactionSessionTimeout: 10_000,
+  });
+}
+
+export async function scopeTransaction(tx: Tx, scope: TenantScope): Promise<void> {
+  await tx.query(sql.unsafe`
+    SELECT set_config('role', 'tas_service', true),
+           set_config('tas.tenant_id', ${scope.tenantId ?? ''}, true),
+           set_config('tas.mode', ${scope.mode ?? ''}, true)`);
+}
+
+/** Runs `fn` in one transaction as the service role, seeing only `scope`'s rows. */
+export async function withTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await scopeTransaction(tx, scope);
+    return fn(tx);
+  });
+}

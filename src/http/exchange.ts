@@ -1,0 +1,70 @@
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+
+/**
+ * One HTTP exchange, copied out of uWS's request object synchronously (the
+ * request object dies at the first await), with the response guarded so that
+ * nothing is written after the client went away and every write is corked.
+ */
+export interface Exchange {
+  method: string;
+  path: string;
+  rawQuery: string;
+  headers: Readonly<Record<string, string>>;
+  res: HttpResponse;
+  aborted: boolean;
+  /** Set once a response (or a stream's head) has been written. */
+  responded: boolean;
+  onAbort: (() => void)[];
+}
+
+export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
+  const headers: Record<string, string> = {};
+  req.forEach((key, value) => {
+    headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
+  });
+  const ex: Exchange = {
+    method: req.getCaseSensitiveMethod().toUpperCase(),
+    path: req.getUrl(),
+    rawQuery: req.getQuery() ?? '',
+    headers,
+    res,
+    aborted: false,
+    responded: false,
+    onAbort: [],
+  };
+  res.onAborted(() => {
+    ex.aborted = true;
+    for (const fn of ex.onAbort) fn();
+  });
+  return ex;
+}
+
+export interface SimpleResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
+  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? 'Unknown'}`;
+}
+
+/** Writes a whole response once; a no-op when the client is gone or a response was already sent. */
+export function send(ex: Exchange, r: SimpleResponse, closeConnection = false): void {
+  if (ex.aborted || ex.responded) return;
+  ex.responded = true;
+  ex.res.cork(() => {
+    ex.res.writeStatus(statusLine(r.status));
+    for (const [k, v] of Object.entries(r.headers)) ex.res.writeHeader(k, v);
+    if (r.status === 204) ex.res.endWithoutBody(0, closeConnection);
+    else ex.res.end(r.body ?? '', closeConnection);
+  });
+}

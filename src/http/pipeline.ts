@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AuditWriter } from '../audit/auditWriter.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import { insertAudit } from '../db/audit.js';
+import { readBody } from './body.js';
+import { send, type Exchange } from './exchange.js';
+import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
+import { classifyError } from './errorMapping.js';
+import { HttpProblem, ValidationFailure } from './problems.js';
+import type { RateLimiter } from './rateLimit.js';
+import type { Router } from './router.js';
+import { parseBody, parseParams, parseQuery } from './validate.js';
+
+/**
+ * The one path every HTTP call takes: route -> key -> scope -> rate limit ->
+ * path, query and body validation -> handler -> exactly one audit row ->
+ * response with its audit id. Errors are mapped once, here.
+ */
+export interface PipelineDeps {
+  router: Router<BoundRoute>;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  auditWriter: AuditWriter;
+  log: Logger;
+  maxBodyBytes: number;
+  isDraining: () => boolean;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Calls whose audit row was written by the handler itself (in its transaction, or before a stream). */
+const auditedInTx = new WeakSet<HandlerContext>();
+
+export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
+  return (ex) => {
+    // uWS delivers body chunks only to a reader attached before the first await.
+    const bodyPromise = BODY_METHODS.has(ex.method) ? readBody(ex, deps.maxBodyBytes) : null;
+    bodyPromise?.catch(() => undefined);
+    handle(deps, ex, bodyPromise).catch((error) => {
+      deps.log.error({ err: error }, 'pipeline failure');
+      send(ex, { status: 500, headers: { 'content-type': 'text/plain' }, body: 'internal error' }, true);
+    });
+  };
+}
+
+async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buffer> | null): Promise<void> {
+  const started = performance.now();
+  const ctx = newContext(ex);
+  let result: HandlerResult;
+  try {
+    result = await run(deps, ctx, bodyPromise);
+  } catch (error) {
+    // A handler that failed after auditInTx rolled that row back with its transaction.
+    auditedInTx.delete(ctx);
+    result = errorResult(deps, ctx, error);
+  }
+  if ('streamed' in result) {
+    logCall(deps, ctx, 200, started);
+    return;
+  }
+  result = await ensureAudited(deps, ctx, result);
+  respond(ctx, result);
+  logCall(deps, ctx, result.status, started);
+}
+
+function newContext(ex: Exchange): HandlerContext {
+  const ctx: HandlerContext = {
+    ex,
+    reqId: randomUUID(),
+    auditId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    principal: null,
+    params: {},
+    query: {},
+    body: undefined,
+    audit: { action: `${ex.method} unknown`, target_kind: null, target_id: null, purpose: null, rule: null, cost_amount: null, cost_currency: null },
+    auditInTx: async () => undefined,
+    auditNow: async () => undefined,
+  };
+  return ctx;
+}
+
+async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise<Buffer> | null): Promise<HandlerResult> {
+  if (deps.isDraining()) throw new HttpProblem('unavailable', 'The service is shutting down; retry on another instance.', {}, { 'Retry-After': '1' });
+  const found = deps.router.lookup(ctx.ex.method, ctx.ex.path);
+  if (found.kind === 'not-found') throw new HttpProblem('not-found', 'No such resource.');
+  if (found.kind === 'method-not-allowed') {
+    throw new HttpProblem('method-not-allowed', `Allowed: ${found.allow.join(', ')}.`, {}, { Allow: found.allow.join(', ') });
+  }
+  const { route, params } = found.match;
+  const op = route.op;
+  ctx.audit.action = op.operationId;
+  wireAudit(deps, ctx);
+  if (op.auth !== 'open') await authorise(deps, ctx, op.auth);
+  ctx.params = parseParams(op, params);
+  ctx.query = parseQuery(op, ctx.ex.rawQuery);
+  if (op.body) ctx.body = await parseBody(op, ctx.ex, bodyPromise);
+  if (!route.handler) {
+    throw new HttpProblem('not-implemented', `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`);
+  }
+  return route.handler(ctx);
+}
+
+async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string): Promise<void> {
+  const outcome = await deps.authenticator.authenticate(ctx.ex.headers.authorization);
+  if (!outcome.ok) {
+    const challenge = outcome.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
+    throw new HttpProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });
+  }
+  ctx.principal = outcome.principal;
+  if (need !== 'key' && !outcome.principal.scopes.has(need)) {
+    throw new HttpProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need });
+  }
+  const wait = await deps.rateLimiter.take(outcome.principal.keyId);
+  if (wait !== null) {
+    throw new HttpProblem('rate-limited', 'This key is over its rate limit.', { retry_after: wait }, { 'Retry-After': String(wait) });
+  }
+}
+
+const AUTH_DETAIL = {
+  missing: 'Send Authorization: Bearer <API key>.',
+  malformed: 'The API key is not well formed (rule I11).',
+  unknown: 'The API key is not recognised (rule I11).',
+  revoked: 'The API key has been revoked.',
+  expired: 'The API key has expired.',
+} as const;
+
+function wireAudit(deps: PipelineDeps, ctx: HandlerContext): void {
+  ctx.auditInTx = async (tx, status) => {
+    await insertAudit(tx, auditRecord(ctx, status));
+    auditedInTx.add(ctx);
+  };
+  ctx.auditNow = async (status) => {
+    const where = await deps.auditWriter.append(auditRecord(ctx, status));
+    if (where === 'spool') throw new HttpProblem('engine-failed', 'The service could not record this call; it was kept and will be recorded.');
+    auditedInTx.add(ctx);
+  };
+}
+
+/** Writes the audit row when the handler did not write it in its own transaction. */
+async function ensureAudited(deps: PipelineDeps, ctx: HandlerContext, result: Exclude<HandlerResult, { streamed: true }>) {
+  if (auditedInTx.has(ctx)) return result;
+  try {
+    const where = await deps.auditWriter.append(auditRecord(ctx, result.status));
+    if (where === 'db' || result.status >= 500) return result;
+  } catch (error) {
+    deps.log.error({ err: error, auditId: ctx.auditId }, 'audit row could not be kept');
+  }
+  // The row is only in the local spool: the caller hears 502 with the audit id of the attempt.
+  return errorResult(deps, ctx, new HttpProblem('engine-failed', 'The service could not reach its database; retry once.'));
+}
+
+function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): Exclude<HandlerResult, { streamed: true }> {
+  if (error instanceof ValidationFailure) {
+    if (error.rule) ctx.audit.rule = error.rule;
+    return { status: 422, body: { detail: error.detail } };
+  }
+  const problem = error instanceof HttpProblem ? error : classifyError(error);
+  if (!(error instanceof HttpProblem)) deps.log.error({ err: error, reqId: ctx.reqId, auditId: ctx.auditId }, 'request failed');
+  if (typeof problem.extra.rule === 'string') ctx.audit.rule = problem.extra.rule;
+  return { status: problem.status, body: problem.toBody(ctx.auditId), headers: problem.headers, contentType: 'application/problem+json' };
+}
+
+function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true }>): void {
+  const headers: Record<string, string> = { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ...r.headers };
+  let body: string | Buffer | undefined;
+  if (r.raw !== undefined) body = r.raw;
+  else if (r.body !== undefined) body = JSON.stringify(r.body);
+  if (body !== undefined) headers['Content-Type'] = r.contentType ?? 'application/json';
+  send(ctx.ex, { status: r.status, headers, body });
+}
+
+function logCall(deps: PipelineDeps, ctx: HandlerContext, status: number, started: number): void {
+  const fields = {
+    reqId: ctx.reqId,
+    auditId: ctx.auditId,
+    method: ctx.ex.method,
+    action: ctx.audit.action,
+    status,
+    ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+  if (status >= 500) deps.log.warn(fields, 'call');
+  else deps.log.info(fields, 'call');
+}
+

@@ -1,0 +1,98 @@
+import type { z } from 'zod';
+import type { RuleId } from '../rules.js';
+
+/**
+ * The small family of errors the edge answers with. Every error other than a
+ * 422 is an RFC 9457 problem document; a 422 is the HTTPValidationError shape.
+ * Nothing here ever echoes a caller's input value.
+ */
+export interface ValidationItem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class ValidationFailure extends Error {
+  override name = 'ValidationFailure';
+  constructor(
+    readonly detail: ValidationItem[],
+    /** The rule refused, for the audit row (I13...), when it was a rule and not a shape. */
+    readonly rule: RuleId | null = null,
+  ) {
+    super('validation failed');
+  }
+
+  static rule(rule: RuleId, loc: (string | number)[], msg: string): ValidationFailure {
+    return new ValidationFailure([{ loc, msg, type: rule }], rule);
+  }
+}
+
+export type ProblemCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'conflict'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'rate-limited'
+  | 'not-implemented'
+  | 'engine-failed'
+  | 'unavailable'
+  | 'gone';
+
+const TITLES: Record<ProblemCode, [number, string]> = {
+  unauthorized: [401, 'Unauthorized'],
+  forbidden: [403, 'Forbidden'],
+  'not-found': [404, 'Not Found'],
+  'method-not-allowed': [405, 'Method Not Allowed'],
+  conflict: [409, 'Conflict'],
+  'payload-too-large': [413, 'Payload Too Large'],
+  'unsupported-media-type': [415, 'Unsupported Media Type'],
+  'rate-limited': [429, 'Too Many Requests'],
+  'not-implemented': [501, 'Not Implemented'],
+  'engine-failed': [502, 'Bad Gateway'],
+  unavailable: [503, 'Service Unavailable'],
+  gone: [410, 'Gone'],
+};
+
+export const PROBLEM_TYPE_BASE = 'urn:tas:problem:';
+
+export class HttpProblem extends Error {
+  override name = 'HttpProblem';
+  readonly status: number;
+  readonly title: string;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    const [status, title] = TITLES[code];
+    this.status = status;
+    this.title = title;
+  }
+
+  toBody(auditId: string): Record<string, unknown> {
+    return { type: PROBLEM_TYPE_BASE + this.code, title: this.title, status: this.status, detail: this.detail, audit_id: auditId, ...this.extra };
+  }
+}
+
+/** Zod issues to HTTPValidationError items, with our stable type names and no input echoed. */
+export function zodToValidation(error: z.ZodError, root: 'body' | 'query' | 'path'): ValidationFailure {
+  const detail: ValidationItem[] = [];
+  for (const issue of error.issues) {
+    const loc: (string | number)[] = [root, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) detail.push({ loc: [...loc, key], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
+      continue;
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined) {
+      detail.push({ loc, msg: 'Field required', type: 'missing' });
+      continue;
+    }
+    detail.push({ loc, msg: issue.message, type: issue.code });
+  }
+  return new ValidationFailure(detail);
+}

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import type { OperationSpec } from '../schemas/operation.js';
+import type { Exchange } from './exchange.js';
+import { HttpProblem, ValidationFailure, zodToValidation } from './problems.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parseParams(op: OperationSpec, raw: Record<string, string>): Record<string, string> {
+  const bad = Object.entries(op.params ?? {})
+    .filter(([name, format]) => format === 'uuid' && !UUID.test(raw[name] ?? ''))
+    .map(([name]) => ({ loc: ['path', name], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }));
+  if (bad.length > 0) throw new ValidationFailure(bad);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) out[k] = op.params?.[k] === 'uuid' ? v.toLowerCase() : v;
+  return out;
+}
+
+export function parseQuery(op: OperationSpec, rawQuery: string): unknown {
+  const params = new URLSearchParams(rawQuery);
+  const obj: Record<string, string> = {};
+  for (const [k, v] of params) {
+    if (k in obj) throw new ValidationFailure([{ loc: ['query', k], msg: 'Repeat the parameter at most once', type: 'duplicate_parameter' }]);
+    obj[k] = v;
+  }
+  if (!op.query) {
+    const extra = Object.keys(obj);
+    if (extra.length > 0) throw new ValidationFailure(extra.map((k) => ({ loc: ['query', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })));
+    return {};
+  }
+  return checked(op.query, obj, 'query');
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
+
+export async function parseBody(op: OperationSpec, ex: Exchange, bodyPromise: Promise<Buffer> | null): Promise<unknown> {
+  if (!bodyPromise || !op.body) return undefined;
+  const type = ex.headers['content-type'];
+  const raw = await bodyPromise;
+  if (raw.length === 0) throw new ValidationFailure([{ loc: ['body'], msg: 'A JSON body is required', type: 'missing' }]);
+  if (!type || !JSON_TYPE.test(type)) {
+    throw new HttpProblem('unsupported-media-type', 'Send the body as Content-Type: application/json.');
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ValidationFailure([{ loc: ['body'], msg: 'The body is not valid JSON', type: 'json_invalid' }]);
+  }
+  return checked(op.body, data, 'body');
+}
+
+function checked(schema: z.ZodType, data: unknown, root: 'body' | 'query'): unknown {
+  // reportInput lets us tell a missing field from a wrong one; the input itself is never sent back.
+  const parsed = schema.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw zodToValidation(parsed.error, root);
+  return parsed.data;
+}

@@ -1,0 +1,92 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createAuditSpool } from './audit/spool.js';
+import { createAuditWriter } from './audit/auditWriter.js';
+import { createAuthenticator } from './auth/authenticate.js';
+import { describeConfig, type Config } from './config.js';
+import { appendAuditBatch } from './db/audit.js';
+import { migrate } from './db/migrate.js';
+import { createDb, type Db } from './db/pool.js';
+import { countTenants } from './db/tenants.js';
+import { createRateLimiter } from './http/rateLimit.js';
+import { assertNativeUws } from './http/uwsNative.js';
+import { createApp, type App } from './app.js';
+import { createLogger } from './logger.js';
+import { checkPostgres, checkRedis } from './preflight.js';
+import { createRedis } from './redis/client.js';
+import { provisionTenant, type ProvisionedTenant } from './tenancy/provision.js';
+import { startWorkers, type Workers } from '../workers/index.js';
+
+/**
+ * The composition root: config -> logger -> preflight -> migrations -> pool ->
+ * Redis -> app -> listen -> workers. Everything else receives its
+ * dependencies as arguments.
+ */
+export interface ServiceOptions {
+  edge: boolean;
+  workers: boolean;
+  log?: Logger;
+  /** Create and announce a demo tenant on an empty database (never in production). */
+  demoTenant?: boolean;
+}
+
+export interface Service {
+  port: number | null;
+  db: Db;
+  redis: Redis;
+  app: App | null;
+  log: Logger;
+  demo: ProvisionedTenant | null;
+  stop(): Promise<void>;
+}
+
+export async function startService(config: Config, opts: ServiceOptions): Promise<Service> {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  if (opts.edge) assertNativeUws();
+  await checkPostgres(config.DATABASE_URL);
+  const redis = createRedis(config.REDIS_URL);
+  await checkRedis(redis, config.REDIS_URL);
+  await migrate(config.DATABASE_URL, (m) => log.info({ migration: m }, 'migration'));
+  const db = await createDb(config.DATABASE_URL);
+  const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
+  const spool = createAuditSpool(config.TAS_SPOOL_DIR);
+  const auditWriter = createAuditWriter({ db, spool, onError: (err) => log.error({ err }, 'audit batch went to the local spool') });
+
+  let app: App | null = null;
+  let port: number | null = null;
+  if (opts.edge) {
+    app = createApp({
+      config,
+      db,
+      redis,
+      log,
+      authenticator: createAuthenticator({ db, pepper: config.keyPepper }),
+      rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
+      auditWriter,
+      checksDiscovered: () => 0,
+    });
+    port = await app.listen(config.PORT, config.HOST);
+    log.info({ ...describeConfig(config), port }, 'listening');
+  }
+  let workers: Workers | null = null;
+  if (opts.workers) {
+    workers = await startWorkers({ config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool });
+  }
+
+  return {
+    port, db, redis, app, log, demo,
+    async stop() {
+      app?.drain();
+      app?.close();
+      await workers?.close();
+      await auditWriter.close();
+      await db.end();
+      redis.disconnect();
+    },
+  };
+}
+
+async function createDemoTenant(db: Db, config: Config): Promise<ProvisionedTenant | null> {
+  if ((await countTenants(db)) > 0) return null;
+  return provisionTenant(db, config.keyPepper, { name: 'demo', investigative: true, authorizationRef: 'demo-authorization' });
+}

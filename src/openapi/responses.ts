@@ -1,0 +1,111 @@
+import type { OperationSpec } from '../schemas/operation.js';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from '../schemas/errors.js';
+import { SCHEMA_REF_PREFIX } from './schemaConversion.js';
+
+/**
+ * The error responses of the document: one reusable response per problem
+ * type, and the rule deciding which of them each operation can answer.
+ */
+
+export const AUDIT_HEADER = 'X-Service-Audit-Id';
+const AUDIT_HEADER_REF = { $ref: '#/components/headers/AuditId' };
+const RETRY_AFTER_REF = { $ref: '#/components/headers/RetryAfter' };
+/** A fixed example audit id, so the document is byte-for-byte reproducible. */
+const EXAMPLE_AUDIT_ID = '0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192';
+
+export const HEADER_COMPONENTS = {
+  AuditId: {
+    description: 'Id of the one audit row this call wrote, refused or not (also `audit_id` in problem bodies).',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+interface ErrorResponse { name: string; slug: ProblemSlug; retryAfter?: boolean }
+
+/** Status -> component response name and problem type. */
+const ERRORS: Record<number, ErrorResponse> = {
+  401: { name: 'Unauthorized', slug: 'unauthorized' },
+  403: { name: 'Forbidden', slug: 'forbidden' },
+  404: { name: 'NotFound', slug: 'not-found' },
+  409: { name: 'Conflict', slug: 'conflict' },
+  410: { name: 'Gone', slug: 'gone' },
+  413: { name: 'PayloadTooLarge', slug: 'payload-too-large' },
+  415: { name: 'UnsupportedMediaType', slug: 'unsupported-media-type' },
+  429: { name: 'RateLimited', slug: 'rate-limited', retryAfter: true },
+  501: { name: 'NotImplemented', slug: 'not-implemented' },
+  502: { name: 'EngineFailed', slug: 'engine-failed' },
+  503: { name: 'Unavailable', slug: 'unavailable', retryAfter: true },
+};
+
+/** SPEC.md "Availability today": the only operations that never answer 501. */
+const LIVE = new Set(['post /v1/inquiries', 'get /v1/health']);
+
+export function responseComponents(): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ValidationError: {
+      description: 'Refused: a field is missing, malformed or unknown (`extra_forbidden`), or a rule refused the call (`type` is the rule id). Do not retry unchanged.',
+      headers: { [AUDIT_HEADER]: AUDIT_HEADER_REF },
+      content: {
+        'application/json': {
+          schema: { $ref: `${SCHEMA_REF_PREFIX}HTTPValidationError` },
+          example: { detail: [{ loc: ['body', 'purpose'], msg: 'Field required', type: 'missing' }] },
+        },
+      },
+    },
+  };
+  for (const { name, slug, retryAfter } of Object.values(ERRORS)) {
+    const problem = PROBLEM_TYPES[slug];
+    out[name] = {
+      description: `${problem.title}: ${problem.when}`,
+      headers: { [AUDIT_HEADER]: AUDIT_HEADER_REF, ...(retryAfter ? { 'Retry-After': RETRY_AFTER_REF } : {}) },
+      content: {
+        'application/problem+json': {
+          schema: { $ref: `${SCHEMA_REF_PREFIX}Problem` },
+          example: {
+            type: problemTypeUri(slug),
+            title: problem.title,
+            status: problem.status,
+            detail: problem.when,
+            audit_id: EXAMPLE_AUDIT_ID,
+            ...(slug === 'forbidden' ? { missing_scope: 'admin' } : {}),
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** The error statuses an operation can answer, each as a `$ref` to its component response. */
+export function errorResponses(op: OperationSpec): Record<string, unknown> {
+  const keyed = op.auth !== 'open';
+  const statuses: number[] = [];
+  if (keyed) statuses.push(401);
+  if (keyed && op.auth !== 'key') statuses.push(403);
+  if (op.params) statuses.push(404);
+  // Commands on an existing resource can meet it in the wrong state.
+  if (op.method === 'post' && op.params) statuses.push(409);
+  if (op.success.contentType === 'text/event-stream') statuses.push(410);
+  if (op.body) statuses.push(413, 415);
+  if (op.validation) statuses.push(422);
+  if (keyed) statuses.push(429);
+  if (op.path.startsWith('/v1/') && !LIVE.has(`${op.method} ${op.path}`)) statuses.push(501);
+  if (keyed) statuses.push(502);
+  statuses.push(503);
+
+  // Pushed in ascending order, so the document lists them in status order.
+  const out: Record<string, unknown> = {};
+  for (const status of statuses) {
+    const name = status === 422 ? 'ValidationError' : ERRORS[status]?.name;
+    if (name) out[String(status)] = { $ref: `#/components/responses/${name}` };
+  }
+  return out;
+}
+
+export { AUDIT_HEADER_REF, RETRY_AFTER_REF };

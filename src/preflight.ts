@@ -1,0 +1,58 @@
+import pg from 'pg';
+import type { Redis } from 'ioredis';
+import { redactUrl } from './config.js';
+
+/**
+ * Start-up checks that fail within seconds, with a message that says what to
+ * run, instead of a stack trace or a hang.
+ */
+const PREFLIGHT_TIMEOUT_MS = 3000;
+
+export class PreflightError extends Error {
+  override name = 'PreflightError';
+}
+
+export async function checkPostgres(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: PREFLIGHT_TIMEOUT_MS });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    throw new PreflightError(
+      `PostgreSQL is not answering at ${redactUrl(databaseUrl)} (${describe(error)}).\n` +
+        `  Start it, for example: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n` +
+        `  or point DATABASE_URL at a running server.`,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function checkRedis(redis: Redis, redisUrl: string): Promise<void> {
+  try {
+    if (redis.status === 'wait') await withTimeout(redis.connect(), PREFLIGHT_TIMEOUT_MS);
+    await withTimeout(redis.ping(), PREFLIGHT_TIMEOUT_MS);
+  } catch (error) {
+    throw new PreflightError(
+      `Redis is not answering at ${redactUrl(redisUrl)} (${describe(error)}).\n` +
+        `  Start it, for example: redis-server --daemonize yes --bind 127.0.0.1 --port 6379\n` +
+        `  or point REDIS_URL at a running server.`,
+    );
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return e.code ?? e.message ?? String(error);
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), ms); })]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,20 @@
+import { Redis } from 'ioredis';
+
+/**
+ * Redis connections fail fast: no offline queue and a short command timeout,
+ * so a request never hangs on a Redis that is down (the edge answers 503).
+ */
+export function createRedis(url: string, opts: { forBullmq?: boolean } = {}): Redis {
+  if (opts.forBullmq) {
+    // BullMQ's blocking commands need these two settings (see its docs on connections).
+    return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: false, lazyConnect: true });
+  }
+  return new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+}

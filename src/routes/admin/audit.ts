@@ -1,0 +1,42 @@
+import { auditIdVisible, listAudit } from '../../db/audit.js';
+import { withTenant, type Db } from '../../db/pool.js';
+import type { Handler } from '../../http/handler.js';
+import { ValidationFailure } from '../../http/problems.js';
+import { requirePrincipal } from '../principal.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * GET /v1/admin/audit: the tenant's audit rows in the key's mode, oldest
+ * first. The `after` cursor is the audit_id of the last row already read;
+ * a `Link: rel="next"` header gives the next page when there may be one.
+ */
+export function createListAudit(deps: { db: Db }): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const { after, limit } = ctx.query as { after?: string; limit: number };
+    if (after !== undefined && !UUID.test(after)) {
+      throw new ValidationFailure([{ loc: ['query', 'after'], msg: 'The cursor is the audit_id of a row already read', type: 'uuid_parsing' }]);
+    }
+    const rows = await withTenant(deps.db, principal, async (tx) => {
+      if (after !== undefined && !(await auditIdVisible(tx, after))) {
+        throw new ValidationFailure([{ loc: ['query', 'after'], msg: 'Unknown cursor', type: 'cursor_unknown' }]);
+      }
+      return listAudit(tx, after ?? null, limit);
+    });
+    const body = rows.map((r) => ({
+      audit_id: r.audit_id,
+      occurred_at: r.occurred_at,
+      principal: r.principal,
+      action: r.action,
+      target_kind: r.target_kind,
+      target_id: r.target_id,
+      cost_amount: r.cost_amount,
+      cost_currency: r.cost_currency,
+    }));
+    const headers: Record<string, string> = {};
+    const last = rows.at(-1);
+    if (last && rows.length === limit) headers.Link = `</v1/admin/audit?after=${last.audit_id}&limit=${limit}>; rel="next"`;
+    return { status: 200, body, headers };
+  };
+}

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { ALL_SCOPES } from './operation.js';
+import { component, dateTime, idString, score100, StakeKind, uuid, valueString } from './common.js';
+import { WebhookEventType } from './events.js';
+
+/**
+ * The control plane (admin scope): keys, policies, webhooks and the audit trail.
+ * A key secret and a webhook secret are shown once, in the creating response,
+ * and never again (rule I11).
+ */
+
+export const ScopeName = z.enum(ALL_SCOPES);
+export const KeyMode = z.enum(['live', 'test']);
+export const RenderCeiling = z.enum(['none', 'template', 'model']);
+
+export const KeyCreate = component(
+  'KeyCreate',
+  'Mints an API key with the given scopes.',
+  z.strictObject({
+    name: idString,
+    scopes: z
+      .array(ScopeName)
+      .min(1)
+      .max(ALL_SCOPES.length)
+      .refine((s) => new Set(s).size === s.length, { message: 'Scopes must not repeat.' }),
+    mode: KeyMode.describe('Test keys see only test data; live keys only live data.'),
+    expires_at: dateTime.optional(),
+  }),
+);
+
+export const KeyOut = component(
+  'KeyOut',
+  'An API key. `secret` is present only in the answer that minted it; it is stored as a salted hash and cannot be recovered.',
+  z.strictObject({
+    key_id: uuid,
+    name: z.string(),
+    scopes: z.array(ScopeName),
+    mode: KeyMode,
+    prefix: z.string().describe('Public start of the key, for recognising it in logs, for example `tas_live_ab12`.'),
+    created_at: dateTime,
+    expires_at: dateTime.nullable(),
+    secret: z.string().optional(),
+  }),
+);
+
+const bound = score100.optional();
+const amountBound = z.number().min(0).max(1e15).optional();
+
+export const PolicyCondition = component(
+  'PolicyCondition',
+  'All given conditions must hold for the rule to match (an empty condition always matches). Width is high - low.',
+  z.strictObject({
+    score_gte: bound, score_lte: bound,
+    low_gte: bound, low_lte: bound,
+    high_gte: bound, high_lte: bound,
+    width_gte: bound, width_lte: bound,
+    intents: z.array(idString).max(100).optional(),
+    purposes: z.array(idString).max(100).optional(),
+    stake_kinds: z.array(StakeKind).max(7).optional(),
+    amount_gte: amountBound, amount_lte: amountBound,
+    preliminary: z.boolean().optional(),
+  }),
+);
+
+export const PolicyRule = component(
+  'PolicyRule',
+  'A label rule; rules are tried in order and the first that matches gives the label.',
+  z.strictObject({ label: idString, when: PolicyCondition }),
+);
+
+const policyFields = {
+  allowed_purposes: z.array(idString).max(100).describe('Purposes inquiries may declare (rule I13).'),
+  allowed_intents: z.array(idString).max(100).describe('Intents inquiries may use (rule I14).'),
+  render_ceiling: RenderCeiling.describe('The most a report may be rendered with; asks above it are clamped.'),
+  show_findings: z.boolean().describe('Whether findings appear in inquiry responses (the key also needs the findings scope).'),
+  // A hundred ordered rules is far beyond any real label ladder and keeps
+  // labelling a linear scan of trivial cost.
+  rules: z.array(PolicyRule).max(100),
+};
+
+export const PolicyIn = component(
+  'PolicyIn',
+  'A new policy version. Publishing changes labels and never scores.',
+  z.strictObject(policyFields),
+);
+
+export const PolicyOut = component(
+  'PolicyOut',
+  'A published policy version.',
+  z.strictObject({
+    ...policyFields,
+    policy_version: z.int().min(1),
+    created_at: dateTime,
+    current: z.boolean(),
+  }),
+);
+
+export const WebhookIn = component(
+  'WebhookIn',
+  'Registers a webhook endpoint. Deliveries are signed per Standard Webhooks.',
+  z.strictObject({
+    url: z.url({ protocol: /^https?$/ }).max(2048).describe('HTTPS target; private and loopback addresses are refused outside test mode.'),
+    event_types: z
+      .array(WebhookEventType)
+      .min(1)
+      .max(4)
+      .refine((s) => new Set(s).size === s.length, { message: 'Event types must not repeat.' }),
+    description: valueString.optional(),
+  }),
+);
+
+export const WebhookOut = component(
+  'WebhookOut',
+  'A registered webhook. `secret` (the signing key, `whsec_...`) is present only in the answer that registered it.',
+  z.strictObject({
+    webhook_id: uuid,
+    url: z.string(),
+    event_types: z.array(WebhookEventType),
+    description: z.string().nullable(),
+    created_at: dateTime,
+    secret: z.string().optional(),
+  }),
+);
+
+export const AuditEntryOut = component(
+  'AuditEntryOut',
+  'One audited call or analyst action, with its cost.',
+  z.strictObject({
+    audit_id: uuid,
+    occurred_at: dateTime,
+    principal: z.string(),
+    action: z.string(),
+    target_kind: z.string().nullable(),
+    target_id: z.string().nullable(),
+    cost_amount: z.number().nullable(),
+    cost_currency: z.string().nullable(),
+  }),
+);
+
+export const PolicyOutList = z.array(PolicyOut);
+export const AuditEntryList = z.array(AuditEntryOut);
+
+export type KeyCreate = z.infer<typeof KeyCreate>;
+export type KeyOut = z.infer<typeof KeyOut>;
+export type PolicyIn = z.infer<typeof PolicyIn>;
+export type PolicyOut = z.infer<typeof PolicyOut>;
+export type PolicyCondition = z.infer<typeof PolicyCondition>;
+export type WebhookIn = z.infer<typeof WebhookIn>;
+export type WebhookOut = z.infer<typeof WebhookOut>;
+export type AuditEntryOut = z.infer<typeof AuditEntryOut>;

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { component, count, dateTime, Presentation, TrustBand, uuid } from './common.js';
+import { Assessment } from './inquiries.js';
+
+/**
+ * Entities: presentations resolve to entities per tenant and mode; the ledger
+ * is every assessment of the entity in order, append-only, each with the
+ * inputs that let anyone recompute it (`tas score`).
+ */
+
+export const EntityOut = component(
+  'EntityOut',
+  'A resolved subject as the tenant may see it.',
+  z.strictObject({
+    entity_id: uuid,
+    presentations: z.array(Presentation).describe("The tenant's own values, normalised."),
+    created_at: dateTime,
+    latest_assessment: Assessment.nullable(),
+    ledger_url: z.string(),
+  }),
+);
+
+export const LedgerEvidenceItem = component(
+  'LedgerEvidenceItem',
+  'One admitted evidence item, as the methodology function reads it.',
+  z.strictObject({
+    provenance_class: z.string(),
+    trust_band: TrustBand,
+    observed_at: dateTime,
+    disposition: z.enum(['supports', 'weakens']),
+  }),
+);
+
+export const LedgerInputs = component(
+  'LedgerInputs',
+  'Everything the methodology function needs to reproduce the assessment, in stored order.',
+  z.strictObject({
+    as_of: dateTime,
+    evidence: z.array(LedgerEvidenceItem),
+    absences: count,
+  }),
+);
+
+export const LedgerEntryOut = component(
+  'LedgerEntryOut',
+  "One entry of an entity's assessment ledger.",
+  z.strictObject({
+    entry_id: uuid,
+    sequence: z.int().min(1),
+    assessment: Assessment,
+    inputs: LedgerInputs,
+    recorded_at: dateTime,
+  }),
+);
+
+export const LedgerEntryList = z.array(LedgerEntryOut);
+
+export type EntityOut = z.infer<typeof EntityOut>;
+export type LedgerEntryOut = z.infer<typeof LedgerEntryOut>;
+export type LedgerInputs = z.infer<typeof LedgerInputs>;

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+
+/**
+ * One operation of the contract, described once. The router registers it, the
+ * validator parses with its schemas and the OpenAPI document is generated from
+ * it, so what is documented and what is served cannot drift apart.
+ */
+export type Scope =
+  | 'inquiries'
+  | 'findings'
+  | 'observations'
+  | 'outcomes'
+  | 'material'
+  | 'cases'
+  | 'monitors'
+  | 'sessions'
+  | 'entities'
+  | 'registry'
+  | 'admin';
+
+export const NON_ADMIN_SCOPES: readonly Scope[] = [
+  'inquiries', 'findings', 'observations', 'outcomes', 'material',
+  'cases', 'monitors', 'sessions', 'entities', 'registry',
+];
+export const ALL_SCOPES: readonly Scope[] = [...NON_ADMIN_SCOPES, 'admin'];
+
+export type HttpMethod = 'get' | 'post' | 'delete';
+
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v1/inquiries/{inquiry_id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** `open`: no key (only /healthz, /openapi.json, /docs); `key`: any valid key; otherwise the scope required. */
+  auth: 'open' | 'key' | Scope;
+  /** Path parameters and their format; `uuid` ones are checked before the handler runs. */
+  params?: Record<string, 'uuid' | 'string'>;
+  /** Closed object schema of the query string (values arrive as strings; use z.coerce where needed). */
+  query?: z.ZodObject;
+  /** Closed request body schema; its presence means the operation takes a JSON body. */
+  body?: z.ZodType;
+  /** Extra request headers documented (e.g. X-Purpose). */
+  headers?: { name: string; required: boolean; description: string }[];
+  success: {
+    status: 200 | 201 | 202 | 204;
+    description: string;
+    /** JSON schema of the body; omitted for 204 and for SSE. */
+    schema?: z.ZodType;
+    /** Default application/json. */
+    contentType?: 'application/json' | 'text/event-stream' | 'text/html';
+  };
+  /** Whether the operation can answer 422 HTTPValidationError (SPEC: all but registry, policy list and health). */
+  validation: boolean;
+}

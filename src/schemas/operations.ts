@@ -1,0 +1,134 @@
+import type { OperationSpec } from './operation.js';
+import { AuditEntryList, KeyCreate, KeyOut, PolicyIn, PolicyOut, PolicyOutList, WebhookIn, WebhookOut } from './admin.js';
+import { Healthz, Liveness, OpenApiDocument } from './health.js';
+import { MonitorCreate, MonitorOut } from './monitors.js';
+import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
+import { AfterQuery, AuditQuery, CloseSessionQuery } from './queries.js';
+import { CORE_OPERATIONS, LAST_EVENT_ID } from './operationsCore.js';
+import { CASE_OPERATIONS } from './operationsCases.js';
+
+/**
+ * Every operation of the contract (SPEC.md "Endpoints"), once. The router
+ * serves exactly these and the OpenAPI document is generated from them.
+ */
+
+const STANDING_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'createMonitor', method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'monitors',
+    summary: 'Open a standing watch on a subject',
+    body: MonitorCreate,
+    success: { status: 201, description: 'The monitor.', schema: MonitorOut },
+    validation: true,
+  },
+  {
+    operationId: 'getMonitor', method: 'get', path: '/v1/monitors/{monitor_id}', tag: 'Monitors', auth: 'monitors',
+    summary: 'Read a monitor and its last assessment', params: { monitor_id: 'uuid' },
+    success: { status: 200, description: 'The monitor.', schema: MonitorOut },
+    validation: true,
+  },
+  {
+    operationId: 'deleteMonitor', method: 'delete', path: '/v1/monitors/{monitor_id}', tag: 'Monitors', auth: 'monitors',
+    summary: 'End a watch and its schedule', params: { monitor_id: 'uuid' },
+    success: { status: 204, description: 'The watch is closed.' },
+    validation: true,
+  },
+  {
+    operationId: 'streamMonitorEvents', method: 'get', path: '/v1/monitors/{monitor_id}/events', tag: 'Monitors', auth: 'monitors',
+    summary: 'Stream monitor triggers (SSE)', description: 'Events: `MonitorTriggered`.',
+    params: { monitor_id: 'uuid' }, query: AfterQuery, headers: [LAST_EVENT_ID],
+    success: { status: 200, description: 'Server-sent events; each `data:` is an EventEnvelope.', contentType: 'text/event-stream' },
+    validation: true,
+  },
+  {
+    operationId: 'openSession', method: 'post', path: '/v1/sessions', tag: 'Sessions', auth: 'sessions',
+    summary: 'Open a live intake session (WebSocket)',
+    body: SessionOpen,
+    success: { status: 201, description: 'The session, its WebSocket URL and one-time token.', schema: SessionOut },
+    validation: true,
+  },
+  {
+    operationId: 'closeSession', method: 'post', path: '/v1/sessions/{session_id}/close', tag: 'Sessions', auth: 'sessions',
+    summary: 'Close a session and apply its retention mode',
+    params: { session_id: 'uuid' }, query: CloseSessionQuery,
+    success: { status: 202, description: 'The close is accepted.', schema: SessionCloseOut },
+    validation: true,
+  },
+];
+
+const CONTROL_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'createKey', method: 'post', path: '/v1/admin/keys', tag: 'Control plane', auth: 'admin',
+    summary: 'Mint an API key', description: 'The secret is shown once and stored only as a salted hash (rule I11).',
+    body: KeyCreate,
+    success: { status: 201, description: 'The key, with its secret this once.', schema: KeyOut },
+    validation: true,
+  },
+  {
+    operationId: 'revokeKey', method: 'delete', path: '/v1/admin/keys/{key_id}', tag: 'Control plane', auth: 'admin',
+    summary: 'Revoke an API key', params: { key_id: 'uuid' },
+    success: { status: 204, description: 'The key is revoked; it now yields 401.' },
+    validation: true,
+  },
+  {
+    operationId: 'listPolicies', method: 'get', path: '/v1/admin/policies', tag: 'Control plane', auth: 'admin',
+    summary: 'List every policy version, current first',
+    success: { status: 200, description: 'Policy versions.', schema: PolicyOutList },
+    validation: false,
+  },
+  {
+    operationId: 'publishPolicy', method: 'post', path: '/v1/admin/policies', tag: 'Control plane', auth: 'admin',
+    summary: 'Publish a new policy version', description: 'Changes labels from now on; never a score or a published assessment.',
+    body: PolicyIn,
+    success: { status: 201, description: 'The published version, now current.', schema: PolicyOut },
+    validation: true,
+  },
+  {
+    operationId: 'createWebhook', method: 'post', path: '/v1/admin/webhooks', tag: 'Control plane', auth: 'admin',
+    summary: 'Register a webhook endpoint',
+    body: WebhookIn,
+    success: { status: 201, description: 'The webhook, with its signing secret this once.', schema: WebhookOut },
+    validation: true,
+  },
+  {
+    operationId: 'listAudit', method: 'get', path: '/v1/admin/audit', tag: 'Control plane', auth: 'admin',
+    summary: 'Read the audit trail', description: 'Every call and analyst action with its cost, oldest first.',
+    query: AuditQuery,
+    success: { status: 200, description: 'Audit entries.', schema: AuditEntryList },
+    validation: true,
+  },
+];
+
+const SERVICE_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'getHealth', method: 'get', path: '/v1/health', tag: 'Health', auth: 'key',
+    summary: 'Liveness, for a keyed caller',
+    success: { status: 200, description: 'String pairs.', schema: Liveness },
+    validation: false,
+  },
+  {
+    operationId: 'getHealthz', method: 'get', path: '/healthz', tag: 'Health', auth: 'open',
+    summary: 'Build, tools, gateway and database health',
+    success: { status: 200, description: 'Free-form health report; nothing about any tenant.', schema: Healthz },
+    validation: false,
+  },
+  {
+    operationId: 'getOpenApi', method: 'get', path: '/openapi.json', tag: 'Documentation', auth: 'open',
+    summary: 'This OpenAPI 3.1 document',
+    success: { status: 200, description: 'The document.', schema: OpenApiDocument },
+    validation: false,
+  },
+  {
+    operationId: 'getDocs', method: 'get', path: '/docs', tag: 'Documentation', auth: 'open',
+    summary: 'Browsable API reference',
+    success: { status: 200, description: 'An HTML page rendering /openapi.json.', contentType: 'text/html' },
+    validation: false,
+  },
+];
+
+export const OPERATIONS: readonly OperationSpec[] = [
+  ...CORE_OPERATIONS,
+  ...CASE_OPERATIONS,
+  ...STANDING_OPERATIONS,
+  ...CONTROL_OPERATIONS,
+  ...SERVICE_OPERATIONS,
+];

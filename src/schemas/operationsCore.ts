@@ -1,0 +1,135 @@
+import type { OperationSpec } from './operation.js';
+import { InquiryRequest, InquiryResponse } from './inquiries.js';
+import { ObservationBatchIn, ObservationIn, ObservationOut, ObservationOutList, OutcomeBatchIn, OutcomeIn } from './observations.js';
+import { ExtractionOut, MaterialCreate, MaterialOut } from './material.js';
+import { EntityOut, LedgerEntryList } from './entities.js';
+import { RegistryEntryList } from './registry.js';
+import { AfterQuery } from './queries.js';
+
+/**
+ * Operations on subjects and what is known about them: inquiries,
+ * observations and outcomes, material, entities and the registry.
+ */
+
+export const LAST_EVENT_ID = {
+  name: 'Last-Event-ID',
+  required: false,
+  description: 'Sent by an SSE client on reconnect; wins over a stale `after`.',
+};
+
+export const CORE_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'createInquiry', method: 'post', path: '/v1/inquiries', tag: 'Inquiries', auth: 'inquiries',
+    summary: 'Assess a subject for a purpose at a stake',
+    description: 'Returns the score, its interval and the tenant label within `stake.deadline_ms`. '
+      + '`findings` appear when the policy shows them and the key has the `findings` scope. '
+      + 'Only `mode=sync` is served (rule I16); a missing or disallowed purpose is refused with rule I13.',
+    headers: [{
+      name: 'X-Purpose', required: false,
+      description: "Declared purpose, for gateways that route on headers. When sent it must equal the body's `purpose` (rule I13).",
+    }],
+    body: InquiryRequest,
+    success: { status: 200, description: 'The inquiry and its first assessment.', schema: InquiryResponse },
+    validation: true,
+  },
+  {
+    operationId: 'getInquiry', method: 'get', path: '/v1/inquiries/{inquiry_id}', tag: 'Inquiries', auth: 'inquiries',
+    summary: 'Read an inquiry and its latest assessment',
+    params: { inquiry_id: 'uuid' },
+    success: { status: 200, description: 'The inquiry and its latest assessment.', schema: InquiryResponse },
+    validation: true,
+  },
+  {
+    operationId: 'streamInquiryEvents', method: 'get', path: '/v1/inquiries/{inquiry_id}/events', tag: 'Inquiries', auth: 'inquiries',
+    summary: 'Stream revisions of an inquiry (SSE)',
+    description: 'Events: `AssessmentIssued`, `AssessmentRevised`, `InquiryConcluded`.',
+    params: { inquiry_id: 'uuid' }, query: AfterQuery, headers: [LAST_EVENT_ID],
+    success: { status: 200, description: 'Server-sent events; each `data:` is an EventEnvelope.', contentType: 'text/event-stream' },
+    validation: true,
+  },
+  {
+    operationId: 'createObservation', method: 'post', path: '/v1/observations', tag: 'Observations', auth: 'observations',
+    summary: 'Record testimony about a subject',
+    description: 'Testimony enters with its provenance class and never sets a score.',
+    body: ObservationIn,
+    success: { status: 201, description: 'The recorded observation.', schema: ObservationOut },
+    validation: true,
+  },
+  {
+    operationId: 'createObservationBatch', method: 'post', path: '/v1/observations/batch', tag: 'Observations', auth: 'observations',
+    summary: 'Record up to 100 observations at once',
+    body: ObservationBatchIn,
+    success: { status: 201, description: 'The recorded observations, in request order.', schema: ObservationOutList },
+    validation: true,
+  },
+  {
+    operationId: 'createOutcome', method: 'post', path: '/v1/outcomes', tag: 'Outcomes', auth: 'outcomes',
+    summary: 'Record what happened after a decision',
+    description: 'References an assessment of the same tenant and mode (rule A01); feeds calibration.',
+    body: OutcomeIn,
+    success: { status: 201, description: 'The recorded outcome.', schema: ObservationOut },
+    validation: true,
+  },
+  {
+    operationId: 'createOutcomeBatch', method: 'post', path: '/v1/outcomes/batch', tag: 'Outcomes', auth: 'outcomes',
+    summary: 'Record up to 100 outcomes at once',
+    body: OutcomeBatchIn,
+    success: { status: 201, description: 'The recorded outcomes, in request order.', schema: ObservationOutList },
+    validation: true,
+  },
+  {
+    operationId: 'createMaterial', method: 'post', path: '/v1/material', tag: 'Material', auth: 'material',
+    summary: 'Declare material: inline text or bytes to upload',
+    description: 'Audio and video require `consent_ref` (rule D36); `retention_mode=transient` stores no bytes (rule D35).',
+    body: MaterialCreate,
+    success: { status: 201, description: 'The declared material, with an upload URL when bytes follow.', schema: MaterialOut },
+    validation: true,
+  },
+  {
+    operationId: 'getMaterial', method: 'get', path: '/v1/material/{material_id}', tag: 'Material', auth: 'material',
+    summary: 'Read material status and derivation',
+    params: { material_id: 'string' },
+    success: { status: 200, description: 'The material.', schema: MaterialOut },
+    validation: true,
+  },
+  {
+    operationId: 'getMaterialExtraction', method: 'get', path: '/v1/material/{material_id}/extraction', tag: 'Material', auth: 'material',
+    summary: 'Read what was extracted from material',
+    params: { material_id: 'string' },
+    success: { status: 200, description: 'Extracted things with their bindings.', schema: ExtractionOut },
+    validation: true,
+  },
+  {
+    operationId: 'getEntity', method: 'get', path: '/v1/entities/{entity_id}', tag: 'Entities', auth: 'entities',
+    summary: 'Read a resolved subject',
+    params: { entity_id: 'uuid' },
+    success: { status: 200, description: 'The entity as the tenant may see it.', schema: EntityOut },
+    validation: true,
+  },
+  {
+    operationId: 'getEntityLedger', method: 'get', path: '/v1/entities/{entity_id}/ledger', tag: 'Entities', auth: 'entities',
+    summary: "Read an entity's assessment ledger",
+    description: 'Every assessment in order, append-only, with the inputs that reproduce it.',
+    params: { entity_id: 'uuid' },
+    success: { status: 200, description: 'Ledger entries, oldest first.', schema: LedgerEntryList },
+    validation: true,
+  },
+  {
+    operationId: 'listArtifactTypes', method: 'get', path: '/v1/registry/artifact-types', tag: 'Registry', auth: 'registry',
+    summary: 'List the artifact types the tenant may present',
+    success: { status: 200, description: 'Registered artifact types.', schema: RegistryEntryList },
+    validation: false,
+  },
+  {
+    operationId: 'listIntents', method: 'get', path: '/v1/registry/intents', tag: 'Registry', auth: 'registry',
+    summary: 'List the intents the tenant may use',
+    success: { status: 200, description: 'Registered intents.', schema: RegistryEntryList },
+    validation: false,
+  },
+  {
+    operationId: 'listPurposes', method: 'get', path: '/v1/registry/purposes', tag: 'Registry', auth: 'registry',
+    summary: 'List the purposes the tenant may declare',
+    success: { status: 200, description: 'Registered purposes.', schema: RegistryEntryList },
+    validation: false,
+  },
+];

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Query strings. Values arrive as strings, so numbers are coerced; the
+ * objects are closed like every other input, so a misspelt parameter is a
+ * 422 rather than silently ignored.
+ */
+
+/** Cursor of an event stream: the `sequence` of the last event seen (opaque to clients). */
+export const cursor = z.string().min(1).max(128);
+
+export const AfterQuery = z.strictObject({
+  after: cursor.optional().describe('Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins.'),
+});
+
+export const AuditQuery = z.strictObject({
+  after: cursor.optional().describe('Continue after this audit_id.'),
+  // 1000 rows is a page a client can hold and we can serve from one index scan.
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const ExportQuery = z.strictObject({
+  format: z.enum(['bundle']).default('bundle').describe('Evidentiary bundle: manifest of hashes, timeline, graph, assessments, audit excerpt, signature.'),
+});
+
+export const CloseCaseQuery = z.strictObject({
+  finding: z.string().min(1).max(512).optional().describe('The finding the case closes with.'),
+});
+
+export const CloseSessionQuery = z.strictObject({
+  reason: z.string().min(1).max(128).default('ended'),
+});

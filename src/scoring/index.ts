@@ -1,0 +1,13 @@
+/**
+ * Public API of the scoring package: the `trust-method/1` function, its stake
+ * rule, admission and the evidence summary. Everything here is pure.
+ */
+export { METHODOLOGY_VERSION, PARAMETERS, roundHalfUp, score } from './methodology.js';
+export type { EvidenceItem, ScoreInput, ScoreResult, ScoringDisposition, TrustBand } from './methodology.js';
+export { betaQuantile, incompleteBeta, logGamma } from './betaQuantile.js';
+export { extraChecksWorthRunning, isNarrowEnough, maxWidth, stakeTier } from './stake.js';
+export type { Stake, StakeKind } from './stake.js';
+export { admitEvidence, isAdmissible, summarizeEvidence, toScoringInputs } from './summary.js';
+export type { Admission, AdmittedSignal, EvidenceSummary, SignalDisposition } from './summary.js';
+export { instantMillis, isInstant, parseInstant } from './parseInstant.js';
+export { ScoringInputError } from './scoringInputError.js';

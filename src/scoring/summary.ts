@@ -1,0 +1,166 @@
+import type { EvidenceItem, TrustBand } from './methodology.js';
+import { instantMillis, parseInstant } from './parseInstant.js';
+import { ScoringInputError } from './scoringInputError.js';
+
+/**
+ * Admission and the evidence summary (METHODOLOGY.md sections 1 and 3,
+ * "Evidence summary fields"). Admission runs before the scoring function:
+ * counting assumes independent items, so malformed items and exact duplicates
+ * are dropped here, once, and everything downstream sees the same list.
+ */
+
+export type SignalDisposition = 'supports' | 'weakens' | 'neutral';
+
+/** What admission and the summary need of a signal; extra fields pass through untouched. */
+export interface AdmittedSignal {
+  provenance_class: string;
+  trust_band: TrustBand;
+  observed_at: string;
+  disposition: SignalDisposition;
+  /** The question answered; part of an item's identity when present. */
+  kind?: string;
+  /** The presented value concerned; part of an item's identity when present. */
+  about?: string;
+}
+
+export interface Admission<T> {
+  /** Admitted signals, neutral ones included, in stored order. */
+  signals: T[];
+  /** The scoring inputs: admitted non-neutral signals, in stored order. */
+  evidence: EvidenceItem[];
+  /** How many candidates were dropped as malformed / as exact duplicates. */
+  malformed: number;
+  duplicates: number;
+}
+
+export interface EvidenceSummary {
+  signals: number;
+  failed_signals: number;
+  contradictions: number;
+  by_provenance_class: Record<string, number>;
+  by_trust_band: Record<TrustBand, number>;
+  oldest_observed_at: string;
+  newest_observed_at: string;
+}
+
+const BANDS: ReadonlySet<unknown> = new Set(['high', 'medium', 'low']);
+const DISPOSITIONS: ReadonlySet<unknown> = new Set(['supports', 'weakens', 'neutral']);
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+/** Well-formed: every field the methodology reads is present and in its domain. */
+export function isAdmissible(candidate: unknown): candidate is AdmittedSignal {
+  if (typeof candidate !== 'object' || candidate === null) return false;
+  const c = candidate as Record<string, unknown>;
+  return (
+    typeof c.provenance_class === 'string' &&
+    c.provenance_class.length > 0 &&
+    BANDS.has(c.trust_band) &&
+    DISPOSITIONS.has(c.disposition) &&
+    instantMillis(c.observed_at) !== undefined &&
+    isOptionalString(c.kind) &&
+    isOptionalString(c.about)
+  );
+}
+
+/**
+ * Identity of an item for duplicate detection. observed_at is compared as an
+ * instant, so `...T00:00:00Z` and `...T00:00:00.000Z` are the same observation.
+ */
+function identity(signal: AdmittedSignal): string {
+  return JSON.stringify([
+    signal.provenance_class,
+    signal.trust_band,
+    instantMillis(signal.observed_at),
+    signal.disposition,
+    signal.kind ?? null,
+    signal.about ?? null,
+  ]);
+}
+
+/** Drop malformed items and exact duplicates (first one kept); keep stored order. */
+export function admitEvidence<T>(candidates: readonly T[]): Admission<T & AdmittedSignal> {
+  const seen = new Set<string>();
+  const signals: Array<T & AdmittedSignal> = [];
+  let malformed = 0;
+  let duplicates = 0;
+  for (const candidate of candidates) {
+    if (!isAdmissible(candidate)) {
+      malformed++;
+      continue;
+    }
+    const key = identity(candidate);
+    if (seen.has(key)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(key);
+    signals.push(candidate);
+  }
+  return { signals, evidence: toScoringInputs(signals), malformed, duplicates };
+}
+
+/** The scoring function's view: non-neutral signals reduced to the four fields it reads. */
+export function toScoringInputs(signals: readonly AdmittedSignal[]): EvidenceItem[] {
+  const evidence: EvidenceItem[] = [];
+  for (const s of signals) {
+    if (s.disposition === 'neutral') continue;
+    evidence.push({
+      provenance_class: s.provenance_class,
+      trust_band: s.trust_band,
+      observed_at: s.observed_at,
+      disposition: s.disposition,
+    });
+  }
+  return evidence;
+}
+
+/** Oldest and newest observed_at as stored; ties go to the earlier item in stored order. */
+function observedRange(signals: readonly AdmittedSignal[], asOf: string): [string, string] {
+  let oldest: [number, string] | undefined;
+  let newest: [number, string] | undefined;
+  signals.forEach((s, i) => {
+    const ms = parseInstant(s.observed_at, `signals[${i}].observed_at`);
+    if (oldest === undefined || ms < oldest[0]) oldest = [ms, s.observed_at];
+    if (newest === undefined || ms > newest[0]) newest = [ms, s.observed_at];
+  });
+  // With no signals there is no observation to date; the evaluation time stands in.
+  return [oldest?.[1] ?? asOf, newest?.[1] ?? asOf];
+}
+
+/** The EvidenceSummary of an assessment, from its admitted signals and k absences. */
+export function summarizeEvidence(input: {
+  as_of: string;
+  signals: readonly AdmittedSignal[];
+  absences: number;
+}): EvidenceSummary {
+  const { signals, absences } = input;
+  parseInstant(input.as_of, 'as_of');
+  if (!Number.isInteger(absences) || absences < 0) {
+    throw new ScoringInputError('absences', `must be a non-negative integer, got ${JSON.stringify(absences)}`);
+  }
+  const byProvenance = new Map<string, number>();
+  const byBand: Record<TrustBand, number> = { high: 0, medium: 0, low: 0 };
+  let supports = 0;
+  let weakens = 0;
+  for (const s of signals) {
+    byProvenance.set(s.provenance_class, (byProvenance.get(s.provenance_class) ?? 0) + 1);
+    byBand[s.trust_band]++;
+    if (s.disposition === 'supports') supports++;
+    else if (s.disposition === 'weakens') weakens++;
+  }
+  const [oldest, newest] = observedRange(signals, input.as_of);
+  return {
+    signals: signals.length,
+    failed_signals: absences,
+    // The items on the smaller side: each one is contradicted by the other side.
+    contradictions: Math.min(supports, weakens),
+    // fromEntries defines own properties, so a class named `__proto__` stays a plain key.
+    by_provenance_class: Object.fromEntries(byProvenance),
+    by_trust_band: byBand,
+    oldest_observed_at: oldest,
+    newest_observed_at: newest,
+  };
+}

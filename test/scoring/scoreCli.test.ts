@@ -1,0 +1,108 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runScoreCommand, scoreMain } from '../../src/cli/score.js';
+import type { ScoreIo } from '../../src/cli/score.js';
+import { AS_OF, WORKED_EXAMPLES, item } from './fixtures.js';
+
+function run(input: unknown): Record<string, unknown> {
+  return JSON.parse(runScoreCommand(JSON.stringify(input))) as Record<string, unknown>;
+}
+
+function refusal(input: unknown): string {
+  try {
+    runScoreCommand(typeof input === 'string' ? input : JSON.stringify(input));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected the input to be refused');
+}
+
+describe('runScoreCommand: reproduces METHODOLOGY.md section 5', () => {
+  it.each(WORKED_EXAMPLES)('given $name as a JSON file, then $expected', ({ evidence, k, expected }) => {
+    const out = run({ as_of: AS_OF, evidence, absences: k });
+    expect(out).toMatchObject({ methodology_version: 'trust-method/1', ...expected, evidence_count: evidence.length, absences: k });
+  });
+
+  it('given a JSON line, then methodology_version, score, low, high lead it', () => {
+    const line = runScoreCommand(JSON.stringify({ as_of: AS_OF, evidence: [], absences: 0 }));
+    expect(line).toMatch(/^\{"methodology_version":"trust-method\/1","score":50,"low":5,"high":95,/);
+    expect(line).not.toContain('\n');
+  });
+
+  it('given absences as a list, then its length is k', () => {
+    const absences = [
+      { about: 'a@example.com', about_type: 'EMAIL', kind: 'timeout', reason: 'no answer in time' },
+      { about: 'a@example.com', about_type: 'EMAIL', kind: 'error', reason: 'resolver failed' },
+    ];
+    const out = run({ as_of: AS_OF, evidence: Array.from({ length: 5 }, () => item('supports')), absences });
+    expect(out).toMatchObject({ score: 86, low: 56, high: 100, absences: 2 });
+  });
+
+  it('given stored findings with neutral ones, then neutral signals are summarised, not scored', () => {
+    const finding = { finding_id: 'f1', about: 'a@example.com', about_type: 'EMAIL', kind: 'free_mail', statement: 'free mail provider', data_class: 'C0' };
+    const out = run({ as_of: AS_OF, evidence: [{ ...item('supports'), ...finding }, { ...item('supports'), ...finding, disposition: 'neutral' }], absences: 0 });
+    expect(out).toMatchObject({ score: 67, low: 22, high: 98, evidence_count: 1 });
+    expect(out.evidence).toMatchObject({ signals: 2, failed_signals: 0, contradictions: 0 });
+  });
+});
+
+describe('runScoreCommand: refuses bad input, naming the field', () => {
+  it.each([
+    { name: 'an unknown top-level field', input: { as_of: AS_OF, evidence: [], absences: 0, score: 99 }, field: 'score', problem: 'unknown field' },
+    { name: 'an unknown evidence field', input: { as_of: AS_OF, evidence: [{ ...item('supports'), weight: 5 }], absences: 0 }, field: 'evidence[0].weight', problem: 'unknown field' },
+    { name: 'a bad as_of', input: { as_of: '2025-13-01T00:00:00Z', evidence: [], absences: 0 }, field: 'as_of', problem: 'ISO 8601' },
+    { name: 'a date-time without offset', input: { as_of: '2025-01-01T00:00:00', evidence: [], absences: 0 }, field: 'as_of', problem: 'offset' },
+    { name: 'a bad observed_at', input: { as_of: AS_OF, evidence: [item('supports'), item('weakens', { observed_at: '2025-02-29T00:00:00Z' })], absences: 0 }, field: 'evidence[1].observed_at', problem: 'ISO 8601' },
+    { name: 'a bad trust band', input: { as_of: AS_OF, evidence: [{ ...item('supports'), trust_band: 'certain' }], absences: 0 }, field: 'evidence[0].trust_band', problem: 'high' },
+    { name: 'missing absences', input: { as_of: AS_OF, evidence: [] }, field: 'absences', problem: 'is required' },
+    { name: 'negative absences', input: { as_of: AS_OF, evidence: [], absences: -2 }, field: 'absences', problem: '0' },
+    { name: 'absences as a string', input: { as_of: AS_OF, evidence: [], absences: 'two' }, field: 'absences', problem: 'non-negative integer or a list' },
+    { name: 'a missing as_of', input: { evidence: [], absences: 0 }, field: 'as_of', problem: 'is required' },
+  ])('given $name, then the message names $field', ({ input, field, problem }) => {
+    const message = refusal(input);
+    expect(message).toContain(`${field}:`);
+    expect(message).toContain(problem);
+  });
+
+  it('given text that is not JSON, then it says so', () => {
+    expect(refusal('{"as_of": ')).toMatch(/^input: is not valid JSON/);
+  });
+});
+
+describe('scoreMain: file or stdin in, one line out, exit code', () => {
+  function capture(stdin = ''): ScoreIo & { out: string[]; err: string[] } {
+    const out: string[] = [];
+    const err: string[] = [];
+    return { out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => stdin };
+  }
+
+  it('given a FILE, then it prints the result and exits 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tas-score-'));
+    const file = join(dir, 'evidence.json');
+    await writeFile(file, JSON.stringify({ as_of: AS_OF, evidence: [item('supports')], absences: 0 }));
+    const io = capture();
+    expect(await scoreMain([file], io)).toBe(0);
+    expect(JSON.parse(io.out.join(''))).toMatchObject({ score: 67, low: 22, high: 98 });
+  });
+
+  it.each([[[]], [['-']]])('given %j, then it reads stdin', async (argv) => {
+    const io = capture(JSON.stringify({ as_of: AS_OF, evidence: [], absences: 0 }));
+    expect(await scoreMain(argv, io)).toBe(0);
+    expect(io.out.join('')).toMatch(/"score":50,"low":5,"high":95/);
+  });
+
+  it('given bad input, then exit 2 with the field on stderr', async () => {
+    const io = capture(JSON.stringify({ as_of: 'never', evidence: [], absences: 0 }));
+    expect(await scoreMain([], io)).toBe(2);
+    expect(io.err.join('')).toMatch(/as_of:/);
+    expect(io.out).toEqual([]);
+  });
+
+  it('given a missing file, then exit 1; given two arguments, then exit 2', async () => {
+    const io = capture();
+    expect(await scoreMain([join(tmpdir(), 'no-such-tas-file.json')], io)).toBe(1);
+    expect(await scoreMain(['a', 'b'], io)).toBe(2);
+  });
+});

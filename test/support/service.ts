@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startService, type Service } from '../../src/main.js';
+import { provisionTenant, type ProvisionedTenant } from '../../src/tenancy/provision.js';
+import { cloneDatabase } from './database.js';
+
+/**
+ * The real service in-process on port 0, on its own cloned database and its
+ * own Redis prefix, with every log line captured so tests can search them.
+ */
+export interface TestService {
+  base: string;
+  config: Config;
+  service: Service;
+  tenant: ProvisionedTenant;
+  logs: string[];
+  dbUrl: string;
+  provision(name: string, investigative?: boolean): Promise<ProvisionedTenant>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestService> {
+  const db = await cloneDatabase();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: db.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    LOG_LEVEL: 'info',
+    TAS_REDIS_PREFIX: `tastest:${randomBytes(4).toString('hex')}`,
+    TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
+    TAS_KEY_PEPPER: 'test-pepper-0123456789abcdef0123456789',
+    ...env,
+  });
+  const log = pino({ level: 'info' }, sink);
+  const service = await startService(config, { edge: true, workers: opts.workers ?? true, log });
+  const base = `http://127.0.0.1:${service.port}`;
+  const provision = (name: string, investigative = false) =>
+    provisionTenant(service.db, config.keyPepper, { name, investigative, authorizationRef: investigative ? 'auth-ref' : null });
+  const tenant = await provision('acme', true);
+  return {
+    base, config, service, tenant, logs, dbUrl: db.url, provision,
+    async stop() {
+      await service.stop();
+      await db.drop();
+    },
+  };
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}
