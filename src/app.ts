@@ -12,6 +12,8 @@ import type { RateLimiter } from './http/rateLimit.js';
 import { createRouter } from './http/router.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createListAudit } from './routes/admin/audit.js';
+import { createMintKey, createRevokeKey } from './routes/admin/keys.js';
+import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './routes/meta.js';
 import type { OperationSpec } from './schemas/operation.js';
@@ -31,6 +33,7 @@ export interface AppDeps {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   auditWriter: AuditWriter;
+  revocations: RevocationBus;
   checksDiscovered: () => number;
 }
 
@@ -97,6 +100,8 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['GET /openapi.json', createOpenApiHandler(documentJson)],
     ['GET /docs', createDocsHandler()],
     ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
+    ['POST /v1/admin/keys', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
+    ['DELETE /v1/admin/keys/{key_id}', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
   ]);
 }
 

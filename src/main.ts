@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createAuditSpool } from './audit/spool.js';
 import { createAuditWriter } from './audit/auditWriter.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { createRevocationBus } from './auth/revocations.js';
 import { describeConfig, type Config } from './config.js';
 import { appendAuditBatch } from './db/audit.js';
 import { migrate } from './db/migrate.js';
@@ -54,13 +55,17 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
 
   let app: App | null = null;
   let port: number | null = null;
+  const revocations = await createRevocationBus({ redisUrl: config.REDIS_URL, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
   if (opts.edge) {
+    const authenticator = createAuthenticator({ db, pepper: config.keyPepper });
+    revocations.onRevoked((keyId) => authenticator.forget(keyId));
     app = createApp({
       config,
       db,
       redis,
       log,
-      authenticator: createAuthenticator({ db, pepper: config.keyPepper }),
+      authenticator,
+      revocations,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       checksDiscovered: () => 0,
@@ -80,6 +85,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       app?.close();
       await workers?.close();
       await auditWriter.close();
+      await revocations.close();
       await db.end();
       redis.disconnect();
     },

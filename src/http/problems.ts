@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RuleId } from '../rules.js';
+import { RULES, type RuleId } from '../rules.js';
 
 /**
  * The small family of errors the edge answers with. Every error other than a
@@ -82,6 +82,7 @@ export class HttpProblem extends Error {
 /** Zod issues to HTTPValidationError items, with our stable type names and no input echoed. */
 export function zodToValidation(error: z.ZodError, root: 'body' | 'query' | 'path'): ValidationFailure {
   const detail: ValidationItem[] = [];
+  let firstRule: RuleId | null = null;
   for (const issue of error.issues) {
     const loc: (string | number)[] = [root, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
     if (issue.code === 'unrecognized_keys') {
@@ -92,7 +93,19 @@ export function zodToValidation(error: z.ZodError, root: 'body' | 'query' | 'pat
       detail.push({ loc, msg: 'Field required', type: 'missing' });
       continue;
     }
+    const rule = issue.code === 'custom' ? ruleOf(issue.params) : null;
+    if (rule) {
+      detail.push({ loc, msg: issue.message, type: rule });
+      firstRule ??= rule;
+      continue;
+    }
     detail.push({ loc, msg: issue.message, type: issue.code });
   }
-  return new ValidationFailure(detail);
+  return new ValidationFailure(detail, firstRule);
+}
+
+/** Schema-level refusals (zod `custom` issues) carry the rule they enforce in `params.rule`. */
+function ruleOf(params: unknown): RuleId | null {
+  const rule = (params as { rule?: unknown } | undefined)?.rule;
+  return typeof rule === 'string' && rule in RULES ? (rule as RuleId) : null;
 }

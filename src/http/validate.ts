@@ -23,6 +23,8 @@ export function parseQuery(op: OperationSpec, rawQuery: string): unknown {
     obj[k] = v;
   }
   if (!op.query) {
+    // Operations the contract says never answer 422 (health, registry, policy list) ignore a query string.
+    if (!op.validation) return {};
     const extra = Object.keys(obj);
     if (extra.length > 0) throw new ValidationFailure(extra.map((k) => ({ loc: ['query', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })));
     return {};

@@ -1,0 +1,36 @@
+/**
+ * The contract between persisted machines, the actor runtime and the rest.
+ *
+ * A machine (in machines/) is pure XState v5. It does I/O only by naming
+ * actions; every action it may emit has a `type` from ACTION_TYPES and
+ * JSON-serialisable `params`. The runtime sorts them into:
+ *
+ * - `appendEvent`   -> a row in actor_events (stream = the actor id, seq assigned
+ *                      under the row lock) and, after commit, a publish to the
+ *                      stream's Redis channel. params: { type: string; payload: object }
+ * - `enqueueJob`    -> after commit, a BullMQ job. params: { queue: string; name: string;
+ *                      jobId: string (deterministic); data: object; delayMs?: number }
+ * - `scheduleEvent` -> after commit, a delayed job on the `timers` queue that sends
+ *                      `event` back to this actor. params: { event: { type: string; ... };
+ *                      delayMs: number; timerId: string (deterministic) }
+ * - anything else   -> an in-transaction effect: a handler registered with the runtime
+ *                      under that action type runs inside the same transaction
+ *                      (for example `recordAssessment` writes a ledger row).
+ */
+export const RUNTIME_ACTION_TYPES = ['appendEvent', 'enqueueJob', 'scheduleEvent'] as const;
+
+export interface StreamEvent {
+  stream_id: string;
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  occurred_at: string;
+}
+
+export interface OutboxJob {
+  queue: string;
+  name: string;
+  jobId: string;
+  data: Record<string, unknown>;
+  delayMs?: number;
+}

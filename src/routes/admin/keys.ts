@@ -1,0 +1,64 @@
+import type { RevocationBus } from '../../auth/revocations.js';
+import { revokeKey } from '../../db/keys.js';
+import { withTenant, type Db } from '../../db/pool.js';
+import type { Handler } from '../../http/handler.js';
+import { HttpProblem, ValidationFailure } from '../../http/problems.js';
+import type { KeyCreate } from '../../schemas/admin.js';
+import { mintKey } from '../../tenancy/keys.js';
+import { requirePrincipal } from '../principal.js';
+
+/**
+ * POST /v1/admin/keys and DELETE /v1/admin/keys/{key_id}. A key mints and
+ * revokes keys of its own mode only (rule K01): a test admin key can never
+ * produce a live key. The secret is in the 201 answer and nowhere else.
+ */
+export function createMintKey(deps: { db: Db; pepper: string; now?: () => number }): Handler {
+  const now = deps.now ?? Date.now;
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const body = ctx.body as KeyCreate;
+    if (body.mode !== principal.mode) throw ValidationFailure.rule('K01', ['body', 'mode'], 'A key can mint keys of its own mode only');
+    if (body.expires_at && Date.parse(body.expires_at) <= now()) {
+      throw ValidationFailure.rule('K01', ['body', 'expires_at'], 'The expiry must be in the future');
+    }
+    const minted = await withTenant(deps.db, principal, async (tx) => {
+      const key = await mintKey(tx, deps.pepper, { tenantId: principal.tenantId, mode: principal.mode, name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null });
+      ctx.audit.target_kind = 'key';
+      ctx.audit.target_id = key.keyId;
+      await ctx.auditInTx(tx, 201);
+      return key;
+    });
+    return {
+      status: 201,
+      headers: { 'Cache-Control': 'no-store' },
+      body: {
+        key_id: minted.keyId,
+        name: body.name,
+        scopes: [...new Set(body.scopes)].sort(),
+        mode: principal.mode,
+        prefix: minted.token.slice(0, 13),
+        created_at: minted.createdAt,
+        expires_at: body.expires_at ?? null,
+        secret: minted.token,
+      },
+    };
+  };
+}
+
+export function createRevokeKey(deps: { db: Db; revocations: RevocationBus }): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const keyId = ctx.params.key_id!;
+    ctx.audit.target_kind = 'key';
+    ctx.audit.target_id = keyId;
+    const revoked = await withTenant(deps.db, principal, async (tx) => {
+      const done = await revokeKey(tx, keyId);
+      if (done) await ctx.auditInTx(tx, 204);
+      return done;
+    });
+    // Unknown, already revoked, or another tenant's or mode's key: the same 404.
+    if (!revoked) throw new HttpProblem('not-found', 'No such key.');
+    await deps.revocations.publish(keyId).catch(() => undefined);
+    return { status: 204 };
+  };
+}

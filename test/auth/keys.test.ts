@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyOut } from '../../src/schemas/admin.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+let ts: TestService;
+beforeAll(async () => {
+  ts = await startTestService({}, { workers: false });
+});
+afterAll(async () => ts?.stop());
+
+const json = { 'content-type': 'application/json' };
+
+async function mint(adminKey: string, body: Record<string, unknown>) {
+  const res = await fetch(`${ts.base}/v1/admin/keys`, { method: 'POST', headers: { ...bearer(adminKey), ...json }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function health(key: string): Promise<number> {
+  const res = await fetch(`${ts.base}/v1/health`, { headers: bearer(key) });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe('keys through the API', () => {
+  it('a minted key works at once and its answer matches KeyOut', async () => {
+    const r = await mint(ts.tenant.keys.test_admin, { name: 'ci', scopes: ['registry'], mode: 'test' });
+    expect(r.status).toBe(201);
+    expect(KeyOut.parse(r.body).secret).toMatch(/^tas_test_/);
+    expect(await health(r.body.secret)).toBe(200);
+  });
+
+  it('a key cannot mint a key of the other mode (rule K01)', async () => {
+    const r = await mint(ts.tenant.keys.test_admin, { name: 'x', scopes: ['registry'], mode: 'live' });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ loc: ['body', 'mode'], type: 'K01' });
+  });
+
+  it('after DELETE, the next call with the key gets 401; a second DELETE is 404', async () => {
+    const { body } = await mint(ts.tenant.keys.test_admin, { name: 'short-lived', scopes: ['inquiries'], mode: 'test' });
+    expect(await health(body.secret)).toBe(200);
+    const del = await fetch(`${ts.base}/v1/admin/keys/${body.key_id}`, { method: 'DELETE', headers: bearer(ts.tenant.keys.test_admin) });
+    expect(del.status).toBe(204);
+    expect(await health(body.secret)).toBe(401);
+    const again = await fetch(`${ts.base}/v1/admin/keys/${body.key_id}`, { method: 'DELETE', headers: bearer(ts.tenant.keys.test_admin) });
+    expect(again.status).toBe(404);
+  });
+
+  it("another tenant's key id is not found, and stays valid", async () => {
+    const other = await ts.provision('other-tenant');
+    const { body } = await mint(other.keys.test_admin, { name: 'theirs', scopes: ['registry'], mode: 'test' });
+    const del = await fetch(`${ts.base}/v1/admin/keys/${body.key_id}`, { method: 'DELETE', headers: bearer(ts.tenant.keys.test_admin) });
+    expect(del.status).toBe(404);
+    expect(await health(body.secret)).toBe(200);
+  });
+
+  it('an expired key gets 401', async () => {
+    const { body } = await mint(ts.tenant.keys.test_admin, { name: 'expiring', scopes: ['registry'], mode: 'test', expires_at: new Date(Date.now() + 1200).toISOString() });
+    expect(await health(body.secret)).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await health(body.secret)).toBe(401);
+  });
+
+  it('a secret appears in no table, log line or Redis key or value', async () => {
+    const { body } = await mint(ts.tenant.keys.test_admin, { name: 'needle', scopes: ['registry'], mode: 'test' });
+    const secret: string = body.secret;
+    expect(await health(secret)).toBe(200);
+    const secretPart = secret.slice(9 + 22, -6);
+    const dump = execFileSync('pg_dump', ['--data-only', '--no-owner', ts.dbUrl], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    expect(dump.length).toBeGreaterThan(1000);
+    for (const needle of [secret, secretPart, ...Object.values(ts.tenant.keys)]) {
+      expect(dump.includes(needle)).toBe(false);
+      expect(ts.logs.join('\n').includes(needle)).toBe(false);
+    }
+    const redis = new Redis('redis://127.0.0.1:6379');
+    try {
+      const keys = await redis.keys(`${ts.config.TAS_REDIS_PREFIX}*`);
+      for (const k of keys) {
+        expect(k.includes(secretPart)).toBe(false);
+        const type = await redis.type(k);
+        if (type === 'string') expect((await redis.get(k))?.includes(secretPart)).toBe(false);
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('a test key sees only test audit rows, a live key only live ones', async () => {
+    await health(ts.tenant.keys.live);
+    const live = await fetch(`${ts.base}/v1/admin/audit?limit=1000`, { headers: bearer(ts.tenant.keys.live_admin) });
+    const test = await fetch(`${ts.base}/v1/admin/audit?limit=1000`, { headers: bearer(ts.tenant.keys.test_admin) });
+    const liveRows = (await live.json()) as { action: string; principal: string }[];
+    const testRows = (await test.json()) as { action: string; principal: string }[];
+    expect(liveRows.length).toBeGreaterThan(0);
+    expect(testRows.length).toBeGreaterThan(liveRows.length);
+    const liveIds = new Set(liveRows.map((r: any) => r.audit_id));
+    expect(testRows.filter((r: any) => liveIds.has(r.audit_id))).toEqual([]);
+  });
+});

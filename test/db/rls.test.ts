@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { cloneDatabase, ownerClient } from '../support/database.js';
+
+/**
+ * Row-level security: as the service role with tenant A's setting, no row of
+ * tenant B is visible in any tenant-owned table, in either mode. Fixtures are
+ * written as the owner; every table with a tenant_id column must have one
+ * here, so a new table cannot slip through untested.
+ */
+let db: Awaited<ReturnType<typeof cloneDatabase>>;
+let owner: pg.Client;
+const A = randomUUID();
+const B = randomUUID();
+
+type Fixture = (c: pg.Client, tenant: string, mode: 'live' | 'test') => Promise<void>;
+
+const FIXTURES: Record<string, Fixture> = {
+  tenant_grants: async (c, t, m) => {
+    await c.query(`INSERT INTO tenant_grants VALUES ($1, $2, 'purpose', 'fraud_prevention')`, [t, m]);
+  },
+  api_keys: async (c, t, m) => {
+    await c.query(`INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash) VALUES ($1, $2, $3, 'k', '{admin}', '\\x00', '\\x00')`, [randomUUID(), t, m]);
+  },
+  audit_log: async (c, t, m) => {
+    await c.query(`INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status) VALUES ($1, now(), $2, $3, 'p', 'a', 200)`, [randomUUID(), t, m]);
+  },
+  actors: async (c, t, m) => {
+    await c.query(`INSERT INTO actors (id, tenant_id, mode, kind, machine_version, snapshot, version) VALUES ($1, $2, $3, 'inquiry', 1, '{}', 1)`, [randomUUID(), t, m]);
+  },
+  actor_events: async (c, t, m) => {
+    await c.query(`INSERT INTO actor_events (stream_id, seq, tenant_id, mode, type, payload) VALUES ($1, 1, $2, $3, 'X', '{}')`, [randomUUID(), t, m]);
+  },
+  outbox: async (c, t, m) => {
+    await c.query(`INSERT INTO outbox (tenant_id, mode, kind, payload, dispatched_at) VALUES ($1, $2, 'publish', '{}', now())`, [t, m]);
+  },
+  policies: async (c, t, m) => {
+    await c.query(`INSERT INTO policies (tenant_id, mode, version, body, created_by) VALUES ($1, $2, 1, '{}', 'p')`, [t, m]);
+  },
+  entities: async (c, t, m) => {
+    await c.query(`INSERT INTO entities (id, tenant_id, mode) VALUES ($1, $2, $3)`, [randomUUID(), t, m]);
+  },
+  entity_identifiers: async (c, t, m) => {
+    const e = randomUUID();
+    await c.query(`INSERT INTO entities (id, tenant_id, mode) VALUES ($1, $2, $3)`, [e, t, m]);
+    await c.query(`INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id) VALUES ($1, $2, 'EMAIL', $3, 'v', $4)`, [t, m, randomUUID(), e]);
+  },
+  inquiries: async (c, t, m) => {
+    await insertInquiry(c, t, m);
+  },
+  assessments: async (c, t, m) => {
+    const i = await insertInquiry(c, t, m);
+    await c.query(`INSERT INTO assessments (id, tenant_id, mode, inquiry_id, score, low, high, preliminary, as_of, methodology_version, evidence, inputs)
+      VALUES ($1, $2, $3, $4, 50, 5, 95, false, now(), 'trust-method/1', '{}', '{}')`, [randomUUID(), t, m, i]);
+  },
+  idempotency_keys: async (c, t, m) => {
+    await c.query(`INSERT INTO idempotency_keys (tenant_id, mode, key, request_hash, inquiry_id) VALUES ($1, $2, $3, 'h', $4)`, [t, m, randomUUID(), randomUUID()]);
+  },
+  observations: async (c, t, m) => {
+    await c.query(`INSERT INTO observations (id, tenant_id, mode, kind, provenance_class, body, observed_at) VALUES ($1, $2, $3, 'observation', 'tenant_supplied', '{}', now())`, [randomUUID(), t, m]);
+  },
+};
+
+async function insertInquiry(c: pg.Client, t: string, m: string): Promise<string> {
+  const id = randomUUID();
+  await c.query(`INSERT INTO inquiries (id, tenant_id, mode, status, intent, purpose, request, principal) VALUES ($1, $2, $3, 'concluded', 'i', 'p', '{}', 'k')`, [id, t, m]);
+  return id;
+}
+
+let tenantTables: string[] = [];
+
+beforeAll(async () => {
+  db = await cloneDatabase();
+  owner = await ownerClient(db.url);
+  for (const t of [A, B]) await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [t, `t-${t}`]);
+  const res = await owner.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY 1`);
+  tenantTables = res.rows.map((r) => r.table_name as string);
+  for (const table of tenantTables) {
+    const fixture = FIXTURES[table];
+    if (!fixture) continue;
+    for (const t of [A, B]) for (const m of ['live', 'test'] as const) await fixture(owner, t, m);
+  }
+});
+
+afterAll(async () => {
+  await owner?.end();
+  await db?.drop();
+});
+
+async function visibleAs(tenant: string, mode: string, table: string): Promise<{ tenant_id: string; mode: string }[]> {
+  await owner.query('BEGIN');
+  try {
+    await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', $2, true)`, [tenant, mode]);
+    return (await owner.query(`SELECT tenant_id::text, mode FROM ${table}`)).rows;
+  } finally {
+    await owner.query('ROLLBACK');
+  }
+}
+
+describe('row-level security', () => {
+  it('every tenant-owned table has a fixture in this test', () => {
+    expect(tenantTables.length).toBeGreaterThan(10);
+    expect(tenantTables.filter((t) => !FIXTURES[t])).toEqual([]);
+  });
+
+  it('as tenant A in live mode, every table shows only A live rows, and some of them', async () => {
+    for (const table of tenantTables) {
+      const rows = await visibleAs(A, 'live', table);
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.tenant_id !== A || r.mode !== 'live'), table).toEqual([]);
+    }
+  });
+
+  it('without a tenant setting, the service role sees no tenant rows at all', async () => {
+    for (const table of tenantTables) expect(await visibleAs('', '', table), table).toEqual([]);
+  });
+
+  it('the service role cannot update or delete the audit trail', async () => {
+    await owner.query('BEGIN');
+    try {
+      await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [A]);
+      await expect(owner.query(`UPDATE audit_log SET status = 500`)).rejects.toThrow(/permission denied/);
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+    await owner.query('BEGIN');
+    try {
+      await owner.query(`SELECT set_config('role', 'tas_service', true)`);
+      await expect(owner.query(`DELETE FROM audit_log`)).rejects.toThrow(/permission denied/);
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+  });
+});
