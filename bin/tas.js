@@ -5,4 +5,5 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: a failed start may leave a reconnecting client holding the event loop open.
+process.exit(await main(process.argv.slice(2)));

@@ -46,7 +46,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   if (opts.edge) assertNativeUws();
   await checkPostgres(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL);
-  await checkRedis(redis, config.REDIS_URL);
+  await checkRedis(redis, config.REDIS_URL).catch((error) => {
+    redis.disconnect();
+    throw error;
+  });
   await migrate(config.DATABASE_URL, (m) => log.info({ migration: m }, 'migration'));
   const db = await createDb(config.DATABASE_URL);
   const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
