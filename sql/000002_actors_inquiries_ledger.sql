@@ -86,6 +86,8 @@ CREATE TABLE entities (
   merged_into uuid REFERENCES entities (id),
   created_at timestamptz NOT NULL DEFAULT now()
 );
+-- Finding an entity's merged members happens on every inquiry.
+CREATE INDEX entities_merged_into_idx ON entities (merged_into) WHERE merged_into IS NOT NULL;
 ALTER TABLE entities ENABLE ROW LEVEL SECURITY;
 CREATE POLICY entities_isolation ON entities TO tas_service
   USING (tenant_id = tas_current_tenant() AND mode = tas_current_mode());

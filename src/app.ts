@@ -5,6 +5,7 @@ import type { AuditWriter } from './audit/auditWriter.js';
 import type { Authenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import type { Db } from './db/pool.js';
+import type { EventHub } from './events/hub.js';
 import { captureExchange } from './http/exchange.js';
 import type { BoundRoute, Handler } from './http/handler.js';
 import { createPipeline } from './http/pipeline.js';
@@ -12,10 +13,14 @@ import type { RateLimiter } from './http/rateLimit.js';
 import { createRouter } from './http/router.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createListAudit } from './routes/admin/audit.js';
+import { controlPlaneHandlers } from './routes/controlPlaneHandlers.js';
+import type { PolicyCache } from './policies/cache.js';
+import type { RegistryCache } from './registry/cache.js';
 import { createMintKey, createRevokeKey } from './routes/admin/keys.js';
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './routes/meta.js';
+import { streamHandlers } from './routes/streams.js';
 import type { OperationSpec } from './schemas/operation.js';
 import { OPERATIONS } from './schemas/operations.js';
 
@@ -29,11 +34,14 @@ export interface AppDeps {
   config: Config;
   db: Db;
   redis: Redis;
+  hub: EventHub;
   log: Logger;
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   auditWriter: AuditWriter;
   revocations: RevocationBus;
+  policyCache: PolicyCache;
+  registryCache: RegistryCache;
   checksDiscovered: () => number;
 }
 
@@ -100,6 +108,8 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['GET /openapi.json', createOpenApiHandler(documentJson)],
     ['GET /docs', createDocsHandler()],
     ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
+    ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
+    ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log }),
     ['POST /v1/admin/keys', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['DELETE /v1/admin/keys/{key_id}', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
   ]);

@@ -8,8 +8,11 @@ import { describeConfig, type Config } from './config.js';
 import { appendAuditBatch } from './db/audit.js';
 import { migrate } from './db/migrate.js';
 import { createDb, type Db } from './db/pool.js';
+import { createEventHub } from './events/hub.js';
 import { countTenants } from './db/tenants.js';
 import { createRateLimiter } from './http/rateLimit.js';
+import { createPolicyCache } from './policies/cache.js';
+import { createRegistryCache } from './registry/cache.js';
 import { assertNativeUws } from './http/uwsNative.js';
 import { createApp, type App } from './app.js';
 import { createLogger } from './logger.js';
@@ -50,6 +53,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     redis.disconnect();
     throw error;
   });
+  const hub = await createEventHub({ redisUrl: config.REDIS_URL, prefix: config.TAS_REDIS_PREFIX, log });
   await migrate(config.DATABASE_URL, (m) => log.info({ migration: m }, 'migration'));
   const db = await createDb(config.DATABASE_URL);
   const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
@@ -59,6 +63,9 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let app: App | null = null;
   let port: number | null = null;
   const revocations = await createRevocationBus({ redisUrl: config.REDIS_URL, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
+  // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
+  const policyCache = createPolicyCache({ db, ttlMs: 1000 });
+  const registryCache = createRegistryCache({ db, ttlMs: 1000 });
   if (opts.edge) {
     const authenticator = createAuthenticator({ db, pepper: config.keyPepper });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
@@ -66,9 +73,12 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       config,
       db,
       redis,
+      hub,
       log,
       authenticator,
       revocations,
+      policyCache,
+      registryCache,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       checksDiscovered: () => 0,
@@ -87,6 +97,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       app?.drain();
       app?.close();
       await workers?.close();
+      await hub.close();
       await auditWriter.close();
       await revocations.close();
       await db.end();

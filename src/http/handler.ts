@@ -3,6 +3,7 @@ import type { AuditRecord } from '../db/audit.js';
 import type { Tx } from '../db/pool.js';
 import type { OperationSpec } from '../schemas/operation.js';
 import type { Exchange } from './exchange.js';
+import type { ValidationFailure } from './problems.js';
 
 /** What a handler may say about its call for the audit row (the pipeline fills in the rest). */
 export interface AuditFacts {
@@ -44,6 +45,8 @@ export type Handler = (ctx: HandlerContext<any, any>) => Promise<HandlerResult>;
 export interface BoundRoute {
   op: OperationSpec;
   handler: Handler | null;
+  /** Lets an operation restate a schema failure as one of its rules (e.g. a missing purpose is rule I13). */
+  mapValidation?: (failure: ValidationFailure) => ValidationFailure;
 }
 
 export function auditRecord(ctx: HandlerContext, status: number): AuditRecord {

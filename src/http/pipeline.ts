@@ -93,9 +93,14 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   ctx.audit.action = op.operationId;
   wireAudit(deps, ctx);
   if (op.auth !== 'open') await authorise(deps, ctx, op.auth);
-  ctx.params = parseParams(op, params);
-  ctx.query = parseQuery(op, ctx.ex.rawQuery);
-  if (op.body) ctx.body = await parseBody(op, ctx.ex, bodyPromise);
+  try {
+    ctx.params = parseParams(op, params);
+    ctx.query = parseQuery(op, ctx.ex.rawQuery);
+    if (op.body) ctx.body = await parseBody(op, ctx.ex, bodyPromise);
+  } catch (error) {
+    if (error instanceof ValidationFailure && route.mapValidation) throw route.mapValidation(error);
+    throw error;
+  }
   if (!route.handler) {
     throw new HttpProblem('not-implemented', `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`);
   }

@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TEMPLATE_DB = 'tas_test_template';
+function templateDb(): string {
+  const name = process.env.TAS_TEST_TEMPLATE;
+  if (!name) throw new Error('TAS_TEST_TEMPLATE is not set: run the tests through vitest (its globalSetup migrates the template)');
+  return name;
+}
 
 /** A fresh database cloned from the migrated template; dropped by the returned function. */
 export async function cloneDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `tas_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${templateDb()}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {

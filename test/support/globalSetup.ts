@@ -1,24 +1,28 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../src/db/migrate.js';
 
 /**
  * Once per run: a migrated template database. Every test file clones it
  * (CREATE DATABASE ... TEMPLATE), which takes milliseconds instead of a
- * migration run, and gives each file a database of its own.
+ * migration run, and gives each file a database of its own. The template's
+ * name is unique to the run, so overlapping runs never trip over each other.
  */
-export const TEMPLATE_DB = 'tas_test_template';
 const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export default async function setup(): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`UPDATE pg_database SET datistemplate = false WHERE datname = $1`, [TEMPLATE_DB]);
-    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+export default async function setup(): Promise<() => Promise<void>> {
+  const template = `tas_test_template_${randomBytes(4).toString('hex')}`;
+  process.env.TAS_TEST_TEMPLATE = template;
   const url = new URL(ADMIN_URL);
-  url.pathname = `/${TEMPLATE_DB}`;
+  url.pathname = `/${template}`;
   await migrate(url.toString());
+  return async () => {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  };
 }

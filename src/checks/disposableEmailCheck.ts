@@ -1,0 +1,29 @@
+import { DISPOSABLE_EMAIL_DOMAINS } from './emailDomains.js';
+import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
+import { hostOf, viewHost } from './hosts.js';
+
+/**
+ * Whether the address is at a throw-away inbox service. Such an address costs
+ * nothing and is abandoned at will, so it weakens; any other domain is merely
+ * not known to be disposable, which is no evidence either way.
+ */
+export const check = defineCheck(
+  {
+    ...OFFLINE,
+    id: 'disposable_email',
+    kind: 'disposable_email',
+    artifactTypes: ['EMAIL'],
+    trustBand: 'high',
+    dataClass: PERSONAL_FACT,
+  },
+  ({ presentation }) => {
+    const host = hostOf(presentation);
+    if (host === null) return absent('no_data', 'The email address has no domain that could be checked.');
+    // Services hand out sub-domains too (`x.mailinator.com`), so the registrable domain is checked as well.
+    const registrable = viewHost(host).registrable;
+    const isDisposable = [host, registrable].some((domain) => domain !== null && DISPOSABLE_EMAIL_DOMAINS.has(domain));
+    return isDisposable
+      ? weakens('The email address is at a disposable inbox service.')
+      : neutral('The email domain is not a known disposable inbox service.');
+  },
+);

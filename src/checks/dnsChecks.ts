@@ -1,0 +1,171 @@
+import { promises as dns, type MxRecord } from 'node:dns';
+import { describeType } from './artifactTypes.js';
+import { PUBLIC_FACT, absent, defineCheck, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
+import { hostOf, viewHost } from './hosts.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
+import type { CheckDiscoveryConfig } from './registry.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+/**
+ * DNS look-ups through the operator's resolver:
+ * - `dns_mx` (mail_exchanger): whether an email's domain can receive mail at all;
+ * - `dns_address` (domain_resolves): whether a site's host resolves to an address;
+ * - `dns_ns` (domain_delegation): whether the registrable domain is delegated.
+ * A name that does not exist, or a mail domain without mail exchangers, is
+ * evidence against; a look-up that cannot finish is an absence, never evidence.
+ * Each run uses its own Resolver so that cancelling it on abort stops only its own queries.
+ */
+export interface DnsCheckConfig {
+  /** Resolver addresses as `host` or `host:port` (IPv6 as `[addr]:port`). */
+  servers: string[];
+  timeoutMs: number;
+}
+
+type Lookup<T> =
+  | { status: 'found'; records: T[] }
+  | { status: 'nxdomain' | 'nodata' | 'timeout' | 'error' };
+
+async function lookup<T>(
+  config: DnsCheckConfig,
+  signal: AbortSignal,
+  query: (resolver: dns.Resolver) => Promise<T[]>,
+): Promise<Lookup<T>> {
+  // One try: retrying inside the deadline only delays the timeout absence.
+  const resolver = new dns.Resolver({ timeout: config.timeoutMs, tries: 1 });
+  resolver.setServers(config.servers);
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(config.timeoutMs)]);
+  if (deadline.aborted) return { status: 'timeout' };
+  const cancel = (): void => resolver.cancel();
+  deadline.addEventListener('abort', cancel, { once: true });
+  try {
+    const records = await query(resolver);
+    return records.length > 0 ? { status: 'found', records } : { status: 'nodata' };
+  } catch (error) {
+    if (deadline.aborted) return { status: 'timeout' };
+    return { status: statusOfCode((error as NodeJS.ErrnoException).code) };
+  } finally {
+    deadline.removeEventListener('abort', cancel);
+  }
+}
+
+function statusOfCode(code: string | undefined): 'nxdomain' | 'nodata' | 'timeout' | 'error' {
+  switch (code) {
+    case dns.NOTFOUND:
+      return 'nxdomain';
+    case dns.NODATA:
+      return 'nodata';
+    case dns.TIMEOUT:
+    case dns.CANCELLED:
+      return 'timeout';
+    default:
+      return 'error';
+  }
+}
+
+function failure(status: 'timeout' | 'error'): Answer {
+  return status === 'timeout'
+    ? absent('timeout', 'The DNS look-up did not answer in time.')
+    : absent('error', 'The DNS look-up failed.');
+}
+
+/** The name a DNS check asks about, or an absence saying why there is none. */
+function nameToQuery(ctx: CheckContext, registrableOnly: boolean): string | Answer {
+  const host = hostOf(ctx.presentation);
+  const what = describeType(ctx.presentation.type);
+  if (host === null) return absent('no_data', `The ${what} has no host name to look up.`);
+  const view = viewHost(host);
+  if (view.isIp) return absent('no_data', `The ${what} names an IP address, so there is no name to look up.`);
+  if (!registrableOnly) return host;
+  return view.registrable ?? absent('no_data', `The ${what} has no registrable domain to look up.`);
+}
+
+function networkInfo(config: DnsCheckConfig, info: Pick<CheckInfo, 'id' | 'kind' | 'artifactTypes' | 'trustBand'>): CheckInfo {
+  return {
+    ...info,
+    tier: 't1',
+    runs: 'worker',
+    cost: 0,
+    timeoutMs: config.timeoutMs,
+    provenanceClass: 'third_party',
+    dataClass: PUBLIC_FACT,
+  };
+}
+
+function count(n: number, one: string, many: string): string {
+  return n === 1 ? one : `${n} ${many}`;
+}
+
+function mailExchangerAnswer(name: string, result: Lookup<MxRecord>): Answer {
+  if (result.status === 'timeout' || result.status === 'error') return failure(result.status);
+  if (result.status === 'nxdomain') return weakens(`The email domain ${name} does not exist.`);
+  // RFC 7505 "null MX": a single exchanger named "." declares that the domain accepts no mail.
+  const records = result.status === 'found' ? result.records : [];
+  const exchangers = records.filter((record) => record.exchange !== '' && record.exchange !== '.');
+  if (exchangers.length === 0) return weakens(`The email domain ${name} publishes no mail exchanger, so it cannot receive mail.`);
+  return supports(`The email domain ${name} publishes ${count(exchangers.length, 'a mail exchanger', 'mail exchangers')}.`);
+}
+
+function addressAnswer(name: string, v4: Lookup<string>, v6: Lookup<string>): Answer {
+  if (v4.status === 'found' || v6.status === 'found') return supports(`The host ${name} resolves to an address.`);
+  if (v4.status === 'nxdomain' || v6.status === 'nxdomain') return weakens(`The host ${name} does not exist.`);
+  if (v4.status === 'nodata' && v6.status === 'nodata') return weakens(`The host ${name} exists but resolves to no address.`);
+  return failure(v4.status === 'timeout' || v6.status === 'timeout' ? 'timeout' : 'error');
+}
+
+function delegationAnswer(name: string, result: Lookup<string>): Answer {
+  switch (result.status) {
+    case 'timeout':
+    case 'error':
+      return failure(result.status);
+    case 'found':
+      return supports(`The domain ${name} is delegated to ${count(result.records.length, 'a name server', 'name servers')}.`);
+    case 'nxdomain':
+      return weakens(`The domain ${name} does not exist.`);
+    case 'nodata':
+      return weakens(`The domain ${name} is not delegated to any name server.`);
+  }
+}
+
+function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
+  const info = networkInfo(config, { id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium' });
+  return defineCheck(info, async (ctx) => {
+    const name = nameToQuery(ctx, false);
+    if (typeof name !== 'string') return name;
+    return mailExchangerAnswer(name, await lookup(config, ctx.signal, (resolver) => resolver.resolveMx(name)));
+  });
+}
+
+function addressCheck(config: DnsCheckConfig): CheckDefinition {
+  const info = networkInfo(config, { id: 'dns_address', kind: 'domain_resolves', artifactTypes: ['DOMAIN', 'URL'], trustBand: 'low' });
+  return defineCheck(info, async (ctx) => {
+    const name = nameToQuery(ctx, false);
+    if (typeof name !== 'string') return name;
+    const [v4, v6] = await Promise.all([
+      lookup(config, ctx.signal, (resolver) => resolver.resolve4(name)),
+      lookup(config, ctx.signal, (resolver) => resolver.resolve6(name)),
+    ]);
+    return addressAnswer(name, v4, v6);
+  });
+}
+
+function delegationCheck(config: DnsCheckConfig): CheckDefinition {
+  const info = networkInfo(config, { id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low' });
+  return defineCheck(info, async (ctx) => {
+    const name = nameToQuery(ctx, true);
+    if (typeof name !== 'string') return name;
+    return delegationAnswer(name, await lookup(config, ctx.signal, (resolver) => resolver.resolveNs(name)));
+  });
+}
+
+export function createDnsChecks(config: DnsCheckConfig): CheckDefinition[] {
+  if (config.servers.length === 0) throw new Error('createDnsChecks needs at least one resolver address');
+  // setServers validates the addresses; doing it once here fails at start-up rather than on every look-up.
+  new dns.Resolver().setServers(config.servers);
+  return [mailExchangerCheck(config), addressCheck(config), delegationCheck(config)];
+}
+
+/** Discovery entry: DNS checks exist only when resolvers are configured. */
+export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
+  if (config.dnsServers === undefined || config.dnsServers.length === 0) return [];
+  return createDnsChecks({ servers: config.dnsServers, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS });
+}

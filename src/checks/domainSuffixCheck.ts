@@ -1,0 +1,36 @@
+import { describeType } from './artifactTypes.js';
+import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
+import { hostOf, viewHost } from './hosts.js';
+
+/**
+ * Whether the host sits under a registrable domain of a recognised public
+ * suffix (the ICANN section of the public suffix list). A name under an
+ * unknown suffix, or a bare suffix, cannot be a real site or mailbox on the
+ * public internet, so it weakens. A presented domain or web address that
+ * cannot be parsed at all is evidence too; for an email the syntax check
+ * already says so, hence an absence.
+ */
+export const check = defineCheck(
+  {
+    ...OFFLINE,
+    id: 'public_suffix',
+    kind: 'public_suffix',
+    artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
+    trustBand: 'medium',
+    dataClass: PUBLIC_FACT,
+  },
+  ({ presentation }) => {
+    const host = hostOf(presentation);
+    const what = describeType(presentation.type);
+    if (host === null) {
+      return presentation.type === 'EMAIL'
+        ? absent('no_data', 'The email address has no domain that could be checked.')
+        : weakens(`The ${what} cannot be read as a host name.`);
+    }
+    const view = viewHost(host);
+    if (view.isIp) return neutral(`The ${what} names an IP address, to which no public suffix applies.`);
+    if (view.registrable === null) return weakens(`The host ${host} is not under any registrable domain.`);
+    if (!view.isIcann) return weakens(`The host ${host} ends in .${view.suffix ?? ''}, which is not a recognised public suffix.`);
+    return neutral(`The host is under the registrable domain ${view.registrable} (public suffix .${view.suffix ?? ''}).`);
+  },
+);

@@ -1,0 +1,110 @@
+import type {
+  Absence,
+  AbsenceKind,
+  CheckContext,
+  CheckDefinition,
+  CheckResult,
+  Disposition,
+  Signal,
+} from './types.js';
+
+/**
+ * What a check answers, before the shared fields (about, band, provenance,
+ * observed_at) are stamped on. Checks return answers instead of building
+ * signals by hand so that every signal carries the definition's declared
+ * band and provenance, and nothing else can slip in.
+ */
+export type Answer = SignalAnswer | AbsenceAnswer;
+
+export interface SignalAnswer {
+  disposition: Disposition;
+  /** Plain English written by the check; never a source name or raw payload. */
+  statement: string;
+  /** The question answered, when the check answers more than one; defaults to the check's kind. */
+  kind?: string;
+  /** When the source dates the fact; defaults to the evaluation time. */
+  observedAt?: Date;
+}
+
+export interface AbsenceAnswer {
+  absence: AbsenceKind;
+  reason: string;
+}
+
+export type CheckInfo = Omit<CheckDefinition, 'run'>;
+export type Answerer = (ctx: CheckContext) => Answer | Answer[] | Promise<Answer | Answer[]>;
+
+export function supports(statement: string, extra: Omit<SignalAnswer, 'disposition' | 'statement'> = {}): SignalAnswer {
+  return { disposition: 'supports', statement, ...extra };
+}
+
+export function weakens(statement: string, extra: Omit<SignalAnswer, 'disposition' | 'statement'> = {}): SignalAnswer {
+  return { disposition: 'weakens', statement, ...extra };
+}
+
+export function neutral(statement: string, extra: Omit<SignalAnswer, 'disposition' | 'statement'> = {}): SignalAnswer {
+  return { disposition: 'neutral', statement, ...extra };
+}
+
+export function absent(kind: AbsenceKind, reason: string): AbsenceAnswer {
+  return { absence: kind, reason };
+}
+
+/** Builds a CheckDefinition whose run turns answers into signals and absences. */
+export function defineCheck(info: CheckInfo, answer: Answerer): CheckDefinition {
+  return {
+    ...info,
+    async run(ctx) {
+      const answers = await answer(ctx);
+      return toResult(info, ctx, Array.isArray(answers) ? answers : [answers]);
+    },
+  };
+}
+
+export function toResult(info: CheckInfo, ctx: CheckContext, answers: readonly Answer[]): CheckResult {
+  const result: CheckResult = { signals: [], absences: [] };
+  for (const answer of answers) {
+    if ('absence' in answer) result.absences.push(absenceFor(ctx, answer.absence, answer.reason));
+    else result.signals.push(signalFor(info, ctx, answer));
+  }
+  return result;
+}
+
+export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnswer): Signal {
+  return {
+    kind: answer.kind ?? info.kind,
+    about: ctx.presentation.value,
+    about_type: ctx.presentation.type,
+    disposition: answer.disposition,
+    statement: answer.statement,
+    provenance_class: info.provenanceClass,
+    trust_band: info.trustBand,
+    data_class: info.dataClass,
+    observed_at: (answer.observedAt ?? ctx.now).toISOString(),
+  };
+}
+
+export function absenceFor(ctx: CheckContext, kind: AbsenceKind, reason: string): Absence {
+  return { about: ctx.presentation.value, about_type: ctx.presentation.type, kind, reason };
+}
+
+/**
+ * The shared fields of the offline checks: inline, free, computed here. The
+ * timeout is generous for microsecond work because it only exists to stop a
+ * pathological input (a huge value in a quadratic distance) from stalling a request.
+ */
+export const OFFLINE: Pick<CheckInfo, 'tier' | 'runs' | 'cost' | 'timeoutMs' | 'provenanceClass'> = {
+  tier: 't0',
+  runs: 'inline',
+  cost: 0,
+  timeoutMs: 50,
+  provenanceClass: 'computed',
+};
+
+/**
+ * Data classes used by the built-in checks: facts about public infrastructure
+ * (domains, DNS, registries) are C0; facts about a person's contact points or
+ * the tenant's own records about them are C1. Nothing built in handles C2.
+ */
+export const PUBLIC_FACT = 'C0' as const;
+export const PERSONAL_FACT = 'C1' as const;

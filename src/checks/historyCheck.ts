@@ -1,0 +1,85 @@
+import { ARTIFACT_TYPES } from './artifactTypes.js';
+import { PERSONAL_FACT, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
+import type { CheckContext, EntityHistory } from './types.js';
+
+/**
+ * What the tenant's own records say about the resolved entity. Outcomes of
+ * earlier decisions are the evidence: a default, reversal or exposure weakens,
+ * a repayment, settlement or confirmation supports, each dated when it
+ * happened so that old outcomes fade. Earlier assessments and observations
+ * without a direction are reported only: feeding old scores back in would
+ * count the same evidence twice.
+ *
+ * History belongs to the entity, not to one presentation, so it is answered
+ * once, on the subject's first presentation. No history yields nothing: a new
+ * entity is not a failed check.
+ */
+const WEAKENING_OUTCOMES: ReadonlySet<string> = new Set(['defaulted', 'reversed', 'exposed']);
+const SUPPORTING_OUTCOMES: ReadonlySet<string> = new Set(['repaid', 'settled', 'confirmed']);
+
+function isPrimaryPresentation(ctx: CheckContext): boolean {
+  const first = ctx.subject[0];
+  return first === undefined || (first.type === ctx.presentation.type && first.normalised === ctx.presentation.normalised);
+}
+
+function dateOf(iso: string): Date | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function latest(dates: readonly (Date | null)[]): Date | undefined {
+  const valid = dates.filter((date): date is Date => date !== null);
+  return valid.length === 0 ? undefined : new Date(Math.max(...valid.map((date) => date.getTime())));
+}
+
+function outcomeAnswers(history: EntityHistory): SignalAnswer[] {
+  const answers: SignalAnswer[] = [];
+  for (const outcome of history.outcomes) {
+    const observedAt = dateOf(outcome.observed_at);
+    if (observedAt === null) continue;
+    const answer = WEAKENING_OUTCOMES.has(outcome.kind) ? weakens : SUPPORTING_OUTCOMES.has(outcome.kind) ? supports : null;
+    if (answer === null) continue;
+    const statement = `The tenant recorded that an earlier dealing with this entity was ${outcome.kind} (${observedAt.toISOString().slice(0, 10)}).`;
+    answers.push(answer(statement, { kind: 'tenant_outcome', observedAt }));
+  }
+  return answers;
+}
+
+function assessmentAnswer(history: EntityHistory): SignalAnswer[] {
+  const last = history.assessments.at(-1);
+  if (last === undefined) return [];
+  const count = history.assessments.length;
+  const observedAt = dateOf(last.as_of) ?? undefined;
+  const times = count === 1 ? 'once' : `${count} times`;
+  const statement = `The entity was assessed ${times} before; the latest score was ${last.score} (interval ${last.low}–${last.high}).`;
+  return [neutral(statement, { kind: 'tenant_prior_assessment', observedAt })];
+}
+
+function observationAnswer(history: EntityHistory): SignalAnswer[] {
+  const count = history.observations.length;
+  if (count === 0) return [];
+  const observedAt = latest(history.observations.map((observation) => dateOf(observation.observed_at)));
+  const plural = count === 1 ? 'observation' : 'observations';
+  return [neutral(`The tenant has recorded ${count} ${plural} about this entity.`, { kind: 'tenant_observation', observedAt })];
+}
+
+export const check = defineCheck(
+  {
+    id: 'tenant_history',
+    kind: 'tenant_history',
+    artifactTypes: ARTIFACT_TYPES,
+    tier: 't0',
+    runs: 'inline',
+    cost: 0,
+    // Pure reading of records the engine already loaded; the limit only guards against a runaway.
+    timeoutMs: 50,
+    provenanceClass: 'tenant_supplied',
+    trustBand: 'high',
+    dataClass: PERSONAL_FACT,
+  },
+  (ctx) => {
+    const history = ctx.env.history;
+    if (history === undefined || !isPrimaryPresentation(ctx)) return [];
+    return [...outcomeAnswers(history), ...assessmentAnswer(history), ...observationAnswer(history)];
+  },
+);

@@ -1,0 +1,80 @@
+import { isIP } from 'node:net';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { domainHost, parseWebAddress, viewHost } from './hosts.js';
+import type { NormalisedPresentation } from './types.js';
+
+/**
+ * Canonical forms used to match a presentation to the tenant's entities.
+ *
+ * Returns null when the value has no canonical form for its type (empty, a
+ * phone number with no digits to parse, an IP that is not an IP...). The
+ * caller decides what a null means; the checks themselves re-read the value as
+ * presented and report an unparseable one as evidence or an absence.
+ *
+ * EMAIL is only trimmed and lower-cased, never validated, so that a malformed
+ * address still reaches the syntax check and counts against the subject.
+ */
+export interface NormaliseOptions {
+  /** Region for phone numbers written without an international prefix (ISO 3166 alpha-2). */
+  defaultCountry?: string;
+}
+
+type Normaliser = (value: string, options: NormaliseOptions) => string | null;
+
+const NORMALISERS: Record<string, Normaliser> = {
+  EMAIL: (value) => value.trim().toLowerCase() || null,
+  PHONE: normalisePhone,
+  DOMAIN: normaliseDomain,
+  URL: normaliseUrl,
+  IP: normaliseIp,
+  NAME: (value) => value.normalize('NFC').replace(/\s+/gu, ' ').trim() || null,
+  ACCOUNT: (value) => value.trim() || null,
+};
+
+export function normalisePresentation(
+  type: string,
+  value: string,
+  options: NormaliseOptions = {},
+): NormalisedPresentation | null {
+  // Types registered by a tenant beyond the built-in ones keep their value, trimmed.
+  const normaliser = NORMALISERS[type] ?? ((raw: string) => raw.trim() || null);
+  const normalised = normaliser(value, options);
+  return normalised === null ? null : { type, value, normalised };
+}
+
+function normalisePhone(value: string, options: NormaliseOptions): string | null {
+  const region = asCountryCode(options.defaultCountry);
+  const parsed = parsePhoneNumberFromString(value.trim(), region ? { defaultCountry: region } : {});
+  return parsed ? parsed.number : null;
+}
+
+/** Lower-case punycode registrable domain (`WWW.Example.CO.UK.` becomes `example.co.uk`). */
+function normaliseDomain(value: string): string | null {
+  const host = domainHost(value);
+  if (host === null || isIP(host) !== 0) return null;
+  return viewHost(host).registrable;
+}
+
+/** WHATWG serialisation (lower-case punycode host, default port dropped) without the fragment, which never reaches a server. */
+function normaliseUrl(value: string): string | null {
+  const url = parseWebAddress(value);
+  if (url === null) return null;
+  url.hash = '';
+  if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
+  return url.href;
+}
+
+/** Dotted-quad IPv4 or RFC 5952 compressed lower-case IPv6, via the URL parser's serialiser. */
+function normaliseIp(value: string): string | null {
+  const candidate = value.trim().replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(candidate);
+  if (family === 4) return candidate;
+  if (family !== 6 || candidate.includes('%')) return null;
+  return new URL(`http://[${candidate}]/`).hostname.slice(1, -1);
+}
+
+/** The claim's country as a region the phone library knows, or undefined. */
+export function asCountryCode(country: string | undefined): CountryCode | undefined {
+  const upper = country?.trim().toUpperCase();
+  return upper !== undefined && isSupportedCountry(upper) ? upper : undefined;
+}

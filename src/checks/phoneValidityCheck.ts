@@ -1,0 +1,28 @@
+import { OFFLINE, PERSONAL_FACT, absent, defineCheck, supports, weakens } from './evidence.js';
+import { readPhone } from './phoneParsing.js';
+
+/**
+ * Whether the phone number exists in its country's numbering plan. A valid
+ * number is weak support (it says nothing about who holds it); a number that
+ * cannot exist, given as contact, weakens.
+ */
+export const check = defineCheck(
+  {
+    ...OFFLINE,
+    id: 'phone_validity',
+    kind: 'phone_validity',
+    artifactTypes: ['PHONE'],
+    trustBand: 'medium',
+    dataClass: PERSONAL_FACT,
+  },
+  (ctx) => {
+    const reading = readPhone(ctx);
+    if (reading.status === 'needs_country') {
+      return absent('no_data', 'The phone number has no country code and no country was claimed to read it in.');
+    }
+    if (reading.status === 'unreadable') return weakens('The value cannot be read as a phone number.');
+    return reading.number.isValid()
+      ? supports('The phone number is valid in its numbering plan.')
+      : weakens('The phone number is not a valid number in its numbering plan.');
+  },
+);

@@ -1,0 +1,112 @@
+import { PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type Answer } from './evidence.js';
+import { hostOf, viewHost } from './hosts.js';
+import { fetchJson, type HttpJsonOutcome } from './httpJson.js';
+import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
+import type { CheckDiscoveryConfig } from './registry.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * How long ago the registrable domain was registered, from the registration
+ * event of its RDAP record (RFC 9083). Most abusive domains are used within
+ * weeks of registration, so a domain younger than 90 days weakens; one older
+ * than two years has outlived most abuse and supports. The fact stated is the
+ * domain's age, which is observed now: dating it at the registration would let
+ * the methodology's half-life erase exactly the old domains it should credit.
+ */
+export interface RdapCheckConfig {
+  /** RDAP service base, e.g. `https://rdap.example.net`; requests go to `${baseUrl}/domain/${domain}`. */
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+const DAY_MS = 86_400_000;
+const YOUNG_DOMAIN_DAYS = 90;
+const ESTABLISHED_DOMAIN_DAYS = 730;
+// An RDAP domain answer with its entities is a few kilobytes; a megabyte is already a broken or hostile server.
+const MAX_RDAP_BYTES = 1_048_576;
+
+/** The registration date in an RDAP domain object, or null when it has none. */
+export function registrationDate(body: unknown): Date | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const events = (body as { events?: unknown }).events;
+  if (!Array.isArray(events)) return null;
+  for (const event of events as unknown[]) {
+    if (typeof event !== 'object' || event === null) continue;
+    const { eventAction, eventDate } = event as { eventAction?: unknown; eventDate?: unknown };
+    if (eventAction !== 'registration' || typeof eventDate !== 'string') continue;
+    const date = new Date(eventDate);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  return null;
+}
+
+function ageAnswer(domain: string, registered: Date, now: Date): Answer {
+  const days = Math.max(0, Math.floor((now.getTime() - registered.getTime()) / DAY_MS));
+  const day = registered.toISOString().slice(0, 10);
+  const observedAt = now;
+  if (days < YOUNG_DOMAIN_DAYS) {
+    return weakens(`The domain ${domain} was registered ${days} ${days === 1 ? 'day' : 'days'} ago, on ${day}.`, { observedAt });
+  }
+  if (days > ESTABLISHED_DOMAIN_DAYS) {
+    return supports(`The domain ${domain} was registered more than two years ago, on ${day}.`, { observedAt });
+  }
+  return neutral(`The domain ${domain} was registered ${days} days ago, on ${day}.`, { observedAt });
+}
+
+function failureAnswer(outcome: Exclude<HttpJsonOutcome, { status: 'ok' }>): Answer {
+  switch (outcome.status) {
+    case 'timeout':
+      return absent('timeout', 'The registration registry did not answer in time.');
+    case 'http_error':
+      return outcome.httpStatus === 404
+        ? absent('no_data', 'The registration registry has no record of the domain.')
+        : absent('error', 'The registration registry answered with an error.');
+    case 'unreadable':
+      return absent('error', "The registration registry's answer could not be read.");
+    case 'unreachable':
+      return absent('error', 'The registration registry could not be reached.');
+  }
+}
+
+export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
+  const base = config.baseUrl.replace(/\/+$/, '');
+  return defineCheck(
+    {
+      id: 'rdap_domain_age',
+      kind: 'domain_age',
+      artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
+      tier: 't1',
+      runs: 'worker',
+      cost: 0,
+      timeoutMs: config.timeoutMs,
+      provenanceClass: 'third_party',
+      trustBand: 'high',
+      dataClass: PUBLIC_FACT,
+    },
+    async ({ presentation, signal, now }) => {
+      const host = hostOf(presentation);
+      const view = host === null ? null : viewHost(host);
+      if (view === null || view.registrable === null || !view.isIcann) {
+        return absent('no_data', 'There is no registered domain to look up.');
+      }
+      const outcome = await fetchJson({
+        url: `${base}/domain/${encodeURIComponent(view.registrable)}`,
+        headers: { accept: 'application/rdap+json, application/json' },
+        timeoutMs: config.timeoutMs,
+        maxBytes: MAX_RDAP_BYTES,
+        signal,
+      });
+      if (outcome.status !== 'ok') return failureAnswer(outcome);
+      const registered = registrationDate(outcome.body);
+      return registered === null
+        ? absent('no_data', 'The registration record gives no registration date.')
+        : ageAnswer(view.registrable, registered, now);
+    },
+  );
+}
+
+/** Discovery entry: the RDAP check exists only when an RDAP service is configured. */
+export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
+  if (config.rdapBaseUrl === undefined) return [];
+  return [createRdapCheck({ baseUrl: config.rdapBaseUrl, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS })];
+}

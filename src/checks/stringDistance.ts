@@ -1,0 +1,66 @@
+/**
+ * Edit distances for the look-alike check.
+ *
+ * `damerauLevenshtein` is the optimal-string-alignment variant: insertions,
+ * deletions, substitutions and swaps of two adjacent characters each cost one,
+ * and no substring is edited twice. That is exactly the family of typing and
+ * typo-squatting edits (`paypla`, `gooogle`, `amazom`), and it stays a simple
+ * O(n·m) table. Code points, not UTF-16 units, are compared.
+ */
+export function damerauLevenshtein(left: string, right: string): number {
+  const a = Array.from(left);
+  const b = Array.from(right);
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  // Three rolling rows: the swap rule looks two rows back.
+  let beforePrevious: number[] = new Array<number>(b.length + 1).fill(0);
+  let previous: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current: number[] = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, beforePrevious[j - 2]! + 1);
+      }
+      current.push(best);
+    }
+    beforePrevious = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Characters and sequences that render alike in common fonts. Folding both
+ * sides to this skeleton makes `paypa1`, `rnicrosoft` and `g00gle` equal to the
+ * names they imitate even when their edit distance is more than one.
+ */
+const CONFUSABLE_SEQUENCES: readonly (readonly [RegExp, string])[] = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/cl/g, 'd'],
+  [/0/g, 'o'],
+  [/[1i|!]/g, 'l'],
+  [/5/g, 's'],
+  [/3/g, 'e'],
+  [/4/g, 'a'],
+  [/8/g, 'b'],
+  [/-/g, ''],
+];
+
+/**
+ * Cyrillic and Greek letters drawn like Latin ones. A label written only in
+ * these is a whole-script homograph (`аррӏе` in Cyrillic reads as `apple`).
+ */
+export const LATIN_LOOKALIKES: ReadonlyMap<string, string> = new Map([
+  ['а', 'a'], ['с', 'c'], ['ԁ', 'd'], ['е', 'e'], ['һ', 'h'], ['і', 'i'], ['ј', 'j'], ['ӏ', 'l'],
+  ['о', 'o'], ['р', 'p'], ['ԛ', 'q'], ['ѕ', 's'], ['ԝ', 'w'], ['х', 'x'], ['у', 'y'],
+  ['α', 'a'], ['ι', 'i'], ['κ', 'k'], ['ν', 'v'], ['ο', 'o'], ['ρ', 'p'], ['υ', 'u'], ['χ', 'x'],
+]);
+
+export function confusableSkeleton(label: string): string {
+  let skeleton = Array.from(label.toLowerCase(), (char) => LATIN_LOOKALIKES.get(char) ?? char).join('');
+  for (const [pattern, replacement] of CONFUSABLE_SEQUENCES) skeleton = skeleton.replace(pattern, replacement);
+  return skeleton;
+}

@@ -1,0 +1,127 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { Tx } from './pool.js';
+
+/** One function per query on inquiries, assessments (the ledger) and idempotency_keys. */
+export interface NewInquiry {
+  id: string;
+  tenantId: string;
+  mode: string;
+  entityId: string | null;
+  status: string;
+  intent: string;
+  purpose: string;
+  request: Record<string, unknown>;
+  principal: string;
+}
+
+export async function insertInquiry(tx: Tx, i: NewInquiry): Promise<void> {
+  await tx.query(sql.unsafe`
+    INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal)
+    VALUES (${i.id}, ${i.tenantId}, ${i.mode}, ${i.entityId}, ${i.status}, ${i.intent}, ${i.purpose},
+            ${sql.jsonb(i.request as never)}, ${i.principal})`);
+}
+
+export async function updateInquiryStatus(tx: Tx, id: string, status: string): Promise<void> {
+  await tx.query(sql.unsafe`
+    UPDATE inquiries SET status = ${status},
+      concluded_at = CASE WHEN ${status} IN ('concluded', 'rejected') THEN now() ELSE concluded_at END
+    WHERE id = ${id}`);
+}
+
+const InquiryRow = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  mode: z.enum(['live', 'test']),
+  entity_id: z.string().nullable(),
+  status: z.string(),
+  intent: z.string(),
+  purpose: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type InquiryRow = z.infer<typeof InquiryRow>;
+
+export async function findInquiry(tx: Tx, id: string): Promise<InquiryRow | null> {
+  return tx.maybeOne(sql.type(InquiryRow)`
+    SELECT id, tenant_id, mode, entity_id, status, intent, purpose, request, created_at FROM inquiries WHERE id = ${id}`);
+}
+
+export interface NewAssessment {
+  id: string;
+  tenantId: string;
+  mode: string;
+  inquiryId: string;
+  entityId: string | null;
+  score: number;
+  low: number;
+  high: number;
+  preliminary: boolean;
+  asOf: string;
+  methodologyVersion: string;
+  label: unknown;
+  evidence: unknown;
+  inputs: unknown;
+  findings: unknown;
+}
+
+export async function insertAssessment(tx: Tx, a: NewAssessment): Promise<void> {
+  await tx.query(sql.unsafe`
+    INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
+                             methodology_version, label, evidence, inputs, findings)
+    VALUES (${a.id}, ${a.tenantId}, ${a.mode}, ${a.inquiryId}, ${a.entityId}, ${a.score}, ${a.low}, ${a.high},
+            ${a.preliminary}, ${a.asOf}, ${a.methodologyVersion}, ${sql.jsonb(a.label as never)},
+            ${sql.jsonb(a.evidence as never)}, ${sql.jsonb(a.inputs as never)}, ${sql.jsonb(a.findings as never)})`);
+}
+
+const AssessmentRow = z.object({
+  id: z.string(),
+  inquiry_id: z.string(),
+  entity_id: z.string().nullable(),
+  score: z.number(),
+  low: z.number(),
+  high: z.number(),
+  preliminary: z.boolean(),
+  as_of: z.string(),
+  methodology_version: z.string(),
+  label: z.unknown(),
+  evidence: z.record(z.string(), z.unknown()),
+  findings: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AssessmentRow = z.infer<typeof AssessmentRow>;
+
+export async function latestAssessmentOf(tx: Tx, inquiryId: string): Promise<AssessmentRow | null> {
+  return tx.maybeOne(sql.type(AssessmentRow)`
+    SELECT id, inquiry_id, entity_id, score, low, high, preliminary, as_of, methodology_version, label, evidence, findings
+    FROM assessments WHERE inquiry_id = ${inquiryId} ORDER BY ledger_seq DESC LIMIT 1`);
+}
+
+const IdempotencyRow = z.object({
+  request_hash: z.string(),
+  inquiry_id: z.string(),
+  status_code: z.number().nullable(),
+  response: z.unknown(),
+  created_at: z.string(),
+});
+export type IdempotencyRow = z.infer<typeof IdempotencyRow>;
+
+/** Claims the key for this request; false when it was already claimed (by this body or another). */
+export async function claimIdempotencyKey(tx: Tx, r: { tenantId: string; mode: string; key: string; requestHash: string; inquiryId: string }): Promise<boolean> {
+  const row = await tx.maybeOne(sql.type(z.object({ key: z.string() }))`
+    INSERT INTO idempotency_keys (tenant_id, mode, key, request_hash, inquiry_id)
+    VALUES (${r.tenantId}, ${r.mode}, ${r.key}, ${r.requestHash}, ${r.inquiryId})
+    ON CONFLICT DO NOTHING RETURNING key`);
+  return row !== null;
+}
+
+/** Keys are kept at least 24 hours; older ones are treated as unclaimed. */
+export async function findIdempotencyKey(tx: Tx, key: string): Promise<IdempotencyRow | null> {
+  return tx.maybeOne(sql.type(IdempotencyRow)`
+    SELECT request_hash, inquiry_id, status_code, response, created_at FROM idempotency_keys WHERE key = ${key}`);
+}
+
+export async function storeIdempotentResponse(tx: Tx, key: string, statusCode: number, response: unknown): Promise<void> {
+  await tx.query(sql.unsafe`
+    UPDATE idempotency_keys SET status_code = ${statusCode}, response = ${sql.jsonb(response as never)}
+    WHERE key = ${key} AND response IS NULL`);
+}

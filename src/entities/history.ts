@@ -1,0 +1,197 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { CheckEnvironment, EntityHistory, GraphNeighbourhood, NormalisedPresentation } from '../checks/types.js';
+import type { Tx } from '../db/pool.js';
+import { Label } from '../schemas/common.js';
+import { EvidenceSummary } from '../schemas/inquiries.js';
+import { membersOf, survivorOf } from './resolve.js';
+
+/**
+ * What the tenant's own records say about a resolved entity, loaded once per
+ * inquiry inside its transaction so the history and graph checks stay pure
+ * functions of their context (src/checks/types.ts CheckEnvironment).
+ * Everything is read across the entity's members (it and the entities merged
+ * into it), because a merge joins their pasts.
+ */
+
+// Bounds on what one inquiry loads. The history check reads only the latest
+// assessment and counts the rest; outcomes fade with age (METHODOLOGY), so the
+// most recent few hundred carry all the weight, and the bounds keep a very
+// long-lived entity from making every inquiry about it slow.
+const MAX_ASSESSMENTS = 100;
+const MAX_TESTIMONIES = 500;
+const MAX_CO_PRESENTED = 50;
+
+/** The graph as loaded: the shared counts the graph check reads, plus the entity's other known values. */
+export interface EntityGraph extends GraphNeighbourhood {
+  /** Values presented with this entity before that the subject did not present now, oldest first. */
+  coPresented: { type: string; value: string; normalised: string }[];
+}
+
+export interface EntityEnvironment extends CheckEnvironment {
+  history: EntityHistory;
+  graph: EntityGraph;
+}
+
+export async function loadEnvironment(tx: Tx, entityId: string, subject: NormalisedPresentation[]): Promise<EntityEnvironment> {
+  const survivor = (await survivorOf(tx, entityId))?.id ?? entityId;
+  const members = await membersOf(tx, survivor);
+  // One connection runs one statement at a time, so these go in turn.
+  const assessments = await priorAssessments(tx, members);
+  const testimony = await testimonyAbout(tx, members);
+  const shared = await sharedValues(tx, members, subject);
+  const known = await identifiersOf(tx, members);
+  const presented = new Set(subject.map((p) => `${p.type}\u0000${p.normalised}`));
+  return {
+    history: {
+      assessments,
+      observations: testimony.filter((t) => t.kind === 'observation')
+        .map((t) => ({ provenance_class: t.provenance_class, summary: t.summary ?? '', observed_at: t.observed_at })),
+      outcomes: testimony.filter((t) => t.kind === 'outcome')
+        .map((t) => ({ kind: t.outcome_kind ?? 'other', observed_at: t.observed_at })),
+    },
+    graph: {
+      shared,
+      coPresented: known
+        .filter((k) => !presented.has(`${k.type}\u0000${k.normalised}`))
+        .slice(0, MAX_CO_PRESENTED)
+        .map((k) => ({ type: k.type, value: k.value, normalised: k.normalised })),
+    },
+  };
+}
+
+const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number(), as_of: z.string() });
+
+/** Earlier assessments, oldest first (the latest MAX_ASSESSMENTS of them). */
+async function priorAssessments(tx: Tx, members: string[]): Promise<EntityHistory['assessments']> {
+  const rows = await tx.any(sql.type(PriorRow)`
+    SELECT score, low, high, as_of FROM assessments
+    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+    ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`);
+  return [...rows].reverse();
+}
+
+const TestimonyRow = z.object({
+  kind: z.enum(['observation', 'outcome']),
+  provenance_class: z.string(),
+  summary: z.string().nullable(),
+  outcome_kind: z.string().nullable(),
+  observed_at: z.string(),
+});
+
+/** Observations and outcomes about the entity, oldest first (the latest MAX_TESTIMONIES). */
+async function testimonyAbout(tx: Tx, members: string[]): Promise<z.infer<typeof TestimonyRow>[]> {
+  const rows = await tx.any(sql.type(TestimonyRow)`
+    SELECT kind, provenance_class, body->>'summary' AS summary, body->>'kind' AS outcome_kind, observed_at
+    FROM observations
+    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+    ORDER BY observed_at DESC LIMIT ${MAX_TESTIMONIES}`);
+  return [...rows].reverse();
+}
+
+const SharedRow = z.object({ type: z.string(), normalised: z.string(), others: z.number() });
+
+/**
+ * For each presented value, how many other survivors of the tenant own it.
+ * A value this entity resolved on is its own, so the count is about values it
+ * did not resolve on (a domain beside an email, owned by a business entity).
+ * Names are never counted: sharing a name is not a connection, and a name is
+ * a proxy attribute (SPEC 8).
+ */
+async function sharedValues(tx: Tx, members: string[], subject: NormalisedPresentation[]): Promise<GraphNeighbourhood['shared']> {
+  const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
+  if (values.length === 0) return [];
+  const rows = await tx.any(sql.type(SharedRow)`
+    SELECT p.type, p.normalised, count(DISTINCT COALESCE(e.merged_into, e.id))::int AS others
+    FROM unnest(${sql.array(values.map((p) => p.type), 'text')},
+                ${sql.array(values.map((p) => p.normalised), 'text')}) AS p(type, normalised)
+    LEFT JOIN entity_identifiers i ON i.type = p.type AND i.normalised = p.normalised
+      AND NOT (i.entity_id = ANY(${sql.array(members, 'uuid')}))
+    LEFT JOIN entities e ON e.id = i.entity_id
+    GROUP BY p.type, p.normalised`);
+  const counts = new Map(rows.map((r) => [`${r.type}\u0000${r.normalised}`, r.others]));
+  return values.map((p) => ({
+    type: p.type, value: p.value, normalised: p.normalised, otherEntities: counts.get(`${p.type}\u0000${p.normalised}`) ?? 0,
+  }));
+}
+
+function dedupe(values: NormalisedPresentation[]): NormalisedPresentation[] {
+  const seen = new Map<string, NormalisedPresentation>();
+  for (const p of values) if (!seen.has(`${p.type}\u0000${p.normalised}`)) seen.set(`${p.type}\u0000${p.normalised}`, p);
+  return [...seen.values()];
+}
+
+const IdentifierRow = z.object({ type: z.string(), normalised: z.string(), value: z.string(), first_seen_at: z.string() });
+export type IdentifierRow = z.infer<typeof IdentifierRow>;
+
+/** The values the entity's members are known by, oldest first. */
+export async function identifiersOf(tx: Tx, members: string[]): Promise<readonly IdentifierRow[]> {
+  return tx.any(sql.type(IdentifierRow)`
+    SELECT type, normalised, value, first_seen_at FROM entity_identifiers
+    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+    ORDER BY first_seen_at, type, normalised`);
+}
+
+/**
+ * The inputs as the engine stored them. Read leniently on purpose: a stored
+ * evidence item may carry descriptive fields (statement, kind...) and neutral
+ * items, which the scoring function ignores; the route reduces them to the
+ * published LedgerInputs shape without changing what `tas score` computes.
+ */
+const StoredInputs = z.object({
+  as_of: z.string(),
+  evidence: z.array(z.object({
+    provenance_class: z.string(),
+    trust_band: z.enum(['high', 'medium', 'low']),
+    observed_at: z.string(),
+    disposition: z.string(),
+  })),
+  absences: z.union([z.number().int().min(0), z.array(z.unknown())]),
+});
+export type StoredInputs = z.infer<typeof StoredInputs>;
+
+/**
+ * One ledger row: the assessment as published, and the inputs stored with it.
+ * `sequence` is the row's place in this entity's ledger (1, 2, ...), not the
+ * table-wide `ledger_seq`, which would reveal how many assessments other
+ * tenants were issued in between.
+ */
+const LedgerRow = z.object({
+  id: z.string(),
+  inquiry_id: z.string(),
+  entity_id: z.string().nullable(),
+  sequence: z.number().int().min(1),
+  score: z.number().int(),
+  low: z.number().int(),
+  high: z.number().int(),
+  preliminary: z.boolean(),
+  as_of: z.string(),
+  methodology_version: z.string(),
+  label: Label.nullable(),
+  evidence: EvidenceSummary,
+  inputs: StoredInputs,
+  created_at: z.string(),
+});
+export type LedgerRow = z.infer<typeof LedgerRow>;
+
+const LEDGER_COLUMNS = sql.fragment`
+  id, inquiry_id, entity_id, row_number() OVER (ORDER BY ledger_seq) AS sequence, score, low, high, preliminary,
+  as_of, methodology_version, label, evidence, inputs, created_at`;
+
+/** Every assessment of the members, in ledger order (append-only, never edited). */
+export async function ledgerOf(tx: Tx, members: string[]): Promise<readonly LedgerRow[]> {
+  return tx.any(sql.type(LedgerRow)`
+    SELECT ${LEDGER_COLUMNS} FROM assessments
+    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+    ORDER BY ledger_seq`);
+}
+
+/** The last entry of the members' ledger, or null before the first assessment. */
+export async function latestLedgerEntry(tx: Tx, members: string[]): Promise<LedgerRow | null> {
+  return tx.maybeOne(sql.type(LedgerRow)`
+    SELECT * FROM (
+      SELECT ${LEDGER_COLUMNS}, ledger_seq FROM assessments
+      WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+    ) ledger
+    ORDER BY ledger_seq DESC LIMIT 1`);
+}

@@ -1,0 +1,210 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { NormalisedPresentation } from '../checks/types.js';
+import type { Mode, Tx } from '../db/pool.js';
+
+/**
+ * Entity resolution: which resolved subject of the tenant (per mode) a set of
+ * presentations is about.
+ *
+ * Glossary:
+ * - identifier: a normalised value that names one party, owned by exactly one
+ *   entity (`entity_identifiers`, one owner per value);
+ * - survivor: an entity not merged into another; a merged (absorbed) entity
+ *   keeps its id valid through `merged_into`, kept one hop deep;
+ * - members: a survivor and every entity merged into it; the ledger and the
+ *   history of a survivor are those of all its members.
+ *
+ * Not every presented value identifies. EMAIL, PHONE and ACCOUNT name one
+ * party and always resolve. DOMAIN and URL resolve only when the subject
+ * presents no personal identifier: then the site is the subject (a business
+ * checked by its domain); beside an email they are usually an employer's or a
+ * platform's, shared by strangers. NAME and IP never resolve: many unrelated
+ * people share them (households, carrier NAT), and a name is a proxy
+ * attribute on which no merge of histories may key (SPEC 8). A subject
+ * presenting no identifier at all becomes a new entity each time.
+ *
+ * Concurrency: transaction-scoped advisory locks keyed on each identifier,
+ * taken in one sorted order, serialise resolutions that share a value, so two
+ * inquiries presenting the same new email at once end with one entity. Merges
+ * additionally take a per-tenant lock, so two merges never rewrite the same
+ * entities at once and `merged_into` stays one hop deep.
+ */
+export const PERSONAL_IDENTIFIER_TYPES: ReadonlySet<string> = new Set(['EMAIL', 'PHONE', 'ACCOUNT']);
+export const WEB_IDENTIFIER_TYPES: ReadonlySet<string> = new Set(['DOMAIN', 'URL']);
+
+export class EntityNotFoundError extends Error {
+  override name = 'EntityNotFoundError';
+  readonly code = 'ERR_ENTITY_NOT_FOUND';
+  constructor() {
+    // Deliberately no id in the message: the route answers 404 whether the id
+    // is unknown or another tenant's, and logs must not tell them apart either.
+    super('no such entity for this tenant and mode');
+  }
+}
+
+export interface ResolveScope {
+  tenantId: string;
+  mode: Mode;
+}
+
+export interface Resolution {
+  /** The survivor the presentations now resolve to. */
+  entityId: string;
+  /** Entities absorbed into it by this resolution (empty when nothing merged). */
+  merged: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Merges keep chains one hop deep; the bound only stops a corrupted cycle.
+const MAX_CHAIN_DEPTH = 16;
+
+const EntityRow = z.object({ id: z.string(), created_at: z.string() });
+type EntityRow = z.infer<typeof EntityRow>;
+
+/** The presentations this subject is resolved on, one per type and normalised value. */
+export function resolvingIdentifiers(presentations: readonly NormalisedPresentation[]): NormalisedPresentation[] {
+  const unique = new Map<string, NormalisedPresentation>();
+  for (const p of presentations) {
+    const key = `${p.type}\u0000${p.normalised}`;
+    if (!unique.has(key)) unique.set(key, p);
+  }
+  const all = [...unique.values()];
+  const personal = all.filter((p) => PERSONAL_IDENTIFIER_TYPES.has(p.type));
+  return personal.length > 0 ? personal : all.filter((p) => WEB_IDENTIFIER_TYPES.has(p.type));
+}
+
+export async function resolveEntity(
+  tx: Tx,
+  scope: ResolveScope,
+  presentations: NormalisedPresentation[],
+  entityId?: string,
+): Promise<Resolution> {
+  const identifiers = resolvingIdentifiers(presentations);
+  await lockIdentifiers(tx, scope, identifiers);
+  let candidates = await candidatesFor(tx, identifiers, entityId);
+  let merged: string[] = [];
+  let survivor: string;
+  if (candidates.length === 0) {
+    survivor = await insertEntity(tx, scope);
+  } else if (candidates.length === 1) {
+    survivor = candidates[0]!.id;
+  } else {
+    // Rare: serialise with every other merge of the tenant, then look again,
+    // since a merge that committed while we waited may have joined them.
+    await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${lockKey('merge', scope)}::bigint)`);
+    candidates = await candidatesFor(tx, identifiers, entityId);
+    const [oldest, ...others] = candidates;
+    survivor = oldest!.id;
+    merged = others.map((e) => e.id);
+    if (merged.length > 0) await mergeInto(tx, survivor, merged);
+  }
+  await insertIdentifiers(tx, scope, survivor, identifiers);
+  return { entityId: survivor, merged };
+}
+
+/** Survivors owning any identifier, plus the explicit entity; oldest first. */
+async function candidatesFor(tx: Tx, identifiers: NormalisedPresentation[], entityId: string | undefined): Promise<EntityRow[]> {
+  const owners = await ownersOf(tx, identifiers);
+  if (entityId === undefined) return owners;
+  const explicit = await survivorOf(tx, entityId);
+  if (explicit === null) throw new EntityNotFoundError();
+  const all = owners.some((o) => o.id === explicit.id) ? owners : [...owners, explicit];
+  return all.sort((a, b) => (a.created_at === b.created_at ? a.id.localeCompare(b.id) : a.created_at.localeCompare(b.created_at)));
+}
+
+/** Follows `merged_into` to the survivor; null for an id unknown to this tenant and mode (or not a uuid). */
+export async function survivorOf(tx: Tx, entityId: string): Promise<EntityRow | null> {
+  if (!UUID.test(entityId)) return null;
+  return tx.maybeOne(sql.type(EntityRow)`
+    WITH RECURSIVE chain AS (
+      SELECT id, merged_into, created_at, 0 AS depth FROM entities WHERE id = ${entityId}
+      UNION ALL
+      SELECT e.id, e.merged_into, e.created_at, c.depth + 1
+      FROM chain c JOIN entities e ON e.id = c.merged_into
+      WHERE c.depth < ${MAX_CHAIN_DEPTH}
+    )
+    SELECT id, created_at FROM chain WHERE merged_into IS NULL`);
+}
+
+/** The survivor and every entity merged into it (at any depth, though merges keep it one). */
+export async function membersOf(tx: Tx, survivorId: string): Promise<string[]> {
+  const rows = await tx.any(sql.type(z.object({ id: z.string() }))`
+    WITH RECURSIVE members AS (
+      SELECT id FROM entities WHERE id = ${survivorId}
+      UNION
+      SELECT e.id FROM entities e JOIN members m ON e.merged_into = m.id
+    )
+    SELECT id FROM members`);
+  return rows.map((r) => r.id);
+}
+
+async function ownersOf(tx: Tx, identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
+  if (identifiers.length === 0) return [];
+  const rows = await tx.any(sql.type(EntityRow)`
+    WITH RECURSIVE chain AS (
+      SELECT e.id, e.merged_into, e.created_at, 0 AS depth
+      FROM unnest(${sql.array(identifiers.map((p) => p.type), 'text')},
+                  ${sql.array(identifiers.map((p) => p.normalised), 'text')}) AS p(type, normalised)
+      JOIN entity_identifiers i ON i.type = p.type AND i.normalised = p.normalised
+      JOIN entities e ON e.id = i.entity_id
+      UNION ALL
+      SELECT e.id, e.merged_into, e.created_at, c.depth + 1
+      FROM chain c JOIN entities e ON e.id = c.merged_into
+      WHERE c.depth < ${MAX_CHAIN_DEPTH}
+    )
+    SELECT DISTINCT id, created_at FROM chain WHERE merged_into IS NULL
+    ORDER BY created_at, id`);
+  return [...rows];
+}
+
+async function insertEntity(tx: Tx, scope: ResolveScope): Promise<string> {
+  const id = randomUUID();
+  await tx.query(sql.unsafe`INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})`);
+  return id;
+}
+
+/**
+ * Absorbs `absorbed` into `survivor`: they and anything already merged into
+ * them now point straight at the survivor (one hop), and their identifiers
+ * move to it so the next resolution needs no hop at all.
+ */
+async function mergeInto(tx: Tx, survivor: string, absorbed: string[]): Promise<void> {
+  const ids = sql.array(absorbed, 'uuid');
+  await tx.query(sql.unsafe`
+    UPDATE entities SET merged_into = ${survivor}
+    WHERE id = ANY(${ids}) OR merged_into = ANY(${ids})`);
+  await tx.query(sql.unsafe`
+    UPDATE entity_identifiers SET entity_id = ${survivor} WHERE entity_id = ANY(${ids})`);
+}
+
+/** Identifiers not yet owned become the survivor's; owned ones (now all its members') stay put. */
+async function insertIdentifiers(tx: Tx, scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[]): Promise<void> {
+  if (identifiers.length === 0) return;
+  await tx.query(sql.unsafe`
+    INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
+    SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${entityId}
+    FROM unnest(${sql.array(identifiers.map((p) => p.type), 'text')},
+                ${sql.array(identifiers.map((p) => p.normalised), 'text')},
+                ${sql.array(identifiers.map((p) => p.value), 'text')}) AS p(type, normalised, value)
+    ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING`);
+}
+
+/**
+ * One lock per identifier, taken in ascending key order in one statement (the
+ * array is scanned in order), so transactions sharing several values cannot
+ * deadlock. Keys are tenant- and mode-specific; a hash collision only
+ * serialises two unrelated resolutions, it never merges them.
+ */
+async function lockIdentifiers(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[]): Promise<void> {
+  if (identifiers.length === 0) return;
+  const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))]
+    .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+  await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(k) FROM unnest(${sql.array(keys, 'int8')}) AS k`);
+}
+
+function lockKey(what: string, scope: ResolveScope): string {
+  const digest = createHash('sha256').update(`tas.entities\u0000${scope.tenantId}\u0000${scope.mode}\u0000${what}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}

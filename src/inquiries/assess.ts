@@ -1,0 +1,85 @@
+import type { Absence, Signal } from '../checks/types.js';
+import { labelFor, type PolicyLabel } from '../policies/evaluate.js';
+import type { CurrentPolicy } from '../policies/cache.js';
+import { admitEvidence, isNarrowEnough, METHODOLOGY_VERSION, score, summarizeEvidence, type EvidenceItem, type Stake } from '../scoring/index.js';
+import type { EvidenceSummary } from '../scoring/index.js';
+
+/**
+ * One assessment from the evidence gathered so far: admission, the one
+ * scoring function, the evidence summary, the stake's stopping rule and the
+ * tenant's label. Pure: the clock and the ids come in as arguments.
+ */
+export interface AssessmentBody {
+  assessment_id: string;
+  inquiry_id: string;
+  score: number;
+  low: number;
+  high: number;
+  preliminary: boolean;
+  as_of: string;
+  methodology_version: string;
+  label: PolicyLabel | null;
+  evidence: EvidenceSummary;
+  entity_id: string | null;
+}
+
+/** What `tas score` needs to reconstruct the assessment from the ledger. */
+export interface LedgerInputs {
+  as_of: string;
+  evidence: EvidenceItem[];
+  absences: number;
+}
+
+export interface AssessInput {
+  inquiryId: string;
+  assessmentId: string;
+  entityId: string | null;
+  asOf: string;
+  signals: readonly Signal[];
+  absences: readonly Absence[];
+  stake: Stake;
+  intent: string;
+  purpose: string;
+  policy: CurrentPolicy | null;
+  preliminary: boolean;
+}
+
+export interface AssessOutput {
+  assessment: AssessmentBody;
+  inputs: LedgerInputs;
+  /** The stopping rule: the interval is as narrow as the stake needs. */
+  narrowEnough: boolean;
+}
+
+export function assess(input: AssessInput): AssessOutput {
+  const admission = admitEvidence(input.signals);
+  const k = input.absences.length;
+  const result = score({ as_of: input.asOf, evidence: admission.evidence, absences: k });
+  const label = labelFor(input.policy?.body ?? null, input.policy?.version ?? null, {
+    score: result.score,
+    low: result.low,
+    high: result.high,
+    intent: input.intent,
+    purpose: input.purpose,
+    stake_kind: input.stake.kind,
+    amount: input.stake.amount,
+    preliminary: input.preliminary,
+  });
+  return {
+    assessment: {
+      assessment_id: input.assessmentId,
+      inquiry_id: input.inquiryId,
+      score: result.score,
+      low: result.low,
+      high: result.high,
+      preliminary: input.preliminary,
+      as_of: input.asOf,
+      methodology_version: METHODOLOGY_VERSION,
+      label,
+      evidence: summarizeEvidence({ as_of: input.asOf, signals: admission.signals, absences: k }),
+      entity_id: input.entityId,
+    },
+    inputs: { as_of: input.asOf, evidence: admission.evidence, absences: k },
+    narrowEnough: isNarrowEnough(result.low, result.high, input.stake),
+  };
+}

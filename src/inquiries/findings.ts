@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { connectionsFrom } from '../checks/graphCheck.js';
+import type { Absence, GraphNeighbourhood, Signal, Tier } from '../checks/types.js';
+
+/**
+ * The findings of an assessment as a reviewer reads them: every signal as a
+ * finding (statement written by its check, never naming a source), every
+ * absence, the connections in the tenant's graph, and how much of the
+ * possible checking was done.
+ */
+export interface CoverageFacts {
+  tierCeiling: Tier;
+  checksRun: number;
+  checksAnswered: number;
+  gaps: { tier: Tier; kind: string; count: number }[];
+}
+
+export function buildFindings(input: {
+  inquiryId: string;
+  assessmentId: string;
+  subject: { type: string; value: string }[];
+  signals: readonly Signal[];
+  absences: readonly Absence[];
+  graph: GraphNeighbourhood | undefined;
+  coverage: CoverageFacts;
+  generatedAt: string;
+}) {
+  return {
+    inquiry_id: input.inquiryId,
+    assessment_id: input.assessmentId,
+    subject: input.subject.map((p) => ({ type: p.type, value: p.value })),
+    findings: input.signals.map((s) => ({
+      finding_id: findingId(input.inquiryId, s),
+      about: s.about,
+      about_type: s.about_type,
+      kind: s.kind,
+      statement: s.statement,
+      provenance_class: s.provenance_class,
+      trust_band: s.trust_band,
+      observed_at: s.observed_at,
+      data_class: s.data_class,
+      disposition: s.disposition,
+    })),
+    absences: input.absences.map((a) => ({ about: a.about, about_type: a.about_type, kind: a.kind, reason: a.reason })),
+    connections: connectionsFrom(input.graph),
+    coverage: {
+      tier_ceiling: input.coverage.tierCeiling,
+      checks_run: input.coverage.checksRun,
+      checks_answered: input.coverage.checksAnswered,
+      checks_unanswered: input.coverage.checksRun - input.coverage.checksAnswered,
+      ...(input.coverage.gaps.length > 0 ? { gaps: input.coverage.gaps } : {}),
+    },
+    generated_at: input.generatedAt,
+  };
+}
+
+/** Stable for the same inquiry and finding, so a revision refers to the same finding by the same id. */
+function findingId(inquiryId: string, s: Signal): string {
+  const digest = createHash('sha256').update([inquiryId, s.kind, s.about_type, s.about, s.statement].join('\u0000')).digest('hex');
+  return `fnd_${digest.slice(0, 24)}`;
+}

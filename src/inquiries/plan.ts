@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { applicableChecks, checksBeyondCeiling } from '../checks/registry.js';
+import type { Absence, CheckDefinition, NormalisedPresentation, Tier } from '../checks/types.js';
+import { extraChecksWorthRunning, PARAMETERS, type Stake } from '../scoring/index.js';
+
+/**
+ * Which checks an inquiry runs. Inline checks (pure computation) always run.
+ * Worker checks (network I/O) are ordered by the largest weight they can add
+ * per unit of cost, then by id (METHODOLOGY.md section 4), and only as many
+ * as the stake makes worth running; the rest become `budget` absences. What
+ * the tier ceiling puts out of reach is counted per tier and question.
+ */
+export interface PlannedCheck {
+  /** Deterministic per inquiry, check and value: the job id and the dedupe key of its result. */
+  key: string;
+  check: CheckDefinition;
+  presentation: NormalisedPresentation;
+}
+
+export interface CheckPlan {
+  inline: PlannedCheck[];
+  worker: PlannedCheck[];
+  absences: Absence[];
+  gaps: { tier: Tier; kind: string; count: number }[];
+}
+
+// Stands in for a zero cost so free checks sort first without dividing by zero.
+const MIN_COST = 1e-3;
+
+export function planChecks(input: {
+  inquiryId: string;
+  checks: readonly CheckDefinition[];
+  presentations: readonly NormalisedPresentation[];
+  tierCeiling: Tier;
+  stake: Stake;
+}): CheckPlan {
+  const inline: PlannedCheck[] = [];
+  const candidates: PlannedCheck[] = [];
+  const absences: Absence[] = [];
+  const gaps = new Map<string, { tier: Tier; kind: string; count: number }>();
+  for (const presentation of input.presentations) {
+    const reachable = applicableChecks(input.checks, presentation.type, input.tierCeiling);
+    for (const beyond of checksBeyondCeiling(input.checks, presentation.type, input.tierCeiling)) {
+      const id = `${beyond.tier}:${beyond.kind}`;
+      const gap = gaps.get(id) ?? { tier: beyond.tier, kind: beyond.kind, count: 0 };
+      gap.count += 1;
+      gaps.set(id, gap);
+    }
+    if (reachable.length === 0 && !input.checks.some((c) => c.artifactTypes.includes(presentation.type))) {
+      absences.push({ about: presentation.value, about_type: presentation.type, kind: 'unregistered', reason: 'No check is registered for this type of value.' });
+    }
+    for (const check of reachable) {
+      const planned = { key: checkKey(input.inquiryId, check.id, presentation), check, presentation };
+      (check.runs === 'inline' ? inline : candidates).push(planned);
+    }
+  }
+  candidates.sort(byValuePerCost);
+  const allowed = extraChecksWorthRunning(input.stake);
+  for (const skipped of candidates.slice(allowed)) {
+    absences.push({ about: skipped.presentation.value, about_type: skipped.presentation.type, kind: 'budget', reason: 'Not run: the stake did not justify more checks.' });
+  }
+  return { inline, worker: candidates.slice(0, allowed), absences, gaps: [...gaps.values()].sort((a, b) => (a.tier + a.kind).localeCompare(b.tier + b.kind)) };
+}
+
+export function maxWeight(check: CheckDefinition): number {
+  const band = PARAMETERS.trustBandWeight[check.trustBand] ?? 0;
+  const provenance = PARAMETERS.provenanceWeight.get(check.provenanceClass) ?? PARAMETERS.otherProvenanceWeight;
+  return band * provenance;
+}
+
+function byValuePerCost(a: PlannedCheck, b: PlannedCheck): number {
+  const va = maxWeight(a.check) / Math.max(a.check.cost, MIN_COST);
+  const vb = maxWeight(b.check) / Math.max(b.check.cost, MIN_COST);
+  if (va !== vb) return vb - va;
+  return a.check.id === b.check.id ? a.key.localeCompare(b.key) : a.check.id.localeCompare(b.check.id);
+}
+
+function checkKey(inquiryId: string, checkId: string, p: NormalisedPresentation): string {
+  const digest = createHash('sha256').update(`${p.type}\u0000${p.normalised}`).digest('hex').slice(0, 16);
+  // BullMQ job ids may not contain ':'; keep the key to safe characters.
+  return `${inquiryId}.${checkId}.${digest}`.replace(/[^A-Za-z0-9._-]/g, '_');
+}

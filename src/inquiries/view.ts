@@ -1,0 +1,46 @@
+import type { Principal } from '../auth/authenticate.js';
+import type { AssessmentRow } from '../db/inquiries.js';
+
+/**
+ * What a caller sees of an inquiry: the latest assessment always; findings
+ * only once the inquiry concluded, when the key holds the `findings` scope and
+ * the policy that applied shows them; the SSE address while it still reasons.
+ */
+export function assessmentOf(row: AssessmentRow) {
+  return {
+    assessment_id: row.id,
+    inquiry_id: row.inquiry_id,
+    score: row.score,
+    low: row.low,
+    high: row.high,
+    preliminary: row.preliminary,
+    as_of: row.as_of,
+    methodology_version: row.methodology_version,
+    label: (row.label ?? null) as { value: string; policy_version: number } | null,
+    evidence: row.evidence,
+    entity_id: row.entity_id,
+  };
+}
+
+export function mayShowFindings(principal: Principal, showFindings: boolean | undefined): boolean {
+  return principal.scopes.has('findings') && showFindings !== false;
+}
+
+export function inquiryView(input: {
+  inquiryId: string;
+  status: string;
+  assessment: AssessmentRow;
+  showFindings: boolean;
+  publicUrl: string;
+  report?: unknown;
+}) {
+  const concluded = input.status === 'concluded';
+  return {
+    inquiry_id: input.inquiryId,
+    status: input.status,
+    assessment: assessmentOf(input.assessment),
+    ...(concluded && input.showFindings && input.assessment.findings ? { findings: input.assessment.findings } : {}),
+    ...(input.report ? { report: input.report } : {}),
+    ...(concluded ? {} : { events_url: `${input.publicUrl}/v1/inquiries/${input.inquiryId}/events` }),
+  };
+}

@@ -1,0 +1,27 @@
+import type { Db } from '../db/pool.js';
+import type { Handler } from '../http/handler.js';
+import type { PolicyCache } from '../policies/cache.js';
+import type { RegistryCache } from '../registry/cache.js';
+import { createListPolicies, createPublishPolicy } from './admin/policies.js';
+import { createGetEntity, createGetEntityLedger } from './entities.js';
+import { createListArtifactTypes, createListIntents, createListPurposes } from './registry.js';
+
+/**
+ * The policy, registry and entity handlers keyed "METHOD /path" exactly as
+ * in the operations list (src/schemas/operations*.ts), for app.ts's handler
+ * table. The caches are passed in, not made here, so the inquiry path and
+ * these handlers share one instance: publishing invalidates the very cache
+ * the next inquiry reads.
+ */
+export function controlPlaneHandlers(deps: { db: Db; policyCache: PolicyCache; registryCache: RegistryCache }): [string, Handler][] {
+  const { db } = deps;
+  return [
+    ['GET /v1/admin/policies', createListPolicies({ db })],
+    ['POST /v1/admin/policies', createPublishPolicy({ db, cache: deps.policyCache, registry: deps.registryCache })],
+    ['GET /v1/registry/artifact-types', createListArtifactTypes({ db })],
+    ['GET /v1/registry/intents', createListIntents({ db })],
+    ['GET /v1/registry/purposes', createListPurposes({ db })],
+    ['GET /v1/entities/{entity_id}', createGetEntity({ db })],
+    ['GET /v1/entities/{entity_id}/ledger', createGetEntityLedger({ db })],
+  ];
+}

@@ -1,0 +1,116 @@
+import { withTenant, type Db, type Tx } from '../db/pool.js';
+import { identifiersOf, latestLedgerEntry, ledgerOf, type LedgerRow, type StoredInputs } from '../entities/history.js';
+import { membersOf, survivorOf } from '../entities/resolve.js';
+import type { Handler, HandlerContext } from '../http/handler.js';
+import { HttpProblem } from '../http/problems.js';
+import { dateTime } from '../schemas/common.js';
+import type { EntityOut, LedgerEntryOut, LedgerInputs } from '../schemas/entities.js';
+import type { Assessment } from '../schemas/inquiries.js';
+import { requirePrincipal } from './principal.js';
+
+/**
+ * Entities as the tenant may see them. An id merged into another answers as
+ * its survivor; an unknown id and another tenant's or mode's id (invisible
+ * under row-level security) get the same 404, so ids reveal nothing.
+ */
+
+/** GET /v1/entities/{entity_id} */
+export function createGetEntity(deps: { db: Db }): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const body = await withTenant(deps.db, principal, async (tx): Promise<EntityOut> => {
+      const { survivor, members } = await visibleEntity(tx, ctx);
+      const identifiers = await identifiersOf(tx, members);
+      const latest = await latestLedgerEntry(tx, members);
+      return {
+        entity_id: survivor.id,
+        presentations: identifiers.map((i) => ({ type: i.type, value: i.normalised })),
+        created_at: survivor.created_at,
+        latest_assessment: latest === null ? null : toAssessment(latest),
+        ledger_url: `/v1/entities/${survivor.id}/ledger`,
+      };
+    });
+    return { status: 200, body };
+  };
+}
+
+/** GET /v1/entities/{entity_id}/ledger: every assessment of the entity and of those merged into it, in order. */
+export function createGetEntityLedger(deps: { db: Db }): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const body = await withTenant(deps.db, principal, async (tx): Promise<LedgerEntryOut[]> => {
+      const { members } = await visibleEntity(tx, ctx);
+      const rows = await ledgerOf(tx, members);
+      return rows.map((row) => ({
+        entry_id: row.id,
+        sequence: row.sequence,
+        assessment: toAssessment(row),
+        inputs: toLedgerInputs(row.inputs),
+        recorded_at: row.created_at,
+      }));
+    });
+    return { status: 200, body };
+  };
+}
+
+async function visibleEntity(tx: Tx, ctx: HandlerContext) {
+  const requested = ctx.params.entity_id!;
+  ctx.audit.target_kind = 'entity';
+  ctx.audit.target_id = requested;
+  const survivor = await survivorOf(tx, requested);
+  if (survivor === null) throw new HttpProblem('not-found', 'No such entity.');
+  return { survivor, members: await membersOf(tx, survivor.id) };
+}
+
+/**
+ * The assessment exactly as published: its `entity_id` is the one it was
+ * issued under, even when that entity has since been merged, because a
+ * published assessment never changes retroactively.
+ */
+function toAssessment(row: LedgerRow): Assessment {
+  return {
+    assessment_id: row.id,
+    inquiry_id: row.inquiry_id,
+    score: row.score,
+    low: row.low,
+    high: row.high,
+    preliminary: row.preliminary,
+    as_of: row.as_of,
+    methodology_version: row.methodology_version,
+    label: row.label,
+    evidence: row.evidence,
+    entity_id: row.entity_id,
+  };
+}
+
+/**
+ * The stored inputs in the published shape: the items the scoring function
+ * reads (non-neutral, four fields each, stored order kept, since the order
+ * is the order of its sums) and the count of absences. Feeding this to
+ * `tas score` reproduces the score and interval of the entry.
+ */
+export function toLedgerInputs(stored: StoredInputs): LedgerInputs {
+  const evidence: LedgerInputs['evidence'] = [];
+  for (const item of stored.evidence) {
+    if (item.disposition !== 'supports' && item.disposition !== 'weakens') continue;
+    evidence.push({
+      provenance_class: item.provenance_class,
+      trust_band: item.trust_band,
+      observed_at: isoInstant(item.observed_at),
+      disposition: item.disposition,
+    });
+  }
+  const absences = typeof stored.absences === 'number' ? stored.absences : stored.absences.length;
+  return { as_of: isoInstant(stored.as_of), evidence, absences };
+}
+
+/**
+ * Kept as stored when it is already a date-time with a zone (so the scoring
+ * function reads the very same string); otherwise (a date alone) the same
+ * instant written as the contract writes timestamps.
+ */
+function isoInstant(value: string): string {
+  if (dateTime.safeParse(value).success) return value;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}

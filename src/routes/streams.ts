@@ -1,0 +1,210 @@
+import type { Logger } from 'pino';
+import type { StreamEvent } from '../../actors/types.js';
+import { readStreamAfter, streamOwner, streamTail } from '../db/events.js';
+import { withTenant, type Db, type TenantScope } from '../db/pool.js';
+import { envelopeOf, type EventHub, type HubMessage, type Unsubscribe } from '../events/hub.js';
+import type { Handler, HandlerContext } from '../http/handler.js';
+import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import { openSse, type SseWriter } from '../http/sse.js';
+import { requirePrincipal } from './principal.js';
+
+/**
+ * GET /v1/{inquiries|monitors|cases}/{id}/events: an actor's event stream as
+ * server-sent events (DESIGN 2.2).
+ *
+ * Cursor: `Last-Event-ID` when sent (a reconnecting client's truth), else
+ * `?after=`, else 0; it is the `seq` of the last event the client holds.
+ * Hand-over without gap or duplicate: SUBSCRIBE first, then replay Postgres
+ * after the cursor, then deliver live events. Every event, replayed or live,
+ * goes through one serialised pump that sends only seq = last sent + 1; a
+ * duplicate is dropped, and a live event that skips ahead (publishers race,
+ * or Redis dropped messages during a reconnect) makes the pump read Postgres
+ * from the last sent seq instead (publishing happens after commit, so the
+ * missing rows are there).
+ *
+ * Ending: a hub `close` (monitor deleted, key revoked, shutdown) ends the
+ * response. A terminal type (InquiryConcluded on an inquiry stream) ends it
+ * right after that event is sent, since nothing can follow it; a client that
+ * reconnects holding the terminal event gets 204 No Content, which the SSE
+ * standard defines as "stop reconnecting".
+ */
+export type StreamKind = 'inquiry' | 'monitor' | 'case';
+
+export interface EventStreamOptions {
+  db: Db;
+  hub: EventHub;
+  kind: StreamKind;
+  paramName: string;
+  terminalTypes?: readonly string[];
+  log?: Logger;
+  heartbeatMs?: number;
+  maxBufferedBytes?: number;
+}
+
+// Rows per replay read: large enough that a replay is a few round trips, small
+// enough that one page's JSON never dominates the process's memory.
+const REPLAY_PAGE = 500;
+// Live events held while the pump is busy (a replay page, a slow client). Past
+// this they are dropped and Postgres, which has every one of them, is re-read.
+const MAX_LIVE_PENDING = 1000;
+const MAX_SEQ = 2_147_483_647; // actor_events.seq is a Postgres integer
+const CURSOR = /^\d+$/;
+
+export function streamHandlers(deps: { db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number }): [string, Handler][] {
+  return [
+    ['GET /v1/inquiries/{inquiry_id}/events', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
+    ['GET /v1/monitors/{monitor_id}/events', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id' })],
+    ['GET /v1/cases/{case_id}/events', createEventStreamHandler({ ...deps, kind: 'case', paramName: 'case_id' })],
+  ];
+}
+
+export function createEventStreamHandler(opts: EventStreamOptions): Handler {
+  const terminal = new Set(opts.terminalTypes ?? []);
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const streamId = ctx.params[opts.paramName]!;
+    ctx.audit.target_kind = opts.kind;
+    ctx.audit.target_id = streamId;
+    const cursor = readCursor(ctx);
+    const tail = await withTenant(opts.db, principal, async (tx) => {
+      // Another tenant's (or mode's) id is invisible under RLS: the same 404 as an unknown id.
+      if (!(await streamOwner(tx, streamId, opts.kind))) throw new HttpProblem('not-found', `No such ${opts.kind}.`);
+      return streamTail(tx, streamId);
+    });
+    if (cursor.value > tail.seq) {
+      throw new ValidationFailure([{ loc: cursor.loc, msg: 'The cursor is not an event of this stream', type: 'cursor_unknown' }]);
+    }
+    if (tail.type !== null && terminal.has(tail.type) && cursor.value >= tail.seq) return { status: 204 };
+
+    const pump = createPump({ ...opts, terminal, scope: principal, streamId, lastSent: cursor.value });
+    const unsubscribe = opts.hub.subscribe(streamId, pump.onHub);
+    try {
+      await unsubscribe.ready;
+      await ctx.auditNow(200);
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    pump.start(ctx, unsubscribe);
+    return { streamed: true };
+  };
+}
+
+/** The cursor and where it came from (for a 422's `loc`). */
+function readCursor(ctx: HandlerContext): { value: number; loc: string[] } {
+  // An empty Last-Event-ID means "no id yet" in the SSE standard, so it does not override `after`.
+  const header = ctx.ex.headers['last-event-id']?.trim();
+  if (header) return parseCursor(header, ['header', 'Last-Event-ID']);
+  const after = (ctx.query as { after?: string }).after;
+  if (after !== undefined) return parseCursor(after, ['query', 'after']);
+  return { value: 0, loc: ['query', 'after'] };
+}
+
+function parseCursor(raw: string, loc: string[]): { value: number; loc: string[] } {
+  if (!CURSOR.test(raw)) {
+    throw new ValidationFailure([{ loc, msg: 'The cursor is the id of an event already received (a non-negative integer)', type: 'int_parsing' }]);
+  }
+  // Beyond any seq Postgres can hold: certainly beyond the tail, so cursor_unknown follows.
+  return { value: Math.min(Number(raw), MAX_SEQ + 1), loc };
+}
+
+interface PumpDeps extends EventStreamOptions {
+  terminal: ReadonlySet<string>;
+  scope: TenantScope;
+  streamId: string;
+  lastSent: number;
+}
+
+interface Pump {
+  onHub: (message: HubMessage) => void;
+  start(ctx: HandlerContext, unsubscribe: Unsubscribe): void;
+}
+
+/**
+ * The serialised sender of one stream. Live events arriving before `start`
+ * (during the replay hand-over) simply wait in `live`; `start` reads
+ * Postgres first, so they are sent only if the replay did not already.
+ */
+function createPump(d: PumpDeps): Pump {
+  let lastSent = d.lastSent;
+  let live: StreamEvent[] = [];
+  let needRead = true;
+  let running = false;
+  let closeRequested = false;
+  let writer: SseWriter | null = null;
+
+  const deliver = (w: SseWriter, e: StreamEvent) => {
+    if (e.seq <= lastSent || w.closed) return;
+    w.event(e.seq, e.type, envelopeOf(e, d.kind));
+    lastSent = e.seq;
+    if (d.terminal.has(e.type)) w.end();
+  };
+
+  /** Sends what is contiguous; reports whether a live event is ahead of a gap. */
+  const sendLive = (w: SseWriter): boolean => {
+    live = live.filter((e) => e.seq > lastSent).sort((a, b) => a.seq - b.seq);
+    while (live[0]?.seq === lastSent + 1 && !w.closed) deliver(w, live.shift()!);
+    return live.length > 0;
+  };
+
+  const read = async (w: SseWriter) => {
+    // A replay respects backpressure: the next page is read only once the last one left.
+    await w.drained();
+    if (w.closed) return;
+    // Cleared before the await, so a resync that arrives during the read asks for another.
+    needRead = false;
+    const rows = await withTenant(d.db, d.scope, (tx) => readStreamAfter(tx, d.streamId, lastSent, REPLAY_PAGE));
+    for (const e of rows) deliver(w, e);
+    if (rows.length === REPLAY_PAGE) needRead = true;
+  };
+
+  const run = async (w: SseWriter) => {
+    if (running) return;
+    running = true;
+    try {
+      while (!w.closed) {
+        if (closeRequested) return w.end();
+        const ahead = sendLive(w);
+        if (!needRead && !ahead) return;
+        const before = lastSent;
+        await read(w);
+        // Postgres did not have the missing rows either (it should, as publishing follows commit):
+        // trust the committed live events rather than stall the stream behind a gap forever.
+        if (ahead && !needRead && lastSent === before && live[0] && live[0].seq > lastSent) {
+          d.log?.warn({ streamId: d.streamId, from: lastSent, to: live[0].seq }, 'stream gap not found in Postgres; sending live event');
+          lastSent = live[0].seq - 1;
+        }
+      }
+    } catch (err) {
+      // The client reconnects with Last-Event-ID and resumes from Postgres.
+      d.log?.error({ err, streamId: d.streamId }, 'event stream failed; ending it');
+      w.end();
+    } finally {
+      running = false;
+    }
+  };
+
+  return {
+    onHub(message) {
+      if (message.type === 'close') closeRequested = true;
+      else if (message.type === 'resync') needRead = true;
+      else if (live.length < MAX_LIVE_PENDING) live.push(message.event);
+      else {
+        live = [];
+        needRead = true;
+      }
+      if (writer) void run(writer);
+    },
+    start(ctx, unsubscribe) {
+      writer = openSse(ctx.ex, {
+        auditId: ctx.auditId,
+        reqId: ctx.reqId,
+        heartbeatMs: d.heartbeatMs,
+        maxBufferedBytes: d.maxBufferedBytes,
+        onClose: () => unsubscribe(),
+      });
+      if (writer.closed) return;
+      void run(writer);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { check as lookalike, isTypoOf } from '../../src/checks/domainLookalikeCheck.js';
+import { check as suffix } from '../../src/checks/domainSuffixCheck.js';
+import { check as homograph } from '../../src/checks/homographCheck.js';
+import { check as ipLiteral } from '../../src/checks/ipLiteralHostCheck.js';
+import { check as shortener } from '../../src/checks/urlShortenerCheck.js';
+import { onlySignal, runOn, verdict } from './support.js';
+
+describe('public_suffix', () => {
+  it.each([
+    ['a domain under .co.uk', 'DOMAIN', 'www.example.co.uk', 'neutral'],
+    ['a web address', 'URL', 'https://shop.example.com/cart?x=1', 'neutral'],
+    ['an email domain', 'EMAIL', 'jane@example.org', 'neutral'],
+    ['an unknown suffix', 'DOMAIN', 'example.notarealtld', 'weakens'],
+    ['a bare public suffix', 'DOMAIN', 'co.uk', 'weakens'],
+    ['a single label', 'URL', 'http://intranet/', 'weakens'],
+    ['an unparseable web address', 'URL', 'http://exa mple.com', 'weakens'],
+    ['an IP host', 'URL', 'http://192.0.2.10/login', 'neutral'],
+    ['an email with no domain', 'EMAIL', 'jane', 'absence:no_data'],
+  ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
+    expect(verdict(await runOn(suffix, type, value))).toBe(expected);
+  });
+});
+
+describe('ip_literal_host', () => {
+  it.each([
+    ['an IPv4 host', 'URL', 'http://203.0.113.5:8080/pay', 'weakens'],
+    ['an IPv6 host', 'URL', 'http://[2001:db8::1]/', 'weakens'],
+    ['an address literal email', 'EMAIL', 'jane@[198.51.100.7]', 'weakens'],
+    ['a named host', 'URL', 'https://example.com', 'neutral'],
+    ['an IPv6 address presented as a domain', 'DOMAIN', '2001:db8::5', 'weakens'],
+    ['a pasted address presented as a domain', 'DOMAIN', 'https://example.com/about', 'neutral'],
+    ['no host', 'URL', '', 'absence:no_data'],
+  ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
+    expect(verdict(await runOn(ipLiteral, type, value))).toBe(expected);
+  });
+});
+
+describe('url_shortener', () => {
+  it.each([
+    ['a bit.ly link', 'URL', 'https://bit.ly/3abcDEF', 'weakens'],
+    ['a shortener presented as a domain', 'DOMAIN', 'tinyurl.com', 'weakens'],
+    ['an ordinary site', 'URL', 'https://example.com/a', 'neutral'],
+  ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
+    expect(verdict(await runOn(shortener, type, value))).toBe(expected);
+  });
+});
+
+describe('domain_homograph', () => {
+  it.each([
+    ['plain ASCII', 'DOMAIN', 'example.com', 'neutral', /plain ASCII/],
+    ['a single-script internationalised name', 'DOMAIN', 'bücher.de', 'neutral', /no deceptive mix/],
+    ['a Cyrillic name in punycode', 'DOMAIN', 'xn--80ak6aa92e.com', 'weakens', /Cyrillic letters that look like Latin/],
+    ['Latin mixed with one Cyrillic letter', 'URL', 'https://pаypal.com/login', 'weakens', /mixes Cyrillic and Latin/],
+    ['a mixed-script email domain', 'EMAIL', 'jane@gооgle.com', 'weakens', /mixes/],
+    ['Japanese with Latin', 'DOMAIN', 'abc日本語ひらがな.jp', 'neutral', /no deceptive mix/],
+  ])('given %s, when checked, then it %s', async (_given, type, value, disposition, statement) => {
+    const signal = onlySignal(await runOn(homograph, type, value));
+    expect(signal.disposition).toBe(disposition);
+    expect(signal.statement).toMatch(statement);
+  });
+
+  it('given no host, then it is an absence', async () => {
+    expect(verdict(await runOn(homograph, 'EMAIL', 'nobody'))).toBe('absence:no_data');
+  });
+});
+
+describe('domain_lookalike', () => {
+  it.each([
+    ['the well-known domain itself', 'DOMAIN', 'paypal.com', 'neutral', /is the well-known domain paypal.com itself/],
+    ['a well-known email domain', 'EMAIL', 'jane@gmail.com', 'neutral', /gmail.com itself/],
+    ['the same name under a country suffix', 'DOMAIN', 'amazon.de', 'neutral', /different suffix/],
+    ['a digit for a letter', 'DOMAIN', 'paypa1.com', 'weakens', /reads like the well-known domain paypal.com/],
+    ['rn for m', 'URL', 'https://rnicrosoft.com/', 'weakens', /microsoft.com/],
+    ['a dropped letter', 'EMAIL', 'jane@gogle.com', 'weakens', /1 edit away from the well-known domain google.com/],
+    ['two swaps in a long name', 'DOMAIN', 'wellsfrago.com', 'weakens', /wellsfargo.com/],
+    ['a swap in a five-letter name', 'EMAIL', 'jane@gmial.com', 'weakens', /gmail.com/],
+    ['a one-letter substitution in a five-letter name', 'DOMAIN', 'apply.com', 'neutral', /does not resemble/],
+    ['the name as a token', 'URL', 'https://paypal-login.net/verify', 'weakens', /contains the name of the well-known domain paypal.com/],
+    ['the whole domain as a sub-domain', 'URL', 'https://paypal.com.account-check.net/', 'weakens', /begins like the well-known domain paypal.com but belongs to account-check.net/],
+    ['a Cyrillic imitation', 'DOMAIN', 'аpple.com', 'weakens', /apple.com/],
+    ['an unrelated name', 'DOMAIN', 'acme-industries.com', 'neutral', /does not resemble/],
+    ['an IP host', 'URL', 'http://192.0.2.1/', 'neutral', /no name to compare/],
+  ])('given %s, when checked, then it %s', async (_given, type, value, disposition, statement) => {
+    const signal = onlySignal(await runOn(lookalike, type, value));
+    expect(signal.disposition).toBe(disposition);
+    expect(signal.statement).toMatch(statement);
+  });
+
+  it.each([
+    ['short names never count', 'dhi', 'dhl', null],
+    ['five letters: a substitution is a different word', 'email', 'gmail', null],
+    ['five letters: an insertion is a typo', 'gmaill', 'gmail', 1],
+    ['six letters: any one edit', 'goggle', 'google', 1],
+    ['ten letters: two edits', 'welsfarg0', 'wellsfargo', 2],
+    ['identity is not a typo', 'paypal', 'paypal', null],
+  ])('typo rule: %s', (_rule, candidate, known, expected) => {
+    expect(isTypoOf(candidate, known)).toBe(expected);
+  });
+});

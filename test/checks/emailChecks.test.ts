@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { check as disposableEmail } from '../../src/checks/disposableEmailCheck.js';
+import { check as emailSyntax, emailSyntaxProblem } from '../../src/checks/emailSyntaxCheck.js';
+import { check as freeMail } from '../../src/checks/freeMailCheck.js';
+import { check as roleAccount } from '../../src/checks/roleAccountCheck.js';
+import { NOW, onlySignal, runOn, verdict } from './support.js';
+
+describe('email_syntax', () => {
+  it.each([
+    ['a plain address', 'jane.doe@example.com', 'supports'],
+    ['sub-addressing and upper case', ' Jane+news@Example.CO.UK ', 'supports'],
+    ['an internationalised domain', 'jan@bücher.de', 'supports'],
+    ['no @ sign', 'jane.example.com', 'weakens'],
+    ['an empty mailbox', '@example.com', 'weakens'],
+    ['a domain without a dot', 'jane@localhost', 'weakens'],
+    ['two consecutive dots', 'jane..doe@example.com', 'weakens'],
+    ['a quoted local part', '"jane doe"@example.com', 'weakens'],
+    ['an address literal', 'jane@[192.0.2.1]', 'weakens'],
+    ['a label starting with a hyphen', 'jane@-example.com', 'weakens'],
+    ['a numeric top-level label', 'jane@example.123', 'weakens'],
+    ['a 65-character mailbox', `${'a'.repeat(65)}@example.com`, 'weakens'],
+  ])('given %s, when checked, then it %s', async (_given, value, expected) => {
+    expect(verdict(await runOn(emailSyntax, 'EMAIL', value))).toBe(expected);
+  });
+
+  it('states why an address is malformed, in its own words', () => {
+    expect(emailSyntaxProblem('jane.example.com')).toBe('it has no @ sign');
+    expect(emailSyntaxProblem('jane@example.com')).toBeNull();
+  });
+
+  it('stamps the definition fields and the evaluation time on the signal', async () => {
+    const signal = onlySignal(await runOn(emailSyntax, 'EMAIL', 'jane@example.com'));
+    expect(signal).toEqual({
+      kind: 'email_syntax',
+      about: 'jane@example.com',
+      about_type: 'EMAIL',
+      disposition: 'supports',
+      statement: 'The email address is well formed.',
+      provenance_class: 'computed',
+      trust_band: 'low',
+      data_class: 'C1',
+      observed_at: NOW.toISOString(),
+    });
+  });
+});
+
+describe('disposable_email', () => {
+  it.each([
+    ['a throw-away inbox domain', 'x@mailinator.com', 'weakens'],
+    ['a sub-domain of one', 'x@eu.mailinator.com', 'weakens'],
+    ['upper case', 'X@YOPMAIL.COM', 'weakens'],
+    ['an ordinary company domain', 'x@example.com', 'neutral'],
+    ['a free-mail provider', 'x@gmail.com', 'neutral'],
+    ['no domain at all', 'not-an-email', 'absence:no_data'],
+  ])('given %s, when checked, then it %s', async (_given, value, expected) => {
+    expect(verdict(await runOn(disposableEmail, 'EMAIL', value))).toBe(expected);
+  });
+});
+
+describe('free_mail', () => {
+  it.each([
+    ['gmail', 'jane@gmail.com', /is at a free consumer mailbox/],
+    ['a company domain', 'jane@acme-industries.com', /not at a known free/],
+  ])('given %s, when checked, then it is reported, never counted', async (_given, value, statement) => {
+    const signal = onlySignal(await runOn(freeMail, 'EMAIL', value));
+    expect(signal.disposition).toBe('neutral');
+    expect(signal.statement).toMatch(statement);
+  });
+
+  it('given no domain, then it is an absence', async () => {
+    expect(verdict(await runOn(freeMail, 'EMAIL', 'jane'))).toBe('absence:no_data');
+  });
+});
+
+describe('role_account', () => {
+  it.each([
+    ['info@ with no claim', 'info@acme.com', undefined, 'neutral'],
+    ['info@ for an organisation', 'info@acme.com', { name: 'Jane', organisation: 'Acme' }, 'neutral'],
+    ['admin@ for a claimed person', 'admin@acme.com', { name: 'Jane Doe' }, 'weakens'],
+    ['sales+eu@ for a claimed person', 'Sales+EU@acme.com', { name: 'Jane Doe' }, 'weakens'],
+    ['a personal mailbox', 'jane.doe@acme.com', { name: 'Jane Doe' }, 'neutral'],
+    ['no mailbox part', '@acme.com', undefined, 'absence:no_data'],
+  ])('given %s, when checked, then it %s', async (_given, value, claim, expected) => {
+    expect(verdict(await runOn(roleAccount, 'EMAIL', value, { claim }))).toBe(expected);
+  });
+});

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRdapCheck, registrationDate } from '../../src/checks/rdapCheck.js';
+import type { CheckDefinition } from '../../src/checks/types.js';
+import { sendJson, startHttpFixture, type HttpFixture } from './httpFixture.js';
+import { contextFor, NOW, onlySignal, verdict } from './support.js';
+
+function rdapDomain(registered: string | null) {
+  const events = [{ eventAction: 'last changed', eventDate: '2024-11-01T00:00:00Z' }];
+  if (registered !== null) events.push({ eventAction: 'registration', eventDate: registered });
+  return { objectClassName: 'domain', ldhName: 'x', events };
+}
+
+const ROUTES: Record<string, (response: import('node:http').ServerResponse) => void> = {
+  'young-shop.com': (response) => sendJson(response, 200, rdapDomain('2024-12-20T08:00:00Z'), { 'content-type': 'application/rdap+json' }),
+  'middle-shop.com': (response) => sendJson(response, 200, rdapDomain('2023-12-01T00:00:00Z')),
+  'old-shop.co.uk': (response) => sendJson(response, 200, rdapDomain('2010-05-04T12:00:00Z')),
+  'nodate-shop.com': (response) => sendJson(response, 200, rdapDomain(null)),
+  'missing-shop.com': (response) => sendJson(response, 404, { errorCode: 404 }),
+  'broken-shop.com': (response) => sendJson(response, 500, { errorCode: 500 }),
+  'html-shop.com': (response) => { response.writeHead(200, { 'content-type': 'text/html' }); response.end('<html>hi</html>'); },
+  'slow-shop.com': (response) => { setTimeout(() => sendJson(response, 200, rdapDomain('2010-01-01T00:00:00Z')), 1500); },
+};
+
+describe('rdap_domain_age against a loopback RDAP server', () => {
+  let fixture: HttpFixture;
+  let check: CheckDefinition;
+  const ask = (type: string, value: string) => Promise.resolve(check.run(contextFor(type, value)));
+
+  beforeAll(async () => {
+    fixture = await startHttpFixture((request, response) => {
+      const domain = decodeURIComponent(request.url?.replace(/^\/rdap\/domain\//, '') ?? '');
+      (ROUTES[domain] ?? ((res) => sendJson(res, 404, {})))(response);
+    });
+    check = createRdapCheck({ baseUrl: `${fixture.baseUrl}/rdap/`, timeoutMs: 300 });
+  });
+  afterAll(() => fixture.close());
+
+  it.each([
+    ['a domain registered 11 days before as_of', 'DOMAIN', 'young-shop.com', 'weakens', /registered 11 days ago, on 2024-12-20/],
+    ['a domain about a year old', 'URL', 'https://www.middle-shop.com/', 'neutral', /registered 397 days ago/],
+    ['a domain registered in 2010', 'EMAIL', 'jane@mail.old-shop.co.uk', 'supports', /more than two years ago, on 2010-05-04/],
+  ])('given %s, then it %s, observed now (the age is today\'s fact)', async (_given, type, value, disposition, statement) => {
+    const signal = onlySignal(await ask(type, value));
+    expect(signal).toMatchObject({ kind: 'domain_age', disposition, observed_at: NOW.toISOString(), provenance_class: 'third_party' });
+    expect(signal.statement).toMatch(statement);
+  });
+
+  it('asks for the registrable domain', async () => {
+    await ask('EMAIL', 'jane@mail.old-shop.co.uk');
+    expect(fixture.requests.at(-1)?.url).toBe('/rdap/domain/old-shop.co.uk');
+  });
+
+  it.each([
+    ['no registration event', 'nodate-shop.com', 'absence:no_data'],
+    ['a 404', 'missing-shop.com', 'absence:no_data'],
+    ['a 500', 'broken-shop.com', 'absence:error'],
+    ['an HTML answer', 'html-shop.com', 'absence:error'],
+    ['an answer slower than the timeout', 'slow-shop.com', 'absence:timeout'],
+  ])('given %s (%s), then it is %s', async (_given, domain, expected) => {
+    expect(verdict(await ask('DOMAIN', domain))).toBe(expected);
+  });
+
+  it('given an unreachable service, then an error absence', async () => {
+    const unreachable = createRdapCheck({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300 });
+    expect(verdict(await unreachable.run(contextFor('DOMAIN', 'young-shop.com')))).toBe('absence:error');
+  });
+
+  it('given nothing registrable, then no request and a no_data absence', async () => {
+    const before = fixture.requests.length;
+    expect(verdict(await ask('URL', 'http://192.0.2.1/'))).toBe('absence:no_data');
+    expect(verdict(await ask('DOMAIN', 'intranet.local'))).toBe('absence:no_data');
+    expect(fixture.requests.length).toBe(before);
+  });
+});
+
+describe('registrationDate', () => {
+  it.each([
+    [null, null],
+    [{ events: 'nope' }, null],
+    [{ events: [{ eventAction: 'registration', eventDate: 'not a date' }] }, null],
+    [{ events: [{ eventAction: 'registration', eventDate: '2001-02-03T00:00:00Z' }] }, '2001-02-03T00:00:00.000Z'],
+  ])('given %j, then %j', (body, expected) => {
+    expect(registrationDate(body)?.toISOString() ?? null).toBe(expected);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { OFFLINE, defineCheck, neutral } from '../../src/checks/evidence.js';
+import { ERROR_REASON, TIMEOUT_REASON, runCheck } from '../../src/checks/runCheck.js';
+import type { CheckDefinition } from '../../src/checks/types.js';
+import { contextFor } from './support.js';
+
+function checkRunning(run: CheckDefinition['run'], timeoutMs = 50): CheckDefinition {
+  return { ...OFFLINE, id: 'probe', kind: 'probe', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', timeoutMs, run };
+}
+
+const context = () => contextFor('EMAIL', 'jane@example.com');
+const never = () => new Promise<never>(() => undefined);
+
+describe('runCheck', () => {
+  it('given a check that answers, then its result passes through', async () => {
+    const check = defineCheck({ ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0' }, () => neutral('Fine.'));
+    const result = await runCheck(check, context());
+    expect(result.signals.map((signal) => signal.statement)).toEqual(['Fine.']);
+  });
+
+  it.each([
+    ['throws synchronously', () => { throw new Error('secret-host.internal refused'); }],
+    ['rejects', async () => { throw new Error('AcmeSecretIntel 500 {"raw":"payload"}'); }],
+    ['returns something that is not a result', () => 'nonsense' as never],
+  ])('given a check that %s, then an error absence with a neutral reason', async (_given, run) => {
+    const result = await runCheck(checkRunning(run as CheckDefinition['run']), context());
+    expect(result).toEqual({
+      signals: [],
+      absences: [{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'error', reason: ERROR_REASON }],
+    });
+  });
+
+  it('given a check that never answers, then a timeout absence at its timeout', async () => {
+    const started = Date.now();
+    const result = await runCheck(checkRunning(never, 30), context());
+    expect(result.absences).toEqual([{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'timeout', reason: TIMEOUT_REASON }]);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('gives the check a signal that fires at the timeout', async () => {
+    let sawAbort = false;
+    const run: CheckDefinition['run'] = ({ signal }) => new Promise((_resolve, reject) => {
+      signal.addEventListener('abort', () => { sawAbort = true; reject(new Error('aborted')); });
+    });
+    const result = await runCheck(checkRunning(run, 20), context());
+    expect(sawAbort).toBe(true);
+    expect(result.absences[0]!.kind).toBe('timeout');
+  });
+
+  it("given the caller's deadline passes first, then a timeout absence", async () => {
+    const deadline = new AbortController();
+    setTimeout(() => deadline.abort(), 10);
+    const result = await runCheck(checkRunning(never, 10_000), { ...context(), signal: deadline.signal });
+    expect(result.absences[0]!.kind).toBe('timeout');
+  });
+
+  it('given a deadline already passed, then the check is not even started', async () => {
+    let started = false;
+    const deadline = new AbortController();
+    deadline.abort();
+    const result = await runCheck(checkRunning(() => { started = true; return { signals: [], absences: [] }; }), { ...context(), signal: deadline.signal });
+    expect(started).toBe(false);
+    expect(result.absences[0]!.kind).toBe('timeout');
+  });
+});
+
+describe('runCheck and a check that honours its signal', () => {
+  it("keeps the check's own, more specific timeout absence", async () => {
+    const run: CheckDefinition['run'] = (ctx) => new Promise((resolve) => {
+      ctx.signal.addEventListener('abort', () => resolve({
+        signals: [],
+        absences: [{ about: ctx.presentation.value, about_type: 'EMAIL', kind: 'timeout', reason: 'The look-up did not answer in time.' }],
+      }));
+    });
+    const result = await runCheck(checkRunning(run, 20), context());
+    expect(result.absences[0]!.reason).toBe('The look-up did not answer in time.');
+  });
+});
