@@ -1,0 +1,51 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { Tx } from '../src/db/pool.js';
+
+/**
+ * The relay's queries. The relay is infrastructure: it runs as the owner
+ * (no scopeTransaction), across every tenant, and claims rows with
+ * FOR UPDATE SKIP LOCKED so two relays (a dispatch right after a commit and a
+ * sweep, or two nodes sweeping) never carry out the same row at once.
+ */
+
+const OutboxRow = z.object({
+  id: z.number().int(),
+  tenant_id: z.string(),
+  mode: z.enum(['live', 'test']),
+  actor_id: z.string().nullable(),
+  kind: z.string(),
+  payload: z.unknown(),
+  /** How long ago the row was written, by the database's clock (delays count from the commit, not from now). */
+  age_ms: z.number(),
+});
+export type OutboxRow = z.infer<typeof OutboxRow>;
+
+const columns = sql.fragment`
+  id, tenant_id, mode, actor_id, kind, payload,
+  (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_ms`;
+
+/** Those of `ids` still undispatched and not claimed by another relay, locked until commit. */
+export async function claimOutboxByIds(tx: Tx, ids: readonly number[]): Promise<readonly OutboxRow[]> {
+  return tx.any(sql.type(OutboxRow)`
+    SELECT ${columns} FROM outbox
+    WHERE id = ANY(${sql.array(ids, 'int8')}) AND dispatched_at IS NULL
+    ORDER BY id
+    FOR UPDATE SKIP LOCKED`);
+}
+
+/** Undispatched rows older than `olderThanMs` (what a crash between commit and dispatch left behind). */
+export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: number): Promise<readonly OutboxRow[]> {
+  return tx.any(sql.type(OutboxRow)`
+    SELECT ${columns} FROM outbox
+    WHERE dispatched_at IS NULL AND created_at < now() - ${olderThanMs} * interval '1 millisecond'
+    ORDER BY id
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED`);
+}
+
+export async function markDispatched(tx: Tx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.query(sql.unsafe`
+    UPDATE outbox SET dispatched_at = now() WHERE id = ANY(${sql.array(ids, 'int8')})`);
+}

@@ -1,0 +1,238 @@
+import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
+import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/db/pool.js';
+import { executeActions, type Effect, type ExecutableAction } from './actions.js';
+import {
+  ActorKindUnknownError,
+  ActorNotFoundError,
+  ActorScopeRequiredError,
+  ActorVersionConflictError,
+  MachineVersionUnknownError,
+} from './errors.js';
+import type { Relay } from './relay.js';
+import { insertActor, lockActor, selectActor, selectEventsAfter, updateActor, type ActorRow } from './store.js';
+import type { StreamEvent } from './types.js';
+
+/**
+ * The persisted-actor runtime (DESIGN.md 2.1). A command is one transaction:
+ * lock the actor row, restore its snapshot, take one pure transition, carry
+ * out the returned actions (events, outbox rows, in-transaction effects), save
+ * the snapshot over the version that was read, commit. Only then does the
+ * relay turn the outbox rows into jobs, timers and publishes.
+ */
+
+/** A persisted snapshot, as `machine.getPersistedSnapshot` produced it and Postgres stores it. */
+export type PersistedSnapshot = Record<string, unknown>;
+
+export interface MachineEntry {
+  machine: AnyStateMachine;
+  /** Stored with every snapshot; a snapshot of an unknown version is refused. */
+  version: number;
+  /**
+   * Migration hook: `migrations[n]` turns a snapshot written by version n into
+   * one of version n + 1. An older snapshot is walked up step by step on load
+   * and saved at the current version by its next command; a missing step means
+   * the version is unknown. Write a step whenever a machine change renames a
+   * state or changes the context's shape, and bump `version`.
+   */
+  migrations?: Record<number, (snapshot: PersistedSnapshot) => PersistedSnapshot>;
+}
+
+export interface ActorRuntimeDeps {
+  db: Db;
+  machines: Record<string, MachineEntry>;
+  effects: Record<string, Effect>;
+  relay: Pick<Relay, 'dispatch'>;
+}
+
+export interface CommandResult {
+  snapshot: AnyMachineSnapshot;
+  /** The stream events this command appended, with their sequence numbers. */
+  events: StreamEvent[];
+  /** The state value, flattened: `reasoning`, or JSON for a nested value. */
+  state: string;
+}
+
+export interface SendResult extends CommandResult {
+  /** False when the event was ignored (or the builder had nothing to send): nothing was written. */
+  changed: boolean;
+}
+
+export interface CreateOptions<E extends EventObject = EventObject> {
+  kind: string;
+  id: string;
+  input: unknown;
+  /**
+   * A first event taken in the same transaction as the creation; a function
+   * builds it inside the transaction (after `prepare`), when it needs to read
+   * or write rows first (an inquiry resolves its entity there).
+   */
+  event?: E | ((tx: Tx) => Promise<E>);
+  /**
+   * Runs first in the transaction, before any action: writes rows that effects
+   * reference (the inquiries row a ledger insert points at).
+   */
+  prepare?: (tx: Tx) => Promise<void>;
+  /** Runs in the command's transaction after the actor is saved; a throw rolls everything back. */
+  inTx?: (tx: Tx, result: CommandResult) => Promise<void>;
+}
+
+/** Builds the event from the restored snapshot (under the row lock); null means there is nothing to send. */
+export type EventBuilder<E extends EventObject = EventObject> = (snapshot: AnyMachineSnapshot, tx: Tx) => E | null | Promise<E | null>;
+
+export interface SendOptions {
+  /** Runs in the command's transaction, whether or not the event changed anything (e.g. to write the audit row). */
+  inTx?: (tx: Tx, result: SendResult) => Promise<void>;
+}
+
+export interface ActorRecord {
+  id: string;
+  kind: string;
+  state: string;
+  snapshot: PersistedSnapshot;
+  version: number;
+  machineVersion: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ActorRuntime {
+  create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult>;
+  send<E extends EventObject>(scope: TenantScope, actorId: string, eventOrBuilder: E | EventBuilder<E>, opts?: SendOptions): Promise<SendResult>;
+  read(scope: TenantScope, actorId: string): Promise<ActorRecord | null>;
+  readEvents(scope: TenantScope, actorId: string, afterSeq: number, limit: number): Promise<readonly StreamEvent[]>;
+}
+
+// The row lock serialises commands, so a conflict means a write that bypassed it; a few retries are plenty.
+const MAX_SEND_ATTEMPTS = 3;
+
+export function stateOf(value: StateValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function requireScope(scope: TenantScope): { tenantId: string; mode: Mode } {
+  if (!scope.tenantId || !scope.mode) throw new ActorScopeRequiredError();
+  return { tenantId: scope.tenantId, mode: scope.mode };
+}
+
+export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
+  const entryFor = (kind: string): MachineEntry => {
+    const entry = Object.hasOwn(deps.machines, kind) ? deps.machines[kind] : undefined;
+    if (!entry) throw new ActorKindUnknownError(kind);
+    return entry;
+  };
+
+  /** The stored snapshot at the current machine version, or a refusal. */
+  const restorable = (row: ActorRow): { entry: MachineEntry; persisted: PersistedSnapshot } => {
+    const entry = entryFor(row.kind);
+    if (row.machine_version > entry.version || row.machine_version < 1) {
+      throw new MachineVersionUnknownError(row.kind, row.machine_version, entry.version);
+    }
+    let persisted: PersistedSnapshot = row.snapshot;
+    for (let v = row.machine_version; v < entry.version; v += 1) {
+      const step = entry.migrations?.[v];
+      if (!step) throw new MachineVersionUnknownError(row.kind, row.machine_version, entry.version);
+      persisted = step(persisted);
+    }
+    return { entry, persisted };
+  };
+
+  const afterCommit = async (outboxIds: number[]): Promise<void> => {
+    // The relay logs and leaves undispatched rows to its sweep; a command never fails after it committed.
+    await deps.relay.dispatch(outboxIds).catch(() => 0);
+  };
+
+  async function create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult> {
+    const { tenantId, mode } = requireScope(scope);
+    const entry = entryFor(opts.kind);
+    const { result, outboxIds } = await deps.db.transaction(async (tx) => {
+      await scopeTransaction(tx, scope);
+      await opts.prepare?.(tx);
+      let [snapshot, actions] = initialTransition(entry.machine, opts.input) as [AnyMachineSnapshot, ExecutableAction[]];
+      const event = typeof opts.event === 'function' ? await opts.event(tx) : opts.event;
+      if (event) {
+        const [next, more] = transition(entry.machine, snapshot, event);
+        snapshot = next;
+        actions = [...actions, ...more];
+      }
+      // The row first: a concurrent create of the same id fails here, before any effect ran.
+      await insertActor(tx, {
+        id: opts.id, tenantId, mode, kind: opts.kind, machineVersion: entry.version,
+        snapshot: entry.machine.getPersistedSnapshot(snapshot),
+      });
+      const outcome = await executeActions(tx, actions, { actorId: opts.id, tenantId, mode, scope, effects: deps.effects });
+      const result: CommandResult = { snapshot, events: outcome.events, state: stateOf(snapshot.value) };
+      await opts.inTx?.(tx, result);
+      return { result, outboxIds: outcome.outboxIds };
+    });
+    await afterCommit(outboxIds);
+    return result;
+  }
+
+  async function sendOnce<E extends EventObject>(
+    scope: TenantScope,
+    actorId: string,
+    eventOrBuilder: E | EventBuilder<E>,
+    opts: SendOptions,
+  ): Promise<{ result: SendResult; outboxIds: number[] }> {
+    const { tenantId, mode } = requireScope(scope);
+    return deps.db.transaction(async (tx) => {
+      await scopeTransaction(tx, scope);
+      const row = await lockActor(tx, actorId);
+      if (!row) throw new ActorNotFoundError(actorId);
+      const { entry, persisted } = restorable(row);
+      const snapshot = entry.machine.resolveState(persisted as never) as AnyMachineSnapshot;
+      const event = typeof eventOrBuilder === 'function' ? await eventOrBuilder(snapshot, tx) : eventOrBuilder;
+      const [next, actions] = event ? transition(entry.machine, snapshot, event) : [snapshot, []];
+      if (next === snapshot && actions.length === 0) {
+        // Ignored: no write, no version bump, so an idle timer or a duplicate report costs one read.
+        const result: SendResult = { snapshot, events: [], state: stateOf(snapshot.value), changed: false };
+        await opts.inTx?.(tx, result);
+        return { result, outboxIds: [] };
+      }
+      const outcome = await executeActions(tx, actions, { actorId, tenantId, mode, scope, effects: deps.effects });
+      const saved = await updateActor(tx, {
+        id: actorId, expectedVersion: row.version, machineVersion: entry.version,
+        snapshot: entry.machine.getPersistedSnapshot(next),
+      });
+      if (!saved) throw new ActorVersionConflictError(actorId, row.version);
+      const result: SendResult = { snapshot: next, events: outcome.events, state: stateOf(next.value), changed: true };
+      await opts.inTx?.(tx, result);
+      return { result, outboxIds: outcome.outboxIds };
+    });
+  }
+
+  async function send<E extends EventObject>(
+    scope: TenantScope,
+    actorId: string,
+    eventOrBuilder: E | EventBuilder<E>,
+    opts: SendOptions = {},
+  ): Promise<SendResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { result, outboxIds } = await sendOnce(scope, actorId, eventOrBuilder, opts);
+        await afterCommit(outboxIds);
+        return result;
+      } catch (err) {
+        if (!(err instanceof ActorVersionConflictError) || attempt >= MAX_SEND_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async function read(scope: TenantScope, actorId: string): Promise<ActorRecord | null> {
+    requireScope(scope);
+    const row = await withTenant(deps.db, scope, (tx) => selectActor(tx, actorId));
+    if (!row) return null;
+    const { persisted } = restorable(row);
+    return {
+      id: row.id, kind: row.kind, state: stateOf(persisted.value as StateValue), snapshot: persisted,
+      version: row.version, machineVersion: row.machine_version, createdAt: row.created_at, updatedAt: row.updated_at,
+    };
+  }
+
+  async function readEvents(scope: TenantScope, actorId: string, afterSeq: number, limit: number): Promise<readonly StreamEvent[]> {
+    requireScope(scope);
+    return withTenant(deps.db, scope, (tx) => selectEventsAfter(tx, actorId, afterSeq, limit));
+  }
+
+  return { create, send, read, readEvents };
+}

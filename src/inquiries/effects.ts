@@ -1,0 +1,39 @@
+import type { Effect } from '../../actors/actions.js';
+import { insertAssessment, updateInquiryStatus } from '../db/inquiries.js';
+import type { AssessmentBody, LedgerInputs } from './assess.js';
+
+/**
+ * The inquiry machine's in-transaction effects: the ledger row of every
+ * assessment it issues (append-only; with what `tas score` needs to
+ * reconstruct it and the findings as they stood), and the read model's status.
+ */
+export interface AssessmentRecord {
+  inputs: LedgerInputs;
+  findings: unknown;
+}
+
+export const inquiryEffects: Record<string, Effect> = {
+  async recordAssessment(tx, params: { assessment: AssessmentBody; record: AssessmentRecord }, ctx) {
+    const a = params.assessment;
+    await insertAssessment(tx, {
+      id: a.assessment_id,
+      tenantId: ctx.scope.tenantId!,
+      mode: ctx.scope.mode!,
+      inquiryId: a.inquiry_id,
+      entityId: a.entity_id,
+      score: a.score,
+      low: a.low,
+      high: a.high,
+      preliminary: a.preliminary,
+      asOf: a.as_of,
+      methodologyVersion: a.methodology_version,
+      label: a.label,
+      evidence: a.evidence,
+      inputs: params.record.inputs,
+      findings: params.record.findings,
+    });
+  },
+  async updateInquiryStatus(tx, params: { status: string }, ctx) {
+    await updateInquiryStatus(tx, ctx.actorId, params.status);
+  },
+};

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { UnrecoverableError, type Job, type Worker } from 'bullmq';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRelay, toBullJobId } from '../../actors/relay.js';
+import type { ActorRuntime } from '../../actors/runtime.js';
+import { createQueues, type ActorTimerJob } from '../../workers/queues.js';
+import { createTimerWorker } from '../../workers/timers.js';
+import { eventually, REDIS, silentLog, startHarness, type Harness } from './support.js';
+
+let h: Harness;
+let runtime: ActorRuntime;
+let worker: Worker;
+const fired: ActorTimerJob[] = [];
+const failures: { job: Job | undefined; err: Error }[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+  runtime = h.runtime();
+  worker = createTimerWorker({
+    connection: REDIS,
+    prefix: h.prefix,
+    onTimer: async (job) => {
+      fired.push(job);
+      await runtime.send({ tenantId: job.tenantId, mode: job.mode }, job.actorId, job.event as { type: 'counter.bumped' });
+    },
+  });
+  worker.on('failed', (job, err) => failures.push({ job, err }));
+  await worker.waitUntilReady();
+});
+afterAll(async () => {
+  await worker.close();
+  await h.close();
+});
+
+const createCounter = async () => {
+  const id = randomUUID();
+  await runtime.create(h.scope, { kind: 'counter', id, input: { label: 'r' } });
+  return id;
+};
+const outboxIds = (actorId: string) =>
+  h.db.anyFirst(sql.type(z.object({ id: z.number() }))`SELECT id FROM outbox WHERE actor_id = ${actorId} ORDER BY id`);
+const undispatched = (actorId: string) =>
+  h.db.oneFirst(sql.type(z.object({ n: z.number() }))`
+    SELECT count(*)::int AS n FROM outbox WHERE actor_id = ${actorId} AND dispatched_at IS NULL`);
+
+describe('toBullJobId', () => {
+  it.each([
+    ['abc-def', 'abc-def'],
+    ['inq:deadline', 'inq%3Adeadline'],
+    ['a:b:c', 'a%3Ab%3Ac'],
+    ['100%', '100%25'],
+    ['42', '#42'],
+    ['#42', '%2342'],
+  ])('given %s, then %s', (id, expected) => {
+    expect(toBullJobId(id)).toBe(expected);
+  });
+});
+
+describe('the relay', () => {
+  it('given a job action, when dispatched twice, then BullMQ holds exactly one job under the deterministic id', async () => {
+    const id = await createCounter();
+    const jobId = `${id}:dns`;
+    await runtime.send(h.scope, id, { type: 'counter.queued', jobId });
+    const checks = h.queues.queue('checks');
+    const job = await checks.getJob(toBullJobId(jobId));
+    expect(job?.name).toBe('check.run');
+    expect(job?.data).toEqual({ n: 1 });
+    expect(job?.opts).toMatchObject({ removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } });
+    expect(await undispatched(id)).toBe(0);
+
+    // A crash after the add and before the mark: the row is carried out again.
+    await h.db.query(sql.unsafe`UPDATE outbox SET dispatched_at = NULL WHERE actor_id = ${id}`);
+    expect(await h.relay.dispatch(await outboxIds(id))).toBe(1);
+    expect(await h.relay.dispatch(await outboxIds(id))).toBe(0); // already marked
+    const all = await checks.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    expect(all.filter((j) => j.id === toBullJobId(jobId))).toHaveLength(1);
+  });
+
+  it('given a delayed job, when dispatched, then it waits in BullMQ with the remaining delay', async () => {
+    const id = await createCounter();
+    await runtime.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.later`, delayMs: 60_000 });
+    const job = await h.queues.queue('checks').getJob(`${id}.later`);
+    expect(await job?.getState()).toBe('delayed');
+    expect(job?.opts.delay).toBeGreaterThan(55_000);
+    expect(job?.opts.delay).toBeLessThanOrEqual(60_000);
+  });
+
+  it('given an appended event, when dispatched, then publish gets the StreamEvent', async () => {
+    const id = await createCounter();
+    const r = await runtime.send(h.scope, id, { type: 'counter.bumped' });
+    expect(h.published.filter((e) => e.stream_id === id)).toEqual(r.events);
+    expect(r.events[0]).toMatchObject({ stream_id: id, seq: 1, type: 'Bumped', payload: { count: 1 } });
+    expect(typeof r.events[0]?.occurred_at).toBe('string');
+  });
+
+  it('given rows a crash left undispatched, when swept, then they are carried out once', async () => {
+    // A runtime whose dispatch never happens: the process died right after commit.
+    const crashed = h.runtime({ relay: { dispatch: async () => 0 } });
+    const id = randomUUID();
+    await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
+    await crashed.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.swept` });
+    expect(await undispatched(id)).toBe(2);
+    expect(h.published.some((e) => e.stream_id === id)).toBe(false);
+
+    expect(await h.relay.sweep(60_000)).toBe(0); // too young for a sweep that spares fresh rows
+    const [a, b] = await Promise.all([h.relay.sweep(0), h.relay.sweep(0)]); // SKIP LOCKED: no double work
+    expect(a + b).toBeGreaterThanOrEqual(2);
+    expect(await undispatched(id)).toBe(0);
+    expect(h.published.filter((e) => e.stream_id === id).map((e) => e.seq)).toEqual([1]);
+    expect(await h.queues.queue('checks').getJob(`${id}.swept`)).toBeTruthy();
+  });
+
+  it('given start, then it sweeps at once and stop waits for it', async () => {
+    const crashed = h.runtime({ relay: { dispatch: async () => 0 } });
+    const id = randomUUID();
+    await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
+    const relay = createRelay({ db: h.db, queues: (n) => h.queues.queue(n), publish: async () => {}, log: silentLog });
+    await h.db.query(sql.unsafe`UPDATE outbox SET created_at = now() - interval '1 minute' WHERE actor_id = ${id}`);
+    relay.start(60_000);
+    await eventually(async () => (await undispatched(id)) === 0);
+    await relay.stop();
+  });
+
+  it('given Redis refusing the add, when dispatched, then the row stays for the sweep and the call still succeeds', async () => {
+    const broken = createRelay({
+      db: h.db,
+      queues: () => {
+        throw new Error('redis down');
+      },
+      publish: async () => {},
+      log: silentLog,
+    });
+    const id = randomUUID();
+    const viaBroken = h.runtime({ relay: broken });
+    await viaBroken.create(h.scope, { kind: 'counter', id, input: { label: 'x' } });
+    await expect(viaBroken.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.retry` })).resolves.toMatchObject({ changed: true });
+    expect(await undispatched(id)).toBe(1);
+    await h.relay.sweep(0);
+    expect(await undispatched(id)).toBe(0);
+  });
+});
+
+describe('timers', () => {
+  it('given a scheduled event, when it comes due, then onTimer gets it and the actor takes it', async () => {
+    const id = await createCounter();
+    await runtime.send(h.scope, id, { type: 'counter.timed', timerId: `${id}:tick`, delayMs: 100 });
+    const job = await h.queues.queue('timers').getJob(toBullJobId(`${id}:tick`));
+    expect(job?.name).toBe('actor.timer');
+    await eventually(async () => fired.find((f) => f.actorId === id));
+    expect(fired.filter((f) => f.actorId === id)).toEqual([
+      { tenantId: h.scope.tenantId, mode: 'test', actorId: id, event: { type: 'counter.bumped' } },
+    ]);
+    await eventually(async () => (await runtime.read(h.scope, id))?.version === 3);
+    expect((await runtime.read(h.scope, id))?.snapshot).toMatchObject({ context: { count: 1 } });
+  });
+
+  it('given a timer job with a malformed payload, when processed, then it fails once without retries', async () => {
+    const timers = h.queues.queue('timers');
+    const bad = await timers.add('actor.timer', { actorId: 'not-a-uuid' }, { attempts: 5, jobId: `bad-${randomUUID()}` });
+    const failure = await eventually(async () => failures.find((f) => f.job?.id === bad.id));
+    expect(failure.err).toBeInstanceOf(UnrecoverableError);
+    const after = await timers.getJob(bad.id!);
+    expect(await after?.getState()).toBe('failed');
+    expect(after?.attemptsMade).toBe(1);
+  });
+});
+
+describe('queues', () => {
+  it('refuses a queue that is not in the catalog', () => {
+    const queues = createQueues({ connection: REDIS, prefix: h.prefix });
+    expect(() => queues.queue('nope')).toThrow(/unknown queue/);
+  });
+});

@@ -1,0 +1,146 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { sql } from 'slonik';
+import { assign, setup } from 'xstate';
+import { z } from 'zod';
+import { createRelay, type Relay } from '../../actors/relay.js';
+import { createActorRuntime, type ActorRuntimeDeps, type ActorRuntime } from '../../actors/runtime.js';
+import type { OutboxJob, StreamEvent } from '../../actors/types.js';
+import { createDb, type Db, type TenantScope } from '../../src/db/pool.js';
+import { createQueues, type Queues } from '../../workers/queues.js';
+import { cloneDatabase } from '../support/database.js';
+
+/**
+ * What the actor tests share: a cloned database with a tenant or two, a
+ * random BullMQ prefix on the real Redis, a relay that records publishes, and
+ * a tiny machine that exercises every kind of action.
+ */
+
+export const REDIS = { host: '127.0.0.1', port: 6379 };
+
+export type CounterEvent =
+  | { type: 'counter.bumped' }
+  | { type: 'counter.queued'; jobId: string; delayMs?: number }
+  | { type: 'counter.timed'; timerId: string; delayMs: number }
+  | { type: 'counter.misbehaved' }
+  | { type: 'counter.stopped' };
+
+/** counting --counter.stopped--> stopped. Every bump appends `Bumped` and runs the `noteCount` effect. */
+export const counterMachine = setup({
+  types: { context: {} as { count: number; label: string }, events: {} as CounterEvent, input: {} as { label: string } },
+  actions: {
+    appendEvent: (_, _p: { type: string; payload: Record<string, unknown> }) => {},
+    enqueueJob: (_, _p: OutboxJob) => {},
+    scheduleEvent: (_, _p: { event: { type: string }; delayMs: number; timerId: string }) => {},
+    noteCount: (_, _p: { count: number }) => {},
+    launchMissiles: () => {},
+  },
+}).createMachine({
+  id: 'counter',
+  initial: 'counting',
+  context: ({ input }) => ({ count: 0, label: input.label }),
+  states: {
+    counting: {
+      on: {
+        'counter.bumped': {
+          actions: [
+            assign({ count: ({ context }) => context.count + 1 }),
+            { type: 'appendEvent', params: ({ context }) => ({ type: 'Bumped', payload: { count: context.count } }) },
+            { type: 'noteCount', params: ({ context }) => ({ count: context.count }) },
+          ],
+        },
+        'counter.queued': {
+          actions: {
+            type: 'enqueueJob',
+            params: ({ event }) => ({ queue: 'checks', name: 'check.run', jobId: event.jobId, data: { n: 1 }, delayMs: event.delayMs }),
+          },
+        },
+        'counter.timed': {
+          actions: {
+            type: 'scheduleEvent',
+            params: ({ event }) => ({ event: { type: 'counter.bumped' }, delayMs: event.delayMs, timerId: event.timerId }),
+          },
+        },
+        'counter.misbehaved': { actions: 'launchMissiles' },
+        'counter.stopped': 'stopped',
+      },
+    },
+    stopped: { type: 'final' },
+  },
+});
+
+export interface Harness {
+  db: Db;
+  prefix: string;
+  queues: Queues;
+  relay: Relay;
+  published: StreamEvent[];
+  scope: TenantScope;
+  otherScope: TenantScope;
+  noted: { actorId: string; count: number; tenantSetting: string }[];
+  runtime(over?: Partial<ActorRuntimeDeps>): ActorRuntime;
+  count(table: 'actors' | 'actor_events' | 'outbox', column: 'id' | 'stream_id' | 'actor_id', id: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const silentLog = pino({ level: 'silent' });
+
+export async function startHarness(): Promise<Harness> {
+  const database = await cloneDatabase();
+  // Smaller than the concurrency tests' fan-out, so commands also queue for connections.
+  const db = await createDb(database.url, { maximumPoolSize: 10 });
+  const prefix = `tastest:${randomBytes(4).toString('hex')}`;
+  const queues = createQueues({ connection: REDIS, prefix });
+  const published: StreamEvent[] = [];
+  const relay = createRelay({ db, queues: (name) => queues.queue(name), publish: async (_stream, e) => void published.push(e), log: silentLog });
+  const scope: TenantScope = { tenantId: await insertTenant(db, 'acme'), mode: 'test' };
+  const otherScope: TenantScope = { tenantId: await insertTenant(db, 'globex'), mode: 'test' };
+  const noted: Harness['noted'] = [];
+
+  const runtime = (over: Partial<ActorRuntimeDeps> = {}) =>
+    createActorRuntime({
+      db,
+      relay,
+      machines: { counter: { machine: counterMachine, version: 1 } },
+      effects: {
+        // Proves effects run in the command's transaction, scoped to its tenant.
+        noteCount: async (tx, params: { count: number }, ctx) => {
+          const tenantSetting = await tx.oneFirst(sql.type(z.object({ t: z.string() }))`SELECT current_setting('tas.tenant_id') AS t`);
+          noted.push({ actorId: ctx.actorId, count: params.count, tenantSetting });
+        },
+      },
+      ...over,
+    });
+
+  return {
+    db, prefix, queues, relay, published, scope, otherScope, noted, runtime,
+    async count(table, column, id) {
+      return db.oneFirst(sql.type(z.object({ n: z.number() }))`
+        SELECT count(*)::int AS n FROM ${sql.identifier([table])} WHERE ${sql.identifier([column])} = ${id}`);
+    },
+    async close() {
+      await relay.stop();
+      for (const name of ['checks', 'timers']) await queues.queue(name).obliterate({ force: true });
+      await queues.close();
+      await db.end();
+      await database.drop();
+    },
+  };
+}
+
+async function insertTenant(db: Db, name: string): Promise<string> {
+  const id = randomUUID();
+  await db.query(sql.unsafe`INSERT INTO tenants (id, name) VALUES (${id}, ${name})`);
+  return id;
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,92 @@
+import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * The job catalog: every queue, every job name on it, and the zod schema its
+ * data must satisfy. Producers (the outbox relay) write these shapes; every
+ * processor parses with them and fails a job whose data does not parse with
+ * UnrecoverableError, because a malformed payload fails the same way on
+ * every retry.
+ */
+
+const Mode = z.enum(['live', 'test']);
+const Presentation = z.object({ type: z.string().min(1), value: z.string(), normalised: z.string() });
+
+/** One worker check of one inquiry; its result goes back to the inquiry actor as `check.reported`. */
+export const CheckRunJob = z.object({
+  tenantId: z.uuid(),
+  mode: Mode,
+  /** The inquiry actor that waits for the result. */
+  actorId: z.uuid(),
+  /** The pending key the inquiry machine waits on (a duplicate report for it is ignored). */
+  key: z.string().min(1),
+  checkId: z.string().min(1),
+  presentation: Presentation,
+  /** Every presentation of the subject, for checks that compare them. */
+  subject: z.array(Presentation),
+  claim: z.record(z.string(), z.string()).optional(),
+});
+export type CheckRunJob = z.infer<typeof CheckRunJob>;
+
+/** A delayed event for a persisted actor (the outbox relay writes it from a `scheduleEvent` action). */
+export const ActorTimerJob = z.object({
+  tenantId: z.uuid(),
+  mode: Mode,
+  actorId: z.uuid(),
+  event: z.looseObject({ type: z.string().min(1) }),
+});
+export type ActorTimerJob = z.infer<typeof ActorTimerJob>;
+
+export const JOB_CATALOG = {
+  checks: { 'check.run': CheckRunJob },
+  timers: { 'actor.timer': ActorTimerJob },
+} as const;
+
+export type QueueName = keyof typeof JOB_CATALOG;
+export const QUEUE_NAMES = Object.keys(JOB_CATALOG) as QueueName[];
+
+export function isQueueName(name: string): name is QueueName {
+  return Object.hasOwn(JOB_CATALOG, name);
+}
+
+/** A job's data parsed with its catalog schema, or UnrecoverableError (no retry can fix it). */
+export function parseJobData<Q extends QueueName, N extends keyof (typeof JOB_CATALOG)[Q] & string>(
+  queue: Q,
+  name: N,
+  data: unknown,
+): z.infer<(typeof JOB_CATALOG)[Q][N] & z.ZodType> {
+  const schema = (JOB_CATALOG[queue] as Record<string, z.ZodType>)[name];
+  if (!schema) throw new UnrecoverableError(`no job ${name} on queue ${queue}`);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new UnrecoverableError(`job ${queue}/${name} data is malformed: ${z.prettifyError(parsed.error)}`);
+  return parsed.data as z.infer<(typeof JOB_CATALOG)[Q][N] & z.ZodType>;
+}
+
+export interface Queues {
+  /** The queue of that name, created once and reused; unknown names are refused. */
+  queue(name: string): Queue;
+  close(): Promise<void>;
+}
+
+export function createQueues(opts: { connection: ConnectionOptions; prefix: string }): Queues {
+  // Producers fail fast while Redis is down (BullMQ's "failing fast" pattern): the outbox keeps the
+  // work and the sweep retries, so waiting on a reconnect would only hold a transaction open.
+  const connection = isRedisInstance(opts.connection) ? opts.connection : { ...opts.connection, enableOfflineQueue: false };
+  const cache = new Map<QueueName, Queue>();
+  return {
+    queue(name) {
+      if (!isQueueName(name)) throw new Error(`unknown queue ${name}; add it to the job catalog`);
+      let q = cache.get(name);
+      if (!q) {
+        q = new Queue(name, { connection, prefix: opts.prefix });
+        cache.set(name, q);
+      }
+      return q;
+    },
+    async close() {
+      const queues = [...cache.values()];
+      cache.clear();
+      await Promise.all(queues.map((q) => q.close()));
+    },
+  };
+}
