@@ -16,11 +16,15 @@ import { createListAudit } from './routes/admin/audit.js';
 import { controlPlaneHandlers } from './routes/controlPlaneHandlers.js';
 import type { PolicyCache } from './policies/cache.js';
 import type { RegistryCache } from './registry/cache.js';
+import type { InquiryService } from './inquiries/service.js';
+import { mapInquiryValidation } from './inquiries/admit.js';
+import type { ValidationFailure } from './http/problems.js';
 import { createMintKey, createRevokeKey } from './routes/admin/keys.js';
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './routes/meta.js';
 import { streamHandlers } from './routes/streams.js';
+import { webhookHandlers } from './routes/admin/webhooks.js';
 import type { OperationSpec } from './schemas/operation.js';
 import { OPERATIONS } from './schemas/operations.js';
 
@@ -42,6 +46,7 @@ export interface AppDeps {
   revocations: RevocationBus;
   policyCache: PolicyCache;
   registryCache: RegistryCache;
+  inquiries: InquiryService;
   checksDiscovered: () => number;
 }
 
@@ -58,7 +63,10 @@ export function createApp(deps: AppDeps): App {
   const documentJson = JSON.stringify(document);
   const handlers = handlerTable(deps, documentJson);
   const router = createRouter<BoundRoute>();
-  for (const op of OPERATIONS) router.add(op.method, op.path, { op, handler: handlers.get(key(op)) ?? null });
+  for (const op of OPERATIONS) {
+    const mapValidation = VALIDATION_MAPPERS.get(key(op));
+    router.add(op.method, op.path, { op, handler: handlers.get(key(op)) ?? null, ...(mapValidation ? { mapValidation } : {}) });
+  }
   router.add('get', '/docs/assets/{name}', { op: DOCS_ASSET_OP, handler: createDocsAssetHandler() });
 
   let draining = false;
@@ -107,13 +115,19 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0 })],
     ['GET /openapi.json', createOpenApiHandler(documentJson)],
     ['GET /docs', createDocsHandler()],
+    ['POST /v1/inquiries', deps.inquiries.create],
+    ['GET /v1/inquiries/{inquiry_id}', deps.inquiries.get],
     ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log }),
+    ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test' }),
     ['POST /v1/admin/keys', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['DELETE /v1/admin/keys/{key_id}', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
   ]);
 }
+
+// Operations that restate a schema failure as one of their rules (a missing purpose is rule I13).
+const VALIDATION_MAPPERS = new Map<string, (f: ValidationFailure) => ValidationFailure>([['POST /v1/inquiries', mapInquiryValidation]]);
 
 // The reference page's static files: served, audited, but not part of the API contract.
 const DOCS_ASSET_OP: OperationSpec = {

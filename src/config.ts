@@ -23,13 +23,17 @@ const ConfigSchema = z.object({
   TAS_RATE_LIMIT_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Largest request body accepted, in bytes; larger gets 413. */
   TAS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
-  /** Comma-separated host:port list of DNS resolvers for the DNS checks; unset disables them. */
-  TAS_DNS_SERVERS: z.string().optional(),
+  /** DNS resolvers for the DNS checks: `system` (this machine's), `off`, or a comma-separated host:port list. */
+  TAS_DNS_SERVERS: z.string().default('system'),
   /** Base URL of an RDAP service for domain age; unset disables the check. */
   TAS_RDAP_BASE_URL: z.url().optional(),
   /** Path of the operator's HTTP provider description file; unset means none. */
   TAS_PROVIDERS_FILE: z.string().optional(),
   TAS_NETWORK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /** Operator's report model endpoint (render=model); unset means reports are written from templates only. */
+  TAS_MODEL_ENDPOINT: z.url().optional(),
+  /** Name of the environment variable holding the model endpoint's bearer token. */
+  TAS_MODEL_API_KEY_ENV: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
   /** Directory where audit rows are spooled while Postgres is unreachable. */
   TAS_SPOOL_DIR: z.string().default('.tas-spool'),
   /** Build identifier reported by /healthz. */

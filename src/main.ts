@@ -11,8 +11,7 @@ import { createDb, type Db } from './db/pool.js';
 import { createEventHub } from './events/hub.js';
 import { countTenants } from './db/tenants.js';
 import { createRateLimiter } from './http/rateLimit.js';
-import { createPolicyCache } from './policies/cache.js';
-import { createRegistryCache } from './registry/cache.js';
+import { createCore, type Core } from './core.js';
 import { assertNativeUws } from './http/uwsNative.js';
 import { createApp, type App } from './app.js';
 import { createLogger } from './logger.js';
@@ -39,6 +38,7 @@ export interface Service {
   db: Db;
   redis: Redis;
   app: App | null;
+  core: Core;
   log: Logger;
   demo: ProvisionedTenant | null;
   stop(): Promise<void>;
@@ -63,9 +63,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let app: App | null = null;
   let port: number | null = null;
   const revocations = await createRevocationBus({ redisUrl: config.REDIS_URL, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
-  // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
-  const policyCache = createPolicyCache({ db, ttlMs: 1000 });
-  const registryCache = createRegistryCache({ db, ttlMs: 1000 });
+  const core = await createCore({ config, db, hub, log });
   if (opts.edge) {
     const authenticator = createAuthenticator({ db, pepper: config.keyPepper });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
@@ -77,26 +75,29 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       log,
       authenticator,
       revocations,
-      policyCache,
-      registryCache,
+      policyCache: core.policyCache,
+      registryCache: core.registryCache,
+      inquiries: core.inquiries,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
-      checksDiscovered: () => 0,
+      checksDiscovered: () => core.checks.length,
     });
     port = await app.listen(config.PORT, config.HOST);
     log.info({ ...describeConfig(config), port }, 'listening');
   }
   let workers: Workers | null = null;
   if (opts.workers) {
+    core.startProcessing();
     workers = await startWorkers({ config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool });
   }
 
   return {
-    port, db, redis, app, log, demo,
+    port, db, redis, app, core, log, demo,
     async stop() {
       app?.drain();
       app?.close();
       await workers?.close();
+      await core.close();
       await hub.close();
       await auditWriter.close();
       await revocations.close();

@@ -32,6 +32,8 @@ export interface InquiryFacts {
   graph: CheckEnvironment['graph'];
   /** Wall-clock instant by which the caller must have its first answer. */
   deadlineAt: number;
+  /** The presentation each worker check's key is about, to name it in a timeout absence. */
+  pendingIndex: Record<string, NormalisedPresentation>;
 }
 
 export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[] {

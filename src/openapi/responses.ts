@@ -8,7 +8,7 @@ import { SCHEMA_REF_PREFIX } from './schemaConversion.js';
  */
 
 export const AUDIT_HEADER = 'X-Service-Audit-Id';
-const AUDIT_HEADER_REF = { $ref: '#/components/headers/AuditId' };
+export const AUDIT_HEADER_REF = { $ref: '#/components/headers/AuditId' };
 const RETRY_AFTER_REF = { $ref: '#/components/headers/RetryAfter' };
 /** A fixed example audit id, so the document is byte-for-byte reproducible. */
 const EXAMPLE_AUDIT_ID = '0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192';
@@ -107,5 +107,3 @@ export function errorResponses(op: OperationSpec): Record<string, unknown> {
   }
   return out;
 }
-
-export { AUDIT_HEADER_REF, RETRY_AFTER_REF };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALL_SCOPES } from './operation.js';
-import { component, dateTime, idString, score100, StakeKind, uuid, valueString } from './common.js';
+import { component, dateTime, idString, score100, ScopeName, StakeKind, uuid, valueString } from './common.js';
 import { WebhookEventType } from './events.js';
 
 /**
@@ -9,7 +9,6 @@ import { WebhookEventType } from './events.js';
  * and never again (rule I11).
  */
 
-export const ScopeName = z.enum(ALL_SCOPES);
 export const KeyMode = z.enum(['live', 'test']);
 export const RenderCeiling = z.enum(['none', 'template', 'model']);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALL_SCOPES } from './operation.js';
 
 /**
  * Building blocks shared by every family of the contract.
@@ -37,7 +38,12 @@ export function ruleIssue<T>(
 
 // Scalars. Request strings are bounded so a single field cannot make a request
 // expensive to log, hash or store; ids are shorter than presented values.
-export const uuid = z.uuid();
+/**
+ * Any 8-4-4-4-12 hex id (format `uuid`), the same test the edge applies to
+ * path parameters; `z.uuid()` would also demand an RFC 9562 version and
+ * variant, refusing in a body an id the path accepts.
+ */
+export const uuid = z.guid();
 /** ISO 8601 with an explicit zone (`Z` or an offset); the service answers in `Z`. */
 export const dateTime = z.iso.datetime({ offset: true });
 export const idString = z.string().min(1).max(128);
@@ -51,6 +57,8 @@ export const TrustBand = z.enum(['high', 'medium', 'low']);
 export const DataClass = z.enum(['C0', 'C1', 'C2']).describe('Handling the fact requires: C0 open, C1 personal, C2 special category.');
 export const Tier = z.enum(['t0', 't1', 't2']).describe('Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.');
 export const RetentionMode = z.enum(['standard', 'transient']).describe('`transient`: raw content is processed and never stored (rule D35).');
+/** Capability-family scopes of an API key (DESIGN.md 2.6), plus `admin` for the control plane. */
+export const ScopeName = z.enum(ALL_SCOPES);
 export const StakeKind = z.enum(['payment', 'credit', 'account', 'listing', 'hire', 'belief', 'other']);
 
 export const Presentation = component(

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { component, uuid } from './common.js';
-import { ScopeName } from './admin.js';
+import { component, ScopeName, uuid } from './common.js';
 
 /**
  * Error bodies (DESIGN.md 2.7). A 422 is always HTTPValidationError, with the

@@ -40,6 +40,8 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     TAS_REDIS_PREFIX: `tastest:${randomBytes(4).toString('hex')}`,
     TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
     TAS_KEY_PEPPER: 'test-pepper-0123456789abcdef0123456789',
+    // Network checks only where a test points them at its own fixture servers.
+    TAS_DNS_SERVERS: 'off',
     ...env,
   });
   const log = pino({ level: 'info' }, sink);

@@ -1,0 +1,97 @@
+import { getServers } from 'node:dns';
+import type { Logger } from 'pino';
+import type { Worker } from 'bullmq';
+import { createRelay, type Relay } from '../actors/relay.js';
+import { createActorRuntime, type ActorRuntime } from '../actors/runtime.js';
+import { INQUIRY_MACHINE_VERSION, inquiryMachine } from '../machines/inquiryMachine.js';
+import { createCheckWorker } from '../workers/checks.js';
+import { createQueues, type Queues } from '../workers/queues.js';
+import { createTimerWorker } from '../workers/timers.js';
+import { discoverChecks } from './checks/registry.js';
+import type { CheckDefinition } from './checks/types.js';
+import type { Config } from './config.js';
+import type { Db } from './db/pool.js';
+import type { EventHub } from './events/hub.js';
+import { inquiryEffects } from './inquiries/effects.js';
+import { createInquiryService, type InquiryService } from './inquiries/service.js';
+import { createPolicyCache, type PolicyCache } from './policies/cache.js';
+import { createRegistryCache, type RegistryCache } from './registry/cache.js';
+import { bullConnection } from './redis/bullConnection.js';
+import { createModelRenderer } from './reports/model.js';
+
+/**
+ * The engine shared by the edge and the workers: discovered checks, queues,
+ * the outbox relay, the actor runtime with every machine and its effects, and
+ * the inquiry service. `startProcessing` adds the BullMQ workers and the
+ * relay's sweep for processes that run workers.
+ */
+export interface Core {
+  checks: readonly CheckDefinition[];
+  queues: Queues;
+  relay: Relay;
+  runtime: ActorRuntime;
+  inquiries: InquiryService;
+  policyCache: PolicyCache;
+  registryCache: RegistryCache;
+  startProcessing(): void;
+  close(): Promise<void>;
+}
+
+function dnsServersOf(setting: string): { dnsServers?: string[] } {
+  if (setting === 'off') return {};
+  if (setting === 'system') return { dnsServers: getServers() };
+  return { dnsServers: setting.split(',').map((s) => s.trim()).filter(Boolean) };
+}
+
+// Sweeping for outbox rows a crash left behind: often enough to recover within seconds.
+const RELAY_SWEEP_INTERVAL_MS = 2000;
+
+export async function createCore(deps: { config: Config; db: Db; hub: EventHub; log: Logger }): Promise<Core> {
+  const { config, db, hub, log } = deps;
+  const checks = await discoverChecks({
+    ...dnsServersOf(config.TAS_DNS_SERVERS),
+    ...(config.TAS_RDAP_BASE_URL ? { rdapBaseUrl: config.TAS_RDAP_BASE_URL } : {}),
+    ...(config.TAS_PROVIDERS_FILE ? { providersFile: config.TAS_PROVIDERS_FILE } : {}),
+    networkTimeoutMs: config.TAS_NETWORK_TIMEOUT_MS,
+  });
+  const connection = bullConnection(config.REDIS_URL);
+  const queues = createQueues({ connection, prefix: config.TAS_REDIS_PREFIX });
+  const relay = createRelay({ db, queues: (name) => queues.queue(name), publish: (streamId, event) => hub.publish(streamId, event), log });
+  const runtime = createActorRuntime({
+    db,
+    relay,
+    machines: { inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION } },
+    effects: { ...inquiryEffects },
+  });
+  // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
+  const policyCache = createPolicyCache({ db, ttlMs: 1000 });
+  const registryCache = createRegistryCache({ db, ttlMs: 1000 });
+  const model = config.TAS_MODEL_ENDPOINT
+    ? createModelRenderer({ endpoint: config.TAS_MODEL_ENDPOINT, ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}), timeoutMs: 10_000, promptVersion: 'report-prompt/1', onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template') })
+    : null;
+  const inquiries = createInquiryService({ db, runtime, hub, checks, registry: registryCache, policies: policyCache, model, publicUrl: config.publicUrl });
+
+  const workers: Worker[] = [];
+  return {
+    checks, queues, relay, runtime, inquiries, policyCache, registryCache,
+    startProcessing() {
+      workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
+      workers.push(createTimerWorker({
+        connection,
+        prefix: config.TAS_REDIS_PREFIX,
+        onTimer: async (job) => {
+          const type = job.event.type;
+          if (type === 'deadline.reached' || type === 'reasoning.expired') await inquiries.fireTimer(job, job.actorId, type);
+          else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
+        },
+      }));
+      for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
+      relay.start(RELAY_SWEEP_INTERVAL_MS);
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await relay.stop();
+      await queues.close();
+    },
+  };
+}

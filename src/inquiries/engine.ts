@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { ActorRuntime } from '../../actors/runtime.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { CheckDefinition, CheckEnvironment } from '../checks/types.js';
+import { insertInquiry } from '../db/inquiries.js';
+import type { Tx } from '../db/pool.js';
+import { loadEnvironment } from '../entities/history.js';
+import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
+import type { HandlerContext } from '../http/handler.js';
+import { HttpProblem } from '../http/problems.js';
+import type { InquiryRequest } from '../schemas/inquiries.js';
+import type { InquiryEvent, PendingCheck } from '../../machines/inquiryMachine.js';
+import { assessNow, normaliseSubject, runInline, type InquiryFacts } from './evaluate.js';
+import { planChecks, type CheckPlan } from './plan.js';
+import type { CurrentPolicy } from '../policies/cache.js';
+
+/**
+ * Opening an inquiry: in ONE transaction, resolve the subject to its entity,
+ * load the tenant's history and graph of it, run the inline checks, score,
+ * and create the inquiry actor with its first event. When the stopping rule
+ * is met at once (or nothing needs a worker), that transaction is the whole
+ * inquiry: actor, ledger row, events and audit row commit together.
+ * Otherwise the actor waits in `reasoning` for its worker checks.
+ */
+export const CHECK_QUEUE = 'checks';
+export const CHECK_JOB = 'check.run';
+// After the caller's deadline, reasoning may go on this long beyond the slowest planned check
+// before the inquiry concludes with what it has (the ceiling on a preliminary answer's revisions).
+const REASONING_GRACE_MS = 5000;
+
+export interface OpenedInquiry {
+  inquiryId: string;
+  state: string;
+  facts: InquiryFacts;
+}
+
+export interface OpenDeps {
+  runtime: ActorRuntime;
+  checks: readonly CheckDefinition[];
+  now: () => Date;
+}
+
+export interface PreparedInquiry {
+  inquiryId: string;
+  presentations: InquiryFacts['presentations'];
+  plan: CheckPlan;
+}
+
+/** Pure preparation: normalised presentations and the check plan, before any I/O. */
+export function prepareInquiry(checks: readonly CheckDefinition[], body: InquiryRequest): PreparedInquiry {
+  const inquiryId = randomUUID();
+  const presentations = normaliseSubject(body);
+  return { inquiryId, presentations, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake }) };
+}
+
+export async function openInquiry(
+  deps: OpenDeps,
+  ctx: HandlerContext,
+  principal: Principal,
+  body: InquiryRequest,
+  prepared: PreparedInquiry,
+  policy: CurrentPolicy | null,
+  deadlineAt: number,
+  claimIdempotency: (tx: Tx, inquiryId: string) => Promise<void>,
+): Promise<OpenedInquiry> {
+  const { inquiryId, presentations, plan } = prepared;
+  ctx.audit.target_kind = 'inquiry';
+  ctx.audit.target_id = inquiryId;
+  const deadlineMs = Math.max(1, deadlineAt - Date.now());
+  const slowest = Math.max(0, ...plan.worker.map((p) => p.check.timeoutMs));
+  let facts: InquiryFacts | undefined;
+
+  const created = await deps.runtime.create<InquiryEvent>(principal, {
+    kind: 'inquiry',
+    id: inquiryId,
+    input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' },
+    event: async (tx) => {
+      await claimIdempotency(tx, inquiryId);
+      const entityId = await resolveSubject(tx, principal, body, presentations);
+      const env: CheckEnvironment = entityId ? await loadEnvironment(tx, entityId, presentations) : {};
+      facts = factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt);
+      await insertInquiry(tx, {
+        id: inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId, status: 'accepted',
+        intent: body.intent, purpose: body.purpose, request: facts as unknown as Record<string, unknown>, principal: principal.label,
+      });
+      const now = deps.now();
+      const { signals, absences } = await runInline(plan, facts, env, now);
+      const out = assessNow(facts, { assessmentId: randomUUID(), asOf: now, signals, absences, pendingCount: plan.worker.length, preliminary: false });
+      return {
+        type: 'inquiry.evaluated',
+        signals,
+        absences,
+        pending: plan.worker.map((p) => pendingJob(principal, inquiryId, p, presentations, body)),
+        assessment: out.assessment as unknown as Record<string, unknown> & { assessment_id: string },
+        record: out.record as unknown as Record<string, unknown>,
+        narrowEnough: out.narrowEnough,
+        deadlineMs,
+        maxReasoningMs: deadlineMs + slowest + REASONING_GRACE_MS,
+      };
+    },
+    inTx: async (tx) => ctx.auditInTx(tx, 200),
+  });
+  return { inquiryId, state: created.state, facts: facts! };
+}
+
+async function resolveSubject(tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations']): Promise<string | null> {
+  if (presentations.length === 0 && !body.subject.entity_id) return null;
+  try {
+    return (await resolveEntity(tx, principal, presentations, body.subject.entity_id)).entityId;
+  } catch (error) {
+    // An entity_id the tenant cannot see is indistinguishable from an unknown one.
+    if (error instanceof EntityNotFoundError) throw new HttpProblem('not-found', 'No such entity.');
+    throw error;
+  }
+}
+
+function factsOf(
+  inquiryId: string, body: InquiryRequest, presentations: InquiryFacts['presentations'], policy: CurrentPolicy | null,
+  plan: CheckPlan, entityId: string | null, graph: InquiryFacts['graph'], deadlineAt: number,
+): InquiryFacts {
+  return {
+    inquiryId,
+    entityId,
+    intent: body.intent,
+    purpose: body.purpose,
+    stake: body.stake,
+    tierCeiling: body.tier_ceiling,
+    subject: (body.subject.presentations ?? []).map((p) => ({ type: p.type, value: p.value })),
+    presentations,
+    claim: body.subject.claim,
+    policy,
+    render: body.render,
+    renderLang: body.render_lang,
+    gaps: plan.gaps,
+    checksRun: plan.inline.length + plan.worker.length,
+    graph,
+    deadlineAt,
+    pendingIndex: Object.fromEntries(plan.worker.map((p) => [p.key, p.presentation])),
+  };
+}
+
+function pendingJob(principal: Principal, inquiryId: string, p: CheckPlan['worker'][number], subject: InquiryFacts['presentations'], body: InquiryRequest): PendingCheck {
+  const claim = body.subject.claim ? Object.fromEntries(Object.entries(body.subject.claim).filter(([, v]) => typeof v === 'string')) : undefined;
+  return {
+    key: p.key,
+    job: {
+      queue: CHECK_QUEUE,
+      name: CHECK_JOB,
+      jobId: p.key,
+      data: {
+        tenantId: principal.tenantId, mode: principal.mode, actorId: inquiryId, key: p.key, checkId: p.check.id,
+        presentation: p.presentation, subject, ...(claim ? { claim } : {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import type { ActorRuntime } from '../../actors/runtime.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { CheckDefinition } from '../checks/types.js';
+import { findInquiry, latestAssessmentOf } from '../db/inquiries.js';
+import { withTenant, type Db } from '../db/pool.js';
+import type { EventHub } from '../events/hub.js';
+import type { Handler, HandlerContext } from '../http/handler.js';
+import { HttpProblem } from '../http/problems.js';
+import type { PolicyCache } from '../policies/cache.js';
+import type { RegistryCache } from '../registry/cache.js';
+import { renderReport, type RenderMode } from '../reports/render.js';
+import type { ModelRenderer } from '../reports/model.js';
+import type { InquiryRequest } from '../schemas/inquiries.js';
+import { requirePrincipal } from '../routes/principal.js';
+import { admitInquiry } from './admit.js';
+import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
+import { openInquiry, prepareInquiry } from './engine.js';
+import { checkById, type InquiryFacts } from './evaluate.js';
+import { claimer, IdempotencyClash, rememberResponse, requestHash, resolveClash } from './idempotency.js';
+import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
+
+/**
+ * POST /v1/inquiries (sync) and GET /v1/inquiries/{id}, plus the two entry
+ * points workers call (a check job's result, an inquiry timer).
+ *
+ * The sync call answers within `stake.deadline_ms`: when worker checks are
+ * planned it listens on the inquiry's stream before opening it, and at the
+ * deadline it fires the deadline itself (the durable timer is the fallback
+ * for a process that died meanwhile).
+ */
+export interface InquiryServiceDeps {
+  db: Db;
+  runtime: ActorRuntime;
+  hub: EventHub;
+  checks: readonly CheckDefinition[];
+  registry: RegistryCache;
+  policies: PolicyCache;
+  model: ModelRenderer | null;
+  publicUrl: string;
+  now?: () => Date;
+}
+
+const DEFAULT_DEADLINE_MS = 3000;
+// Time kept back from the caller's deadline for the deadline's own transaction and the response.
+const DEADLINE_MARGIN_MS = 25;
+
+export function createInquiryService(deps: InquiryServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const continuation = { runtime: deps.runtime, checks: checkById(deps.checks), now };
+
+  async function view(principal: Principal, inquiryId: string): Promise<Record<string, unknown>> {
+    const found = await withTenant(deps.db, principal, async (tx) => {
+      const inquiry = await findInquiry(tx, inquiryId);
+      return inquiry ? { inquiry, assessment: await latestAssessmentOf(tx, inquiryId) } : null;
+    });
+    if (!found?.assessment) throw new HttpProblem('not-found', 'No such inquiry.');
+    const facts = found.inquiry.request as unknown as InquiryFacts;
+    const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
+    const report = await reportFor(facts, found.assessment, found.inquiry.status, showFindings);
+    return inquiryView({ inquiryId, status: found.inquiry.status, assessment: found.assessment, showFindings, publicUrl: deps.publicUrl, report });
+  }
+
+  async function reportFor(facts: InquiryFacts, row: NonNullable<Awaited<ReturnType<typeof latestAssessmentOf>>>, status: string, showFindings: boolean) {
+    if (facts.render === 'none') return undefined;
+    const ceiling: RenderMode = facts.policy?.body.render_ceiling ?? 'template';
+    const findings = status === 'concluded' && showFindings ? (row.findings as never) : null;
+    return renderReport({ model: deps.model }, {
+      render: facts.render, ceiling, assessment: assessmentOf(row) as never, findings, lang: facts.renderLang ?? null, now: now(),
+    });
+  }
+
+  const create: Handler = async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const body = ctx.body as InquiryRequest;
+    ctx.audit.purpose = body.purpose;
+    const { policy } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, ctx.ex.headers['x-purpose']);
+    const started = Date.now();
+    const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
+    const hash = requestHash(body);
+    const prepared = prepareInquiry(deps.checks, body);
+    const answered = prepared.plan.worker.length > 0 ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
+    try {
+      await answered?.ready;
+      const opened = await openInquiry({ runtime: deps.runtime, checks: deps.checks, now }, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, body.idempotency_key, hash));
+      if (opened.state === 'reasoning') await waitOrFireDeadline(answered!, deadlineAt, () => fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'));
+      const response = await view(principal, opened.inquiryId);
+      await rememberResponse(deps.db, principal, body.idempotency_key, 200, response);
+      return { status: 200, body: response };
+    } catch (error) {
+      if (!(error instanceof IdempotencyClash)) throw error;
+      return replay(ctx, principal, body.idempotency_key!, hash);
+    } finally {
+      answered?.stop();
+    }
+  };
+
+  async function replay(ctx: HandlerContext, principal: Principal, key: string, hash: string) {
+    const prior = await resolveClash(deps.db, principal, key, hash);
+    ctx.audit.target_kind = 'inquiry';
+    ctx.audit.target_id = prior.inquiryId;
+    const headers = { 'Idempotent-Replayed': 'true' };
+    if (prior.kind === 'replay') return { status: prior.status, body: prior.body, headers };
+    return { status: 200, body: await view(principal, prior.inquiryId), headers };
+  }
+
+  const get: Handler = async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const inquiryId = ctx.params.inquiry_id!;
+    ctx.audit.target_kind = 'inquiry';
+    ctx.audit.target_id = inquiryId;
+    return { status: 200, body: await view(principal, inquiryId) };
+  };
+
+  return {
+    create,
+    get,
+    runCheckJob: (job: CheckJob) => runCheckJob(continuation, job),
+    fireTimer: (scope: { tenantId: string; mode: 'live' | 'test' }, inquiryId: string, type: 'deadline.reached' | 'reasoning.expired') =>
+      fireInquiryTimer(continuation, scope, inquiryId, type),
+  };
+}
+
+export type InquiryService = ReturnType<typeof createInquiryService>;
+
+interface AnswerListener {
+  ready: Promise<void>;
+  answered: Promise<void>;
+  stop(): void;
+}
+
+/** Resolves on the first assessment announced on the inquiry's stream. */
+function listenForAnswer(hub: EventHub, inquiryId: string): AnswerListener {
+  let resolve!: () => void;
+  const answered = new Promise<void>((r) => (resolve = r));
+  const unsubscribe = hub.subscribe(inquiryId, (message) => {
+    if (message.type === 'event' && /^Assessment(Issued|Revised)$|^InquiryConcluded$/.test(message.event.type)) resolve();
+  });
+  return { ready: unsubscribe.ready, answered, stop: () => unsubscribe() };
+}
+
+async function waitOrFireDeadline(listener: AnswerListener, deadlineAt: number, fire: () => Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((r) => (timer = setTimeout(() => r('deadline'), Math.max(0, deadlineAt - Date.now()))));
+  const first = await Promise.race([listener.answered.then(() => 'answered' as const), deadline]);
+  clearTimeout(timer);
+  if (first === 'deadline') await fire();
+}

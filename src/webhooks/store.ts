@@ -1,0 +1,83 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { Mode, Tx } from '../db/pool.js';
+
+/**
+ * One function per query on webhook_endpoints and webhook_deliveries; the
+ * connection comes first and is a tenant-scoped transaction (withTenant), so
+ * row-level security confines every query to one tenant and mode.
+ */
+export interface Scope {
+  tenantId: string;
+  mode: Mode;
+}
+
+const EndpointRow = z.object({
+  id: z.string(),
+  url: z.string(),
+  event_types: z.array(z.string()),
+  description: z.string().nullable(),
+  secret_sealed: z.instanceof(Buffer),
+  created_at: z.string(),
+  disabled_at: z.string().nullable(),
+});
+export type EndpointRow = z.infer<typeof EndpointRow>;
+
+export interface NewEndpoint {
+  id: string;
+  url: string;
+  eventTypes: readonly string[];
+  description: string | null;
+  secretSealed: Buffer;
+}
+
+export async function insertEndpoint(tx: Tx, scope: Scope, e: NewEndpoint): Promise<{ created_at: string }> {
+  return tx.one(sql.type(z.object({ created_at: z.string() }))`
+    INSERT INTO webhook_endpoints (id, tenant_id, mode, url, event_types, description, secret_sealed)
+    VALUES (${e.id}, ${scope.tenantId}, ${scope.mode}, ${e.url}, ${sql.array([...e.eventTypes], 'text')},
+            ${e.description}, ${sql.binary(e.secretSealed)})
+    RETURNING created_at`);
+}
+
+/** The enabled endpoints subscribed to one event type, oldest first. */
+export async function listSubscribedEndpoints(tx: Tx, eventType: string): Promise<readonly string[]> {
+  return tx.anyFirst(sql.type(z.object({ id: z.string() }))`
+    SELECT id FROM webhook_endpoints
+    WHERE disabled_at IS NULL AND ${eventType} = ANY (event_types)
+    ORDER BY created_at, id`);
+}
+
+export async function loadEndpoint(tx: Tx, id: string): Promise<EndpointRow | null> {
+  return tx.maybeOne(sql.type(EndpointRow)`
+    SELECT id, url, event_types, description, secret_sealed, created_at, disabled_at
+    FROM webhook_endpoints WHERE id = ${id}`);
+}
+
+export async function disableEndpoint(tx: Tx, id: string, reason: string): Promise<boolean> {
+  const row = await tx.maybeOne(sql.type(z.object({ id: z.string() }))`
+    UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = ${reason}
+    WHERE id = ${id} AND disabled_at IS NULL RETURNING id`);
+  return row !== null;
+}
+
+export type DeliveryStatus = 'succeeded' | 'failed' | 'retrying' | 'gave_up' | 'disabled';
+
+export interface NewDelivery {
+  endpointId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: DeliveryStatus;
+  httpStatus: number | null;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+export async function insertDelivery(tx: Tx, scope: Scope, d: NewDelivery): Promise<void> {
+  await tx.query(sql.unsafe`
+    INSERT INTO webhook_deliveries (tenant_id, mode, endpoint_id, webhook_id, event_id, event_type, attempt, status,
+                                    http_status, error, next_attempt_at)
+    VALUES (${scope.tenantId}, ${scope.mode}, ${d.endpointId}, ${d.webhookId}, ${d.eventId}, ${d.eventType}, ${d.attempt},
+            ${d.status}, ${d.httpStatus}, ${d.error}, ${d.nextAttemptAt})`);
+}
