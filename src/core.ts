@@ -46,7 +46,7 @@ function dnsServersOf(setting: string): { dnsServers?: string[] } {
 // Sweeping for outbox rows a crash left behind: often enough to recover within seconds.
 const RELAY_SWEEP_INTERVAL_MS = 2000;
 
-export async function createCore(deps: { config: Config; db: Db; hub: EventHub; log: Logger }): Promise<Core> {
+export async function createCore(deps: { config: Config; db: Db; hub: EventHub; log: Logger; publicUrl: () => string }): Promise<Core> {
   const { config, db, hub, log } = deps;
   const checks = await discoverChecks({
     ...dnsServersOf(config.TAS_DNS_SERVERS),
@@ -69,7 +69,7 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
   const model = config.TAS_MODEL_ENDPOINT
     ? createModelRenderer({ endpoint: config.TAS_MODEL_ENDPOINT, ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}), timeoutMs: 10_000, promptVersion: 'report-prompt/1', onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template') })
     : null;
-  const inquiries = createInquiryService({ db, runtime, hub, checks, registry: registryCache, policies: policyCache, model, publicUrl: config.publicUrl });
+  const inquiries = createInquiryService({ db, runtime, hub, checks, registry: registryCache, policies: policyCache, model, publicUrl: deps.publicUrl });
 
   const workers: Worker[] = [];
   return {

@@ -63,7 +63,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let app: App | null = null;
   let port: number | null = null;
   const revocations = await createRevocationBus({ redisUrl: config.REDIS_URL, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
-  const core = await createCore({ config, db, hub, log });
+  let publicUrl = config.publicUrl;
+  const core = await createCore({ config, db, hub, log, publicUrl: () => publicUrl });
   if (opts.edge) {
     const authenticator = createAuthenticator({ db, pepper: config.keyPepper });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
@@ -83,6 +84,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       checksDiscovered: () => core.checks.length,
     });
     port = await app.listen(config.PORT, config.HOST);
+    if (!config.TAS_PUBLIC_URL) publicUrl = `http://${config.HOST}:${port}`;
     log.info({ ...describeConfig(config), port }, 'listening');
   }
   let workers: Workers | null = null;

@@ -36,7 +36,8 @@ export interface InquiryServiceDeps {
   registry: RegistryCache;
   policies: PolicyCache;
   model: ModelRenderer | null;
-  publicUrl: string;
+  /** Base of events_url; known only once the server listens when the port is chosen by the OS. */
+  publicUrl: () => string;
   now?: () => Date;
 }
 
@@ -57,7 +58,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const facts = found.inquiry.request as unknown as InquiryFacts;
     const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
     const report = await reportFor(facts, found.assessment, found.inquiry.status, showFindings);
-    return inquiryView({ inquiryId, status: found.inquiry.status, assessment: found.assessment, showFindings, publicUrl: deps.publicUrl, report });
+    return inquiryView({ inquiryId, status: found.inquiry.status, assessment: found.assessment, showFindings, publicUrl: deps.publicUrl(), report });
   }
 
   async function reportFor(facts: InquiryFacts, row: NonNullable<Awaited<ReturnType<typeof latestAssessmentOf>>>, status: string, showFindings: boolean) {

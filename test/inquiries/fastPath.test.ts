@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InquiryResponse } from '../../src/schemas/inquiries.js';
+import { ownerClient } from '../support/database.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+import { EMAIL_AND_PHONE, inquire } from './support.js';
+
+let ts: TestService;
+let owner: pg.Client;
+beforeAll(async () => {
+  ts = await startTestService();
+  owner = await ownerClient(ts.dbUrl);
+});
+afterAll(async () => {
+  await owner?.end();
+  await ts?.stop();
+});
+
+describe('POST /v1/inquiries, fast tier', () => {
+  it('an email and a phone: 200 with score, interval, evidence counts, readable findings and the audit id', async () => {
+    const r = await inquire(ts, EMAIL_AND_PHONE);
+    expect(r.status).toBe(200);
+    const body = InquiryResponse.parse(r.body);
+    expect(body.status).toBe('concluded');
+    const a = body.assessment;
+    expect(a.low).toBeLessThanOrEqual(a.score);
+    expect(a.score).toBeLessThanOrEqual(a.high);
+    expect(a.methodology_version).toBe('trust-method/1');
+    expect(a.preliminary).toBe(false);
+    expect(a.evidence.signals).toBeGreaterThan(5);
+    expect(a.evidence.by_provenance_class.computed).toBeGreaterThan(0);
+    expect(a.evidence.by_trust_band.high + a.evidence.by_trust_band.medium + a.evidence.by_trust_band.low).toBe(a.evidence.signals);
+    const abouts = new Set(body.findings!.findings!.map((f) => f.about));
+    expect(abouts).toEqual(new Set(['jane.doe@gmail.com', '+44 20 7946 0958']));
+    expect(body.findings!.findings!.every((f) => f.statement.length > 10)).toBe(true);
+    expect(body.events_url).toBeUndefined();
+    const auditId = r.headers.get('x-service-audit-id');
+    const audit = await owner.query('SELECT action, status, purpose, target_id FROM audit_log WHERE audit_id = $1', [auditId]);
+    expect(audit.rows).toEqual([{ action: 'createInquiry', status: 200, purpose: 'fraud_prevention', target_id: body.inquiry_id }]);
+  });
+
+  it('GET /v1/inquiries/{id} returns the same assessment; another tenant gets 404', async () => {
+    const created = await inquire(ts, EMAIL_AND_PHONE);
+    const res = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) });
+    expect(res.status).toBe(200);
+    const got = (await res.json()) as any;
+    expect(got.assessment).toEqual(created.body.assessment);
+    const other = await ts.provision('other-inquirer');
+    const foreign = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(other.keys.test) });
+    expect(foreign.status).toBe(404);
+    const otherMode = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.live) });
+    expect(otherMode.status).toBe(404);
+  });
+
+  it('a key without the findings scope gets the assessment without findings', async () => {
+    const mint = await fetch(`${ts.base}/v1/admin/keys`, {
+      method: 'POST', headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'no-findings', scopes: ['inquiries'], mode: 'test' }),
+    });
+    const key = ((await mint.json()) as any).secret as string;
+    const r = await inquire(ts, EMAIL_AND_PHONE, key);
+    expect(r.status).toBe(200);
+    expect(r.body.findings).toBeUndefined();
+    expect(r.body.assessment.score).toBeGreaterThan(0);
+  });
+
+  it('the same subject resolves to the same entity, whose ledger tas score reproduces', async () => {
+    const first = await inquire(ts, EMAIL_AND_PHONE);
+    const second = await inquire(ts, { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'EMAIL', value: 'Jane.Doe@gmail.com ' }] } });
+    expect(second.body.assessment.entity_id).toBe(first.body.assessment.entity_id);
+    const ledger = await fetch(`${ts.base}/v1/entities/${first.body.assessment.entity_id}/ledger`, { headers: bearer(ts.tenant.keys.test) });
+    expect(ledger.status).toBe(200);
+    const entries = (await ledger.json()) as any[];
+    expect(entries.length).toBeGreaterThanOrEqual(2);
+    const tas = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
+    for (const entry of entries) {
+      const out = JSON.parse(execFileSync(process.execPath, [tas, 'score', '-'], { input: JSON.stringify(entry.inputs), encoding: 'utf8' }));
+      expect([out.score, out.low, out.high]).toEqual([entry.assessment.score, entry.assessment.low, entry.assessment.high]);
+    }
+  });
+});
+
+describe('refusals of POST /v1/inquiries', () => {
+  const I13 = { detail: [{ loc: ['body', 'purpose'], msg: expect.any(String), type: 'I13' }] };
+
+  it.each([
+    ['missing', (() => { const { purpose: _p, ...rest } = EMAIL_AND_PHONE; return rest; })(), {}],
+    ['unregistered', { ...EMAIL_AND_PHONE, purpose: 'marketing' }, {}],
+    ['not granted to this tenant', { ...EMAIL_AND_PHONE, purpose: 'investigation' }, {}],
+    ['contradicted by X-Purpose', EMAIL_AND_PHONE, { 'x-purpose': 'credit_risk' }],
+  ])('a purpose %s: 422 I13, identical every time', async (_label, body, headers) => {
+    const plain = await ts.provision(`plain-${Math.random().toString(36).slice(2, 8)}`);
+    const r = await inquire(ts, body, plain.keys.test, headers as Record<string, string>);
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual(I13);
+    expect(r.text).toBe(JSON.stringify({ detail: [{ loc: ['body', 'purpose'], msg: r.body.detail[0].msg, type: 'I13' }] }));
+    const audit = await owner.query('SELECT rule, status FROM audit_log WHERE audit_id = $1', [r.headers.get('x-service-audit-id')]);
+    expect(audit.rows).toEqual([{ rule: 'I13', status: 422 }]);
+  });
+
+  it('a purpose the policy does not allow is refused the same way', async () => {
+    const t = await ts.provision('policy-purpose');
+    const publish = await fetch(`${ts.base}/v1/admin/policies`, {
+      method: 'POST', headers: { ...bearer(t.keys.test_admin), 'content-type': 'application/json' },
+      body: JSON.stringify({ allowed_purposes: ['credit_risk'], allowed_intents: ['pre_transaction'], render_ceiling: 'template', show_findings: true, rules: [] }),
+    });
+    expect(publish.status).toBe(201);
+    const r = await inquire(ts, EMAIL_AND_PHONE, t.keys.test);
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual(I13);
+  });
+
+  it.each([
+    ['async mode', { ...EMAIL_AND_PHONE, mode: 'async' }, 'I16', ['body', 'mode']],
+    ['stream mode', { ...EMAIL_AND_PHONE, mode: 'stream' }, 'I16', ['body', 'mode']],
+    ['an unregistered intent', { ...EMAIL_AND_PHONE, intent: 'hunting' }, 'I14', ['body', 'intent']],
+    ['an unregistered artifact type', { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'PASSPORT', value: 'X1' }] } }, 'I15', ['body', 'subject', 'presentations', 0, 'type']],
+  ])('%s: 422 naming rule %s', async (_label, body, rule, loc) => {
+    const r = await inquire(ts, body);
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ type: rule, loc });
+  });
+
+  it('an unknown entity_id is 404, and writes nothing', async () => {
+    const before = (await owner.query('SELECT count(*)::int AS n FROM inquiries')).rows[0].n;
+    const r = await inquire(ts, { ...EMAIL_AND_PHONE, subject: { entity_id: '6f1c1b4e-0000-4000-8000-000000000000' } });
+    expect(r.status).toBe(404);
+    expect((await owner.query('SELECT count(*)::int AS n FROM inquiries')).rows[0].n).toBe(before);
+  });
+});
