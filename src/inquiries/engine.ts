@@ -7,6 +7,9 @@ import type { Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
 import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
 import type { HandlerContext } from '../http/handler.js';
+
+/** Where an inquiry's audit row goes: the HTTP call's, or a monitor rescan's own. */
+export type AuditSink = Pick<HandlerContext, 'audit' | 'auditInTx'>;
 import { HttpProblem } from '../http/problems.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
 import type { InquiryEvent, PendingCheck } from '../../machines/inquiryMachine.js';
@@ -55,7 +58,7 @@ export function prepareInquiry(checks: readonly CheckDefinition[], body: Inquiry
 
 export async function openInquiry(
   deps: OpenDeps,
-  ctx: HandlerContext,
+  ctx: AuditSink,
   principal: Principal,
   body: InquiryRequest,
   prepared: PreparedInquiry,

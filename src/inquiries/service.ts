@@ -4,7 +4,7 @@ import type { CheckDefinition } from '../checks/types.js';
 import { findInquiry, latestAssessmentOf } from '../db/inquiries.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
-import type { Handler, HandlerContext } from '../http/handler.js';
+import type { Handler } from '../http/handler.js';
 import { HttpProblem } from '../http/problems.js';
 import type { PolicyCache } from '../policies/cache.js';
 import type { RegistryCache } from '../registry/cache.js';
@@ -14,7 +14,7 @@ import type { InquiryRequest } from '../schemas/inquiries.js';
 import { requirePrincipal } from '../routes/principal.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
-import { openInquiry, prepareInquiry } from './engine.js';
+import { openInquiry, prepareInquiry, type AuditSink } from './engine.js';
 import { checkById, type InquiryFacts } from './evaluate.js';
 import { claimer, IdempotencyClash, rememberResponse, requestHash, resolveClash } from './idempotency.js';
 import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
@@ -72,9 +72,17 @@ export function createInquiryService(deps: InquiryServiceDeps) {
 
   const create: Handler = async (ctx) => {
     const principal = requirePrincipal(ctx);
-    const body = ctx.body as InquiryRequest;
+    return inquire(ctx, principal, ctx.body as InquiryRequest, ctx.ex.headers['x-purpose']);
+  };
+
+  /**
+   * One sync inquiry, for the HTTP call and for anything else that asks (a
+   * monitor's rescan): admission, idempotency, opening, waiting up to the
+   * deadline, and the answer as the caller sees it.
+   */
+  async function inquire(ctx: AuditSink, principal: Principal, body: InquiryRequest, purposeHeader?: string): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     ctx.audit.purpose = body.purpose;
-    const { policy } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, ctx.ex.headers['x-purpose']);
+    const { policy } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
     const started = Date.now();
     const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
     const hash = requestHash(body);
@@ -93,9 +101,9 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     } finally {
       answered?.stop();
     }
-  };
+  }
 
-  async function replay(ctx: HandlerContext, principal: Principal, key: string, hash: string) {
+  async function replay(ctx: AuditSink, principal: Principal, key: string, hash: string) {
     const prior = await resolveClash(deps.db, principal, key, hash);
     ctx.audit.target_kind = 'inquiry';
     ctx.audit.target_id = prior.inquiryId;
@@ -115,6 +123,8 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   return {
     create,
     get,
+    inquire,
+    view,
     runCheckJob: (job: CheckJob) => runCheckJob(continuation, job),
     fireTimer: (scope: { tenantId: string; mode: 'live' | 'test' }, inquiryId: string, type: 'deadline.reached' | 'reasoning.expired') =>
       fireInquiryTimer(continuation, scope, inquiryId, type),
