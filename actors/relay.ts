@@ -33,7 +33,8 @@ const SWEEP_MAX_BATCHES = 25;
 export interface RelayDeps {
   db: Db;
   queues: (name: string) => Queue;
-  publish: (streamId: string, event: StreamEvent) => Promise<void>;
+  /** Carries a stream event to subscribers; `scope` is the tenant and mode the event belongs to (for webhook fan-out). */
+  publish: (streamId: string, event: StreamEvent, scope: { tenantId: string; mode: 'live' | 'test' }) => Promise<void>;
   log: Pick<Logger, 'warn' | 'error'>;
 }
 
@@ -94,7 +95,7 @@ export function createRelay(deps: RelayDeps): Relay {
       }
       case 'publish': {
         const event = parse(PublishPayload, row);
-        await deps.publish(event.stream_id, event);
+        await deps.publish(event.stream_id, event, { tenantId: row.tenant_id, mode: row.mode });
         return;
       }
       default:

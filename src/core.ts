@@ -7,6 +7,7 @@ import { INQUIRY_MACHINE_VERSION, inquiryMachine } from '../machines/inquiryMach
 import { createCheckWorker } from '../workers/checks.js';
 import { createQueues, type Queues } from '../workers/queues.js';
 import { createTimerWorker } from '../workers/timers.js';
+import { createWebhookWorker, fanoutJobFor } from '../workers/webhooks.js';
 import { discoverChecks } from './checks/registry.js';
 import type { CheckDefinition } from './checks/types.js';
 import type { Config } from './config.js';
@@ -37,6 +38,14 @@ export interface Core {
   close(): Promise<void>;
 }
 
+const WEBHOOK_EVENT_TYPES = new Set(['MonitorTriggered', 'AssessmentRevised', 'InquiryConcluded', 'CaseChanged']);
+
+function streamKindOf(type: string): 'inquiry' | 'monitor' | 'case' {
+  if (type === 'MonitorTriggered') return 'monitor';
+  if (type === 'CaseChanged') return 'case';
+  return 'inquiry';
+}
+
 function dnsServersOf(setting: string): { dnsServers?: string[] } {
   if (setting === 'off') return {};
   if (setting === 'system') return { dnsServers: getServers() };
@@ -56,7 +65,20 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
   });
   const connection = bullConnection(config.REDIS_URL);
   const queues = createQueues({ connection, prefix: config.TAS_REDIS_PREFIX });
-  const relay = createRelay({ db, queues: (name) => queues.queue(name), publish: (streamId, event) => hub.publish(streamId, event), log });
+  const relay = createRelay({
+    db,
+    queues: (name) => queues.queue(name),
+    // Webhook fan-out is queued before the live publish: a failure of either leaves the outbox row
+    // for the sweep, and the fan-out's deterministic job id makes the retry harmless.
+    publish: async (streamId, event, scope) => {
+      if (WEBHOOK_EVENT_TYPES.has(event.type)) {
+        const job = fanoutJobFor(event, scope, streamKindOf(event.type));
+        await queues.queue(job.queue).add(job.name, job.data, { jobId: job.jobId, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } });
+      }
+      await hub.publish(streamId, event);
+    },
+    log,
+  });
   const runtime = createActorRuntime({
     db,
     relay,
@@ -72,6 +94,7 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
   const inquiries = createInquiryService({ db, runtime, hub, checks, registry: registryCache, policies: policyCache, model, publicUrl: deps.publicUrl });
 
   const workers: Worker[] = [];
+  const closers: (() => Promise<void>)[] = [];
   return {
     checks, queues, relay, runtime, inquiries, policyCache, registryCache,
     startProcessing() {
@@ -85,11 +108,13 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
           else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
         },
       }));
+      const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
+      closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
       relay.start(RELAY_SWEEP_INTERVAL_MS);
     },
     async close() {
-      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...workers.map((w) => w.close()), ...closers.map((c) => c())]);
       await relay.stop();
       await queues.close();
     },

@@ -1,5 +1,6 @@
 import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions } from 'bullmq';
 import { z } from 'zod';
+import { WEBHOOK_JOBS } from './webhooks.js';
 
 /**
  * The job catalog: every queue, every job name on it, and the zod schema its
@@ -40,6 +41,7 @@ export type ActorTimerJob = z.infer<typeof ActorTimerJob>;
 export const JOB_CATALOG = {
   checks: { 'check.run': CheckRunJob },
   timers: { 'actor.timer': ActorTimerJob },
+  webhooks: WEBHOOK_JOBS,
 } as const;
 
 export type QueueName = keyof typeof JOB_CATALOG;

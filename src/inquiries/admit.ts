@@ -40,10 +40,18 @@ export async function admitInquiry(
   return { policy };
 }
 
-/** A missing purpose fails the schema first; it must still read as the I13 refusal (and a missing intent as I14). */
+/**
+ * A missing or malformed purpose fails the schema first; it must still read as
+ * the I13 refusal (and an intent as I14). Other problems in the same body
+ * (an unknown field, say) are still reported beside it; a body whose only
+ * problem is the purpose gets exactly the I13 refusal.
+ */
 export function mapInquiryValidation(failure: ValidationFailure): ValidationFailure {
-  const about = (field: string) => failure.detail.some((d) => d.loc.length === 2 && d.loc[0] === 'body' && d.loc[1] === field);
-  if (about('purpose')) return PURPOSE_REFUSAL;
-  if (about('intent')) return INTENT_REFUSAL;
-  return failure;
+  const isAbout = (field: string) => (d: { loc: (string | number)[] }) => d.loc[0] === 'body' && d.loc[1] === field;
+  const purpose = failure.detail.some(isAbout('purpose'));
+  const intent = failure.detail.some(isAbout('intent'));
+  if (!purpose && !intent) return failure;
+  const rest = failure.detail.filter((d) => !isAbout('purpose')(d) && !isAbout('intent')(d));
+  const rules = [...(purpose ? PURPOSE_REFUSAL.detail : []), ...(intent ? INTENT_REFUSAL.detail : [])];
+  return new ValidationFailure([...rules, ...rest], purpose ? 'I13' : 'I14');
 }

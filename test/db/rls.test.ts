@@ -57,10 +57,25 @@ const FIXTURES: Record<string, Fixture> = {
   idempotency_keys: async (c, t, m) => {
     await c.query(`INSERT INTO idempotency_keys (tenant_id, mode, key, request_hash, inquiry_id) VALUES ($1, $2, $3, 'h', $4)`, [t, m, randomUUID(), randomUUID()]);
   },
+  webhook_endpoints: async (c, t, m) => {
+    await insertWebhookEndpoint(c, t, m);
+  },
+  webhook_deliveries: async (c, t, m) => {
+    const e = await insertWebhookEndpoint(c, t, m);
+    await c.query(`INSERT INTO webhook_deliveries (tenant_id, mode, endpoint_id, webhook_id, event_id, event_type, attempt, status)
+      VALUES ($1, $2, $3, 'msg_x', $4, 'InquiryConcluded', 1, 'succeeded')`, [t, m, e, randomUUID()]);
+  },
   observations: async (c, t, m) => {
     await c.query(`INSERT INTO observations (id, tenant_id, mode, kind, provenance_class, body, observed_at) VALUES ($1, $2, $3, 'observation', 'tenant_supplied', '{}', now())`, [randomUUID(), t, m]);
   },
 };
+
+async function insertWebhookEndpoint(c: pg.Client, t: string, m: string): Promise<string> {
+  const id = randomUUID();
+  await c.query(`INSERT INTO webhook_endpoints (id, tenant_id, mode, url, event_types, secret_sealed)
+    VALUES ($1, $2, $3, 'https://hooks.example.com/tas', '{InquiryConcluded}', '\\x00')`, [id, t, m]);
+  return id;
+}
 
 async function insertInquiry(c: pg.Client, t: string, m: string): Promise<string> {
   const id = randomUUID();

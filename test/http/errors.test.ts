@@ -64,8 +64,9 @@ describe('errors in the contract shapes', () => {
     const text = await res.text();
     expect(text).not.toContain(secretish);
     const detail = JSON.parse(text).detail as { loc: unknown[]; type: string }[];
-    expect(detail).toContainEqual(expect.objectContaining({ loc: ['body', 'purpose'], type: 'missing' }));
-    expect(detail).toContainEqual(expect.objectContaining({ loc: ['body', 'intent'] }));
+    // A missing purpose reads as the rule it breaks (I13); the malformed intent as I14.
+    expect(detail).toContainEqual(expect.objectContaining({ loc: ['body', 'purpose'], type: 'I13' }));
+    expect(detail).toContainEqual(expect.objectContaining({ loc: ['body', 'intent'], type: 'I14' }));
   });
 
   it('a path id that must be a uuid is checked', async () => {
