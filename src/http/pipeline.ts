@@ -11,6 +11,7 @@ import { HttpProblem, ValidationFailure } from './problems.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
+import type { OperationSpec } from '../schemas/operation.js';
 
 /**
  * The one path every HTTP call takes: route -> key -> scope -> rate limit ->
@@ -92,10 +93,11 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   const op = route.op;
   ctx.audit.action = op.operationId;
   wireAudit(deps, ctx);
-  if (op.auth !== 'open') await authorise(deps, ctx, op.auth);
+  const { authorization, rawQuery } = credentialsOf(op, ctx.ex);
+  if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
   try {
     ctx.params = parseParams(op, params);
-    ctx.query = parseQuery(op, ctx.ex.rawQuery);
+    ctx.query = parseQuery(op, rawQuery);
     if (op.body) ctx.body = await parseBody(op, ctx.ex, bodyPromise);
   } catch (error) {
     if (error instanceof ValidationFailure && route.mapValidation) throw route.mapValidation(error);
@@ -107,8 +109,25 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   return route.handler(ctx);
 }
 
-async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string): Promise<void> {
-  const outcome = await deps.authenticator.authenticate(ctx.ex.headers.authorization);
+/**
+ * The key comes in the Authorization header. Event streams alone also take it
+ * as `access_token` in the query, because a browser's EventSource cannot set
+ * headers; use a short-lived key minted for the purpose there (the README
+ * says so). The parameter is removed before the query is validated.
+ */
+function credentialsOf(op: OperationSpec, ex: Exchange): { authorization: string | undefined; rawQuery: string } {
+  const header = ex.headers.authorization;
+  if (header || op.success.contentType !== 'text/event-stream' || !ex.rawQuery.includes('access_token=')) {
+    return { authorization: header, rawQuery: ex.rawQuery };
+  }
+  const query = new URLSearchParams(ex.rawQuery);
+  const token = query.get('access_token');
+  query.delete('access_token');
+  return { authorization: token ? `Bearer ${token}` : undefined, rawQuery: query.toString() };
+}
+
+async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, authorization: string | undefined): Promise<void> {
+  const outcome = await deps.authenticator.authenticate(authorization);
   if (!outcome.ok) {
     const challenge = outcome.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
     throw new HttpProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });

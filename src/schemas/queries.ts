@@ -11,6 +11,8 @@ export const cursor = z.string().min(1).max(128);
 
 export const AfterQuery = z.strictObject({
   after: cursor.optional().describe('Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins.'),
+  access_token: z.string().max(128).optional().describe(
+    'For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one.'),
 });
 
 export const AuditQuery = z.strictObject({
