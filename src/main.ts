@@ -98,15 +98,26 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     async stop() {
       app?.drain();
       app?.close();
-      await workers?.close();
-      await core.close();
-      await hub.close();
-      await auditWriter.close();
-      await revocations.close();
-      await db.end();
+      // Each step is bounded: with Redis or PostgreSQL gone, a close could otherwise wait forever.
+      await bounded(workers?.close());
+      await bounded(core.close());
+      await bounded(hub.close());
+      await bounded(auditWriter.close());
+      await bounded(revocations.close());
+      await bounded(db.end());
       redis.disconnect();
     },
   };
+}
+
+// Long enough for in-flight jobs and batches to finish on a healthy system.
+const SHUTDOWN_STEP_MS = 5000;
+
+async function bounded(step: Promise<unknown> | undefined): Promise<void> {
+  if (!step) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([step.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, SHUTDOWN_STEP_MS)))]);
+  clearTimeout(timer);
 }
 
 async function createDemoTenant(db: Db, config: Config): Promise<ProvisionedTenant | null> {

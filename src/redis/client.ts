@@ -5,10 +5,17 @@ import { Redis } from 'ioredis';
  * so a request never hangs on a Redis that is down (the edge answers 503).
  */
 export function createRedis(url: string, opts: { forBullmq?: boolean } = {}): Redis {
-  if (opts.forBullmq) {
+  const client = opts.forBullmq
     // BullMQ's blocking commands need these two settings (see its docs on connections).
-    return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: false, lazyConnect: true });
-  }
+    ? new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: false, lazyConnect: true })
+    : plainClient(url);
+  // Connection errors surface where it matters (a failed command, /healthz); ioredis would
+  // otherwise print every reconnect attempt as an unhandled error event.
+  client.on('error', () => undefined);
+  return client;
+}
+
+function plainClient(url: string): Redis {
   return new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

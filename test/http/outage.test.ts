@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerClient } from '../support/database.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+/**
+ * Dependencies going away: the service answers fast 502/503 problems instead
+ * of hanging, and an audit row it could not write is kept on local disk and
+ * written once PostgreSQL is back. PostgreSQL is reached through a TCP proxy
+ * the test can cut; Redis is a private redis-server the test can kill.
+ */
+let ts: TestService;
+let owner: pg.Client;
+let proxy: Server;
+let proxyPort = 0;
+let cut = false;
+const sockets = new Set<Socket>();
+let redis: ChildProcess;
+const redisPort = 20000 + Math.floor(Math.random() * 20000);
+
+function startProxy(): Promise<void> {
+  proxy = createServer((client) => {
+    if (cut) return client.destroy();
+    const upstream = connect(5432, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => { client.destroy(); upstream.destroy(); };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  return new Promise((r) => proxy.listen(0, '127.0.0.1', () => { proxyPort = (proxy.address() as AddressInfo).port; r(); }));
+}
+
+beforeAll(async () => {
+  redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 300));
+  await startProxy();
+  ts = await startTestService({ REDIS_URL: `redis://127.0.0.1:${redisPort}` }, { workers: true });
+  owner = await ownerClient(ts.dbUrl);
+});
+
+afterAll(async () => {
+  await owner?.end();
+  await ts?.stop().catch(() => undefined);
+  proxy?.close();
+  redis?.kill('SIGKILL');
+});
+
+describe('outages', () => {
+  it('PostgreSQL unreachable: the audit writer keeps the row on local disk within seconds and writes it once PostgreSQL is back', async () => {
+    // The service under test reaches PostgreSQL directly; point a second pool through the proxy.
+    const { createDb } = await import('../../src/db/pool.js');
+    const { createAuditWriter } = await import('../../src/audit/auditWriter.js');
+    const { createAuditSpool } = await import('../../src/audit/spool.js');
+    const { appendAuditBatch } = await import('../../src/db/audit.js');
+    const viaProxy = ts.dbUrl.replace(':5432/', `:${proxyPort}/`);
+    const db = await createDb(viaProxy, { connectionTimeout: 1000 });
+    const spool = createAuditSpool(`/tmp/tas-outage-${process.pid}`);
+    const writer = createAuditWriter({ db, spool });
+    cut = true;
+    for (const s of sockets) s.destroy();
+    const started = Date.now();
+    const auditId = '7d1f3b52-6c1e-4c9b-9a51-3f0e6f1d2c11';
+    const where = await writer.append({
+      audit_id: auditId, occurred_at: new Date().toISOString(), tenant_id: null, mode: null, principal: 'anonymous',
+      action: 'outage-test', target_kind: null, target_id: null, status: 502, rule: null, purpose: null,
+      cost_amount: null, cost_currency: null, request_id: null,
+    });
+    expect(where).toBe('spool');
+    expect(Date.now() - started).toBeLessThan(3000);
+    cut = false;
+    const replayed = await spool.replay((rows) => appendAuditBatch(db, rows));
+    expect(replayed).toBe(1);
+    const row = await owner.query('SELECT action, status FROM audit_log WHERE audit_id = $1', [auditId]);
+    expect(row.rows).toEqual([{ action: 'outage-test', status: 502 }]);
+    await writer.close();
+    await db.end();
+  });
+
+  it('Redis down: keyed calls get a 503 problem within seconds, and /healthz says so', async () => {
+    expect((await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) })).status).toBe(200);
+    redis.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const res = await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    const problem = (await res.json()) as { audit_id: string; type: string };
+    expect(problem.audit_id).toBe(res.headers.get('x-service-audit-id'));
+    const health = (await (await fetch(`${ts.base}/healthz`)).json()) as { redis: string; database: string };
+    expect(health).toMatchObject({ redis: 'unreachable', database: 'reachable' });
+    // The refused call was still audited.
+    const row = await owner.query('SELECT status FROM audit_log WHERE audit_id = $1', [problem.audit_id]);
+    expect(row.rows).toEqual([{ status: 503 }]);
+  });
+});
