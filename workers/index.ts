@@ -3,10 +3,12 @@ import type { AuditSpool } from '../src/audit/spool.js';
 import type { Config } from '../src/config.js';
 import type { AuditRecord } from '../src/db/audit.js';
 import type { Db } from '../src/db/pool.js';
+import { sealAudit } from '../src/audit/sealer.js';
 
 /**
  * The background side of the service. Every process that runs workers also
- * replays audit rows that were spooled to local disk while Postgres was down.
+ * replays audit rows that were spooled to local disk while Postgres was down,
+ * and seals audit rows into their hash chains.
  */
 export interface Workers {
   close(): Promise<void>;
@@ -22,6 +24,8 @@ export interface WorkerDeps {
 
 // Often enough that a recovered database catches up within seconds, rarely enough to cost nothing.
 const SPOOL_REPLAY_INTERVAL_MS = 5000;
+// Sealing keeps the chain's tail within seconds of the horizon; each run is one short transaction.
+const SEAL_INTERVAL_MS = 2000;
 
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const replay = async () => {
@@ -32,12 +36,19 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       deps.log.warn({ err }, 'audit spool replay failed; will retry');
     }
   };
+  const seal = async () => {
+    try {
+      await sealAudit(deps.db);
+    } catch (err) {
+      deps.log.warn({ err }, 'audit sealing failed; will retry');
+    }
+  };
   await replay();
-  const timer = setInterval(replay, SPOOL_REPLAY_INTERVAL_MS);
-  timer.unref();
+  const timers = [setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS)];
+  for (const t of timers) t.unref();
   return {
     async close() {
-      clearInterval(timer);
+      for (const t of timers) clearInterval(t);
     },
   };
 }

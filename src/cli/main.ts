@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { PreflightError } from '../preflight.js';
 import { serveCommand, workerCommand } from './serve.js';
-import { keyMintCommand, migrateCommand, tenantCreateCommand } from './operator.js';
+import { auditCommand, keyMintCommand, migrateCommand, tenantCreateCommand } from './operator.js';
 import { UsageError } from './usageError.js';
 
 const USAGE = `tas: the trust assessment service
@@ -13,6 +13,7 @@ const USAGE = `tas: the trust assessment service
   tas tenant create --name NAME [--investigative] [--authorization REF] [--json]
   tas key mint --tenant ID --scopes a,b [--test] [--name NAME] [--json]
   tas score [FILE|-]           score an evidence file with the methodology (stdin when -)
+  tas audit verify [--chain KEY]  recompute the audit hash chains; exit 1 at the first broken link
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
 TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md.`;
@@ -26,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate': return await migrateCommand(loadConfig());
       case 'tenant': return await tenantCommand(rest);
       case 'key': return await keyCommand(rest);
+      case 'audit': return await auditCommand(loadConfig(), rest);
       case 'score': return await (await import('./score.js')).scoreMain(rest);
       case undefined: case 'help': case '--help': case '-h':
         console.log(USAGE);

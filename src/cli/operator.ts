@@ -8,6 +8,7 @@ import { ALL_SCOPES } from '../schemas/operation.js';
 import { mintKey } from '../tenancy/keys.js';
 import { provisionTenant } from '../tenancy/provision.js';
 import { UsageError } from './usageError.js';
+import { sealAudit, verifyAuditChains } from '../audit/sealer.js';
 
 export async function migrateCommand(config: Config): Promise<number> {
   await checkPostgres(config.DATABASE_URL);
@@ -61,6 +62,23 @@ export async function keyMintCommand(
       throw new UsageError(`no tenant with id ${opts.tenantId}`);
     }
     throw error;
+  } finally {
+    await db.end();
+  }
+}
+
+/** `tas audit verify`: seals what is due, then recomputes every chain (or one) from its first link. */
+export async function auditCommand(config: Config, args: string[]): Promise<number> {
+  if (args[0] !== 'verify') throw new UsageError('usage: tas audit verify [--chain KEY]');
+  const chainAt = args.indexOf('--chain');
+  const only = chainAt >= 0 ? args[chainAt + 1] : undefined;
+  await checkPostgres(config.DATABASE_URL);
+  const db = await createDb(config.DATABASE_URL);
+  try {
+    await sealAudit(db);
+    const verdicts = await verifyAuditChains(db, only);
+    for (const v of verdicts) console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}`);
+    return verdicts.some((v) => v.brokenAt !== null) ? 1 : 0;
   } finally {
     await db.end();
   }

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The audit chain's arithmetic, pure. A link is sha256 over the previous link
+ * and the row's canonical form: a fixed field order, so any later change to
+ * any field of any sealed row breaks every link after it.
+ */
+export const GENESIS = Buffer.alloc(32);
+
+export interface ChainRow {
+  audit_id: string;
+  occurred_at: string;
+  tenant_id: string | null;
+  mode: string | null;
+  principal: string;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  status: number;
+  rule: string | null;
+  purpose: string | null;
+  cost_amount: number | null;
+  cost_currency: string | null;
+}
+
+export function chainKeyOf(row: Pick<ChainRow, 'tenant_id' | 'mode'>): string {
+  return row.tenant_id ? `${row.tenant_id}:${row.mode}` : 'anonymous';
+}
+
+export function canonicalRow(r: ChainRow): string {
+  return JSON.stringify([
+    r.audit_id, new Date(r.occurred_at).toISOString(), r.tenant_id, r.mode, r.principal, r.action,
+    r.target_kind, r.target_id, r.status, r.rule, r.purpose, r.cost_amount, r.cost_currency,
+  ]);
+}
+
+export function link(prev: Buffer, row: ChainRow): Buffer {
+  return createHash('sha256').update(prev).update(canonicalRow(row)).digest();
+}

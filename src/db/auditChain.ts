@@ -1,0 +1,59 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { ChainRow } from '../audit/chain.js';
+import type { Db, Tx } from './pool.js';
+
+/** The sealer's and the verifier's queries. They run as the owner: the chain spans every tenant. */
+const Row = z.object({
+  audit_id: z.string(),
+  occurred_at: z.string(),
+  tenant_id: z.string().nullable(),
+  mode: z.string().nullable(),
+  principal: z.string(),
+  action: z.string(),
+  target_kind: z.string().nullable(),
+  target_id: z.string().nullable(),
+  status: z.number(),
+  rule: z.string().nullable(),
+  purpose: z.string().nullable(),
+  cost_amount: z.number().nullable(),
+  cost_currency: z.string().nullable(),
+});
+
+const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.principal, l.action, l.target_kind,
+  l.target_id, l.status, l.rule, l.purpose, l.cost_amount, l.cost_currency`;
+
+/** Rows not yet sealed that are older than the horizon, in insertion order. */
+export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly ChainRow[]> {
+  return tx.any(sql.type(Row)`
+    SELECT ${COLUMNS} FROM audit_log l LEFT JOIN audit_chain c ON c.audit_id = l.audit_id
+    WHERE c.audit_id IS NULL AND l.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
+    ORDER BY l.seq LIMIT ${limit}`);
+}
+
+const Head = z.object({ position: z.number(), hash: z.instanceof(Buffer) });
+
+export async function chainHead(tx: Tx, chainKey: string): Promise<{ position: number; hash: Buffer } | null> {
+  return tx.maybeOne(sql.type(Head)`
+    SELECT position, hash FROM audit_chain WHERE chain_key = ${chainKey} ORDER BY position DESC LIMIT 1`);
+}
+
+export async function insertLink(tx: Tx, l: { auditId: string; chainKey: string; tenantId: string | null; mode: string | null; position: number; prev: Buffer; hash: Buffer }): Promise<void> {
+  await tx.query(sql.unsafe`
+    INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
+    VALUES (${l.auditId}, ${l.chainKey}, ${l.tenantId}, ${l.mode}, ${l.position}, ${sql.binary(l.prev)}, ${sql.binary(l.hash)})`);
+}
+
+const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });
+export type LinkedRow = z.infer<typeof Linked>;
+
+export async function chainRows(db: Db, chainKey: string): Promise<readonly LinkedRow[]> {
+  return db.any(sql.type(Linked)`
+    SELECT ${COLUMNS}, c.position, c.prev_hash, c.hash
+    FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id
+    WHERE c.chain_key = ${chainKey} ORDER BY c.position`);
+}
+
+export async function chainKeys(db: Db): Promise<readonly string[]> {
+  return db.anyFirst(sql.type(z.object({ chain_key: z.string() }))`SELECT DISTINCT chain_key FROM audit_chain ORDER BY chain_key`);
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
+import { appendAuditBatch, type AuditRecord } from '../../src/db/audit.js';
+import { createDb, type Db } from '../../src/db/pool.js';
+import { cloneDatabase, ownerClient } from '../support/database.js';
+
+let clone: Awaited<ReturnType<typeof cloneDatabase>>;
+let db: Db;
+let owner: pg.Client;
+const tenant = randomUUID();
+
+function row(i: number, tenantId: string | null): AuditRecord {
+  return {
+    audit_id: randomUUID(), occurred_at: new Date(Date.now() - 60_000 + i).toISOString(), tenant_id: tenantId, mode: tenantId ? 'live' : null,
+    principal: tenantId ? 'key:x' : 'anonymous', action: 'test', target_kind: null, target_id: null, status: 200, rule: null,
+    purpose: null, cost_amount: null, cost_currency: null, request_id: null,
+  };
+}
+
+beforeAll(async () => {
+  clone = await cloneDatabase();
+  db = await createDb(clone.url);
+  owner = await ownerClient(clone.url);
+  await owner.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [tenant, 'chain']);
+  await appendAuditBatch(db, Array.from({ length: 30 }, (_, i) => row(i, i % 3 === 0 ? null : tenant)));
+});
+afterAll(async () => {
+  await owner?.end();
+  await db?.end();
+  await clone?.drop();
+});
+
+describe('the audit hash chain', () => {
+  it('two sealers at once link every row exactly once, per tenant and mode', async () => {
+    const sealed = await Promise.all([sealAudit(db), sealAudit(db)]);
+    expect(sealed.reduce((a, b) => a + b, 0)).toBe(30);
+    const verdicts = await verifyAuditChains(db);
+    expect(verdicts).toEqual(expect.arrayContaining([
+      { chainKey: 'anonymous', rows: 10, brokenAt: null },
+      { chainKey: `${tenant}:live`, rows: 20, brokenAt: null },
+    ]));
+  });
+
+  it('rows newer than the horizon wait for a later run', async () => {
+    await appendAuditBatch(db, [{ ...row(0, tenant), occurred_at: new Date().toISOString() }]);
+    expect(await sealAudit(db)).toBe(0);
+    expect(await sealAudit(db, 0)).toBe(1);
+  });
+
+  it('changing any sealed row breaks the chain at that row', async () => {
+    const target = await owner.query(`SELECT audit_id, position FROM audit_chain WHERE chain_key = $1 AND position = 7`, [`${tenant}:live`]);
+    await owner.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+    await owner.query(`UPDATE audit_log SET status = 500 WHERE audit_id = $1`, [target.rows[0].audit_id]);
+    await owner.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
+    const [verdict] = await verifyAuditChains(db, `${tenant}:live`);
+    expect(verdict!.brokenAt).toBe(7);
+  });
+});
