@@ -130,3 +130,19 @@ describe('refusals of POST /v1/inquiries', () => {
     expect((await owner.query('SELECT count(*)::int AS n FROM inquiries')).rows[0].n).toBe(before);
   });
 });
+
+describe('reports', () => {
+  it('render=template in French gives a report and a share card without personal data', async () => {
+    const r = await inquire(ts, { ...EMAIL_AND_PHONE, render: 'template', render_lang: 'fr-CA' });
+    expect(r.status).toBe(200);
+    const report = InquiryResponse.parse(r.body).report!;
+    expect(report).toMatchObject({ rendered_by: 'template', lang: 'fr', assessment_id: r.body.assessment.assessment_id });
+    expect(report.sections.map((s) => s.key)).toEqual(expect.arrayContaining(['summary', 'evidence', 'gaps', 'method']));
+    expect(JSON.stringify(report.share)).not.toContain('jane.doe');
+  });
+
+  it('render=model with no model configured says the template renderer ran', async () => {
+    const r = await inquire(ts, { ...EMAIL_AND_PHONE, render: 'model' });
+    expect(r.body.report.rendered_by).toBe('template');
+  });
+});
