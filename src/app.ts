@@ -14,6 +14,7 @@ import { createRouter } from './http/router.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createListAudit } from './routes/admin/audit.js';
 import { controlPlaneHandlers } from './routes/controlPlaneHandlers.js';
+import { observationHandlers } from './routes/observations.js';
 import type { PolicyCache } from './policies/cache.js';
 import type { RegistryCache } from './registry/cache.js';
 import type { InquiryService } from './inquiries/service.js';
@@ -118,6 +119,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['POST /v1/inquiries', deps.inquiries.create],
     ['GET /v1/inquiries/{inquiry_id}', deps.inquiries.get],
     ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
+    ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log }),
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test' }),

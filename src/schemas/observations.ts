@@ -59,7 +59,7 @@ export const ObservationOut = component(
     observation_id: uuid,
     kind: z.enum(['observation', 'outcome', 'assertion']),
     provenance_class: z.string(),
-    entity_id: uuid.nullable().describe('Entity the subject resolved to; null for an outcome (it is about an assessment).'),
+    entity_id: uuid.nullable().describe("Entity the subject resolved to (for an outcome, its assessment's entity); null when there was none."),
     assessment_id: z.string().nullable().describe('Set for outcomes.'),
     case_id: z.string().nullable(),
     data_class: DataClass,

@@ -1,0 +1,29 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { Tx } from './pool.js';
+
+/** One function per query on observations (testimony and outcomes) and the assessments they reference. */
+export interface NewObservation {
+  id: string;
+  tenantId: string;
+  mode: string;
+  entityId: string | null;
+  kind: 'observation' | 'outcome';
+  provenanceClass: string;
+  body: Record<string, unknown>;
+  observedAt: string;
+}
+
+export async function insertObservation(tx: Tx, o: NewObservation): Promise<{ created_at: string }> {
+  return tx.one(sql.type(z.object({ created_at: z.string() }))`
+    INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
+    VALUES (${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, ${o.kind}, ${o.provenanceClass},
+            ${sql.jsonb(o.body as never)}, ${o.observedAt})
+    RETURNING created_at`);
+}
+
+/** The assessment an outcome refers to, when it belongs to this tenant and mode (RLS decides). */
+export async function assessmentEntity(tx: Tx, assessmentId: string): Promise<{ entity_id: string | null } | null> {
+  return tx.maybeOne(sql.type(z.object({ entity_id: z.string().nullable() }))`
+    SELECT entity_id FROM assessments WHERE id = ${assessmentId}`);
+}

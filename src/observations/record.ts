@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/authenticate.js';
+import { normalisePresentation } from '../checks/normalise.js';
+import type { NormalisedPresentation } from '../checks/types.js';
+import { assessmentEntity, insertObservation } from '../db/observations.js';
+import type { Tx } from '../db/pool.js';
+import { tenantIsInvestigative } from '../db/tenants.js';
+import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
+import { ValidationFailure, type ValidationItem } from '../http/problems.js';
+import type { Grants } from '../registry/cache.js';
+import type { CurrentPolicy } from '../policies/cache.js';
+import { allows } from '../policies/evaluate.js';
+import type { ObservationIn, ObservationOut, OutcomeIn } from '../schemas/observations.js';
+
+/**
+ * Testimony and outcomes enter as evidence about an entity with their
+ * provenance class; neither ever sets a score (the history check weighs them
+ * through the methodology like any other evidence). Every item of a batch is
+ * checked before anything is written, so a batch is all or nothing.
+ */
+export interface Admission {
+  grants: Grants;
+  policy: CurrentPolicy | null;
+  investigative: boolean;
+}
+
+export async function loadAdmission(tx: Tx, principal: Principal, grants: Grants, policy: CurrentPolicy | null): Promise<Admission> {
+  return { grants, policy, investigative: await tenantIsInvestigative(tx, principal.tenantId) };
+}
+
+/** Rule refusals for one observation; `at` is the item's place in the body (empty for a single one). */
+export function observationRefusals(obs: ObservationIn, admission: Admission, at: (string | number)[]): ValidationItem[] {
+  const refusals: ValidationItem[] = [];
+  const purposeAllowed = admission.grants.purposes.has(obs.purpose) && allows(admission.policy?.body ?? null, { purpose: obs.purpose, intent: '' }).purpose;
+  if (!purposeAllowed) refusals.push({ loc: ['body', ...at, 'purpose'], msg: 'The declared purpose is not permitted for this tenant (rule I13).', type: 'I13' });
+  (obs.subject.presentations ?? []).forEach((p, i) => {
+    if (!admission.grants.artifactTypes.has(p.type)) {
+      refusals.push({ loc: ['body', ...at, 'subject', 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' });
+    }
+  });
+  if (obs.provenance_class === 'analyst_asserted' && !admission.investigative) {
+    refusals.push({ loc: ['body', ...at, 'provenance_class'], msg: 'Analyst assertions require an investigative tenant (rule C01).', type: 'C01' });
+  }
+  return refusals;
+}
+
+export async function recordObservation(tx: Tx, principal: Principal, obs: ObservationIn, at: (string | number)[]): Promise<ObservationOut> {
+  const entityId = await entityOf(tx, principal, obs, at);
+  const id = randomUUID();
+  const dataClass = obs.data_class ?? 'C1';
+  const { created_at } = await insertObservation(tx, {
+    id, tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: obs.provenance_class,
+    observedAt: obs.observed_at,
+    body: {
+      summary: obs.summary, purpose: obs.purpose, data_class: dataClass, consent_ref: obs.consent_ref ?? null, case_id: obs.case_id ?? null,
+      observed_range_start: obs.observed_range_start ?? null, observed_range_end: obs.observed_range_end ?? null,
+    },
+  });
+  return {
+    observation_id: id, kind: obs.provenance_class === 'analyst_asserted' ? 'assertion' : 'observation', provenance_class: obs.provenance_class,
+    entity_id: entityId, assessment_id: null, case_id: obs.case_id ?? null, data_class: dataClass, observed_at: new Date(obs.observed_at).toISOString(), recorded_at: created_at,
+  };
+}
+
+export async function recordOutcome(tx: Tx, principal: Principal, outcome: OutcomeIn, at: (string | number)[]): Promise<ObservationOut> {
+  const assessment = await assessmentEntity(tx, outcome.assessment_id).catch(() => null);
+  if (!assessment) {
+    throw ValidationFailure.rule('A01', ['body', ...at, 'assessment_id'], 'The outcome must reference an assessment of this tenant and mode (rule A01).');
+  }
+  const id = randomUUID();
+  const { created_at } = await insertObservation(tx, {
+    id, tenantId: principal.tenantId, mode: principal.mode, entityId: assessment.entity_id, kind: 'outcome', provenanceClass: 'tenant_supplied',
+    observedAt: outcome.observed_at,
+    body: { kind: outcome.kind, decision_ref: outcome.decision_ref, assessment_id: outcome.assessment_id, detail: outcome.detail ?? null },
+  });
+  return {
+    observation_id: id, kind: 'outcome', provenance_class: 'tenant_supplied', entity_id: assessment.entity_id, assessment_id: outcome.assessment_id,
+    case_id: null, data_class: 'C1', observed_at: new Date(outcome.observed_at).toISOString(), recorded_at: created_at,
+  };
+}
+
+async function entityOf(tx: Tx, principal: Principal, obs: ObservationIn, at: (string | number)[]): Promise<string | null> {
+  const country = obs.subject.claim?.country;
+  const presented: NormalisedPresentation[] = (obs.subject.presentations ?? []).map((p) =>
+    normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
+  if (presented.length === 0 && !obs.subject.entity_id) return null;
+  try {
+    return (await resolveEntity(tx, principal, presented, obs.subject.entity_id)).entityId;
+  } catch (error) {
+    if (error instanceof EntityNotFoundError) throw new ValidationFailure([{ loc: ['body', ...at, 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' }]);
+    throw error;
+  }
+}
