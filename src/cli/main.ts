@@ -14,6 +14,7 @@ const USAGE = `tas: the trust assessment service
   tas key mint --tenant ID --scopes a,b [--test] [--name NAME] [--json]
   tas score [FILE|-]           score an evidence file with the methodology (stdin when -)
   tas audit verify [--chain KEY]  recompute the audit hash chains; exit 1 at the first broken link
+  tas calibration [--tenant ID] [--mode live|test] [--svg DIR]  calibration per methodology version
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
 TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md.`;
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'tenant': return await tenantCommand(rest);
       case 'key': return await keyCommand(rest);
       case 'audit': return await auditCommand(loadConfig(), rest);
+      case 'calibration': return await (await import('./calibration.js')).calibrationCommand(loadConfig(), rest);
       case 'score': return await (await import('./score.js')).scoreMain(rest);
       case undefined: case 'help': case '--help': case '-h':
         console.log(USAGE);

@@ -82,3 +82,12 @@ describe('tas', () => {
     expect(r.stderr).toContain('tas serve');
   });
 });
+
+describe('tas calibration', () => {
+  it('prints nothing to calibrate on a database without outcomes, and refuses a bad mode', async () => {
+    const r = await tas(['calibration']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('no scored outcomes yet');
+    expect((await tas(['calibration', '--mode', 'prod'])).code).toBe(2);
+  });
+});
