@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { AuditRecord } from '../db/audit.js';
 
 /**
  * The audit chain's arithmetic, pure. A link is sha256 over the previous link
@@ -7,21 +8,8 @@ import { createHash } from 'node:crypto';
  */
 export const GENESIS = Buffer.alloc(32);
 
-export interface ChainRow {
-  audit_id: string;
-  occurred_at: string;
-  tenant_id: string | null;
-  mode: string | null;
-  principal: string;
-  action: string;
-  target_kind: string | null;
-  target_id: string | null;
-  status: number;
-  rule: string | null;
-  purpose: string | null;
-  cost_amount: number | null;
-  cost_currency: string | null;
-}
+/** The audit row as chained: every field the service wrote except the request id (a log correlation, not a fact). */
+export type ChainRow = Omit<AuditRecord, 'request_id'>;
 
 export function chainKeyOf(row: Pick<ChainRow, 'tenant_id' | 'mode'>): string {
   return row.tenant_id ? `${row.tenant_id}:${row.mode}` : 'anonymous';

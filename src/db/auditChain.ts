@@ -8,7 +8,7 @@ const Row = z.object({
   audit_id: z.string(),
   occurred_at: z.string(),
   tenant_id: z.string().nullable(),
-  mode: z.string().nullable(),
+  mode: z.enum(['live', 'test']).nullable(),
   principal: z.string(),
   action: z.string(),
   target_kind: z.string().nullable(),

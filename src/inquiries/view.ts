@@ -6,7 +6,11 @@ import type { AssessmentRow } from '../db/inquiries.js';
  * only once the inquiry concluded, when the key holds the `findings` scope and
  * the policy that applied shows them; the SSE address while it still reasons.
  */
-export function assessmentOf(row: AssessmentRow) {
+/** The columns of an assessment row that make up the published Assessment. */
+type AssessmentColumns = Pick<AssessmentRow, 'id' | 'inquiry_id' | 'score' | 'low' | 'high' | 'preliminary' | 'as_of' | 'methodology_version' | 'entity_id'> & { label: unknown; evidence: unknown };
+
+/** An assessment exactly as published, from its ledger row (the one mapping every read uses). */
+export function assessmentOf<R extends AssessmentColumns>(row: R) {
   return {
     assessment_id: row.id,
     inquiry_id: row.inquiry_id,
@@ -17,7 +21,7 @@ export function assessmentOf(row: AssessmentRow) {
     as_of: row.as_of,
     methodology_version: row.methodology_version,
     label: (row.label ?? null) as { value: string; policy_version: number } | null,
-    evidence: row.evidence,
+    evidence: row.evidence as R['evidence'],
     entity_id: row.entity_id,
   };
 }

@@ -1,3 +1,4 @@
+import { assessmentOf } from '../inquiries/view.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { identifiersOf, latestLedgerEntry, ledgerOf, type LedgerRow, type StoredInputs } from '../entities/history.js';
 import { membersOf, survivorOf } from '../entities/resolve.js';
@@ -68,19 +69,7 @@ async function visibleEntity(tx: Tx, ctx: HandlerContext) {
  * published assessment never changes retroactively.
  */
 function toAssessment(row: LedgerRow): Assessment {
-  return {
-    assessment_id: row.id,
-    inquiry_id: row.inquiry_id,
-    score: row.score,
-    low: row.low,
-    high: row.high,
-    preliminary: row.preliminary,
-    as_of: row.as_of,
-    methodology_version: row.methodology_version,
-    label: row.label,
-    evidence: row.evidence,
-    entity_id: row.entity_id,
-  };
+  return assessmentOf(row) as Assessment;
 }
 
 /**
