@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Mode, TenantScope, Tx } from '../src/db/pool.js';
 import { ActionUnknownError } from './errors.js';
-import { insertEvent, insertOutbox, lastEventSeq } from './store.js';
+import { appendEventsAndOutbox, type OutboxKind } from './store.js';
 import type { StreamEvent } from './types.js';
 
 /**
@@ -56,34 +56,27 @@ export interface ActionOutcome {
 }
 
 export async function executeActions(tx: Tx, actions: readonly ExecutableAction[], t: ActionTarget): Promise<ActionOutcome> {
-  const events: StreamEvent[] = [];
-  const outboxIds: number[] = [];
-  // Read once, lazily, under the actor's row lock; later events of this command follow on.
-  let seq: number | null = null;
-  const outbox = (kind: 'job' | 'timer' | 'publish', payload: unknown) =>
-    insertOutbox(tx, { tenantId: t.tenantId, mode: t.mode, actorId: t.actorId, kind, payload });
-
+  const events: { type: string; payload: Record<string, unknown> }[] = [];
+  const outbox: { kind: OutboxKind; payload: unknown }[] = [];
+  // Effects run in the order the machine emitted them; stream events and outbox rows are
+  // gathered and written together at the end (they reference nothing the effects write).
   for (const action of actions) {
     switch (action.type) {
-      case 'appendEvent': {
-        const p = paramsOf(AppendEventParams, action);
-        seq = (seq ?? (await lastEventSeq(tx, t.actorId))) + 1;
-        const event = await insertEvent(tx, { streamId: t.actorId, seq, tenantId: t.tenantId, mode: t.mode, ...p });
-        events.push(event);
-        outboxIds.push(await outbox('publish', event));
+      case 'appendEvent':
+        events.push(paramsOf(AppendEventParams, action));
         break;
-      }
       case 'enqueueJob':
-        outboxIds.push(await outbox('job', paramsOf(EnqueueJobParams, action)));
+        outbox.push({ kind: 'job', payload: paramsOf(EnqueueJobParams, action) });
         break;
       case 'scheduleEvent':
-        outboxIds.push(await outbox('timer', paramsOf(ScheduleEventParams, action)));
+        outbox.push({ kind: 'timer', payload: paramsOf(ScheduleEventParams, action) });
         break;
       default:
         await runEffect(tx, action, t);
     }
   }
-  return { events, outboxIds };
+  if (events.length === 0 && outbox.length === 0) return { events: [], outboxIds: [] };
+  return appendEventsAndOutbox(tx, { streamId: t.actorId, tenantId: t.tenantId, mode: t.mode, events, outbox });
 }
 
 async function runEffect(tx: Tx, action: ExecutableAction, t: ActionTarget): Promise<void> {

@@ -136,7 +136,13 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return { entry, persisted };
   };
 
-  const afterCommit = async (outboxIds: number[]): Promise<void> => {
+  // Not awaited: the command's caller does not wait on Redis or BullMQ. Its effects are already
+  // durable in the outbox; the relay carries them out at once, and its sweep if this attempt fails.
+  const afterCommit = (outboxIds: number[]): void => {
+    if (outboxIds.length === 0) return;
+    void dispatchNow(outboxIds);
+  };
+  const dispatchNow = async (outboxIds: number[]): Promise<void> => {
     // The relay logs and leaves undispatched rows to its sweep; a command never fails after it committed.
     await deps.relay.dispatch(outboxIds).catch(() => 0);
   };
@@ -164,7 +170,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       await opts.inTx?.(tx, result);
       return { result, outboxIds: outcome.outboxIds };
     });
-    await afterCommit(outboxIds);
+    afterCommit(outboxIds);
     return result;
   }
 
@@ -210,7 +216,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const { result, outboxIds } = await sendOnce(scope, actorId, eventOrBuilder, opts);
-        await afterCommit(outboxIds);
+        afterCommit(outboxIds);
         return result;
       } catch (err) {
         if (!(err instanceof ActorVersionConflictError) || attempt >= MAX_SEND_ATTEMPTS) throw err;

@@ -4,28 +4,34 @@ import type { AuditSpool } from './spool.js';
 
 /**
  * Group commit for the audit rows of calls that change nothing (reads,
- * refusals, 401s). Rows arriving within one flush interval share one INSERT;
- * each caller's promise settles when its row is durable, in Postgres or, when
- * Postgres is down, in the local spool (then `durableIn` says 'spool').
+ * refusals, 401s). Rows appended in the same turn of the event loop share one
+ * INSERT; while batches are being written, new rows gather into the next one,
+ * so the batch size grows with the load instead of a timer setting it. Each
+ * caller's promise settles when its row is durable, in PostgreSQL or, when
+ * PostgreSQL is down, in the local spool (then it resolves to 'spool').
  */
-const FLUSH_INTERVAL_MS = 2; // long enough to gather a burst, short next to a network round trip
 const MAX_BATCH = 500; // keeps one statement's jsonb parameter well under a megabyte
+// A few batches in flight overlap their round trips without taking the pool from the requests.
+const MAX_IN_FLIGHT = 3;
 
 export interface AuditWriter {
   append(row: AuditRecord): Promise<'db' | 'spool'>;
   close(): Promise<void>;
 }
 
-export function createAuditWriter(deps: { db: Db; spool: AuditSpool; onError?: (e: unknown) => void }): AuditWriter {
-  let pending: { row: AuditRecord; done: (where: 'db' | 'spool') => void; fail: (e: unknown) => void }[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  let inflight: Promise<void> = Promise.resolve();
+interface Pending {
+  row: AuditRecord;
+  done: (where: 'db' | 'spool') => void;
+  fail: (e: unknown) => void;
+}
 
-  async function flush(): Promise<void> {
-    timer = null;
-    const batch = pending.splice(0, MAX_BATCH);
-    if (pending.length > 0) schedule();
-    if (batch.length === 0) return;
+export function createAuditWriter(deps: { db: Db; spool: AuditSpool; onError?: (e: unknown) => void }): AuditWriter {
+  const pending: Pending[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+  let idle: (() => void)[] = [];
+
+  async function write(batch: Pending[]): Promise<void> {
     const rows = batch.map((p) => p.row);
     try {
       await appendAuditBatch(deps.db, rows);
@@ -41,28 +47,40 @@ export function createAuditWriter(deps: { db: Db; spool: AuditSpool; onError?: (
     }
   }
 
-  function schedule(): void {
-    if (timer) return;
-    timer = setTimeout(() => {
-      inflight = inflight.then(flush);
-    }, FLUSH_INTERVAL_MS);
+  function pump(): void {
+    while (pending.length > 0 && inFlight < MAX_IN_FLIGHT) {
+      const batch = pending.splice(0, MAX_BATCH);
+      inFlight += 1;
+      void write(batch).finally(() => {
+        inFlight -= 1;
+        pump();
+      });
+    }
+    if (pending.length === 0 && inFlight === 0) {
+      const waiting = idle;
+      idle = [];
+      for (const w of waiting) w();
+    }
   }
 
   return {
     append(row) {
       return new Promise((done, fail) => {
         pending.push({ row, done, fail });
-        if (pending.length >= MAX_BATCH) {
-          if (timer) clearTimeout(timer);
-          timer = null;
-          inflight = inflight.then(flush);
-        } else schedule();
+        if (scheduled) return;
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
+          pump();
+        });
       });
     },
     async close() {
-      if (timer) clearTimeout(timer);
-      while (pending.length > 0) await flush();
-      await inflight;
+      if (pending.length === 0 && inFlight === 0) return;
+      await new Promise<void>((resolve) => {
+        idle.push(resolve);
+        pump();
+      });
     },
   };
 }

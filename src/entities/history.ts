@@ -33,11 +33,23 @@ export interface EntityEnvironment extends CheckEnvironment {
   graph: EntityGraph;
 }
 
-export async function loadEnvironment(tx: Tx, entityId: string, subject: NormalisedPresentation[]): Promise<EntityEnvironment> {
+/**
+ * `excludeInquiryId` leaves one inquiry's own assessments out of the history:
+ * a live session revises its assessment on every frame, and its own
+ * revisions are not the entity's past.
+ */
+export async function loadEnvironment(
+  tx: Tx, entityId: string, subject: NormalisedPresentation[], opts: { excludeInquiryId?: string; created?: boolean } = {},
+): Promise<EntityEnvironment> {
+  // An entity created in this very transaction has no history, no merged members and no
+  // identifiers beyond those presented: only the graph question needs asking.
+  if (opts.created) {
+    return { history: { assessments: [], observations: [], outcomes: [] }, graph: { shared: await sharedValues(tx, [entityId], subject), coPresented: [] } };
+  }
   const survivor = (await survivorOf(tx, entityId))?.id ?? entityId;
   const members = await membersOf(tx, survivor);
   // One connection runs one statement at a time, so these go in turn.
-  const assessments = await priorAssessments(tx, members);
+  const assessments = await priorAssessments(tx, members, opts.excludeInquiryId ?? null);
   const testimony = await testimonyAbout(tx, members);
   const shared = await sharedValues(tx, members, subject);
   const known = await identifiersOf(tx, members);
@@ -63,10 +75,11 @@ export async function loadEnvironment(tx: Tx, entityId: string, subject: Normali
 const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number(), as_of: z.string() });
 
 /** Earlier assessments, oldest first (the latest MAX_ASSESSMENTS of them). */
-async function priorAssessments(tx: Tx, members: string[]): Promise<EntityHistory['assessments']> {
+async function priorAssessments(tx: Tx, members: string[], excludeInquiryId: string | null): Promise<EntityHistory['assessments']> {
   const rows = await tx.any(sql.type(PriorRow)`
     SELECT score, low, high, as_of FROM assessments
     WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+      AND (${excludeInquiryId}::uuid IS NULL OR inquiry_id <> ${excludeInquiryId}::uuid)
     ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`);
   return [...rows].reverse();
 }

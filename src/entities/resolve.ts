@@ -54,6 +54,8 @@ export interface Resolution {
   entityId: string;
   /** Entities absorbed into it by this resolution (empty when nothing merged). */
   merged: string[];
+  /** True when this resolution created the entity: it has no history yet. */
+  created: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,7 +88,8 @@ export async function resolveEntity(
   let candidates = await candidatesFor(tx, identifiers, entityId);
   let merged: string[] = [];
   let survivor: string;
-  if (candidates.length === 0) {
+  const created = candidates.length === 0;
+  if (created) {
     survivor = await insertEntity(tx, scope);
   } else if (candidates.length === 1) {
     survivor = candidates[0]!.id;
@@ -101,7 +104,7 @@ export async function resolveEntity(
     if (merged.length > 0) await mergeInto(tx, survivor, merged);
   }
   await insertIdentifiers(tx, scope, survivor, identifiers);
-  return { entityId: survivor, merged };
+  return { entityId: survivor, merged, created };
 }
 
 /** Survivors owning any identifier, plus the explicit entity; oldest first. */

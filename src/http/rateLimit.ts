@@ -15,13 +15,18 @@ export interface RateLimiter {
   take(keyId: string): Promise<number | null>;
 }
 
+type WithTake = Redis & { tasRateTake(key: string): Promise<number> };
+
 export function createRateLimiter(deps: { redis: Redis; prefix: string; perSecond: number; now?: () => number }): RateLimiter {
   const now = deps.now ?? Date.now;
+  // A defined command is sent as EVALSHA (the script's body only once per connection).
+  if (!('tasRateTake' in deps.redis)) deps.redis.defineCommand('tasRateTake', { numberOfKeys: 1, lua: SCRIPT });
+  const redis = deps.redis as WithTake;
   return {
     async take(keyId) {
       const t = now();
       const window = Math.floor(t / 1000);
-      const count = (await deps.redis.eval(SCRIPT, 1, `${deps.prefix}:rl:${keyId}:${window}`)) as number;
+      const count = await redis.tasRateTake(`${deps.prefix}:rl:${keyId}:${window}`);
       if (count <= deps.perSecond) return null;
       return Math.max(1, Math.ceil(((window + 1) * 1000 - t) / 1000));
     },

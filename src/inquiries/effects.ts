@@ -34,6 +34,8 @@ export const inquiryEffects: Record<string, Effect> = {
     });
   },
   async updateInquiryStatus(tx, params: { status: string }, ctx) {
+    // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
+    if (params.status === 'accepted') return;
     await updateInquiryStatus(tx, ctx.actorId, params.status);
   },
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { CheckDefinition, CheckEnvironment } from '../checks/types.js';
-import { insertInquiry } from '../db/inquiries.js';
+import { insertInquiry, type AssessmentRow } from '../db/inquiries.js';
 import type { Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
 import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
@@ -35,6 +35,8 @@ export interface OpenedInquiry {
   inquiryId: string;
   state: string;
   facts: InquiryFacts;
+  /** The assessment the opening issued, as written to the ledger (null while reasoning). */
+  issued: AssessmentRow | null;
 }
 
 export interface OpenDeps {
@@ -72,6 +74,7 @@ export async function openInquiry(
   const deadlineMs = Math.max(1, deadlineAt - Date.now());
   const slowest = Math.max(0, ...plan.worker.map((p) => p.check.timeoutMs));
   let facts: InquiryFacts | undefined;
+  let evaluated: ReturnType<typeof assessNow> | undefined;
 
   const created = await deps.runtime.create<InquiryEvent>(principal, {
     kind: 'inquiry',
@@ -79,8 +82,9 @@ export async function openInquiry(
     input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' },
     event: async (tx) => {
       await claimIdempotency(tx, inquiryId);
-      const entityId = await resolveSubject(tx, principal, body, presentations);
-      const env: CheckEnvironment = entityId ? await loadEnvironment(tx, entityId, presentations) : {};
+      const resolution = await resolveSubject(tx, principal, body, presentations);
+      const entityId = resolution?.entityId ?? null;
+      const env: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
       facts = factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt);
       await insertInquiry(tx, {
         id: inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId, status: 'accepted',
@@ -89,6 +93,7 @@ export async function openInquiry(
       const now = deps.now();
       const { signals, absences } = await runInline(plan, facts, env, now);
       const out = assessNow(facts, { assessmentId: randomUUID(), asOf: now, signals, absences, pendingCount: plan.worker.length, preliminary: false });
+      evaluated = out;
       return {
         type: 'inquiry.evaluated',
         signals,
@@ -103,13 +108,24 @@ export async function openInquiry(
     },
     inTx: async (tx) => ctx.auditInTx(tx, 200),
   });
-  return { inquiryId, state: created.state, facts: facts! };
+  // Concluded at once: the answer is what was just written, no need to read it back.
+  const issued = created.state === 'concluded' && evaluated ? ledgerRowOf(evaluated) : null;
+  return { inquiryId, state: created.state, facts: facts!, issued };
 }
 
-async function resolveSubject(tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations']): Promise<string | null> {
+function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {
+  const a = out.assessment;
+  return {
+    id: a.assessment_id, inquiry_id: a.inquiry_id, entity_id: a.entity_id, score: a.score, low: a.low, high: a.high,
+    preliminary: a.preliminary, as_of: a.as_of, methodology_version: a.methodology_version, label: a.label,
+    evidence: a.evidence as unknown as Record<string, unknown>, findings: out.record.findings as Record<string, unknown>,
+  };
+}
+
+async function resolveSubject(tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations']): Promise<{ entityId: string; created: boolean } | null> {
   if (presentations.length === 0 && !body.subject.entity_id) return null;
   try {
-    return (await resolveEntity(tx, principal, presentations, body.subject.entity_id)).entityId;
+    return await resolveEntity(tx, principal, presentations, body.subject.entity_id);
   } catch (error) {
     // An entity_id the tenant cannot see is indistinguishable from an unknown one.
     if (error instanceof EntityNotFoundError) throw new HttpProblem('not-found', 'No such entity.');

@@ -1,7 +1,7 @@
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { CheckDefinition } from '../checks/types.js';
-import { findInquiry, latestAssessmentOf } from '../db/inquiries.js';
+import { findInquiry, latestAssessmentOf, type AssessmentRow } from '../db/inquiries.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import type { Handler } from '../http/handler.js';
@@ -55,13 +55,16 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       return inquiry ? { inquiry, assessment: await latestAssessmentOf(tx, inquiryId) } : null;
     });
     if (!found?.assessment) throw new HttpProblem('not-found', 'No such inquiry.');
-    const facts = found.inquiry.request as unknown as InquiryFacts;
-    const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
-    const report = await reportFor(facts, found.assessment, found.inquiry.status, showFindings);
-    return inquiryView({ inquiryId, status: found.inquiry.status, assessment: found.assessment, showFindings, publicUrl: deps.publicUrl(), report });
+    return render(principal, inquiryId, found.inquiry.status, found.inquiry.request as unknown as InquiryFacts, found.assessment);
   }
 
-  async function reportFor(facts: InquiryFacts, row: NonNullable<Awaited<ReturnType<typeof latestAssessmentOf>>>, status: string, showFindings: boolean) {
+  async function render(principal: Principal, inquiryId: string, status: string, facts: InquiryFacts, assessment: AssessmentRow): Promise<Record<string, unknown>> {
+    const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
+    const report = await reportFor(facts, assessment, status, showFindings);
+    return inquiryView({ inquiryId, status, assessment, showFindings, publicUrl: deps.publicUrl(), report });
+  }
+
+  async function reportFor(facts: InquiryFacts, row: AssessmentRow, status: string, showFindings: boolean) {
     if (facts.render === 'none') return undefined;
     const ceiling: RenderMode = facts.policy?.body.render_ceiling ?? 'template';
     const findings = status === 'concluded' && showFindings ? (row.findings as never) : null;
@@ -92,7 +95,9 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       await answered?.ready;
       const opened = await openInquiry({ runtime: deps.runtime, checks: deps.checks, now }, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, body.idempotency_key, hash));
       if (opened.state === 'reasoning') await waitOrFireDeadline(answered!, deadlineAt, () => fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'));
-      const response = await view(principal, opened.inquiryId);
+      const response = opened.issued
+        ? await render(principal, opened.inquiryId, opened.state, opened.facts, opened.issued)
+        : await view(principal, opened.inquiryId);
       await rememberResponse(deps.db, principal, body.idempotency_key, 200, response);
       return { status: 200, body: response };
     } catch (error) {

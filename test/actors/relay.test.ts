@@ -63,6 +63,8 @@ describe('the relay', () => {
     const id = await createCounter();
     const jobId = `${id}:dns`;
     await runtime.send(h.scope, id, { type: 'counter.queued', jobId });
+    // The command does not wait for its dispatch; it follows at once.
+    await eventually(async () => (await undispatched(id)) === 0);
     const checks = h.queues.queue('checks');
     const job = await checks.getJob(toBullJobId(jobId));
     expect(job?.name).toBe('check.run');
@@ -81,6 +83,7 @@ describe('the relay', () => {
   it('given a delayed job, when dispatched, then it waits in BullMQ with the remaining delay', async () => {
     const id = await createCounter();
     await runtime.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.later`, delayMs: 60_000 });
+    await eventually(async () => (await undispatched(id)) === 0);
     const job = await h.queues.queue('checks').getJob(`${id}.later`);
     expect(await job?.getState()).toBe('delayed');
     expect(job?.opts.delay).toBeGreaterThan(55_000);
@@ -90,6 +93,7 @@ describe('the relay', () => {
   it('given an appended event, when dispatched, then publish gets the StreamEvent', async () => {
     const id = await createCounter();
     const r = await runtime.send(h.scope, id, { type: 'counter.bumped' });
+    await eventually(async () => (await undispatched(id)) === 0);
     expect(h.published.filter((e) => e.stream_id === id)).toEqual(r.events);
     expect(r.events[0]).toMatchObject({ stream_id: id, seq: 1, type: 'Bumped', payload: { count: 1 } });
     expect(typeof r.events[0]?.occurred_at).toBe('string');
@@ -146,6 +150,7 @@ describe('timers', () => {
   it('given a scheduled event, when it comes due, then onTimer gets it and the actor takes it', async () => {
     const id = await createCounter();
     await runtime.send(h.scope, id, { type: 'counter.timed', timerId: `${id}:tick`, delayMs: 100 });
+    await eventually(async () => (await undispatched(id)) === 0);
     const job = await h.queues.queue('timers').getJob(toBullJobId(`${id}:tick`));
     expect(job?.name).toBe('actor.timer');
     await eventually(async () => fired.find((f) => f.actorId === id));

@@ -55,13 +55,14 @@ describe('resolveEntity', () => {
   it('given a value never seen, then a new entity owns it', async () => {
     const r = await resolve(tenantA, [p('EMAIL', 'new.one@example.com')]);
     expect(r.merged).toEqual([]);
+    expect(r.created).toBe(true);
     expect(await ownerOf('EMAIL', 'new.one@example.com')).toBe(r.entityId);
   });
 
   it('given a value seen before, written differently, then the same entity', async () => {
     const first = await resolve(tenantA, [p('EMAIL', 'same@example.com')]);
     const again = await resolve(tenantA, [p('EMAIL', '  SAME@Example.com ')]);
-    expect(again).toEqual({ entityId: first.entityId, merged: [] });
+    expect(again).toEqual({ entityId: first.entityId, merged: [], created: false });
   });
 
   it('given a known value and a new one, then the new value joins the known entity', async () => {
@@ -75,7 +76,7 @@ describe('resolveEntity', () => {
     const older = await resolve(tenantA, [p('EMAIL', 'merge.a@example.com')]);
     const newer = await resolve(tenantA, [p('PHONE', '+44 7400 100002')]);
     const both = await resolve(tenantA, [p('PHONE', '+44 7400 100002'), p('EMAIL', 'merge.a@example.com')]);
-    expect(both).toEqual({ entityId: older.entityId, merged: [newer.entityId] });
+    expect(both).toEqual({ entityId: older.entityId, merged: [newer.entityId], created: false });
     expect(await ownerOf('PHONE', '+447400100002')).toBe(older.entityId);
     const absorbed = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => survivorOf(tx, newer.entityId));
     expect(absorbed?.id).toBe(older.entityId);
@@ -87,7 +88,7 @@ describe('resolveEntity', () => {
     const first = await resolve(tenantA, [p('ACCOUNT', 'seller-001')]);
     const second = await resolve(tenantA, [p('ACCOUNT', 'seller-002')]);
     const joined = await resolve(tenantA, [p('ACCOUNT', 'seller-002')], first.entityId);
-    expect(joined).toEqual({ entityId: first.entityId, merged: [second.entityId] });
+    expect(joined).toEqual({ entityId: first.entityId, merged: [second.entityId], created: false });
   });
 
   it.each([
