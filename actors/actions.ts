@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Mode, TenantScope, Tx } from '../src/db/pool.js';
 import { ActionUnknownError } from './errors.js';
-import { appendEventsAndOutbox, type OutboxKind } from './store.js';
+import { appendEventsAndOutbox, type OutboxKind, type WrittenOutboxRow } from './store.js';
 import type { StreamEvent } from './types.js';
 
 /**
@@ -52,7 +52,7 @@ export interface ActionTarget {
 
 export interface ActionOutcome {
   events: StreamEvent[];
-  outboxIds: number[];
+  outbox: WrittenOutboxRow[];
 }
 
 export async function executeActions(tx: Tx, actions: readonly ExecutableAction[], t: ActionTarget): Promise<ActionOutcome> {
@@ -75,7 +75,7 @@ export async function executeActions(tx: Tx, actions: readonly ExecutableAction[
         await runEffect(tx, action, t);
     }
   }
-  if (events.length === 0 && outbox.length === 0) return { events: [], outboxIds: [] };
+  if (events.length === 0 && outbox.length === 0) return { events: [], outbox: [] };
   return appendEventsAndOutbox(tx, { streamId: t.actorId, tenantId: t.tenantId, mode: t.mode, events, outbox });
 }
 

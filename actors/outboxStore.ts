@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Tx } from '../src/db/pool.js';
+import type { Db, Tx } from '../src/db/pool.js';
 
 /**
  * The relay's queries. The relay is infrastructure: it runs as the owner
@@ -44,7 +44,7 @@ export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: numbe
     FOR UPDATE SKIP LOCKED`);
 }
 
-export async function markDispatched(tx: Tx, ids: readonly number[]): Promise<void> {
+export async function markDispatched(tx: Tx | Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.query(sql.unsafe`
     UPDATE outbox SET dispatched_at = now() WHERE id = ANY(${sql.array(ids, 'int8')})`);

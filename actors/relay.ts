@@ -1,7 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Db, Tx } from '../src/db/pool.js';
+import type { Db, Mode, Tx } from '../src/db/pool.js';
+import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
 import { claimOutboxByIds, claimStaleOutbox, markDispatched, type OutboxRow } from './outboxStore.js';
 import type { StreamEvent } from './types.js';
@@ -41,6 +42,8 @@ export interface RelayDeps {
 export interface Relay {
   /** Carries out these rows if still undispatched; never throws (the sweep retries). Returns how many it carried out. */
   dispatch(ids: readonly number[]): Promise<number>;
+  /** Carries out rows a command just wrote, from memory, right after its commit; never throws. */
+  dispatchWritten(rows: readonly WrittenOutboxRow[], owner: { tenantId: string; mode: Mode; actorId: string }): Promise<number>;
   /** Carries out undispatched rows older than `olderThanMs`. Returns how many. */
   sweep(olderThanMs?: number): Promise<number>;
   /** Sweeps now (start-up recovery) and then every `intervalMs`. */
@@ -145,6 +148,24 @@ export function createRelay(deps: RelayDeps): Relay {
     }
   }
 
+  /**
+   * Rows a command just committed, carried out from memory (no read back, no
+   * claim), then marked in one statement. A crash in between leaves them for
+   * the sweep, which may carry one out a second time: harmless, as for dispatch.
+   */
+  async function dispatchWritten(rows: readonly WrittenOutboxRow[], owner: { tenantId: string; mode: Mode; actorId: string }): Promise<number> {
+    if (rows.length === 0) return 0;
+    const full: OutboxRow[] = rows.map((r) => ({ id: r.id, tenant_id: owner.tenantId, mode: owner.mode, actor_id: owner.actorId, kind: r.kind, payload: r.payload, age_ms: 0 }));
+    try {
+      const { done } = await carryOutAll(full);
+      await markDispatched(deps.db, done);
+      return done.length;
+    } catch (err) {
+      deps.log.warn({ err, outboxIds: rows.map((r) => r.id) }, 'outbox dispatch failed; the sweep will retry');
+      return 0;
+    }
+  }
+
   async function sweep(olderThanMs = DEFAULT_SWEEP_AGE_MS): Promise<number> {
     let total = 0;
     for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch += 1) {
@@ -168,6 +189,7 @@ export function createRelay(deps: RelayDeps): Relay {
 
   return {
     dispatch,
+    dispatchWritten,
     sweep,
     start(intervalMs) {
       if (timer) return;

@@ -9,6 +9,7 @@ import {
   MachineVersionUnknownError,
 } from './errors.js';
 import type { Relay } from './relay.js';
+import type { WrittenOutboxRow } from './store.js';
 import { insertActor, lockActor, selectActor, selectEventsAfter, updateActor, type ActorRow } from './store.js';
 import type { StreamEvent } from './types.js';
 
@@ -41,7 +42,7 @@ export interface ActorRuntimeDeps {
   db: Db;
   machines: Record<string, MachineEntry>;
   effects: Record<string, Effect>;
-  relay: Pick<Relay, 'dispatch'>;
+  relay: Pick<Relay, 'dispatchWritten'>;
 }
 
 export interface CommandResult {
@@ -138,19 +139,16 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
 
   // Not awaited: the command's caller does not wait on Redis or BullMQ. Its effects are already
   // durable in the outbox; the relay carries them out at once, and its sweep if this attempt fails.
-  const afterCommit = (outboxIds: number[]): void => {
-    if (outboxIds.length === 0) return;
-    void dispatchNow(outboxIds);
-  };
-  const dispatchNow = async (outboxIds: number[]): Promise<void> => {
+  const afterCommit = (rows: WrittenOutboxRow[], scope: { tenantId: string; mode: Mode }, actorId: string): void => {
+    if (rows.length === 0) return;
     // The relay logs and leaves undispatched rows to its sweep; a command never fails after it committed.
-    await deps.relay.dispatch(outboxIds).catch(() => 0);
+    void deps.relay.dispatchWritten(rows, { ...scope, actorId }).catch(() => 0);
   };
 
   async function create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult> {
     const { tenantId, mode } = requireScope(scope);
     const entry = entryFor(opts.kind);
-    const { result, outboxIds } = await deps.db.transaction(async (tx) => {
+    const { result, outbox } = await deps.db.transaction(async (tx) => {
       await scopeTransaction(tx, scope);
       await opts.prepare?.(tx);
       let [snapshot, actions] = initialTransition(entry.machine, opts.input) as [AnyMachineSnapshot, ExecutableAction[]];
@@ -168,9 +166,9 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       const outcome = await executeActions(tx, actions, { actorId: opts.id, tenantId, mode, scope, effects: deps.effects });
       const result: CommandResult = { snapshot, events: outcome.events, state: stateOf(snapshot.value) };
       await opts.inTx?.(tx, result);
-      return { result, outboxIds: outcome.outboxIds };
+      return { result, outbox: outcome.outbox };
     });
-    afterCommit(outboxIds);
+    afterCommit(outbox, { tenantId, mode }, opts.id);
     return result;
   }
 
@@ -179,7 +177,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     actorId: string,
     eventOrBuilder: E | EventBuilder<E>,
     opts: SendOptions,
-  ): Promise<{ result: SendResult; outboxIds: number[] }> {
+  ): Promise<{ result: SendResult; outbox: WrittenOutboxRow[] }> {
     const { tenantId, mode } = requireScope(scope);
     return deps.db.transaction(async (tx) => {
       await scopeTransaction(tx, scope);
@@ -193,7 +191,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
         // Ignored: no write, no version bump, so an idle timer or a duplicate report costs one read.
         const result: SendResult = { snapshot, events: [], state: stateOf(snapshot.value), changed: false };
         await opts.inTx?.(tx, result);
-        return { result, outboxIds: [] };
+        return { result, outbox: [] };
       }
       const outcome = await executeActions(tx, actions, { actorId, tenantId, mode, scope, effects: deps.effects });
       const saved = await updateActor(tx, {
@@ -203,7 +201,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       if (!saved) throw new ActorVersionConflictError(actorId, row.version);
       const result: SendResult = { snapshot: next, events: outcome.events, state: stateOf(next.value), changed: true };
       await opts.inTx?.(tx, result);
-      return { result, outboxIds: outcome.outboxIds };
+      return { result, outbox: outcome.outbox };
     });
   }
 
@@ -215,8 +213,8 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
   ): Promise<SendResult> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { result, outboxIds } = await sendOnce(scope, actorId, eventOrBuilder, opts);
-        afterCommit(outboxIds);
+        const { result, outbox } = await sendOnce(scope, actorId, eventOrBuilder, opts);
+        afterCommit(outbox, requireScope(scope), actorId);
         return result;
       } catch (err) {
         if (!(err instanceof ActorVersionConflictError) || attempt >= MAX_SEND_ATTEMPTS) throw err;

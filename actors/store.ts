@@ -86,8 +86,15 @@ export type OutboxKind = 'job' | 'timer' | 'publish';
 
 const AppendedRow = z.object({
   events: z.array(z.object({ stream_id: z.string(), seq: z.number().int(), type: z.string(), payload: z.record(z.string(), z.unknown()), occurred_at: z.string() })),
-  outbox_ids: z.array(z.number().int()),
+  outbox: z.array(z.object({ id: z.number().int(), kind: z.string(), payload: z.unknown() })),
 });
+
+/** An outbox row as the command wrote it: the relay carries it out from memory right after commit. */
+export interface WrittenOutboxRow {
+  id: number;
+  kind: string;
+  payload: unknown;
+}
 
 /**
  * A command's stream events and outbox rows in ONE statement: the events get
@@ -98,7 +105,7 @@ const AppendedRow = z.object({
 export async function appendEventsAndOutbox(
   tx: Tx,
   a: { streamId: string; tenantId: string; mode: Mode; events: { type: string; payload: Record<string, unknown> }[]; outbox: { kind: OutboxKind; payload: unknown }[] },
-): Promise<{ events: StreamEvent[]; outboxIds: number[] }> {
+): Promise<{ events: StreamEvent[]; outbox: WrittenOutboxRow[] }> {
   const row = await tx.one(sql.type(AppendedRow)`
     WITH base AS (
       SELECT coalesce(max(seq), 0)::int AS s FROM actor_events WHERE stream_id = ${a.streamId}
@@ -113,15 +120,15 @@ export async function appendEventsAndOutbox(
       SELECT ${a.tenantId}, ${a.mode}, ${a.streamId}, 'publish',
              jsonb_build_object('stream_id', stream_id, 'seq', seq, 'type', type, 'payload', payload, 'occurred_at', occurred_at)
       FROM (SELECT * FROM ev ORDER BY seq) e
-      RETURNING id
+      RETURNING id, kind, payload
     ), others AS (
       INSERT INTO outbox (tenant_id, mode, actor_id, kind, payload)
       SELECT ${a.tenantId}, ${a.mode}, ${a.streamId}, r.elem->>'kind', r.elem->'payload'
       FROM jsonb_array_elements(${json(a.outbox)}) WITH ORDINALITY AS r(elem, ord)
       ORDER BY r.ord
-      RETURNING id
+      RETURNING id, kind, payload
     )
     SELECT coalesce((SELECT jsonb_agg(to_jsonb(ev) ORDER BY seq) FROM ev), '[]'::jsonb) AS events,
-           ARRAY(SELECT id FROM published UNION ALL SELECT id FROM others ORDER BY id)::int[] AS outbox_ids`);
-  return { events: row.events, outboxIds: row.outbox_ids };
+           coalesce((SELECT jsonb_agg(o ORDER BY o.id) FROM (SELECT * FROM published UNION ALL SELECT * FROM others) o), '[]'::jsonb) AS outbox`);
+  return { events: row.events, outbox: row.outbox };
 }

@@ -18,6 +18,11 @@ import { observationHandlers } from './routes/observations.js';
 import type { PolicyCache } from './policies/cache.js';
 import type { RegistryCache } from './registry/cache.js';
 import type { InquiryService } from './inquiries/service.js';
+import type { MonitorService } from './monitors/service.js';
+import { monitorHandlers } from './routes/monitors.js';
+import type { SessionService } from './sessions/service.js';
+import { registerSessionSocket } from './sessions/socket.js';
+import { exampleRoutes } from './sessions/examplePage.js';
 import { mapInquiryValidation } from './inquiries/admit.js';
 import type { ValidationFailure } from './http/problems.js';
 import { createMintKey, createRevokeKey } from './routes/admin/keys.js';
@@ -48,7 +53,11 @@ export interface AppDeps {
   policyCache: PolicyCache;
   registryCache: RegistryCache;
   inquiries: InquiryService;
+  monitors: MonitorService;
+  sessions: SessionService;
   checksDiscovered: () => number;
+  /** Told after a webhook registration commits (the relay's fan-out cache). */
+  webhooksChanged?: (scope: { tenantId: string; mode: 'live' | 'test' }) => Promise<void>;
 }
 
 export interface App {
@@ -69,6 +78,7 @@ export function createApp(deps: AppDeps): App {
     router.add(op.method, op.path, { op, handler: handlers.get(key(op)) ?? null, ...(mapValidation ? { mapValidation } : {}) });
   }
   router.add('get', '/docs/assets/{name}', { op: DOCS_ASSET_OP, handler: createDocsAssetHandler() });
+  for (const [path, route] of exampleRoutes()) router.add('get', path, route);
 
   let draining = false;
   const pipeline = createPipeline({
@@ -82,6 +92,9 @@ export function createApp(deps: AppDeps): App {
   });
 
   const app = uWS.App();
+  const sessionSockets = registerSessionSocket(app, {
+    sessions: deps.sessions, hub: deps.hub, auditWriter: deps.auditWriter, revocations: deps.revocations, log: deps.log, isDraining: () => draining,
+  });
   app.any('/*', (res, req) => pipeline(captureExchange(res, req)));
   let listenSocket: uWS.us_listen_socket | null = null;
 
@@ -98,6 +111,7 @@ export function createApp(deps: AppDeps): App {
     },
     drain() {
       draining = true;
+      sessionSockets.drain();
     },
     close() {
       if (listenSocket) uWS.us_listen_socket_close(listenSocket);
@@ -121,15 +135,24 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
-    ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log }),
-    ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test' }),
+    ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
+    ...monitorHandlers(deps.monitors),
+    ['POST /v1/sessions', deps.sessions.open],
+    ['POST /v1/sessions/{session_id}/close', deps.sessions.close],
+    ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
     ['POST /v1/admin/keys', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['DELETE /v1/admin/keys/{key_id}', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
   ]);
 }
 
 // Operations that restate a schema failure as one of their rules (a missing purpose is rule I13).
-const VALIDATION_MAPPERS = new Map<string, (f: ValidationFailure) => ValidationFailure>([['POST /v1/inquiries', mapInquiryValidation]]);
+const VALIDATION_MAPPERS = new Map<string, (f: ValidationFailure) => ValidationFailure>([
+  ['POST /v1/inquiries', mapInquiryValidation],
+  // A monitor declares the same purpose and intent as the inquiries it will ask.
+  ['POST /v1/monitors', mapInquiryValidation],
+  // A session declares them too, for every assessment it will issue.
+  ['POST /v1/sessions', mapInquiryValidation],
+]);
 
 // The reference page's static files: served, audited, but not part of the API contract.
 const DOCS_ASSET_OP: OperationSpec = {

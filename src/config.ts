@@ -34,6 +34,11 @@ const ConfigSchema = z.object({
   TAS_MODEL_ENDPOINT: z.url().optional(),
   /** Name of the environment variable holding the model endpoint's bearer token. */
   TAS_MODEL_API_KEY_ENV: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  /**
+   * Shortest monitor cadence a tenant may ask for, in seconds. The schema lets 1 s through so this
+   * operator floor decides (a watch, not polling, by default; tests use 1).
+   */
+  TAS_MIN_MONITOR_CADENCE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** Directory where audit rows are spooled while Postgres is unreachable. */
   TAS_SPOOL_DIR: z.string().default('.tas-spool'),
   /** Build identifier reported by /healthz. */

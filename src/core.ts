@@ -4,7 +4,10 @@ import type { Worker } from 'bullmq';
 import { createRelay, type Relay } from '../actors/relay.js';
 import { createActorRuntime, type ActorRuntime } from '../actors/runtime.js';
 import { INQUIRY_MACHINE_VERSION, inquiryMachine } from '../machines/inquiryMachine.js';
+import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine } from '../machines/monitorMachine.js';
+import { SESSION_MACHINE_VERSION, sessionMachine } from '../machines/sessionMachine.js';
 import { createCheckWorker } from '../workers/checks.js';
+import { createMonitorWorker } from '../workers/monitors.js';
 import { createQueues, type Queues } from '../workers/queues.js';
 import { createTimerWorker } from '../workers/timers.js';
 import { createWebhookWorker, fanoutJobFor } from '../workers/webhooks.js';
@@ -15,9 +18,15 @@ import type { Db } from './db/pool.js';
 import type { EventHub } from './events/hub.js';
 import { inquiryEffects } from './inquiries/effects.js';
 import { createInquiryService, type InquiryService } from './inquiries/service.js';
+import { monitorEffects } from './monitors/effects.js';
+import { createMonitorService, type MonitorService } from './monitors/service.js';
 import { createPolicyCache, type PolicyCache } from './policies/cache.js';
 import { createRegistryCache, type RegistryCache } from './registry/cache.js';
+import { sessionEffects } from './sessions/effects.js';
+import { createSessionService, type SessionService } from './sessions/service.js';
 import { bullConnection } from './redis/bullConnection.js';
+import { createWebhookSubscriptions, type WebhookSubscriptions } from './webhooks/subscriptions.js';
+import type { Redis } from 'ioredis';
 import { createModelRenderer } from './reports/model.js';
 
 /**
@@ -32,8 +41,11 @@ export interface Core {
   relay: Relay;
   runtime: ActorRuntime;
   inquiries: InquiryService;
+  monitors: MonitorService;
+  sessions: SessionService;
   policyCache: PolicyCache;
   registryCache: RegistryCache;
+  webhookSubscriptions: WebhookSubscriptions;
   startProcessing(): void;
   close(): Promise<void>;
 }
@@ -55,7 +67,7 @@ function dnsServersOf(setting: string): { dnsServers?: string[] } {
 // Sweeping for outbox rows a crash left behind: often enough to recover within seconds.
 const RELAY_SWEEP_INTERVAL_MS = 2000;
 
-export async function createCore(deps: { config: Config; db: Db; hub: EventHub; log: Logger; publicUrl: () => string }): Promise<Core> {
+export async function createCore(deps: { config: Config; db: Db; redis: Redis; hub: EventHub; log: Logger; publicUrl: () => string }): Promise<Core> {
   const { config, db, hub, log } = deps;
   const checks = await discoverChecks({
     ...dnsServersOf(config.TAS_DNS_SERVERS),
@@ -65,25 +77,31 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
   });
   const connection = bullConnection(config.REDIS_URL);
   const queues = createQueues({ connection, prefix: config.TAS_REDIS_PREFIX });
+  const webhookSubscriptions = await createWebhookSubscriptions({ db, redisUrl: config.REDIS_URL, publisher: deps.redis, prefix: config.TAS_REDIS_PREFIX });
   const relay = createRelay({
     db,
     queues: (name) => queues.queue(name),
-    // Webhook fan-out is queued before the live publish: a failure of either leaves the outbox row
-    // for the sweep, and the fan-out's deterministic job id makes the retry harmless.
+    // Live subscribers first (they wait on it); then a webhook fan-out, only when an endpoint of the
+    // tenant wants the type. A failure of either leaves the outbox row for the sweep: subscribers drop
+    // a seq they have seen and the fan-out's deterministic job id makes the retry harmless.
     publish: async (streamId, event, scope) => {
-      if (WEBHOOK_EVENT_TYPES.has(event.type)) {
+      await hub.publish(streamId, event);
+      if (WEBHOOK_EVENT_TYPES.has(event.type) && (await webhookSubscriptions.wants(scope, event.type))) {
         const job = fanoutJobFor(event, scope, streamKindOf(event.type));
         await queues.queue(job.queue).add(job.name, job.data, { jobId: job.jobId, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } });
       }
-      await hub.publish(streamId, event);
     },
     log,
   });
   const runtime = createActorRuntime({
     db,
     relay,
-    machines: { inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION } },
-    effects: { ...inquiryEffects },
+    machines: {
+      inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION },
+      monitor: { machine: monitorMachine, version: MONITOR_MACHINE_VERSION },
+      session: { machine: sessionMachine, version: SESSION_MACHINE_VERSION },
+    },
+    effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects },
   });
   // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
   const policyCache = createPolicyCache({ db, ttlMs: 1000 });
@@ -92,11 +110,19 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
     ? createModelRenderer({ endpoint: config.TAS_MODEL_ENDPOINT, ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}), timeoutMs: 10_000, promptVersion: 'report-prompt/1', onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template') })
     : null;
   const inquiries = createInquiryService({ db, runtime, hub, checks, registry: registryCache, policies: policyCache, model, publicUrl: deps.publicUrl });
+  const monitorQueue = () => queues.queue(MONITOR_QUEUE);
+  const monitors = createMonitorService({
+    db, runtime, queue: monitorQueue, hub, registry: registryCache, policies: policyCache,
+    minCadenceSeconds: config.TAS_MIN_MONITOR_CADENCE_SECONDS, publicUrl: deps.publicUrl, log,
+  });
+  const sessions = createSessionService({
+    db, runtime, checks, registry: registryCache, policies: policyCache, pepper: config.keyPepper, publicUrl: deps.publicUrl,
+  });
 
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, policyCache, registryCache,
+    checks, queues, relay, runtime, inquiries, monitors, sessions, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({
@@ -105,9 +131,11 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
         onTimer: async (job) => {
           const type = job.event.type;
           if (type === 'deadline.reached' || type === 'reasoning.expired') await inquiries.fireTimer(job, job.actorId, type);
+          else if (type === 'session.idleCheck' || type === 'session.drainExpired') await sessions.fireTimer(job);
           else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
         },
       }));
+      workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, runtime, inquiries, queue: monitorQueue, log }));
       const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
       closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
@@ -117,6 +145,7 @@ export async function createCore(deps: { config: Config; db: Db; hub: EventHub; 
       await Promise.all([...workers.map((w) => w.close()), ...closers.map((c) => c())]);
       await relay.stop();
       await queues.close();
+      await webhookSubscriptions.close();
     },
   };
 }

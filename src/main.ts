@@ -64,7 +64,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let port: number | null = null;
   const revocations = await createRevocationBus({ redisUrl: config.REDIS_URL, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
   let publicUrl = config.publicUrl;
-  const core = await createCore({ config, db, hub, log, publicUrl: () => publicUrl });
+  const core = await createCore({ config, db, redis, hub, log, publicUrl: () => publicUrl });
   if (opts.edge) {
     const authenticator = createAuthenticator({ db, pepper: config.keyPepper });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
@@ -79,9 +79,12 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       policyCache: core.policyCache,
       registryCache: core.registryCache,
       inquiries: core.inquiries,
+      monitors: core.monitors,
+      sessions: core.sessions,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       checksDiscovered: () => core.checks.length,
+      webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),
     });
     port = await app.listen(config.PORT, config.HOST);
     if (!config.TAS_PUBLIC_URL) publicUrl = `http://${config.HOST}:${port}`;

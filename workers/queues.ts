@@ -1,4 +1,4 @@
-import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions } from 'bullmq';
+import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { z } from 'zod';
 import { WEBHOOK_JOBS } from './webhooks.js';
 
@@ -38,11 +38,31 @@ export const ActorTimerJob = z.object({
 });
 export type ActorTimerJob = z.infer<typeof ActorTimerJob>;
 
+/** A monitor's cadence came due (the job scheduler's template; the job id is the run id). */
+export const MonitorRescanJob = z.object({ tenantId: z.uuid(), mode: Mode, monitorId: z.uuid() });
+export type MonitorRescanJob = z.infer<typeof MonitorRescanJob>;
+
+/** One rescan run of a monitor, enqueued by the monitor machine when its tick was accepted. */
+export const MonitorRunJob = MonitorRescanJob.extend({ runId: z.string().min(1) });
+export type MonitorRunJob = z.infer<typeof MonitorRunJob>;
+
 export const JOB_CATALOG = {
   checks: { 'check.run': CheckRunJob },
   timers: { 'actor.timer': ActorTimerJob },
   webhooks: WEBHOOK_JOBS,
+  monitors: { 'monitor.rescan': MonitorRescanJob, 'monitor.run': MonitorRunJob },
 } as const;
+
+/**
+ * Retry defaults per queue, for jobs added through the outbox relay (which
+ * sets only the id, delay and retention). A monitor run is idempotent (its
+ * inquiry carries the run id as idempotency key) and a scheduled run must not
+ * be lost to one failure, so it is retried; check jobs are not, since a
+ * failed check becomes an Absence instead.
+ */
+const QUEUE_DEFAULTS: Partial<Record<QueueName, DefaultJobOptions>> = {
+  monitors: { attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+};
 
 export type QueueName = keyof typeof JOB_CATALOG;
 export const QUEUE_NAMES = Object.keys(JOB_CATALOG) as QueueName[];
@@ -80,7 +100,8 @@ export function createQueues(opts: { connection: ConnectionOptions; prefix: stri
       if (!isQueueName(name)) throw new Error(`unknown queue ${name}; add it to the job catalog`);
       let q = cache.get(name);
       if (!q) {
-        q = new Queue(name, { connection, prefix: opts.prefix });
+        const defaultJobOptions = QUEUE_DEFAULTS[name];
+        q = new Queue(name, { connection, prefix: opts.prefix, ...(defaultJobOptions ? { defaultJobOptions } : {}) });
         cache.set(name, q);
       }
       return q;

@@ -74,7 +74,7 @@ export async function insertAssessment(tx: Tx, a: NewAssessment): Promise<void> 
             ${sql.jsonb(a.evidence as never)}, ${sql.jsonb(a.inputs as never)}, ${sql.jsonb(a.findings as never)})`);
 }
 
-const AssessmentRow = z.object({
+export const AssessmentRow = z.object({
   id: z.string(),
   inquiry_id: z.string(),
   entity_id: z.string().nullable(),

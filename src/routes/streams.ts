@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { StreamEvent } from '../../actors/types.js';
+import type { RevocationBus } from '../auth/revocations.js';
 import { readStreamAfter, streamOwner, streamTail } from '../db/events.js';
-import { withTenant, type Db, type TenantScope } from '../db/pool.js';
-import { envelopeOf, type EventHub, type HubMessage, type Unsubscribe } from '../events/hub.js';
+import { monitorClosed } from '../db/monitors.js';
+import { withTenant, type Db, type TenantScope, type Tx } from '../db/pool.js';
+import { envelopeOf, type EventHub, type HubMessage } from '../events/hub.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
 import { HttpProblem, ValidationFailure } from '../http/problems.js';
 import { openSse, type SseWriter } from '../http/sse.js';
@@ -22,11 +24,14 @@ import { requirePrincipal } from './principal.js';
  * from the last sent seq instead (publishing happens after commit, so the
  * missing rows are there).
  *
- * Ending: a hub `close` (monitor deleted, key revoked, shutdown) ends the
- * response. A terminal type (InquiryConcluded on an inquiry stream) ends it
- * right after that event is sent, since nothing can follow it; a client that
- * reconnects holding the terminal event gets 204 No Content, which the SSE
- * standard defines as "stop reconnecting".
+ * Ending: a hub `close` (monitor deleted, shutdown) ends the response, and
+ * so does the revocation of the key that opened it (the revocation bus tells
+ * every process). A terminal type (InquiryConcluded on an inquiry stream) ends
+ * it right after that event is sent, since nothing can follow it; a client
+ * that reconnects holding the terminal event gets 204 No Content, which the
+ * SSE standard defines as "stop reconnecting". An ended actor (a closed
+ * monitor) is the same without a terminal event: what the client misses is
+ * replayed, then the response ends, and a client holding everything gets 204.
  */
 export type StreamKind = 'inquiry' | 'monitor' | 'case';
 
@@ -36,6 +41,10 @@ export interface EventStreamOptions {
   kind: StreamKind;
   paramName: string;
   terminalTypes?: readonly string[];
+  /** Whether the stream's actor has ended (nothing more can be appended). */
+  isEnded?: (tx: Tx, streamId: string) => Promise<boolean>;
+  /** Ends a stream when the key that opened it is revoked. */
+  revocations?: Pick<RevocationBus, 'onRevoked'>;
   log?: Logger;
   heartbeatMs?: number;
   maxBufferedBytes?: number;
@@ -50,10 +59,10 @@ const MAX_LIVE_PENDING = 1000;
 const MAX_SEQ = 2_147_483_647; // actor_events.seq is a Postgres integer
 const CURSOR = /^\d+$/;
 
-export function streamHandlers(deps: { db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number }): [string, Handler][] {
+export function streamHandlers(deps: { db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number; revocations?: Pick<RevocationBus, 'onRevoked'> }): [string, Handler][] {
   return [
     ['GET /v1/inquiries/{inquiry_id}/events', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
-    ['GET /v1/monitors/{monitor_id}/events', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id' })],
+    ['GET /v1/monitors/{monitor_id}/events', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: monitorClosed })],
     ['GET /v1/cases/{case_id}/events', createEventStreamHandler({ ...deps, kind: 'case', paramName: 'case_id' })],
   ];
 }
@@ -69,25 +78,40 @@ export function createEventStreamHandler(opts: EventStreamOptions): Handler {
     const tail = await withTenant(opts.db, principal, async (tx) => {
       // Another tenant's (or mode's) id is invisible under RLS: the same 404 as an unknown id.
       if (!(await streamOwner(tx, streamId, opts.kind))) throw new HttpProblem('not-found', `No such ${opts.kind}.`);
-      return streamTail(tx, streamId);
+      return { ...(await streamTail(tx, streamId)), ended: (await opts.isEnded?.(tx, streamId)) ?? false };
     });
     if (cursor.value > tail.seq) {
       throw new ValidationFailure([{ loc: cursor.loc, msg: 'The cursor is not an event of this stream', type: 'cursor_unknown' }]);
     }
-    if (tail.type !== null && terminal.has(tail.type) && cursor.value >= tail.seq) return { status: 204 };
+    const holdsLast = cursor.value >= tail.seq;
+    if (holdsLast && (tail.ended || (tail.type !== null && terminal.has(tail.type)))) return { status: 204 };
 
     const pump = createPump({ ...opts, terminal, scope: principal, streamId, lastSent: cursor.value });
     const unsubscribe = opts.hub.subscribe(streamId, pump.onHub);
+    const forgetRevocation = opts.revocations?.onRevoked((keyId) => {
+      if (keyId === principal.keyId) pump.onHub({ type: 'close', reason: 'key_revoked' });
+    });
+    const cleanup = () => {
+      unsubscribe();
+      forgetRevocation?.();
+    };
     try {
       await unsubscribe.ready;
+      // Checked again once subscribed: an end committed in between sent its close before we listened.
+      if (tail.ended || (await endedNow(opts, principal, streamId))) pump.endWhenCaughtUp();
       await ctx.auditNow(200);
     } catch (error) {
-      unsubscribe();
+      cleanup();
       throw error;
     }
-    pump.start(ctx, unsubscribe);
+    pump.start(ctx, cleanup);
     return { streamed: true };
   };
+}
+
+async function endedNow(opts: EventStreamOptions, scope: TenantScope, streamId: string): Promise<boolean> {
+  const isEnded = opts.isEnded;
+  return isEnded ? withTenant(opts.db, scope, (tx) => isEnded(tx, streamId)) : false;
 }
 
 /** The cursor and where it came from (for a 422's `loc`). */
@@ -117,7 +141,9 @@ interface PumpDeps extends EventStreamOptions {
 
 interface Pump {
   onHub: (message: HubMessage) => void;
-  start(ctx: HandlerContext, unsubscribe: Unsubscribe): void;
+  /** The actor has ended: send what is left to replay, then end the response. */
+  endWhenCaughtUp(): void;
+  start(ctx: HandlerContext, cleanup: () => void): void;
 }
 
 /**
@@ -131,6 +157,7 @@ function createPump(d: PumpDeps): Pump {
   let needRead = true;
   let running = false;
   let closeRequested = false;
+  let endWhenCaughtUp = false;
   let writer: SseWriter | null = null;
 
   const deliver = (w: SseWriter, e: StreamEvent) => {
@@ -165,7 +192,7 @@ function createPump(d: PumpDeps): Pump {
       while (!w.closed) {
         if (closeRequested) return w.end();
         const ahead = sendLive(w);
-        if (!needRead && !ahead) return;
+        if (!needRead && !ahead) return endWhenCaughtUp ? w.end() : undefined;
         const before = lastSent;
         await read(w);
         // Postgres did not have the missing rows either (it should, as publishing follows commit):
@@ -195,13 +222,16 @@ function createPump(d: PumpDeps): Pump {
       }
       if (writer) void run(writer);
     },
-    start(ctx, unsubscribe) {
+    endWhenCaughtUp() {
+      endWhenCaughtUp = true;
+    },
+    start(ctx, cleanup) {
       writer = openSse(ctx.ex, {
         auditId: ctx.auditId,
         reqId: ctx.reqId,
         heartbeatMs: d.heartbeatMs,
         maxBufferedBytes: d.maxBufferedBytes,
-        onClose: () => unsubscribe(),
+        onClose: cleanup,
       });
       if (writer.closed) return;
       void run(writer);

@@ -26,9 +26,11 @@ export const MonitorTriggers = component(
     }),
 );
 
-// One minute is the shortest cadence that is still a watch rather than polling;
-// thirty days the longest before evidence goes stale between looks.
-export const MIN_CADENCE_SECONDS = 60;
+// The schema's floor is 1 s so that the operator's floor (TAS_MIN_MONITOR_CADENCE_SECONDS,
+// 60 s by default: the shortest cadence that is still a watch rather than polling) decides;
+// POST /v1/monitors enforces it with a 422 on `cadence_seconds`. Thirty days is the longest
+// before evidence goes stale between looks.
+export const MIN_CADENCE_SECONDS = 1;
 export const MAX_CADENCE_SECONDS = 30 * 24 * 3600;
 
 export const MonitorCreate = component(

@@ -42,6 +42,11 @@ const STANDING_OPERATIONS: readonly OperationSpec[] = [
   {
     operationId: 'openSession', method: 'post', path: '/v1/sessions', tag: 'Sessions', auth: 'sessions',
     summary: 'Open a live intake session (WebSocket)',
+    description: 'Connect to `ws_url` offering the subprotocols `tas.v1` and `tas.token.<token>` (browsers cannot set an '
+      + 'Authorization header on a WebSocket); the token is single-use and expires at `expires_at`. Frames are JSON text: '
+      + '`presentation`, `text`, `observation`, `claim`, `close`; each gets `ack` or `refused` (with the rule), and '
+      + '`assessment.issued`, `assessment.revised`, `findings.added` and `session.closed` come back on the same socket. '
+      + 'The protocol, limits and close codes are in docs/sessions.md. Purpose and intent are admitted as for an inquiry (rules I13, I14).',
     body: SessionOpen,
     success: { status: 201, description: 'The session, its WebSocket URL and one-time token.', schema: SessionOut },
     validation: true,

@@ -101,7 +101,7 @@ describe('the relay', () => {
 
   it('given rows a crash left undispatched, when swept, then they are carried out once', async () => {
     // A runtime whose dispatch never happens: the process died right after commit.
-    const crashed = h.runtime({ relay: { dispatch: async () => 0 } });
+    const crashed = h.runtime({ relay: { dispatchWritten: async () => 0 } });
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
     await crashed.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.swept` });
@@ -117,7 +117,7 @@ describe('the relay', () => {
   });
 
   it('given start, then it sweeps at once and stop waits for it', async () => {
-    const crashed = h.runtime({ relay: { dispatch: async () => 0 } });
+    const crashed = h.runtime({ relay: { dispatchWritten: async () => 0 } });
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
     const relay = createRelay({ db: h.db, queues: (n) => h.queues.queue(n), publish: async () => {}, log: silentLog });

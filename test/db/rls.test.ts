@@ -65,10 +65,36 @@ const FIXTURES: Record<string, Fixture> = {
     await c.query(`INSERT INTO webhook_deliveries (tenant_id, mode, endpoint_id, webhook_id, event_id, event_type, attempt, status)
       VALUES ($1, $2, $3, 'msg_x', $4, 'InquiryConcluded', 1, 'succeeded')`, [t, m, e, randomUUID()]);
   },
+  audit_chain: async (c, t, m) => {
+    const id = randomUUID();
+    await c.query(`INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status) VALUES ($1, now(), $2, $3, 'p', 'a', 200)`, [id, t, m]);
+    await c.query(`INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash) VALUES ($1, $2, $3, $4, 1, '\\x00', '\\x00')`, [id, `${t}:${m}`, t, m]);
+  },
+  monitors: async (c, t, m) => {
+    await c.query(`INSERT INTO monitors (id, tenant_id, mode, subject, intent, purpose, stake, triggers, cadence_seconds, created_by, created_by_key_id, state)
+      VALUES ($1, $2, $3, '{}', 'i', 'p', '{}', '{}', 60, 'key:k', $4, 'active')`, [randomUUID(), t, m, randomUUID()]);
+  },
   observations: async (c, t, m) => {
     await c.query(`INSERT INTO observations (id, tenant_id, mode, kind, provenance_class, body, observed_at) VALUES ($1, $2, $3, 'observation', 'tenant_supplied', '{}', now())`, [randomUUID(), t, m]);
   },
+  sessions: async (c, t, m) => {
+    await insertSession(c, t, m);
+  },
+  session_frames: async (c, t, m) => {
+    const s = await insertSession(c, t, m);
+    await c.query(`INSERT INTO session_frames (session_id, seq, tenant_id, mode, type, size_bytes, content_sha256, outcome)
+      VALUES ($1, 1, $2, $3, 'text', 10, repeat('0', 64), 'accepted')`, [s, t, m]);
+  },
 };
+
+async function insertSession(c: pg.Client, t: string, m: string): Promise<string> {
+  const id = randomUUID();
+  const key = randomUUID();
+  await c.query(`INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash) VALUES ($1, $2, $3, 'k', '{sessions}', '\\x00', '\\x00')`, [key, t, m]);
+  await c.query(`INSERT INTO sessions (id, tenant_id, mode, inquiry_id, opened_by_key, principal, purpose, retention_mode, idle_timeout_seconds, token_sha256, token_expires_at)
+    VALUES ($1, $2, $3, $4, $5, 'key:k', 'p', 'transient', 300, '\\x00', now())`, [id, t, m, await insertInquiry(c, t, m), key]);
+  return id;
+}
 
 async function insertWebhookEndpoint(c: pg.Client, t: string, m: string): Promise<string> {
   const id = randomUUID();

@@ -22,6 +22,8 @@ export interface WebhookRouteDeps {
   allowInsecureTargets: (mode: Mode) => boolean;
   /** Host name resolution for the guard; the system resolver by default. */
   lookup?: LookupAll;
+  /** Told after a registration commits, so every process's fan-out cache sees the new endpoint. */
+  onChanged?: (scope: { tenantId: string; mode: Mode }) => Promise<void>;
 }
 
 // Until the lead adds W01 to the catalog in src/rules.ts, the 422 still names it and the audit row has no rule.
@@ -51,6 +53,7 @@ export function createRegisterWebhook(deps: WebhookRouteDeps): Handler {
       await ctx.auditInTx(tx, 201);
       return row;
     });
+    await deps.onChanged?.(principal).catch(() => undefined);
     const out: WebhookOut = {
       webhook_id: id,
       url: body.url,

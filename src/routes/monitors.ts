@@ -1,0 +1,25 @@
+import type { Handler } from '../http/handler.js';
+import type { MonitorService } from '../monitors/service.js';
+import type { MonitorCreate } from '../schemas/monitors.js';
+import { requirePrincipal } from './principal.js';
+
+/**
+ * POST /v1/monitors, GET and DELETE /v1/monitors/{monitor_id}, keyed
+ * "METHOD /path" for app.ts's handler table. The event stream of a monitor
+ * is in streams.ts with the other streams.
+ */
+export function monitorHandlers(monitors: MonitorService): [string, Handler][] {
+  return [
+    ['POST /v1/monitors', async (ctx) => ({ status: 201, body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate) })],
+    ['GET /v1/monitors/{monitor_id}', async (ctx) => {
+      const monitorId = ctx.params.monitor_id!;
+      ctx.audit.target_kind = 'monitor';
+      ctx.audit.target_id = monitorId;
+      return { status: 200, body: await monitors.view(requirePrincipal(ctx), monitorId) };
+    }],
+    ['DELETE /v1/monitors/{monitor_id}', async (ctx) => {
+      await monitors.close(ctx, requirePrincipal(ctx), ctx.params.monitor_id!);
+      return { status: 204 };
+    }],
+  ];
+}

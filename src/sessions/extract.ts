@@ -1,0 +1,83 @@
+import { isIP } from 'node:net';
+import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { normalisePresentation, asCountryCode } from '../checks/normalise.js';
+import { viewHost } from '../checks/hosts.js';
+import type { NormalisedPresentation } from '../checks/types.js';
+import { MAX_IDENTIFIERS_PER_LINE } from './limits.js';
+
+/**
+ * Identifiers in a line of free text, with where they sit in it: URLs,
+ * emails, IP addresses, phone numbers (libphonenumber-js), then bare domain
+ * names. Each kind claims its span in that order, so the domain inside an
+ * email or a URL, or the digits of an IP address, are not read twice.
+ *
+ * Offsets are UTF-16 code unit indices into the line (`start` inclusive,
+ * `end` exclusive): what `String.prototype.slice` and a browser use.
+ */
+export interface Extracted {
+  presentation: NormalisedPresentation;
+  start: number;
+  end: number;
+}
+
+interface Span {
+  type: string;
+  start: number;
+  end: number;
+}
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/giu;
+const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gu;
+const IPV4_PATTERN = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/gu;
+const IPV6_PATTERN = /(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])/gu;
+const DOMAIN_PATTERN = /(?<![\w@.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\w@-])/gu;
+// Punctuation that ends a sentence is not part of a URL or an email written at its end.
+const TRAILING = /[.,;:!?)\]}'"]+$/u;
+
+function matches(line: string, pattern: RegExp, type: string, accept: (text: string) => boolean): Span[] {
+  const spans: Span[] = [];
+  for (const m of line.matchAll(pattern)) {
+    const text = m[0].replace(TRAILING, '');
+    if (text.length > 0 && accept(text)) spans.push({ type, start: m.index, end: m.index + text.length });
+  }
+  return spans;
+}
+
+function phoneSpans(line: string, defaultCountry: string | undefined): Span[] {
+  const region = asCountryCode(defaultCountry);
+  return findPhoneNumbersInText(line, region ? { defaultCountry: region } : {})
+    .filter((found) => found.number.isValid())
+    .map((found) => ({ type: 'PHONE', start: found.startsAt, end: found.endsAt }));
+}
+
+function isPublicDomain(text: string): boolean {
+  const view = viewHost(text.toLowerCase());
+  return view.registrable !== null && view.isIcann;
+}
+
+/** Candidates of every kind, in priority order (a span already taken by an earlier kind wins). */
+function candidates(line: string, defaultCountry: string | undefined): Span[] {
+  return [
+    ...matches(line, URL_PATTERN, 'URL', () => true),
+    ...matches(line, EMAIL_PATTERN, 'EMAIL', () => true),
+    ...matches(line, IPV4_PATTERN, 'IP', (t) => isIP(t) === 4),
+    ...matches(line, IPV6_PATTERN, 'IP', (t) => t.length >= 3 && isIP(t) === 6),
+    ...phoneSpans(line, defaultCountry),
+    ...matches(line, DOMAIN_PATTERN, 'DOMAIN', isPublicDomain),
+  ];
+}
+
+export function extractIdentifiers(line: string, opts: { defaultCountry?: string; allowedTypes?: ReadonlySet<string> } = {}): Extracted[] {
+  const taken: Span[] = [];
+  const out: Extracted[] = [];
+  for (const span of candidates(line, opts.defaultCountry)) {
+    if (taken.some((t) => span.start < t.end && t.start < span.end)) continue;
+    // Taken even when the type is not granted, so the domain inside an ungranted URL is not read instead.
+    taken.push(span);
+    if (opts.allowedTypes && !opts.allowedTypes.has(span.type)) continue;
+    const value = line.slice(span.start, span.end);
+    const presentation = normalisePresentation(span.type, value, opts.defaultCountry ? { defaultCountry: opts.defaultCountry } : {});
+    if (presentation) out.push({ presentation, start: span.start, end: span.end });
+  }
+  return out.sort((a, b) => a.start - b.start).slice(0, MAX_IDENTIFIERS_PER_LINE);
+}

@@ -1,0 +1,107 @@
+/**
+ * Every limit of a session socket, with the reason for its value, and the
+ * close codes the socket may end with (docs/sessions.md repeats both for
+ * clients). Limits protect the process first (memory, event-loop time,
+ * database transactions per frame) and the session's own evidence second.
+ */
+
+/**
+ * Frames up to this size are read. A typed line, a pasted paragraph or one
+ * observation fits in a few KiB; 16 KiB leaves room for long pastes while
+ * keeping the worst-case work of one frame (JSON parse, extraction, checks)
+ * far below a millisecond.
+ */
+export const MAX_FRAME_BYTES = 16 * 1024;
+
+/**
+ * uWS's own cap (maxPayloadLength). Frames between MAX_FRAME_BYTES and this are
+ * refused (`frame_too_large`) and the session goes on; beyond it uWS drops the
+ * connection without a close frame, before any of our code runs, so a client
+ * sees 1006. The gap is what lets an honest oversized frame get a refusal.
+ */
+export const HARD_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/**
+ * Sustained frames per second per session, and the burst allowed on top. A
+ * person typing, or a form filled in live, sends a few frames a second; a
+ * paste split into lines arrives as a burst. Each accepted frame costs one
+ * database transaction, so this is also what bounds a session's share of the pool.
+ */
+export const FRAMES_PER_SECOND = 20;
+export const FRAME_BURST = 40;
+
+/**
+ * A flood: more rate-limited frames than this within FLOOD_WINDOW_MS closes the
+ * socket with 1008. An honest client that overshoots gets refusals and slows
+ * down; one that keeps sending at many times the rate is not listening.
+ */
+export const FLOOD_REFUSALS_TO_CLOSE = 100;
+export const FLOOD_WINDOW_MS = 5000;
+
+/**
+ * Frames accepted but not yet processed (each waits for the previous one's
+ * transaction). At the rate limit a queue this long means the database is
+ * slow; further frames are refused (`busy`) instead of growing memory.
+ */
+export const MAX_QUEUED_FRAMES = 64;
+
+/**
+ * Bytes the server may hold for a client that does not read. Events are
+ * small (an assessment is about 1 KiB); 256 KiB is hundreds of them. Past
+ * it the socket is closed with 4001 rather than dropping events silently:
+ * a client that missed an assessment must know it did. uWS's own
+ * maxBackpressure is set above it, so uWS never drops a message first.
+ */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+export const UWS_MAX_BACKPRESSURE_BYTES = 1024 * 1024;
+
+/**
+ * Transport idle timeout (uWS idleTimeout, seconds), with automatic pings: it
+ * only finds dead peers (a live browser answers pings by itself). The
+ * session's own idle timeout (no frames for `idle_timeout_seconds`) is the
+ * machine's durable idle check, which survives a process restart.
+ */
+export const TRANSPORT_IDLE_SECONDS = 120;
+
+/** Identifiers one text line may contribute; a line listing more is a dump, not a conversation. */
+export const MAX_IDENTIFIERS_PER_LINE = 16;
+
+/**
+ * Presentations one session may accumulate. Every frame re-runs the inline
+ * checks over all of them, so this bounds a frame's work; 64 is far more than
+ * one subject presents.
+ */
+export const MAX_PRESENTATIONS_PER_SESSION = 64;
+
+/** Testimony frames per session, bounded for the same reason. */
+export const MAX_OBSERVATIONS_PER_SESSION = 64;
+
+/** Longest text line, in characters (a long paste should be split into lines). */
+export const MAX_TEXT_LINE_CHARS = 4000;
+
+/**
+ * How long the one-time connection token stays valid: enough for a backend
+ * to hand it to a browser and the browser to connect; short enough that a
+ * token read from a log or a screen is useless soon after.
+ */
+export const TOKEN_TTL_MS = 60_000;
+
+/**
+ * After a REST close, how long the attached socket has to drain the frames it
+ * already received before the session concludes without it.
+ */
+export const DRAIN_TIMEOUT_MS = 10_000;
+
+/** Close codes a session socket ends with (RFC 6455 section 7.4; 4000-4999 are ours). */
+export const CLOSE_CODES = {
+  /** The session closed (close frame, REST close, idle timeout); `session.closed` was the last message. */
+  sessionClosed: 1000,
+  /** The server is shutting down; open a new session elsewhere. */
+  goingAway: 1001,
+  /** Sustained flooding beyond the rate limit, or the key that opened the session was revoked. */
+  policyViolation: 1008,
+  /** The server failed; the session was closed with what it had. */
+  internalError: 1011,
+  /** The client did not read its events: more than MAX_BUFFERED_BYTES were waiting. */
+  slowConsumer: 4001,
+} as const;

@@ -1,0 +1,203 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { ActorRuntime } from '../../actors/runtime.js';
+import type { SessionEvent } from '../../machines/sessionMachine.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { CheckDefinition } from '../checks/types.js';
+import { insertAudit, type AuditRecord } from '../db/audit.js';
+import { insertInquiry } from '../db/inquiries.js';
+import { scopeTransaction, withTenant, type Db, type Tx } from '../db/pool.js';
+import { claimSessionToken, findSession, insertSession } from '../db/sessions.js';
+import { tenantIsInvestigative } from '../db/tenants.js';
+import { EntityNotFoundError } from '../entities/resolve.js';
+import type { Handler } from '../http/handler.js';
+import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import { INTENT_REFUSAL, PURPOSE_REFUSAL } from '../inquiries/admit.js';
+import { mayShowFindings } from '../inquiries/view.js';
+import type { PolicyCache, CurrentPolicy } from '../policies/cache.js';
+import { allows } from '../policies/evaluate.js';
+import type { RegistryCache } from '../registry/cache.js';
+import { requirePrincipal } from '../routes/principal.js';
+import type { SessionOpen } from '../schemas/sessions.js';
+import { createSessionCommands, type SessionBinding } from './commands.js';
+import { createDeriver } from './derive.js';
+import { evaluateSession, type SessionFacts } from './evaluate.js';
+import { DRAIN_TIMEOUT_MS, TOKEN_TTL_MS } from './limits.js';
+
+/**
+ * POST /v1/sessions and POST /v1/sessions/{id}/close, spending a connection
+ * token for the socket, and the commands the socket and the timers send.
+ *
+ * Opening is one transaction: the session's own inquiry row (so every
+ * assessment it issues is a ledger entry), the sessions row with the token's
+ * digest, the actor, a first assessment when the subject already presents
+ * something, and the call's audit row.
+ */
+export interface SessionServiceDeps {
+  db: Db;
+  runtime: ActorRuntime;
+  checks: readonly CheckDefinition[];
+  registry: RegistryCache;
+  policies: PolicyCache;
+  pepper: string;
+  /** Base of ws_url; known only once the server listens when the port is chosen by the OS. */
+  publicUrl: () => string;
+  now?: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN_PREFIX = 'tas_wst_';
+/** 32 random bytes, base64url: a valid subprotocol token (RFC 6455 allows these characters). */
+const TOKEN_PATTERN = /^tas_wst_[A-Za-z0-9_-]{43}$/;
+// A stored close reason of a transient session must be a code, not prose the caller typed.
+const REASON_CODE = /^[a-z0-9_.-]{1,64}$/;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+export function wsUrlOf(publicUrl: string, sessionId: string): string {
+  return `${publicUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/sessions/${sessionId}/ws`;
+}
+
+/** The same refusals as an inquiry's (rules I13, I14, I15), for a session's purpose, intent and opening subject. */
+async function admitSession(deps: { registry: RegistryCache; policies: PolicyCache }, principal: Principal, body: SessionOpen, purposeHeader: string | undefined): Promise<CurrentPolicy | null> {
+  if (purposeHeader !== undefined && purposeHeader !== body.purpose) throw PURPOSE_REFUSAL;
+  const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
+  const allowed = allows(policy?.body ?? null, { purpose: body.purpose, intent: body.intent });
+  if (!grants.purposes.has(body.purpose) || !allowed.purpose) throw PURPOSE_REFUSAL;
+  if (!grants.intents.has(body.intent) || !allowed.intent) throw INTENT_REFUSAL;
+  const unknownTypes = (body.subject?.presentations ?? [])
+    .map((p, i) => ({ p, i }))
+    .filter(({ p }) => !grants.artifactTypes.has(p.type))
+    .map(({ i }) => ({ loc: ['body', 'subject', 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' }));
+  if (unknownTypes.length > 0) throw new ValidationFailure(unknownTypes, 'I15');
+  return policy;
+}
+
+export function createSessionService(deps: SessionServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const commands = createSessionCommands({ runtime: deps.runtime, db: deps.db, checks: deps.checks, registry: deps.registry, pepper: deps.pepper, now });
+
+  function factsFor(body: SessionOpen, ids: { sessionId: string; inquiryId: string }, policy: CurrentPolicy | null): SessionFacts {
+    return {
+      kind: 'session', sessionId: ids.sessionId, inquiryId: ids.inquiryId, intent: body.intent, purpose: body.purpose, stake: body.stake,
+      policy, render: 'none', retention: body.retention_mode, consentRef: body.consent_ref ?? null, caseId: body.case_id ?? null,
+      defaultCountry: body.subject?.claim?.country ?? null,
+    };
+  }
+
+  /** Everything an opening decides before its transaction: ids, the token, derived subject, facts. */
+  function planOpening(principal: Principal, body: SessionOpen, policy: CurrentPolicy | null) {
+    const ids = { sessionId: randomUUID(), inquiryId: randomUUID() };
+    const openedAt = now();
+    const deriver = createDeriver(body.retention_mode, { pepper: deps.pepper, tenantId: principal.tenantId });
+    return {
+      ids,
+      openedAt,
+      token: `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`,
+      expiresAt: new Date(openedAt.getTime() + TOKEN_TTL_MS).toISOString(),
+      presentations: deriver.presentations(body.subject?.presentations ?? [], body.subject?.claim?.country),
+      claim: deriver.claim(body.subject?.claim),
+      facts: factsFor(body, ids, policy),
+      entityId: body.subject?.entity_id,
+      showFindings: mayShowFindings(principal, policy?.body.show_findings),
+    };
+  }
+
+  /** The rows an opening writes first: its inquiry (for the ledger) and the session with its token's digest. */
+  async function insertRows(tx: Tx, principal: Principal, body: SessionOpen, o: ReturnType<typeof planOpening>): Promise<void> {
+    if (body.case_id !== undefined && !(await tenantIsInvestigative(tx, principal.tenantId))) {
+      throw ValidationFailure.rule('C01', ['body', 'case_id'], 'Cases require an investigative (KYB) tenant with an authorization record (rule C01).');
+    }
+    await insertInquiry(tx, {
+      id: o.ids.inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId: null, status: 'reasoning',
+      intent: body.intent, purpose: body.purpose, request: o.facts as unknown as Record<string, unknown>, principal: principal.label,
+    });
+    await insertSession(tx, {
+      id: o.ids.sessionId, tenantId: principal.tenantId, mode: principal.mode, inquiryId: o.ids.inquiryId, openedByKey: principal.keyId,
+      principal: principal.label, purpose: body.purpose, retentionMode: body.retention_mode, consentRef: body.consent_ref ?? null,
+      caseId: body.case_id ?? null, idleTimeoutSeconds: body.idle_timeout_seconds, tokenSha256: sha256(o.token), tokenExpiresAt: o.expiresAt,
+    });
+  }
+
+  /** The first assessment, when the opening subject already presents something. */
+  async function firstEvidence(tx: Tx, principal: Principal, o: ReturnType<typeof planOpening>): Promise<SessionEvent | undefined> {
+    if (o.presentations.length === 0 && o.entityId === undefined) return undefined;
+    const before = { presentations: [], claim: o.claim, testimony: [], entityId: null, findingIds: [] };
+    const add = { presentations: o.presentations, ...(o.entityId ? { explicitEntityId: o.entityId } : {}) };
+    const ev = await evaluateSession(tx, { checks: deps.checks, now: o.openedAt }, principal, o.facts, before, add);
+    return { type: 'evidence.evaluated', seq: 0, at: o.openedAt.getTime(), ...ev, observations: [] };
+  }
+
+  const open: Handler = async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const body = ctx.body as SessionOpen;
+    ctx.audit.purpose = body.purpose;
+    const policy = await admitSession(deps, principal, body, ctx.ex.headers['x-purpose']);
+    const o = planOpening(principal, body, policy);
+    ctx.audit.target_kind = 'session';
+    ctx.audit.target_id = o.ids.sessionId;
+    try {
+      await deps.runtime.create<SessionEvent>(principal, {
+        kind: 'session',
+        id: o.ids.sessionId,
+        input: {
+          session_id: o.ids.sessionId, inquiry_id: o.ids.inquiryId, retention_mode: body.retention_mode, showFindings: o.showFindings,
+          idleTimeoutMs: body.idle_timeout_seconds * 1000, drainTimeoutMs: DRAIN_TIMEOUT_MS, claim: o.claim, openedAt: o.openedAt.getTime(),
+        },
+        prepare: (tx) => insertRows(tx, principal, body, o),
+        event: async (tx) => (await firstEvidence(tx, principal, o)) as SessionEvent,
+        inTx: (tx) => ctx.auditInTx(tx, 201),
+      });
+    } catch (error) {
+      // An entity_id the tenant cannot see is indistinguishable from an unknown one.
+      if (error instanceof EntityNotFoundError) throw new HttpProblem('not-found', 'No such entity.');
+      throw error;
+    }
+    return {
+      status: 201,
+      body: {
+        session_id: o.ids.sessionId, state: 'open', ws_url: wsUrlOf(deps.publicUrl(), o.ids.sessionId), token: o.token,
+        expires_at: o.expiresAt, retention_mode: body.retention_mode,
+      },
+    };
+  };
+
+  const close: Handler = async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const sessionId = ctx.params.session_id!;
+    ctx.audit.target_kind = 'session';
+    ctx.audit.target_id = sessionId;
+    const row = await withTenant(deps.db, principal, (tx) => findSession(tx, sessionId));
+    if (!row) throw new HttpProblem('not-found', 'No such session.');
+    ctx.audit.purpose = row.purpose;
+    const asked = (ctx.query as { reason: string }).reason;
+    const reason = row.retention_mode === 'transient' && !REASON_CODE.test(asked) ? 'other' : asked;
+    const state = await commands.requestClose(principal, sessionId, reason, (tx) => ctx.auditInTx(tx, 202));
+    return { status: 202, body: { session_id: sessionId, state, reason: row.state === 'open' ? reason : row.close_reason ?? reason } };
+  };
+
+  /**
+   * Spends a connection token. On success the socket's audit row (status 101)
+   * commits with the spending; a refusal is audited by the caller.
+   */
+  async function claim(sessionId: string, token: string, audit: Pick<AuditRecord, 'audit_id' | 'occurred_at' | 'request_id'>): Promise<SessionBinding | null> {
+    if (!UUID.test(sessionId) || !TOKEN_PATTERN.test(token)) return null;
+    return deps.db.transaction(async (tx) => {
+      await scopeTransaction(tx, { tenantId: null, mode: null });
+      const row = await claimSessionToken(tx, sessionId, sha256(token));
+      if (!row) return null;
+      await scopeTransaction(tx, { tenantId: row.tenant_id, mode: row.mode });
+      await insertAudit(tx, {
+        ...audit, tenant_id: row.tenant_id, mode: row.mode, principal: row.principal, action: 'connectSession', target_kind: 'session',
+        target_id: sessionId, status: 101, rule: null, purpose: row.purpose, cost_amount: null, cost_currency: null,
+      });
+      return {
+        sessionId, inquiryId: row.inquiry_id, tenantId: row.tenant_id, mode: row.mode, keyId: row.opened_by_key,
+        principal: row.principal, purpose: row.purpose, retention: row.retention_mode,
+      };
+    });
+  }
+
+  return { open, close, claim, commands, fireTimer: commands.fireTimer };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

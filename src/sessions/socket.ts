@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import uWS, { type HttpResponse, type TemplatedApp, type us_socket_context_t } from 'uWebSockets.js';
+import type { Logger } from 'pino';
+import type { AuditWriter } from '../audit/auditWriter.js';
+import type { RevocationBus } from '../auth/revocations.js';
+import type { EventHub } from '../events/hub.js';
+import { statusLine } from '../http/exchange.js';
+import { HttpProblem } from '../http/problems.js';
+import { createConnection, type SessionConnection } from './connection.js';
+import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from './limits.js';
+import type { SessionService } from './service.js';
+
+/**
+ * The session WebSocket route, `GET /v1/sessions/{session_id}/ws`.
+ *
+ * Authentication: browsers cannot set an Authorization header on a
+ * WebSocket, so the one-time token from POST /v1/sessions travels in the
+ * `Sec-WebSocket-Protocol` header, as the subprotocol `tas.token.<token>`
+ * beside `tas.v1` (the server answers `tas.v1`). Not the query string: URLs
+ * end up in proxy logs, browser history and Referer headers. The token is
+ * spent before any 101; a missing, wrong, spent or expired token, a closed
+ * session or a revoked key gets 401 with a problem document and no upgrade.
+ * Every attempt writes one audit row (101 with the spending, or 401).
+ *
+ * uWS lifecycle rules kept here (STYLE habit 10): everything is copied out of
+ * `req` synchronously, `onAborted` is registered before the first await, the
+ * response is written corked and only when not aborted, and no exception
+ * leaves a uWS callback.
+ */
+export interface SessionSocketDeps {
+  sessions: SessionService;
+  hub: EventHub;
+  auditWriter: AuditWriter;
+  revocations: RevocationBus;
+  log: Logger;
+  isDraining: () => boolean;
+}
+
+export const SESSION_SOCKET_PATH = '/v1/sessions/:session_id/ws';
+export const SUBPROTOCOL = 'tas.v1';
+export const TOKEN_SUBPROTOCOL_PREFIX = 'tas.token.';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface UserData {
+  conn: SessionConnection;
+}
+
+export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps): { drain(): void } {
+  const live = new Set<SessionConnection>();
+  const guard = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      deps.log.error({ errName: (err as Error)?.name }, `session socket ${what} failed`);
+    }
+  };
+
+  deps.revocations.onRevoked((keyId) => {
+    for (const conn of live) if (conn.binding.keyId === keyId) conn.end(CLOSE_CODES.policyViolation, 'key revoked', 'key_revoked');
+  });
+
+  app.ws<UserData>(SESSION_SOCKET_PATH, {
+    maxPayloadLength: HARD_MAX_PAYLOAD_BYTES,
+    maxBackpressure: UWS_MAX_BACKPRESSURE_BYTES,
+    idleTimeout: TRANSPORT_IDLE_SECONDS,
+    sendPingsAutomatically: true,
+    compression: uWS.DISABLED,
+    upgrade: (res, req, context) => {
+      const hs: Handshake = {
+        sessionId: req.getParameter(0) ?? '',
+        key: req.getHeader('sec-websocket-key'),
+        protocols: req.getHeader('sec-websocket-protocol').split(',').map((p) => p.trim()).filter(Boolean),
+        extensions: req.getHeader('sec-websocket-extensions'),
+        aborted: false,
+        auditId: randomUUID(),
+        requestId: randomUUID(),
+        occurredAt: new Date().toISOString(),
+      };
+      res.onAborted(() => {
+        hs.aborted = true;
+      });
+      upgrade(deps, res, context, hs).catch((err) => {
+        deps.log.error({ errName: (err as Error)?.name }, 'session upgrade failed');
+        refuse(deps, res, hs, 503, new HttpProblem('unavailable', 'The session could not be connected; retry shortly.', {}, { 'Retry-After': '2' }));
+      });
+    },
+    open: (ws) => guard('open', () => {
+      const { conn } = ws.getUserData();
+      live.add(conn);
+      conn.attach(ws as never);
+    }),
+    // The ArrayBuffer is neutered when this callback returns: copy it first.
+    message: (ws, message, isBinary) => guard('message', () => ws.getUserData().conn.onMessage(new Uint8Array(message.slice(0)), isBinary)),
+    close: (ws, code) => guard('close', () => {
+      const { conn } = ws.getUserData();
+      live.delete(conn);
+      conn.onClose(code);
+    }),
+  });
+
+  return {
+    drain() {
+      for (const conn of [...live]) conn.end(CLOSE_CODES.goingAway, 'going away', 'server_shutdown');
+    },
+  };
+}
+
+interface Handshake {
+  sessionId: string;
+  key: string;
+  protocols: string[];
+  extensions: string;
+  aborted: boolean;
+  auditId: string;
+  requestId: string;
+  occurredAt: string;
+}
+
+async function upgrade(deps: SessionSocketDeps, res: HttpResponse, context: us_socket_context_t, hs: Handshake): Promise<void> {
+  if (deps.isDraining()) {
+    return refuse(deps, res, hs, 503, new HttpProblem('unavailable', 'The service is shutting down; open a new session elsewhere.', {}, { 'Retry-After': '1' }));
+  }
+  const token = hs.protocols.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
+  const binding = token !== undefined && hs.protocols.includes(SUBPROTOCOL)
+    ? await deps.sessions.claim(hs.sessionId, token, { audit_id: hs.auditId, occurred_at: hs.occurredAt, request_id: hs.requestId })
+    : null;
+  if (!binding) {
+    const detail = `Offer the subprotocols ${SUBPROTOCOL} and ${TOKEN_SUBPROTOCOL_PREFIX}<token> with the unused, unexpired token of an open session.`;
+    return refuse(deps, res, hs, 401, new HttpProblem('unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer' }));
+  }
+  const conn = createConnection(binding, { commands: deps.sessions.commands, hub: deps.hub, log: deps.log });
+  if (hs.aborted) {
+    // The token is spent and nobody can use it again: the session closes now rather than at its idle timeout.
+    conn.onClose(1006);
+    return;
+  }
+  res.cork(() => res.upgrade<UserData>({ conn }, hs.key, SUBPROTOCOL, hs.extensions, context));
+}
+
+/**
+ * A refused upgrade: one audit row (anonymous; a spent upgrade was audited with
+ * its spending instead), then the problem document, unless the client left.
+ */
+async function refuse(deps: SessionSocketDeps, res: HttpResponse, hs: Handshake, status: number, problem: HttpProblem): Promise<void> {
+  await deps.auditWriter.append({
+    audit_id: hs.auditId, occurred_at: hs.occurredAt, tenant_id: null, mode: null, principal: 'anonymous', action: 'connectSession',
+    target_kind: 'session', target_id: UUID.test(hs.sessionId) ? hs.sessionId : null, status, rule: null,
+    purpose: null, cost_amount: null, cost_currency: null, request_id: hs.requestId,
+  }).catch((err) => deps.log.error({ errName: (err as Error)?.name, auditId: hs.auditId }, 'audit row of a refused upgrade could not be kept'));
+  if (hs.aborted) return;
+  res.cork(() => {
+    res.writeStatus(statusLine(status));
+    res.writeHeader('Content-Type', 'application/problem+json');
+    res.writeHeader('X-Service-Audit-Id', hs.auditId);
+    res.writeHeader('X-Request-Id', hs.requestId);
+    for (const [k, v] of Object.entries(problem.headers)) res.writeHeader(k, v);
+    res.end(JSON.stringify(problem.toBody(hs.auditId)), true);
+  });
+}
