@@ -87,7 +87,7 @@ function operationObject(op: OperationSpec, schemas: ConvertedSchemas): Record<s
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.schemaFor(op.body) } } } }
       : {}),
-    responses: { [String(op.success.status)]: successResponse(op, schemas), ...errorResponses(op) },
+    responses: { [String(op.success.status)]: successResponse(op, schemas), ...streamEndedResponse(op), ...errorResponses(op) },
   };
 }
 
@@ -125,6 +125,12 @@ function headerParameters(op: OperationSpec): unknown[] {
     description: h.description,
     schema: { type: 'string', maxLength: 128 },
   }));
+}
+
+/** SSE: a reconnect to a stream that has ended (the client holds its last event) gets 204, the standard signal to stop. */
+function streamEndedResponse(op: OperationSpec): Record<string, unknown> {
+  if (op.success.contentType !== 'text/event-stream') return {};
+  return { 204: { description: 'The stream has ended and the cursor is at its end: stop reconnecting.', headers: { [AUDIT_HEADER]: AUDIT_HEADER_REF } } };
 }
 
 function successResponse(op: OperationSpec, schemas: ConvertedSchemas): Record<string, unknown> {
@@ -173,13 +179,14 @@ function webhookObjects(): Record<string, unknown> {
       post: {
         operationId: `deliver${type}`,
         summary: `${type} delivery`,
-        description: `An EventEnvelope with \`type\` ${type}. Answer 2xx within 10 s; anything else is retried on the published schedule.`,
+        description: `An EventEnvelope with \`type\` ${type}. Answer 2xx within 10 s; anything else is retried on the published schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; a longer \`Retry-After\` is honoured). 410 disables the endpoint.`,
         tags: ['Webhooks'],
         security: [],
         parameters: signing.map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `${SCHEMA_REF_PREFIX}EventEnvelope` } } } },
         responses: {
           '2XX': { description: 'Delivery accepted.' },
+          '410': { description: 'Gone: the endpoint is disabled and receives nothing more.' },
           '4XX': { description: 'Delivery refused; retried on the published schedule.' },
         },
       },
