@@ -38,8 +38,8 @@ export async function appendAuditBatch(db: Db, rows: readonly AuditRecord[]): Pr
   });
 }
 
-const AuditRow = z.object({
-  seq: z.number(),
+/** The columns every reader of the audit trail shares (the list, the chain sealer and verifier). */
+export const AuditColumns = z.object({
   audit_id: z.string(),
   occurred_at: z.string(),
   principal: z.string(),
@@ -52,6 +52,8 @@ const AuditRow = z.object({
   cost_amount: z.number().nullable(),
   cost_currency: z.string().nullable(),
 });
+
+const AuditRow = AuditColumns.extend({ seq: z.number() });
 export type AuditRow = z.infer<typeof AuditRow>;
 
 /** The tenant's rows (RLS scopes them), oldest first, strictly after the row whose id is the cursor. */

@@ -1,23 +1,13 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { ChainRow } from '../audit/chain.js';
+import { AuditColumns } from './audit.js';
 import type { Db, Tx } from './pool.js';
 
 /** The sealer's and the verifier's queries. They run as the owner: the chain spans every tenant. */
-const Row = z.object({
-  audit_id: z.string(),
-  occurred_at: z.string(),
+const Row = AuditColumns.extend({
   tenant_id: z.string().nullable(),
   mode: z.enum(['live', 'test']).nullable(),
-  principal: z.string(),
-  action: z.string(),
-  target_kind: z.string().nullable(),
-  target_id: z.string().nullable(),
-  status: z.number(),
-  rule: z.string().nullable(),
-  purpose: z.string().nullable(),
-  cost_amount: z.number().nullable(),
-  cost_currency: z.string().nullable(),
 });
 
 const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.principal, l.action, l.target_kind,
