@@ -64,7 +64,7 @@ export async function freshService(): Promise<Fresh & { key: string }> {
   const prefix = `tasbench:${id}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env, DATABASE_URL: dbUrl.toString(), REDIS_URL, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    TAS_DNS_SERVERS: 'off', TAS_REDIS_PREFIX: prefix, TAS_SPOOL_DIR: join(tmpdir(), `tas-bench-spool-${id}`), NODE_ENV: 'development',
+    TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off', TAS_REDIS_PREFIX: prefix, TAS_SPOOL_DIR: join(tmpdir(), `tas-bench-spool-${id}`), NODE_ENV: 'development',
     // One key opens every session: the per-key HTTP limit is not what this bench measures.
     TAS_RATE_LIMIT_PER_SEC: '1000000',
   };

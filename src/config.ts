@@ -25,8 +25,13 @@ const ConfigSchema = z.object({
   TAS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
   /** DNS resolvers for the DNS checks: `system` (this machine's), `off`, or a comma-separated host:port list. */
   TAS_DNS_SERVERS: z.string().default('system'),
-  /** Base URL of an RDAP service for domain age; unset disables the check. */
-  TAS_RDAP_BASE_URL: z.url().optional(),
+  /**
+   * RDAP service for the domain-age check, or `off`. The default is the public
+   * bootstrap redirector (rdap.org), which forwards each query to the registry
+   * responsible for the domain; on a machine without network the check reports
+   * an absence, never an error.
+   */
+  TAS_RDAP_BASE_URL: z.union([z.literal('off'), z.url()]).default('https://rdap.org'),
   /** Path of the operator's HTTP provider description file; unset means none. */
   TAS_PROVIDERS_FILE: z.string().optional(),
   TAS_NETWORK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),

@@ -120,6 +120,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     TAS_REDIS_PREFIX: prefix,
     TAS_RATE_LIMIT_PER_SEC: '1000000',
     TAS_DNS_SERVERS: 'off',
+    TAS_RDAP_BASE_URL: 'off',
     TAS_SPOOL_DIR: spool,
     HOST: '127.0.0.1',
     PORT: '0',

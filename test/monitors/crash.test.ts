@@ -52,7 +52,7 @@ async function startWorker(): Promise<ChildProcess> {
     env: {
       ...process.env,
       NODE_ENV: 'test', DATABASE_URL: ts.dbUrl, REDIS_URL: c.REDIS_URL, TAS_REDIS_PREFIX: c.TAS_REDIS_PREFIX,
-      TAS_KEY_PEPPER: c.keyPepper, TAS_PROVIDERS_FILE: providersPath, TAS_DNS_SERVERS: 'off', LOG_LEVEL: 'warn',
+      TAS_KEY_PEPPER: c.keyPepper, TAS_PROVIDERS_FILE: providersPath, TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off', LOG_LEVEL: 'warn',
       TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`, TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -42,6 +42,7 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     TAS_KEY_PEPPER: 'test-pepper-0123456789abcdef0123456789',
     // Network checks only where a test points them at its own fixture servers.
     TAS_DNS_SERVERS: 'off',
+    TAS_RDAP_BASE_URL: 'off',
     ...env,
   });
   const log = pino({ level: 'info' }, sink);
