@@ -19,6 +19,7 @@ import type { PolicyCache } from './policies/cache.js';
 import type { RegistryCache } from './registry/cache.js';
 import type { InquiryService } from './inquiries/service.js';
 import type { MonitorService } from './monitors/service.js';
+import { materialHandlers } from './routes/material.js';
 import { monitorHandlers } from './routes/monitors.js';
 import type { SessionService } from './sessions/service.js';
 import { registerSessionSocket } from './sessions/socket.js';
@@ -137,6 +138,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
     ...monitorHandlers(deps.monitors),
+    ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ['POST /v1/sessions', deps.sessions.open],
     ['POST /v1/sessions/{session_id}/close', deps.sessions.close],
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),

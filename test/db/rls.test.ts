@@ -85,7 +85,25 @@ const FIXTURES: Record<string, Fixture> = {
     await c.query(`INSERT INTO session_frames (session_id, seq, tenant_id, mode, type, size_bytes, content_sha256, outcome)
       VALUES ($1, 1, $2, $3, 'text', 10, repeat('0', 64), 'accepted')`, [s, t, m]);
   },
+  material: async (c, t, m) => {
+    await insertMaterial(c, t, m);
+  },
+  material_content: async (c, t, m) => {
+    await c.query(`INSERT INTO material_content (tenant_id, mode, sha256, size, content) VALUES ($1, $2, repeat('0', 64), 1, 'x')`, [t, m]);
+  },
+  material_extractions: async (c, t, m) => {
+    const id = await insertMaterial(c, t, m);
+    await c.query(`INSERT INTO material_extractions (binding_id, tenant_id, mode, material_id, seq, type, value, target_kind, target_id, locator_kind, locator, confidence)
+      VALUES ($1, $2, $3, $4, 0, 'EMAIL', 'a@example.com', 'artifact', 'EMAIL:a@example.com', 'text', '{"start":0,"end":13}', 0.9)`, [randomUUID(), t, m, id]);
+  },
 };
+
+async function insertMaterial(c: pg.Client, t: string, m: string): Promise<string> {
+  const id = `mat_${randomUUID()}`;
+  await c.query(`INSERT INTO material (id, tenant_id, mode, kind, media_type, purpose, sha256, size, retention_mode, data_class, status)
+    VALUES ($1, $2, $3, 'text', 'text/plain', 'p', repeat('0', 64), 1, 'standard', 'C1', 'extracted')`, [id, t, m]);
+  return id;
+}
 
 async function insertSession(c: pg.Client, t: string, m: string): Promise<string> {
   const id = randomUUID();
