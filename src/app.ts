@@ -21,6 +21,8 @@ import type { InquiryService } from './inquiries/service.js';
 import type { MonitorService } from './monitors/service.js';
 import { materialHandlers } from './routes/material.js';
 import { monitorHandlers } from './routes/monitors.js';
+import { caseHandlers } from './routes/cases.js';
+import type { CaseService } from './cases/service.js';
 import type { SessionService } from './sessions/service.js';
 import { registerSessionSocket } from './sessions/socket.js';
 import { exampleRoutes } from './sessions/examplePage.js';
@@ -56,6 +58,8 @@ export interface AppDeps {
   inquiries: InquiryService;
   monitors: MonitorService;
   sessions: SessionService;
+  /** Absent: the case operations other than the stream answer 501. */
+  cases?: CaseService;
   checksDiscovered: () => number;
   /** Told after a webhook registration commits (the relay's fan-out cache). */
   webhooksChanged?: (scope: { tenantId: string; mode: 'live' | 'test' }) => Promise<void>;
@@ -138,6 +142,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
     ...monitorHandlers(deps.monitors),
+    ...(deps.cases ? caseHandlers({ cases: deps.cases }) : []),
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ['POST /v1/sessions', deps.sessions.open],
     ['POST /v1/sessions/{session_id}/close', deps.sessions.close],
@@ -154,6 +159,8 @@ const VALIDATION_MAPPERS = new Map<string, (f: ValidationFailure) => ValidationF
   ['POST /v1/monitors', mapInquiryValidation],
   // A session declares them too, for every assessment it will issue.
   ['POST /v1/sessions', mapInquiryValidation],
+  // A case declares the purpose of the investigation.
+  ['POST /v1/cases', mapInquiryValidation],
 ]);
 
 // The reference page's static files: served, audited, but not part of the API contract.

@@ -6,6 +6,7 @@ import { createActorRuntime, type ActorRuntime } from '../actors/runtime.js';
 import { INQUIRY_MACHINE_VERSION, inquiryMachine } from '../machines/inquiryMachine.js';
 import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine } from '../machines/monitorMachine.js';
 import { SESSION_MACHINE_VERSION, sessionMachine } from '../machines/sessionMachine.js';
+import { CASE_MACHINE_VERSION, caseMachine } from '../machines/caseMachine.js';
 import { createCheckWorker } from '../workers/checks.js';
 import { createMonitorWorker } from '../workers/monitors.js';
 import { createQueues, type Queues } from '../workers/queues.js';
@@ -16,6 +17,7 @@ import type { CheckDefinition } from './checks/types.js';
 import type { Config } from './config.js';
 import type { Db } from './db/pool.js';
 import type { EventHub } from './events/hub.js';
+import { createCaseService, type CaseService } from './cases/service.js';
 import { inquiryEffects } from './inquiries/effects.js';
 import { createInquiryService, type InquiryService } from './inquiries/service.js';
 import { monitorEffects } from './monitors/effects.js';
@@ -43,6 +45,7 @@ export interface Core {
   inquiries: InquiryService;
   monitors: MonitorService;
   sessions: SessionService;
+  cases: CaseService;
   policyCache: PolicyCache;
   registryCache: RegistryCache;
   webhookSubscriptions: WebhookSubscriptions;
@@ -100,6 +103,8 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
       inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION },
       monitor: { machine: monitorMachine, version: MONITOR_MACHINE_VERSION },
       session: { machine: sessionMachine, version: SESSION_MACHINE_VERSION },
+      // Cases need no in-transaction effects: every command appends its CaseChanged event and nothing else.
+      case: { machine: caseMachine, version: CASE_MACHINE_VERSION },
     },
     effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects },
   });
@@ -118,11 +123,12 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
   const sessions = createSessionService({
     db, runtime, checks, registry: registryCache, policies: policyCache, pepper: config.keyPepper, publicUrl: deps.publicUrl,
   });
+  const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache, publicUrl: deps.publicUrl });
 
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, monitors, sessions, policyCache, registryCache, webhookSubscriptions,
+    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({

@@ -81,6 +81,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       inquiries: core.inquiries,
       monitors: core.monitors,
       sessions: core.sessions,
+      cases: core.cases,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       checksDiscovered: () => core.checks.length,

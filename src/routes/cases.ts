@@ -1,0 +1,38 @@
+import type { CaseService } from '../cases/service.js';
+import type { Handler, HandlerContext } from '../http/handler.js';
+import type { CaseCreate, IntakeManifest } from '../schemas/cases.js';
+import { requirePrincipal } from './principal.js';
+
+/**
+ * The case operations (src/schemas/operationsCases.ts), keyed "METHOD /path"
+ * for app.ts's handler table. The event stream of a case is in streams.ts
+ * with the other streams; expand, export and graph are not served yet (501).
+ */
+export function caseHandlers(deps: { cases: CaseService }): [string, Handler][] {
+  const { cases } = deps;
+  const id = (ctx: HandlerContext) => ctx.params.case_id!;
+  const p = requirePrincipal;
+  return [
+    ['POST /v1/cases', async (ctx) => ({ status: 201, body: await cases.open(ctx, p(ctx), ctx.body as CaseCreate) })],
+    ['GET /v1/cases/{case_id}', async (ctx) => {
+      ctx.audit.target_kind = 'case';
+      ctx.audit.target_id = id(ctx);
+      return { status: 200, body: await cases.view(p(ctx), id(ctx)) };
+    }],
+    ['GET /v1/cases/{case_id}/timeline', async (ctx) => {
+      ctx.audit.target_kind = 'case';
+      ctx.audit.target_id = id(ctx);
+      return { status: 200, body: await cases.timeline(p(ctx), id(ctx)) };
+    }],
+    ['POST /v1/cases/{case_id}/members', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['POST /v1/cases/{case_id}/hold', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['POST /v1/cases/{case_id}/release', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['POST /v1/cases/{case_id}/review', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['POST /v1/cases/{case_id}/close', async (ctx) => {
+      const finding = (ctx.query as { finding?: string }).finding ?? null;
+      return { status: 200, body: await cases.close(ctx, p(ctx), id(ctx), finding) };
+    }],
+    ['POST /v1/cases/{case_id}/assertions', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['POST /v1/cases/{case_id}/intake', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
+  ];
+}
