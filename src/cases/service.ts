@@ -1,3 +1,4 @@
+import { caseGraph } from './graph.js';
 import { randomUUID } from 'node:crypto';
 import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
@@ -19,7 +20,7 @@ import type { PolicyCache } from '../policies/cache.js';
 import { allows } from '../policies/evaluate.js';
 import type { Grants, RegistryCache } from '../registry/cache.js';
 import type { RuleId } from '../rules.js';
-import type { CaseCreate, CaseOut, IntakeManifest, IntakeOut } from '../schemas/cases.js';
+import type { CaseCreate, CaseGraphOut, CaseOut, IntakeManifest, IntakeOut } from '../schemas/cases.js';
 import type { EventEnvelope } from '../schemas/events.js';
 import type { ObservationIn, ObservationOut } from '../schemas/observations.js';
 import { tenantMayInvestigate } from './standing.js';
@@ -59,6 +60,7 @@ export interface CaseService {
   open(ctx: HandlerContext, principal: Principal, body: CaseCreate): Promise<CaseOut>;
   view(principal: Principal, caseId: string): Promise<CaseOut>;
   timeline(principal: Principal, caseId: string): Promise<EventEnvelope[]>;
+  graph(principal: Principal, caseId: string): Promise<CaseGraphOut>;
   members(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseMemberIn): Promise<CaseOut>;
   hold(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
   release(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
@@ -318,5 +320,10 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     };
   }
 
-  return { open, view, timeline, members, hold, release, review, close, assert, intake };
+  async function graph(principal: Principal, caseId: string): Promise<CaseGraphOut> {
+    const record = await readCase(principal, caseId);
+    return withTenant(deps.db, principal, (tx) => caseGraph(tx, caseId, record.snapshot.context as CaseContext, new Date()));
+  }
+
+  return { open, view, timeline, graph, members, hold, release, review, close, assert, intake };
 }

@@ -6,7 +6,7 @@ import { requirePrincipal } from './principal.js';
 /**
  * The case operations (src/schemas/operationsCases.ts), keyed "METHOD /path"
  * for app.ts's handler table. The event stream of a case is in streams.ts
- * with the other streams; expand, export and graph are not served yet (501).
+ * with the other streams; expand and export are not served yet (501).
  */
 export function caseHandlers(deps: { cases: CaseService }): [string, Handler][] {
   const { cases } = deps;
@@ -23,6 +23,11 @@ export function caseHandlers(deps: { cases: CaseService }): [string, Handler][] 
       ctx.audit.target_kind = 'case';
       ctx.audit.target_id = id(ctx);
       return { status: 200, body: await cases.timeline(p(ctx), id(ctx)) };
+    }],
+    ['GET /v1/cases/{case_id}/graph', async (ctx) => {
+      ctx.audit.target_kind = 'case';
+      ctx.audit.target_id = id(ctx);
+      return { status: 200, body: await cases.graph(p(ctx), id(ctx)) };
     }],
     ['POST /v1/cases/{case_id}/members', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body) })],
     ['POST /v1/cases/{case_id}/hold', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body) })],

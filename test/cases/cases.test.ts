@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseOut, IntakeOut } from '../../src/schemas/cases.js';
+import { CaseGraphOut, CaseOut, IntakeOut } from '../../src/schemas/cases.js';
 import { EventEnvelope, EventEnvelopeList } from '../../src/schemas/events.js';
 import { ObservationOut } from '../../src/schemas/observations.js';
 import { ownerClient } from '../support/database.js';
@@ -228,9 +228,30 @@ describe('case lifecycle', () => {
     expect(timeline.map((e) => (e.type === 'CaseChanged' ? e.data.change : null))).toEqual(['opened', 'intake', 'intake']);
   });
 
-  it('leaves expand, export and graph answering 501', async () => {
+  it('leaves expand and export answering 501', async () => {
     const { case_id: id } = await openCase();
-    expect((await call('GET', `/v1/cases/${id}/graph`)).status).toBe(501);
     expect((await call('POST', `/v1/cases/${id}/export`)).status).toBe(501);
+  });
+
+  it('graph: the entities of the case, the values they are known by, and the assertions about them', async () => {
+    const { case_id: id } = await openCase();
+    await call('POST', `/v1/cases/${id}/intake`, { items: [{ kind: 'presentation', ref: 'g', presentation: { type: 'EMAIL', value: 'graph.node@example.org' } }] });
+    const asserted = await call('POST', `/v1/cases/${id}/assertions`, {
+      subject: { presentations: [{ type: 'EMAIL', value: 'graph.node@example.org' }] },
+      statement: 'Seen running the scheme.', disposition: 'weakens', observed_at: '2026-01-01T00:00:00Z',
+    });
+    expect(asserted.status).toBe(201);
+    const res = await call('GET', `/v1/cases/${id}/graph`);
+    expect(res.status).toBe(200);
+    const graph = CaseGraphOut.parse(res.body);
+    const value = graph.nodes.find((n) => n.label === 'graph.node@example.org');
+    expect(value).toMatchObject({ type: 'EMAIL', provenance_class: 'tenant_supplied' });
+    const identifies = graph.edges.find((e) => e.from === value!.node_id && e.relation === 'identifies');
+    expect(identifies).toMatchObject({ weight: 1 });
+    expect(graph.nodes.find((n) => n.node_id === identifies!.to)).toMatchObject({ type: 'entity' });
+    expect(graph.edges).toContainEqual(expect.objectContaining({ to: identifies!.to, relation: 'asserts', provenance_class: 'analyst_asserted' }));
+    expect(graph.nodes.filter((n) => n.type === 'entity')).toHaveLength(2);
+    const foreign = await call('GET', `/v1/cases/${id}/graph`, undefined, ts.tenant.keys.test);
+    expect(foreign.status).toBe(404);
   });
 });
