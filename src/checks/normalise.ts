@@ -78,3 +78,13 @@ export function asCountryCode(country: string | undefined): CountryCode | undefi
   const upper = country?.trim().toUpperCase();
   return upper !== undefined && isSupportedCountry(upper) ? upper : undefined;
 }
+
+/**
+ * A subject's presentations, normalised; a value with no canonical form (an
+ * unparseable phone, say) keeps its trimmed self, so the checks still see and
+ * judge it. Every caller that resolves or checks presentations uses this.
+ */
+export function normalisePresented(presented: readonly { type: string; value: string }[], country: string | undefined): NormalisedPresentation[] {
+  return presented.map((p) =>
+    normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
+}

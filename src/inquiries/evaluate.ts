@@ -1,6 +1,6 @@
 import { runCheck } from '../checks/runCheck.js';
 import type { Absence, CheckDefinition, CheckEnvironment, NormalisedPresentation, Signal, SubjectClaim, Tier } from '../checks/types.js';
-import { normalisePresentation } from '../checks/normalise.js';
+import { normalisePresented } from '../checks/normalise.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 import type { Stake } from '../scoring/index.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
@@ -37,9 +37,7 @@ export interface InquiryFacts {
 }
 
 export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[] {
-  const country = body.subject.claim?.country;
-  return (body.subject.presentations ?? []).map((p) =>
-    normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
+  return normalisePresented(body.subject.presentations ?? [], body.subject.claim?.country);
 }
 
 /** Runs the plan's inline checks (pure computation) through runCheck, which turns any throw into an absence. */

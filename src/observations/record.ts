@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.js';
-import { normalisePresentation } from '../checks/normalise.js';
-import type { NormalisedPresentation } from '../checks/types.js';
+import { normalisePresented } from '../checks/normalise.js';
 import { assessmentEntity, insertObservation } from '../db/observations.js';
 import type { Tx } from '../db/pool.js';
 import { tenantIsInvestigative } from '../db/tenants.js';
@@ -80,9 +79,7 @@ export async function recordOutcome(tx: Tx, principal: Principal, outcome: Outco
 }
 
 async function entityOf(tx: Tx, principal: Principal, obs: ObservationIn, at: (string | number)[]): Promise<string | null> {
-  const country = obs.subject.claim?.country;
-  const presented: NormalisedPresentation[] = (obs.subject.presentations ?? []).map((p) =>
-    normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
+  const presented = normalisePresented(obs.subject.presentations ?? [], obs.subject.claim?.country);
   if (presented.length === 0 && !obs.subject.entity_id) return null;
   try {
     return (await resolveEntity(tx, principal, presented, obs.subject.entity_id)).entityId;

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { normalisePresentation } from '../checks/normalise.js';
+import { normalisePresentation, normalisePresented } from '../checks/normalise.js';
 import type { NormalisedPresentation, SubjectClaim } from '../checks/types.js';
 import type { RetentionMode } from '../../machines/sessionMachine.js';
 
@@ -75,8 +75,3 @@ export function createDeriver(retention: RetentionMode, keys: { pepper: string; 
   };
 }
 
-/** Presentations as given, normalised (a value with no canonical form keeps its trimmed self, as in an inquiry). */
-export function normalisePresented(presented: readonly { type: string; value: string }[], country: string | undefined): NormalisedPresentation[] {
-  return presented.map((p) =>
-    normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
-}
