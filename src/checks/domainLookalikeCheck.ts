@@ -1,7 +1,7 @@
 import { domainToUnicode } from 'node:url';
-import { describeType } from './artifactTypes.js';
+import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
-import { hostOf, viewHost, type HostView } from './hosts.js';
+import { viewHost, type HostView } from './hosts.js';
 import { confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
 import { WELL_KNOWN_DOMAINS } from './wellKnownDomains.js';
 
@@ -110,13 +110,11 @@ export const check = defineCheck(
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
   },
-  ({ presentation }) => {
-    const host = hostOf(presentation);
-    const what = describeType(presentation.type);
-    if (host === null) return absent('no_data', `The ${what} has no host that could be checked.`);
-    const view = viewHost(host);
-    if (view.isIp) return neutral(`The ${what} names an IP address, which has no name to compare.`);
-    if (view.registrable === null) return absent('no_data', `The ${what} has no registrable domain to compare.`);
-    return answerFor(resemblance(view), view);
-  },
+  ({ presentation }) =>
+    answerAboutHost(presentation, (host, what) => {
+      const view = viewHost(host);
+      if (view.isIp) return neutral(`The ${what} names an IP address, which has no name to compare.`);
+      if (view.registrable === null) return absent('no_data', `The ${what} has no registrable domain to compare.`);
+      return answerFor(resemblance(view), view);
+    }),
 );

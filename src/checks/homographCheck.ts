@@ -1,7 +1,7 @@
 import { domainToUnicode } from 'node:url';
-import { describeType } from './artifactTypes.js';
-import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
-import { hostOf, viewHost } from './hosts.js';
+import { answerAboutHost } from './hostAnswer.js';
+import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
+import { viewHost } from './hosts.js';
 import { LATIN_LOOKALIKES } from './stringDistance.js';
 
 /**
@@ -71,16 +71,14 @@ export const check = defineCheck(
     trustBand: 'high',
     dataClass: PUBLIC_FACT,
   },
-  ({ presentation }) => {
-    const host = hostOf(presentation);
-    const what = describeType(presentation.type);
-    if (host === null) return absent('no_data', `The ${what} has no host that could be checked.`);
-    if (viewHost(host).isIp) return neutral(`The ${what} names an IP address, which has no letters to imitate a name with.`);
-    const labels = host.split('.');
-    const deception = deceptionIn(labels, what);
-    if (deception !== null) return deception;
-    return labels.some((label) => label.startsWith('xn--'))
-      ? neutral(`The ${what} uses internationalised characters with no deceptive mix of scripts.`)
-      : neutral(`The ${what} uses only plain ASCII characters in its host name.`);
-  },
+  ({ presentation }) =>
+    answerAboutHost(presentation, (host, what) => {
+      if (viewHost(host).isIp) return neutral(`The ${what} names an IP address, which has no letters to imitate a name with.`);
+      const labels = host.split('.');
+      const deception = deceptionIn(labels, what);
+      if (deception !== null) return deception;
+      return labels.some((label) => label.startsWith('xn--'))
+        ? neutral(`The ${what} uses internationalised characters with no deceptive mix of scripts.`)
+        : neutral(`The ${what} uses only plain ASCII characters in its host name.`);
+    }),
 );

@@ -1,6 +1,6 @@
-import { describeType } from './artifactTypes.js';
-import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
-import { hostOf, viewHost } from './hosts.js';
+import { answerAboutHost } from './hostAnswer.js';
+import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, weakens } from './evidence.js';
+import { viewHost } from './hosts.js';
 
 /**
  * Whether a web address, email or domain names a bare IP address instead of a
@@ -16,12 +16,10 @@ export const check = defineCheck(
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
   },
-  ({ presentation }) => {
-    const host = hostOf(presentation);
-    const what = describeType(presentation.type);
-    if (host === null) return absent('no_data', `The ${what} has no host that could be checked.`);
-    return viewHost(host).isIp
-      ? weakens(`The ${what} points at a bare IP address instead of a domain name.`)
-      : neutral(`The ${what} names its host by domain name.`);
-  },
+  ({ presentation }) =>
+    answerAboutHost(presentation, (host, what) => {
+      return viewHost(host).isIp
+        ? weakens(`The ${what} points at a bare IP address instead of a domain name.`)
+        : neutral(`The ${what} names its host by domain name.`);
+    }),
 );

@@ -1,6 +1,6 @@
-import { describeType } from './artifactTypes.js';
-import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
-import { hostOf, viewHost } from './hosts.js';
+import { answerAboutHost } from './hostAnswer.js';
+import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, weakens } from './evidence.js';
+import { viewHost } from './hosts.js';
 import { URL_SHORTENER_DOMAINS } from './wellKnownDomains.js';
 
 /**
@@ -17,14 +17,12 @@ export const check = defineCheck(
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
   },
-  ({ presentation }) => {
-    const host = hostOf(presentation);
-    const what = describeType(presentation.type);
-    if (host === null) return absent('no_data', `The ${what} has no host that could be checked.`);
-    const registrable = viewHost(host).registrable;
-    const isShortener = [host, registrable].some((domain) => domain !== null && URL_SHORTENER_DOMAINS.has(domain));
-    return isShortener
-      ? weakens(`The ${what} is a link shortener, which hides where the link leads.`)
-      : neutral(`The ${what} is not a known link shortener.`);
-  },
+  ({ presentation }) =>
+    answerAboutHost(presentation, (host, what) => {
+      const registrable = viewHost(host).registrable;
+      const isShortener = [host, registrable].some((domain) => domain !== null && URL_SHORTENER_DOMAINS.has(domain));
+      return isShortener
+        ? weakens(`The ${what} is a link shortener, which hides where the link leads.`)
+        : neutral(`The ${what} is not a known link shortener.`);
+    }),
 );
