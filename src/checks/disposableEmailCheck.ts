@@ -12,6 +12,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'disposable_email',
     kind: 'disposable_email',
+    looksAt: "the email domain against maintained lists of throw-away inbox services",
+    declares: [
+      { disposition: 'weakens', strength: 'strong', reason: 'A disposable inbox costs nothing and is abandoned at will; alone it changes what an analyst would do.' },
+      { disposition: 'neutral', reason: 'Not being on the list says nothing either way.' },
+    ],
     artifactTypes: ['EMAIL'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,

@@ -79,7 +79,9 @@ function nameToQuery(ctx: CheckContext, registrableOnly: boolean): string | Answ
   return view.registrable ?? absent('no_data', `The ${what} has no registrable domain to look up.`);
 }
 
-function networkInfo(config: DnsCheckConfig, info: Pick<CheckInfo, 'id' | 'kind' | 'artifactTypes' | 'trustBand'>): CheckInfo {
+type NetworkFields = 'id' | 'kind' | 'artifactTypes' | 'trustBand' | 'looksAt' | 'declares';
+
+function networkInfo(config: DnsCheckConfig, info: Pick<CheckInfo, NetworkFields>): CheckInfo {
   return {
     ...info,
     tier: 't1',
@@ -127,7 +129,14 @@ function delegationAnswer(name: string, result: Lookup<string>): Answer {
 }
 
 function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
-  const info = networkInfo(config, { id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium' });
+  const info = networkInfo(config, {
+    id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium',
+    looksAt: "the email domain's MX records in the DNS",
+    declares: [
+      { disposition: 'supports', strength: 'moderate', reason: 'A mail exchanger present is a real but modest indicator: a domain set up to receive mail.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A domain that cannot receive mail cannot be the subject\'s real mailbox, but DNS errors happen.' },
+    ],
+  });
   return defineCheck(info, async (ctx) => {
     const name = nameToQuery(ctx, false);
     if (typeof name !== 'string') return name;
@@ -136,7 +145,14 @@ function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
 }
 
 function addressCheck(config: DnsCheckConfig): CheckDefinition {
-  const info = networkInfo(config, { id: 'dns_address', kind: 'domain_resolves', artifactTypes: ['DOMAIN', 'URL'], trustBand: 'low' });
+  const info = networkInfo(config, {
+    id: 'dns_address', kind: 'domain_resolves', artifactTypes: ['DOMAIN', 'URL'], trustBand: 'low',
+    looksAt: "the host's A and AAAA records in the DNS",
+    declares: [
+      { disposition: 'supports', strength: 'weak', reason: 'Nearly every presented host resolves, good or bad.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A host that does not exist or resolves nowhere cannot be a working site.' },
+    ],
+  });
   return defineCheck(info, async (ctx) => {
     const name = nameToQuery(ctx, false);
     if (typeof name !== 'string') return name;
@@ -149,7 +165,14 @@ function addressCheck(config: DnsCheckConfig): CheckDefinition {
 }
 
 function delegationCheck(config: DnsCheckConfig): CheckDefinition {
-  const info = networkInfo(config, { id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low' });
+  const info = networkInfo(config, {
+    id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low',
+    looksAt: "the registrable domain's NS delegation in the DNS",
+    declares: [
+      { disposition: 'supports', strength: 'weak', reason: 'Nearly every registered domain is delegated, good or bad.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A domain that does not exist or is not delegated cannot be in real use.' },
+    ],
+  });
   return defineCheck(info, async (ctx) => {
     const name = nameToQuery(ctx, true);
     if (typeof name !== 'string') return name;

@@ -106,6 +106,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'domain_lookalike',
     kind: 'domain_lookalike',
+    looksAt: "the registrable domain against well-known domains (typos, confusables, embedded names)",
+    declares: [
+      { disposition: 'weakens', strength: 'strong', reason: 'A look-alike of a well-known brand exists to deceive; alone it changes what an analyst would do.' },
+      { disposition: 'neutral', reason: 'Not resembling a well-known domain, or being one, says nothing either way.' },
+    ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,

@@ -15,6 +15,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'public_suffix',
     kind: 'public_suffix',
+    looksAt: "the host against the public suffix list",
+    declares: [
+      { disposition: 'weakens', strength: 'moderate', reason: 'A host under no recognised public suffix is unusual for a genuine service.' },
+      { disposition: 'neutral', reason: 'Being under a registrable domain is what every ordinary host shows.' },
+    ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,

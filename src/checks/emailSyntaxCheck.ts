@@ -44,6 +44,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'email_syntax',
     kind: 'email_syntax',
+    looksAt: "the address's syntax (RFC 5321/5322 rules the service accepts)",
+    declares: [
+      { disposition: 'supports', strength: 'weak', reason: 'Nearly every address, good or bad, is well formed.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A malformed address cannot receive mail: a real indicator, but often a typo.' },
+    ],
     artifactTypes: ['EMAIL'],
     trustBand: 'low',
     dataClass: PERSONAL_FACT,

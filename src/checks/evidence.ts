@@ -6,6 +6,7 @@ import type {
   CheckResult,
   Disposition,
   Signal,
+  Strength,
 } from './types.js';
 
 /**
@@ -24,6 +25,8 @@ export interface SignalAnswer {
   kind?: string;
   /** When the source dates the fact; defaults to the evaluation time. */
   observedAt?: Date;
+  /** The tenant record this answer stands for, when it stands for one. */
+  ref?: string;
 }
 
 export interface AbsenceAnswer {
@@ -70,9 +73,22 @@ export function toResult(info: CheckInfo, ctx: CheckContext, answers: readonly A
   return result;
 }
 
+/**
+ * The declared strength of a (kind, disposition). An answer the check did not
+ * declare is a programming error: it throws, so runCheck reports an `error`
+ * absence instead of letting an undeclared, unweighed signal into the sum.
+ */
+export function declaredStrength(info: CheckInfo, kind: string, disposition: Disposition): Strength | undefined {
+  const declaration = info.declares.find((d) => (d.kind ?? info.kind) === kind && d.disposition === disposition);
+  if (declaration === undefined) throw new Error(`check ${info.id} did not declare ${kind}/${disposition}`);
+  return declaration.disposition === 'neutral' ? undefined : declaration.strength;
+}
+
 export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnswer): Signal {
-  return {
-    kind: answer.kind ?? info.kind,
+  const kind = answer.kind ?? info.kind;
+  const strength = declaredStrength(info, kind, answer.disposition);
+  const signal: Signal = {
+    kind,
     about: ctx.presentation.value,
     about_type: ctx.presentation.type,
     disposition: answer.disposition,
@@ -82,6 +98,9 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
     data_class: info.dataClass,
     observed_at: (answer.observedAt ?? ctx.now).toISOString(),
   };
+  if (strength !== undefined) signal.strength = strength;
+  if (answer.ref !== undefined) signal.ref = answer.ref;
+  return signal;
 }
 
 export function absenceFor(ctx: CheckContext, kind: AbsenceKind, reason: string): Absence {

@@ -13,6 +13,10 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'free_mail',
     kind: 'free_mail',
+    looksAt: "whether the email domain is a free consumer mailbox provider",
+    declares: [
+      { disposition: 'neutral', reason: 'Free mail is what most honest people use: reported, never scored.' },
+    ],
     artifactTypes: ['EMAIL'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,

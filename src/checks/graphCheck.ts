@@ -29,6 +29,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'shared_value',
     kind: 'shared_value',
+    looksAt: "how many other entities of the tenant carry the same value",
+    declares: [
+      { disposition: 'weakens', strength: 'moderate', reason: 'One value on many entities is a modest sign of a farm or shared fraud tooling.' },
+      { disposition: 'neutral', reason: 'A value on few other entities is ordinary (families, offices).' },
+    ],
     artifactTypes: ARTIFACT_TYPES,
     trustBand: 'medium',
     dataClass: PERSONAL_FACT,

@@ -67,6 +67,13 @@ export const check = defineCheck(
   {
     id: 'tenant_history',
     kind: 'tenant_history',
+    looksAt: "the tenant's own outcomes, earlier assessments and testimony about the resolved entity",
+    declares: [
+      { kind: 'tenant_outcome', disposition: 'weakens', strength: 'strong', reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is." },
+      { kind: 'tenant_outcome', disposition: 'supports', strength: 'moderate', reason: "The tenant's own good outcome is real evidence, but bad actors build a good record first." },
+      { kind: 'tenant_prior_assessment', disposition: 'neutral', reason: 'An earlier score is derived from evidence already counted; counting it again would count it twice.' },
+      { kind: 'tenant_observation', disposition: 'neutral', reason: 'A count of testimony, reported only.' },
+    ],
     artifactTypes: ARTIFACT_TYPES,
     tier: 't0',
     runs: 'inline',

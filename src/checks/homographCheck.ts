@@ -67,6 +67,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'domain_homograph',
     kind: 'domain_homograph',
+    looksAt: "the host's scripts and punycode (mixed scripts, whole-script look-alikes)",
+    declares: [
+      { disposition: 'weakens', strength: 'strong', reason: 'A homograph imitates another name by design; alone it changes what an analyst would do.' },
+      { disposition: 'neutral', reason: 'Plain or consistently scripted names are ordinary.' },
+    ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'high',
     dataClass: PUBLIC_FACT,

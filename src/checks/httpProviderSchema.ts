@@ -63,6 +63,14 @@ const providerSchema = z
     tier: z.enum(['t1', 't2']).default('t2'),
     provenance_class: z.string().regex(SNAKE_ID).default('third_party'),
     trust_band: z.enum(['high', 'medium', 'low']),
+    // METHODOLOGY.md section 7: the operator declares how diagnostic the provider's
+    // supporting and weakening answers are; moderate is the guidance's middle.
+    strength: z
+      .strictObject({
+        supports: z.enum(['weak', 'moderate', 'strong']).default('moderate'),
+        weakens: z.enum(['weak', 'moderate', 'strong']).default('moderate'),
+      })
+      .default({ supports: 'moderate', weakens: 'moderate' }),
     data_class: z.enum(['C0', 'C1', 'C2']),
     cost: z.number().nonnegative(),
     // A minute is already far beyond any inquiry deadline.

@@ -124,6 +124,12 @@ function infoOf(description: Described): CheckInfo {
     provenanceClass: description.provenance_class,
     trustBand: description.trust_band,
     dataClass: description.data_class,
+    looksAt: "the operator-configured provider's answer about the value",
+    declares: [
+      { disposition: 'supports', strength: description.strength.supports, reason: "Declared by the operator in the provider's description." },
+      { disposition: 'weakens', strength: description.strength.weakens, reason: "Declared by the operator in the provider's description." },
+      { disposition: 'neutral', reason: 'Reported only.' },
+    ],
   };
 }
 

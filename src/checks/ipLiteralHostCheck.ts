@@ -12,6 +12,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'ip_literal_host',
     kind: 'ip_literal_host',
+    looksAt: "whether the host is a bare IP address instead of a name",
+    declares: [
+      { disposition: 'weakens', strength: 'moderate', reason: 'Genuine services are reached by name; a bare IP hides who runs it.' },
+      { disposition: 'neutral', reason: 'A host named by domain is ordinary.' },
+    ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,

@@ -31,6 +31,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'phone_line_type',
     kind: 'phone_line_type',
+    looksAt: "the line type of the number from the numbering plan metadata",
+    declares: [
+      { disposition: 'weakens', strength: 'moderate', reason: 'VoIP, premium-rate and similar lines are cheap to obtain or costly to call: a modest indicator.' },
+      { disposition: 'neutral', reason: 'Mobile and fixed lines are ordinary.' },
+    ],
     artifactTypes: ['PHONE'],
     trustBand: 'medium',
     dataClass: PERSONAL_FACT,

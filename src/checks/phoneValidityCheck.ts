@@ -11,6 +11,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'phone_validity',
     kind: 'phone_validity',
+    looksAt: "whether the number parses and is valid in its numbering plan",
+    declares: [
+      { disposition: 'supports', strength: 'weak', reason: 'Nearly every presented number, good or bad, is valid.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'An unparseable or impossible number cannot reach anyone: a real indicator, but often a typo.' },
+    ],
     artifactTypes: ['PHONE'],
     trustBand: 'medium',
     dataClass: PERSONAL_FACT,

@@ -74,6 +74,12 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
     {
       id: 'rdap_domain_age',
       kind: 'domain_age',
+      looksAt: "the domain's registration date in the registry's RDAP record",
+      declares: [
+        { disposition: 'weakens', strength: 'strong', reason: 'A domain registered days ago is the hallmark of phishing and throw-away fraud.' },
+        { disposition: 'supports', strength: 'moderate', reason: 'An old domain is a real but modest indicator: old domains are also bought or hijacked.' },
+        { disposition: 'neutral', reason: 'A domain between three months and two years old says little either way.' },
+      ],
       artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
       tier: 't1',
       runs: 'worker',

@@ -91,7 +91,7 @@ function isCheckDefinition(value: unknown): value is CheckDefinition {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<CheckDefinition>;
   return typeof candidate.id === 'string' && typeof candidate.kind === 'string' && typeof candidate.run === 'function'
-    && Array.isArray(candidate.artifactTypes) && typeof candidate.timeoutMs === 'number';
+    && Array.isArray(candidate.artifactTypes) && typeof candidate.timeoutMs === 'number' && Array.isArray(candidate.declares);
 }
 
 function assertUniqueIds(checks: readonly CheckDefinition[]): void {

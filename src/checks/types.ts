@@ -12,6 +12,8 @@
  */
 
 export type TrustBand = 'high' | 'medium' | 'low';
+/** METHODOLOGY.md section 7: how diagnostic a signal is (weak 0.5, moderate 1, strong 2). */
+export type Strength = 'weak' | 'moderate' | 'strong';
 export type DataClass = 'C0' | 'C1' | 'C2';
 export type Disposition = 'supports' | 'weakens' | 'neutral';
 export type Tier = 't0' | 't1' | 't2';
@@ -48,6 +50,28 @@ export interface Signal {
   trust_band: TrustBand;
   data_class: DataClass;
   observed_at: string;
+  /** Declared by the check for this (kind, disposition); absent on neutral signals, which are not scored. */
+  strength?: Strength;
+  /** The tenant record the signal stands for (an outcome, an observation), so distinct reports stay distinct items. */
+  ref?: string;
+}
+
+/**
+ * What a check declares it can say, one entry per (kind, disposition): the
+ * strength of a scored answer with the reason for it (section 7's guidance),
+ * so the strength is a property of the question, never chosen per subject.
+ * Neutral answers are reported only and carry no strength.
+ */
+export type EvidenceDeclaration =
+  | { kind?: string; disposition: 'supports' | 'weakens'; strength: Strength; reason: string }
+  | { kind?: string; disposition: 'neutral'; reason: string };
+
+/** A maintained data set a check reads, for the published table of checks. */
+export interface DataSource {
+  /** The npm package (or the script that built the list from a maintained source). */
+  name: string;
+  version: string;
+  licence: string;
 }
 
 export interface Absence {
@@ -88,6 +112,12 @@ export interface CheckDefinition {
   timeoutMs: number;
   /** `inline`: pure computation on the request path; `worker`: any I/O, run as a BullMQ job. */
   runs: 'inline' | 'worker';
+  /** One line: what the check looks at (published in docs/checks.md and the OpenAPI document). */
+  looksAt: string;
+  /** Every (kind, disposition) the check can produce, with its strength and the reason for it. */
+  declares: readonly EvidenceDeclaration[];
+  /** The data the check reads, when it reads any beyond the presentation itself. */
+  sources?: readonly DataSource[];
   run(ctx: CheckContext): Promise<CheckResult> | CheckResult;
 }
 

@@ -13,6 +13,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'url_shortener',
     kind: 'url_shortener',
+    looksAt: "whether the host is a link-shortening service",
+    declares: [
+      { disposition: 'weakens', strength: 'moderate', reason: 'A shortener hides where a link leads: a real but modest indicator.' },
+      { disposition: 'neutral', reason: 'Not a shortener says nothing either way.' },
+    ],
     artifactTypes: ['URL', 'DOMAIN'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,

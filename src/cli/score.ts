@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import {
   METHODOLOGY_VERSION,
+  METHODOLOGY_VERSIONS,
   ScoringInputError,
   isInstant,
   score,
   summarizeEvidence,
   toScoringInputs,
+  type MethodologyVersion,
 } from '../scoring/index.js';
 
 /**
@@ -16,9 +18,13 @@ import {
  * order; nothing is re-admitted or de-duplicated here, because five identical
  * stored items are five items (METHODOLOGY.md section 5 counts them so).
  *
- *   {"as_of": "2025-01-01T00:00:00Z", "evidence": [...], "absences": 2}
+ *   {"methodology_version": "trust-method/2", "as_of": "2025-01-01T00:00:00Z", "evidence": [...], "absences": 2}
  *
+ * `methodology_version` names the version to apply (absent: the current one);
  * `absences` is k, or the stored list of absences (only its length counts).
+ * A ledger entry exactly as `GET /v1/entities/{id}/ledger` served it is
+ * accepted too: its `inputs` are scored with their version, and the answer
+ * says whether the published score and interval were reproduced.
  */
 
 const INSTANT_PROBLEM = 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or ±HH:MM offset';
@@ -30,6 +36,8 @@ const evidenceItemSchema = z.strictObject({
   trust_band: z.enum(['high', 'medium', 'low']),
   observed_at: instant,
   disposition: z.enum(['supports', 'weakens', 'neutral']),
+  // Required by trust-method/2 and refused by trust-method/1: the scoring function says which.
+  strength: z.enum(['weak', 'moderate', 'strong']).optional(),
   finding_id: z.string().optional(),
   kind: z.string().optional(),
   about: z.string().optional(),
@@ -38,7 +46,12 @@ const evidenceItemSchema = z.strictObject({
   data_class: z.string().optional(),
 });
 
+const versionSchema = z.enum(METHODOLOGY_VERSIONS as [string, ...string[]], {
+  error: `must be one of ${METHODOLOGY_VERSIONS.join(', ')}`,
+});
+
 const scoreInputSchema = z.strictObject({
+  methodology_version: versionSchema.optional(),
   as_of: instant,
   evidence: z.array(evidenceItemSchema),
   // Required, not defaulted: forgetting k would silently narrow the interval.
@@ -49,6 +62,16 @@ const scoreInputSchema = z.strictObject({
 });
 
 export type ScoreCommandInput = z.infer<typeof scoreInputSchema>;
+
+/** A LedgerEntryOut as served; only `inputs` is scored, the assessment is compared with the result. */
+const ledgerEntrySchema = z.looseObject({
+  inputs: scoreInputSchema,
+  assessment: z.looseObject({ score: z.number(), low: z.number(), high: z.number(), methodology_version: versionSchema }),
+});
+
+function isLedgerEntry(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'inputs' in data && 'assessment' in data;
+}
 
 function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -68,31 +91,54 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): Array<[string, str
   });
 }
 
-function parseInput(inputText: string): ScoreCommandInput {
+interface ParsedInput {
+  input: ScoreCommandInput;
+  /** The published figures when a ledger entry was given, to say whether they were reproduced. */
+  published?: { score: number; low: number; high: number; methodology_version: string };
+}
+
+function parseInput(inputText: string): ParsedInput {
   let data: unknown;
   try {
     data = JSON.parse(inputText);
   } catch (error) {
     throw new ScoringInputError('input', `is not valid JSON (${(error as Error).message})`);
   }
-  const parsed = scoreInputSchema.safeParse(data, {
-    error: (issue) => (issue.input === undefined ? 'is required' : undefined),
-  });
-  if (parsed.success) return parsed.data;
-  const described = describeIssues(parsed.error.issues);
+  const options = { error: (issue: z.core.$ZodRawIssue) => (issue.input === undefined ? 'is required' : undefined) };
+  if (isLedgerEntry(data)) {
+    const entry = ledgerEntrySchema.safeParse(data, options);
+    if (!entry.success) throw issuesError(entry.error.issues);
+    const { inputs, assessment } = entry.data;
+    // An entry's inputs name their version; an entry from before they did is its assessment's.
+    const input = { ...inputs, methodology_version: inputs.methodology_version ?? assessment.methodology_version };
+    return { input, published: assessment };
+  }
+  const parsed = scoreInputSchema.safeParse(data, options);
+  if (parsed.success) return { input: parsed.data };
+  throw issuesError(parsed.error.issues);
+}
+
+function issuesError(issues: readonly z.core.$ZodIssue[]): ScoringInputError {
+  const described = describeIssues(issues);
   const [first, ...rest] = described as [[string, string], ...Array<[string, string]>];
   const problem = [first[1], ...rest.map(([field, msg]) => `${field}: ${msg}`)].join('; ');
-  throw new ScoringInputError(first[0], problem);
+  return new ScoringInputError(first[0], problem);
 }
 
 /** Parse, validate and score; returns one JSON line (no trailing newline). */
 export function runScoreCommand(inputText: string): string {
-  const input = parseInput(inputText);
+  const { input, published } = parseInput(inputText);
   const k = typeof input.absences === 'number' ? input.absences : input.absences.length;
   const evidence = toScoringInputs(input.evidence);
-  const result = score({ as_of: input.as_of, evidence, absences: k });
+  const version = (input.methodology_version ?? METHODOLOGY_VERSION) as MethodologyVersion;
+  const result = score({ as_of: input.as_of, evidence, absences: k, methodology_version: version });
+  const reproduces = published === undefined ? {} : {
+    reproduces: published.score === result.score && published.low === result.low && published.high === result.high
+      && published.methodology_version === result.methodology_version,
+  };
   return JSON.stringify({
-    methodology_version: METHODOLOGY_VERSION,
+    methodology_version: result.methodology_version,
+    ...reproduces,
     score: result.score,
     low: result.low,
     high: result.high,

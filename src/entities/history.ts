@@ -158,6 +158,7 @@ const StoredInputs = z.object({
     trust_band: z.enum(['high', 'medium', 'low']),
     observed_at: z.string(),
     disposition: z.string(),
+    strength: z.enum(['weak', 'moderate', 'strong']).optional(),
   })),
   absences: z.union([z.number().int().min(0), z.array(z.unknown())]),
 });

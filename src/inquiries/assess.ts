@@ -1,7 +1,7 @@
 import type { Absence, Signal } from '../checks/types.js';
 import { labelFor, type PolicyLabel } from '../policies/evaluate.js';
 import type { CurrentPolicy } from '../policies/cache.js';
-import { admitEvidence, isNarrowEnough, METHODOLOGY_VERSION, score, summarizeEvidence, type EvidenceItem, type Stake } from '../scoring/index.js';
+import { admitEvidence, isNarrowEnough, score, summarizeEvidence, type EvidenceItem, type MethodologyVersion, type Stake } from '../scoring/index.js';
 import type { EvidenceSummary } from '../scoring/index.js';
 
 /**
@@ -25,6 +25,7 @@ export interface AssessmentBody {
 
 /** What `tas score` needs to reconstruct the assessment from the ledger. */
 export interface LedgerInputs {
+  methodology_version: MethodologyVersion;
   as_of: string;
   evidence: EvidenceItem[];
   absences: number;
@@ -74,12 +75,12 @@ export function assess(input: AssessInput): AssessOutput {
       high: result.high,
       preliminary: input.preliminary,
       as_of: input.asOf,
-      methodology_version: METHODOLOGY_VERSION,
+      methodology_version: result.methodology_version,
       label,
       evidence: summarizeEvidence({ as_of: input.asOf, signals: admission.signals, absences: k }),
       entity_id: input.entityId,
     },
-    inputs: { as_of: input.asOf, evidence: admission.evidence, absences: k },
+    inputs: { methodology_version: result.methodology_version, as_of: input.asOf, evidence: admission.evidence, absences: k },
     narrowEnough: isNarrowEnough(result.low, result.high, input.stake),
   };
 }

@@ -40,6 +40,7 @@ export function buildFindings(input: {
       observed_at: s.observed_at,
       data_class: s.data_class,
       disposition: s.disposition,
+      ...(s.strength === undefined ? {} : { strength: s.strength }),
     })),
     absences: input.absences.map((a) => ({ about: a.about, about_type: a.about_type, kind: a.kind, reason: a.reason })),
     connections: connectionsFrom(input.graph),

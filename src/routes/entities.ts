@@ -5,6 +5,7 @@ import { membersOf, survivorOf } from '../entities/resolve.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
 import { HttpProblem } from '../http/problems.js';
 import { dateTime } from '../schemas/common.js';
+import { TRUST_METHOD_1, TRUST_METHOD_2 } from '../scoring/index.js';
 import type { EntityOut, LedgerEntryOut, LedgerInputs } from '../schemas/entities.js';
 import type { Assessment } from '../schemas/inquiries.js';
 import { requirePrincipal } from './principal.js';
@@ -46,7 +47,7 @@ export function createGetEntityLedger(deps: { db: Db }): Handler {
         entry_id: row.id,
         sequence: row.sequence,
         assessment: toAssessment(row),
-        inputs: toLedgerInputs(row.inputs),
+        inputs: toLedgerInputs(row.inputs, row.methodology_version),
         recorded_at: row.created_at,
       }));
     });
@@ -73,12 +74,13 @@ function toAssessment(row: LedgerRow): Assessment {
 }
 
 /**
- * The stored inputs in the published shape: the items the scoring function
- * reads (non-neutral, four fields each, stored order kept, since the order
- * is the order of its sums) and the count of absences. Feeding this to
+ * The stored inputs in the published shape: the version, the items the
+ * scoring function reads (non-neutral; four fields each in v1, five with the
+ * strength in v2; stored order kept, since the order is the order of its
+ * sums) and the count of absences. Feeding this, or the whole entry, to
  * `tas score` reproduces the score and interval of the entry.
  */
-export function toLedgerInputs(stored: StoredInputs): LedgerInputs {
+export function toLedgerInputs(stored: StoredInputs, methodologyVersion: string): LedgerInputs {
   const evidence: LedgerInputs['evidence'] = [];
   for (const item of stored.evidence) {
     if (item.disposition !== 'supports' && item.disposition !== 'weakens') continue;
@@ -87,10 +89,12 @@ export function toLedgerInputs(stored: StoredInputs): LedgerInputs {
       trust_band: item.trust_band,
       observed_at: isoInstant(item.observed_at),
       disposition: item.disposition,
+      ...(item.strength === undefined ? {} : { strength: item.strength }),
     });
   }
   const absences = typeof stored.absences === 'number' ? stored.absences : stored.absences.length;
-  return { as_of: isoInstant(stored.as_of), evidence, absences };
+  const version = methodologyVersion === TRUST_METHOD_1 ? TRUST_METHOD_1 : TRUST_METHOD_2;
+  return { methodology_version: version, as_of: isoInstant(stored.as_of), evidence, absences };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, count, dateTime, Presentation, TrustBand, uuid } from './common.js';
+import { component, count, dateTime, MethodologyVersionName, Presentation, Strength, TrustBand, uuid } from './common.js';
 import { Assessment } from './inquiries.js';
 
 /**
@@ -28,6 +28,7 @@ export const LedgerEvidenceItem = component(
     trust_band: TrustBand,
     observed_at: dateTime,
     disposition: z.enum(['supports', 'weakens']),
+    strength: Strength.optional().describe('Present on every trust-method/2 item, absent on trust-method/1 items.'),
   }),
 );
 
@@ -35,6 +36,7 @@ export const LedgerInputs = component(
   'LedgerInputs',
   'Everything the methodology function needs to reproduce the assessment, in stored order.',
   z.strictObject({
+    methodology_version: MethodologyVersionName.describe('The version `tas score` applies to these inputs.'),
     as_of: dateTime,
     evidence: z.array(LedgerEvidenceItem),
     absences: count,

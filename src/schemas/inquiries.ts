@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  component, count, DataClass, dateTime, idString, Label, Presentation, score100, Stake, Subject, Tier, TrustBand, uuid,
+  component, count, DataClass, dateTime, idString, Label, Presentation, score100, Stake, Strength, Subject, Tier, TrustBand, uuid,
 } from './common.js';
 import { ObservationIn } from './observations.js';
 
@@ -87,6 +87,9 @@ export const Finding = component(
     observed_at: dateTime,
     data_class: DataClass,
     disposition: z.string().optional().describe('`supports`, `weakens` or `neutral`.'),
+    strength: Strength.optional().describe(
+      'Extension (trust-method/2): how diagnostic the finding is, declared by its check for this kind and disposition; absent on neutral findings, which are not scored. See docs/checks.md.',
+    ),
   }),
 );
 

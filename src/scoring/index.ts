@@ -1,9 +1,27 @@
 /**
- * Public API of the scoring package: the `trust-method/1` function, its stake
- * rule, admission and the evidence summary. Everything here is pure.
+ * Public API of the scoring package: the methodology function (both
+ * versions), its stake rule, admission and the evidence summary. Everything
+ * here is pure.
  */
-export { METHODOLOGY_VERSION, PARAMETERS, roundHalfUp, score } from './methodology.js';
-export type { EvidenceItem, ScoreInput, ScoreResult, ScoringDisposition, TrustBand } from './methodology.js';
+export {
+  METHODOLOGY_VERSION,
+  METHODOLOGY_VERSIONS,
+  PARAMETERS,
+  STRENGTHS,
+  TRUST_METHOD_1,
+  TRUST_METHOD_2,
+  roundHalfUp,
+  score,
+} from './methodology.js';
+export type {
+  EvidenceItem,
+  MethodologyVersion,
+  ScoreInput,
+  ScoreResult,
+  ScoringDisposition,
+  Strength,
+  TrustBand,
+} from './methodology.js';
 export { betaQuantile, incompleteBeta, logGamma } from './betaQuantile.js';
 export { extraChecksWorthRunning, isNarrowEnough, maxWidth, stakeTier } from './stake.js';
 export type { Stake, StakeKind } from './stake.js';

@@ -3,22 +3,34 @@ import { parseInstant } from './parseInstant.js';
 import { ScoringInputError } from './scoringInputError.js';
 
 /**
- * METHODOLOGY.md section 3, `trust-method/1`: admitted evidence, absences and
- * an evaluation time in; score and interval out. This is the only code path
- * that produces a score. Pure: no I/O, no clock (as_of is an input).
+ * METHODOLOGY.md: admitted evidence, absences and an evaluation time in; score
+ * and interval out. The only code path that produces a score. Pure: no I/O,
+ * no clock (as_of is an input). Two versions exist and both stay forever:
+ * `trust-method/1` (sections 1-6) so every assessment it issued reproduces,
+ * and `trust-method/2` (section 7), the current one.
  *
  * Glossary (section 3 symbols):
- * - w_i   weight of one item: trust band × provenance × freshness
+ * - w_i   weight of one item: trust band × provenance × freshness (× strength in v2)
  * - R, S  summed weights of supporting / weakening items (stored order)
  * - n     R + S
  * - P     posterior mean (R + W·a) / (n + W) with the Beta(1, 1) prior
- * - n_eff effective observations after conflict cancellation and absences
+ * - n_c   evidence left after conflict cancellation
+ * - n_eff effective observations (v1: n_c diluted by absences; v2: n_c)
+ * - u     v2 only: the share of the interval mixed with the vacuous one for k absences
  */
 
-export const METHODOLOGY_VERSION = 'trust-method/1';
+export const TRUST_METHOD_1 = 'trust-method/1';
+export const TRUST_METHOD_2 = 'trust-method/2';
+export type MethodologyVersion = typeof TRUST_METHOD_1 | typeof TRUST_METHOD_2;
+/** The version every new assessment is computed with. */
+export const METHODOLOGY_VERSION: MethodologyVersion = TRUST_METHOD_2;
+export const METHODOLOGY_VERSIONS: readonly MethodologyVersion[] = [TRUST_METHOD_1, TRUST_METHOD_2];
 
 export type TrustBand = 'high' | 'medium' | 'low';
 export type ScoringDisposition = 'supports' | 'weakens';
+/** Section 7: how diagnostic a signal is, declared by its check per (kind, disposition). */
+export type Strength = 'weak' | 'moderate' | 'strong';
+export const STRENGTHS: readonly Strength[] = ['weak', 'moderate', 'strong'];
 
 export interface EvidenceItem {
   provenance_class: string;
@@ -26,6 +38,8 @@ export interface EvidenceItem {
   /** ISO 8601 instant; see parseInstant for the accepted forms. */
   observed_at: string;
   disposition: ScoringDisposition;
+  /** Required by `trust-method/2`, refused by `trust-method/1`. */
+  strength?: Strength;
 }
 
 export interface ScoreInput {
@@ -35,10 +49,12 @@ export interface ScoreInput {
   evidence: readonly EvidenceItem[];
   /** k: the number of checks that failed or did not answer. */
   absences: number;
+  /** Absent means the current version. */
+  methodology_version?: MethodologyVersion;
 }
 
 export interface ScoreResult {
-  methodology_version: typeof METHODOLOGY_VERSION;
+  methodology_version: MethodologyVersion;
   score: number;
   low: number;
   high: number;
@@ -49,7 +65,7 @@ export interface ScoreResult {
   P: number;
 }
 
-/** Section 2. Any change here is a new methodology version, never an edit. */
+/** Section 2 (and section 7's additions). Any change here is a new methodology version, never an edit. */
 export const PARAMETERS = Object.freeze({
   /** Prior weight W and base rate a: Beta(1, 1). */
   priorWeight: 2,
@@ -71,8 +87,12 @@ export const PARAMETERS = Object.freeze({
   msPerDay: 86_400_000,
   /** κ: how strongly opposing evidence cancels for precision. */
   conflict: 1,
-  /** γ: how much each absence dilutes the effective evidence. */
+  /** γ (v1): how much each absence dilutes the effective evidence. */
   absence: 0.25,
+  /** σ (v2): strength multipliers. */
+  strengthWeight: Object.freeze({ weak: 0.5, moderate: 1.0, strong: 2.0 }) as Readonly<Record<Strength, number>>,
+  /** μ (v2): how much of the interval each absence mixes with the vacuous one. */
+  absenceMix: 1 / 20,
   /** Equal-tailed 90 % interval. */
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
@@ -105,26 +125,44 @@ function provenanceWeight(provenance: unknown, field: string): number {
   return PARAMETERS.provenanceWeight.get(provenance) ?? PARAMETERS.otherProvenanceWeight;
 }
 
-/** Step 1: w_i = β(band) · ρ(provenance) · 2^(−age / H), age ≥ 0 in days. */
-function itemWeight(item: EvidenceItem, asOfMs: number, index: number): number {
+/** v1 refuses a strength (it never had one); v2 requires one of the three. */
+function strengthWeight(item: EvidenceItem, version: MethodologyVersion, field: string): number {
+  const strength: unknown = item.strength;
+  if (version === TRUST_METHOD_1) {
+    if (strength !== undefined) {
+      throw new ScoringInputError(field, `is not part of ${TRUST_METHOD_1}; remove it or score with ${TRUST_METHOD_2}`);
+    }
+    return 1;
+  }
+  if (strength === 'weak' || strength === 'moderate' || strength === 'strong') return PARAMETERS.strengthWeight[strength];
+  throw new ScoringInputError(
+    field,
+    strength === undefined
+      ? `is required by ${TRUST_METHOD_2} (weak, moderate or strong)`
+      : `must be one of weak, moderate, strong, got ${JSON.stringify(strength)}`,
+  );
+}
+
+/** Step 1: w_i = β(band) · ρ(provenance) [· σ(strength) in v2] · 2^(−age / H), age ≥ 0 in days. */
+function itemWeight(item: EvidenceItem, asOfMs: number, index: number, version: MethodologyVersion): number {
   const at = `evidence[${index}]`;
   const observedMs = parseInstant(item.observed_at, `${at}.observed_at`);
   // Future-dated items count as age 0: a clock skew must not make evidence heavier.
   const ageDays = Math.max(0, (asOfMs - observedMs) / PARAMETERS.msPerDay);
   const freshness = Math.pow(2, -ageDays / PARAMETERS.halfLifeDays);
-  return (
-    bandWeight(item.trust_band, `${at}.trust_band`) *
-    provenanceWeight(item.provenance_class, `${at}.provenance_class`) *
-    freshness
-  );
+  const base = bandWeight(item.trust_band, `${at}.trust_band`) * provenanceWeight(item.provenance_class, `${at}.provenance_class`);
+  // v1 multiplies exactly as it always did (no factor of 1 inserted), so its bits never change.
+  return version === TRUST_METHOD_1
+    ? (strengthWeight(item, version, `${at}.strength`), base * freshness)
+    : base * strengthWeight(item, version, `${at}.strength`) * freshness;
 }
 
 /** Step 2: R and S, summed in stored order (float addition is not associative). */
-function sumWeights(evidence: readonly EvidenceItem[], asOfMs: number): { R: number; S: number } {
+function sumWeights(evidence: readonly EvidenceItem[], asOfMs: number, version: MethodologyVersion): { R: number; S: number } {
   let R = 0;
   let S = 0;
   evidence.forEach((item, index) => {
-    const w = itemWeight(item, asOfMs, index);
+    const w = itemWeight(item, asOfMs, index, version);
     if (item.disposition === 'supports') R += w;
     else if (item.disposition === 'weakens') S += w;
     else {
@@ -144,43 +182,85 @@ function checkAbsences(k: unknown): number {
   return k;
 }
 
-/** Section 3, steps 1 to 8. */
-export function score(input: ScoreInput): ScoreResult {
+function checkVersion(version: unknown): MethodologyVersion {
+  if (version === undefined) return METHODOLOGY_VERSION;
+  if (version === TRUST_METHOD_1 || version === TRUST_METHOD_2) return version;
+  throw new ScoringInputError('methodology_version', `must be ${TRUST_METHOD_1} or ${TRUST_METHOD_2}, got ${JSON.stringify(version)}`);
+}
+
+interface Posterior {
+  R: number;
+  S: number;
+  n: number;
+  P: number;
+  point: number;
+  /** n_c: evidence left for precision once opposing evidence cancels. */
+  nC: number;
+}
+
+/** Steps 1-4, shared by both versions: weights, sums, the mean and the score. */
+function posterior(input: ScoreInput, version: MethodologyVersion): Posterior {
   const asOfMs = parseInstant(input.as_of, 'as_of');
-  const k = checkAbsences(input.absences);
   if (!Array.isArray(input.evidence)) throw new ScoringInputError('evidence', 'must be an array');
-
-  const { R, S } = sumWeights(input.evidence, asOfMs);
+  const { R, S } = sumWeights(input.evidence, asOfMs, version);
   const n = R + S;
-
-  // Step 3: the posterior mean with the Beta(1, 1) prior.
   const W = PARAMETERS.priorWeight;
   const P = (R + W * PARAMETERS.baseRate) / (n + W);
-  const point = clampPercent(roundHalfUp(100 * P));
-
-  // Steps 4-5: conflict cancels for precision (not for the mean); absences dilute.
+  // Conflict cancels for precision, not for the mean.
   const nC = Math.max(0, n - 2 * PARAMETERS.conflict * Math.min(R, S));
-  const nEff = nC / (1 + PARAMETERS.absence * k);
+  return { R, S, n, P, point: clampPercent(roundHalfUp(100 * P)), nC };
+}
 
-  // Step 6: same mean P, fewer effective observations.
-  const nu = nEff + 2;
-  const alpha = P * nu;
-  const betaShape = (1 - P) * nu;
+function quantiles(P: number, effective: number): { qLo: number; qHi: number } {
+  const nu = effective + 2;
+  return {
+    qLo: betaQuantile(PARAMETERS.lowerQuantile, P * nu, (1 - P) * nu),
+    qHi: betaQuantile(PARAMETERS.upperQuantile, P * nu, (1 - P) * nu),
+  };
+}
 
-  // Step 7: outward rounding with ε, so an exact integer bound stays put.
-  const low = clampPercent(Math.floor(100 * betaQuantile(PARAMETERS.lowerQuantile, alpha, betaShape) + EPS));
-  const high = clampPercent(Math.ceil(100 * betaQuantile(PARAMETERS.upperQuantile, alpha, betaShape) - EPS));
-
+function result(version: MethodologyVersion, post: Posterior, low: number, high: number, nEff: number): ScoreResult {
   // Step 8: the interval always contains the score.
   return {
-    methodology_version: METHODOLOGY_VERSION,
-    score: point,
-    low: Math.min(low, point),
-    high: Math.max(high, point),
-    R,
-    S,
-    n,
+    methodology_version: version,
+    score: post.point,
+    low: Math.min(low, post.point),
+    high: Math.max(high, post.point),
+    R: post.R,
+    S: post.S,
+    n: post.n,
     n_eff: nEff,
-    P,
+    P: post.P,
   };
+}
+
+/** Section 3, steps 5-8: absences dilute the effective evidence. */
+function trustMethod1(input: ScoreInput, k: number): ScoreResult {
+  const post = posterior(input, TRUST_METHOD_1);
+  const nEff = post.nC / (1 + PARAMETERS.absence * k);
+  const { qLo, qHi } = quantiles(post.P, nEff);
+  // Step 7: outward rounding with ε, so an exact integer bound stays put.
+  const low = clampPercent(Math.floor(100 * qLo + EPS));
+  const high = clampPercent(Math.ceil(100 * qHi - EPS));
+  return result(TRUST_METHOD_1, post, low, high, nEff);
+}
+
+/** Section 7, steps 5-8: absences mix the interval with the vacuous [0, 1]. */
+function trustMethod2(input: ScoreInput, k: number): ScoreResult {
+  const post = posterior(input, TRUST_METHOD_2);
+  const { qLo, qHi } = quantiles(post.P, post.nC);
+  const mu = PARAMETERS.absenceMix;
+  const u = (mu * k) / (1 + mu * k);
+  const low = clampPercent(Math.floor(100 * (1 - u) * qLo + EPS));
+  const high = clampPercent(Math.ceil(100 * (1 - (1 - u) * (1 - qHi)) - EPS));
+  return result(TRUST_METHOD_2, post, low, high, post.nC);
+}
+
+/** The methodology named by `input.methodology_version` (the current one when absent). */
+export function score(input: ScoreInput): ScoreResult {
+  const version = checkVersion(input.methodology_version);
+  // Errors in the order a reader meets the fields: the time, then k, then the items.
+  parseInstant(input.as_of, 'as_of');
+  const k = checkAbsences(input.absences);
+  return version === TRUST_METHOD_1 ? trustMethod1(input, k) : trustMethod2(input, k);
 }

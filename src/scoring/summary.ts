@@ -1,4 +1,4 @@
-import type { EvidenceItem, TrustBand } from './methodology.js';
+import type { EvidenceItem, Strength, TrustBand } from './methodology.js';
 import { instantMillis, parseInstant } from './parseInstant.js';
 import { ScoringInputError } from './scoringInputError.js';
 
@@ -21,6 +21,14 @@ export interface AdmittedSignal {
   kind?: string;
   /** The presented value concerned; part of an item's identity when present. */
   about?: string;
+  /** `trust-method/2`: how diagnostic the signal is, as its check declared it. */
+  strength?: Strength;
+  /**
+   * The record the item stands for when it has one (an outcome, an
+   * observation): two distinct reports of the same kind on the same day are
+   * two items, while a retry of one report (same record) is one.
+   */
+  ref?: string;
 }
 
 export interface Admission<T> {
@@ -45,6 +53,7 @@ export interface EvidenceSummary {
 
 const BANDS: ReadonlySet<unknown> = new Set(['high', 'medium', 'low']);
 const DISPOSITIONS: ReadonlySet<unknown> = new Set(['supports', 'weakens', 'neutral']);
+const STRENGTH_NAMES: ReadonlySet<unknown> = new Set(['weak', 'moderate', 'strong']);
 
 function isOptionalString(value: unknown): boolean {
   return value === undefined || typeof value === 'string';
@@ -61,7 +70,9 @@ export function isAdmissible(candidate: unknown): candidate is AdmittedSignal {
     DISPOSITIONS.has(c.disposition) &&
     instantMillis(c.observed_at) !== undefined &&
     isOptionalString(c.kind) &&
-    isOptionalString(c.about)
+    isOptionalString(c.about) &&
+    isOptionalString(c.ref) &&
+    (c.strength === undefined || STRENGTH_NAMES.has(c.strength))
   );
 }
 
@@ -77,6 +88,8 @@ function identity(signal: AdmittedSignal): string {
     signal.disposition,
     signal.kind ?? null,
     signal.about ?? null,
+    signal.strength ?? null,
+    signal.ref ?? null,
   ]);
 }
 
@@ -102,17 +115,23 @@ export function admitEvidence<T>(candidates: readonly T[]): Admission<T & Admitt
   return { signals, evidence: toScoringInputs(signals), malformed, duplicates };
 }
 
-/** The scoring function's view: non-neutral signals reduced to the four fields it reads. */
+/**
+ * The scoring function's view: non-neutral signals reduced to the fields it
+ * reads (four in v1, five with `strength` in v2; an item without a strength
+ * stays without one, so a v1 ledger entry re-scores as v1).
+ */
 export function toScoringInputs(signals: readonly AdmittedSignal[]): EvidenceItem[] {
   const evidence: EvidenceItem[] = [];
   for (const s of signals) {
     if (s.disposition === 'neutral') continue;
-    evidence.push({
+    const item: EvidenceItem = {
       provenance_class: s.provenance_class,
       trust_band: s.trust_band,
       observed_at: s.observed_at,
       disposition: s.disposition,
-    });
+    };
+    if (s.strength !== undefined) item.strength = s.strength;
+    evidence.push(item);
   }
   return evidence;
 }

@@ -40,6 +40,7 @@ describe('email_syntax', () => {
       trust_band: 'low',
       data_class: 'C1',
       observed_at: NOW.toISOString(),
+      strength: 'weak',
     });
   });
 });

@@ -58,7 +58,7 @@ describe('discoverChecks', () => {
 describe('applicableChecks', () => {
   const stub = (id: string, tier: CheckDefinition['tier'], artifactTypes: string[]): CheckDefinition => ({
     id, kind: id, tier, artifactTypes, runs: 'inline', cost: 0, timeoutMs: 1,
-    provenanceClass: 'computed', trustBand: 'low', dataClass: 'C0', run: () => ({ signals: [], absences: [] }),
+    provenanceClass: 'computed', trustBand: 'low', dataClass: 'C0', looksAt: 'a stub', declares: [], run: () => ({ signals: [], absences: [] }),
   });
   const checks = [stub('a', 't0', ['EMAIL']), stub('b', 't1', ['EMAIL', 'DOMAIN']), stub('c', 't2', ['EMAIL']), stub('d', 't0', ['PHONE'])];
 

@@ -5,15 +5,16 @@ import type { CheckDefinition } from '../../src/checks/types.js';
 import { contextFor } from './support.js';
 
 function checkRunning(run: CheckDefinition['run'], timeoutMs = 50): CheckDefinition {
-  return { ...OFFLINE, id: 'probe', kind: 'probe', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', timeoutMs, run };
+  return { ...OFFLINE, id: 'probe', kind: 'probe', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', timeoutMs, run, ...DECLARES };
 }
 
+const DECLARES = { looksAt: 'a probe', declares: [{ disposition: 'neutral', reason: 'A probe.' }] } as const;
 const context = () => contextFor('EMAIL', 'jane@example.com');
 const never = () => new Promise<never>(() => undefined);
 
 describe('runCheck', () => {
   it('given a check that answers, then its result passes through', async () => {
-    const check = defineCheck({ ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0' }, () => neutral('Fine.'));
+    const check = defineCheck({ ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES }, () => neutral('Fine.'));
     const result = await runCheck(check, context());
     expect(result.signals.map((signal) => signal.statement)).toEqual(['Fine.']);
   });

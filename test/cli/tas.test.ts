@@ -55,7 +55,7 @@ describe('tas', () => {
   });
 
   it('score reproduces a worked example of the methodology from stdin', async () => {
-    const input = JSON.stringify({ as_of: '2025-01-01T00:00:00Z', evidence: Array.from({ length: 5 }, () => ({ provenance_class: 'third_party', trust_band: 'high', observed_at: '2025-01-01T00:00:00Z', disposition: 'supports' })), absences: 2 });
+    const input = JSON.stringify({ methodology_version: 'trust-method/1', as_of: '2025-01-01T00:00:00Z', evidence: Array.from({ length: 5 }, () => ({ provenance_class: 'third_party', trust_band: 'high', observed_at: '2025-01-01T00:00:00Z', disposition: 'supports' })), absences: 2 });
     const r = await tas(['score', '-'], {}, input);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ methodology_version: 'trust-method/1', score: 86, low: 56, high: 100 });

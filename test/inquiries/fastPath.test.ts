@@ -27,7 +27,7 @@ describe('POST /v1/inquiries, fast tier', () => {
     const a = body.assessment;
     expect(a.low).toBeLessThanOrEqual(a.score);
     expect(a.score).toBeLessThanOrEqual(a.high);
-    expect(a.methodology_version).toBe('trust-method/1');
+    expect(a.methodology_version).toBe('trust-method/2');
     expect(a.preliminary).toBe(false);
     expect(a.evidence.signals).toBeGreaterThan(5);
     expect(a.evidence.by_provenance_class.computed).toBeGreaterThan(0);

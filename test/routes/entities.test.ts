@@ -43,7 +43,8 @@ async function assess(entityId: string, supports: number, mode: Mode = 'test'): 
     ],
     absences: [{ about: 'x', about_type: 'EMAIL', kind: 'timeout', reason: 'No answer in time.' }],
   };
-  const scored = JSON.parse(runScoreCommand(JSON.stringify(inputs)));
+  // Rows written before trust-method/2 store v1 inputs without a version field; they must keep reproducing.
+  const scored = JSON.parse(runScoreCommand(JSON.stringify({ methodology_version: 'trust-method/1', ...inputs })));
   const inquiryId = randomUUID();
   const id = randomUUID();
   const db = ts.service.db;
@@ -157,6 +158,9 @@ describe('GET /v1/entities/{entity_id}/ledger', () => {
     const again = JSON.parse(runScoreCommand(JSON.stringify(entry!.inputs)));
     expect([again.score, again.low, again.high]).toEqual([entry!.assessment.score, entry!.assessment.low, entry!.assessment.high]);
     expect(again.methodology_version).toBe(entry!.assessment.methodology_version);
+    // The whole entry, exactly as served, is accepted too.
+    const whole = JSON.parse(runScoreCommand(JSON.stringify(entry)));
+    expect(whole).toMatchObject({ methodology_version: 'trust-method/1', reproduces: true });
   });
 
   it('given an entity without assessments, then an empty ledger', async () => {

@@ -1,7 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { score } from '../../src/scoring/index.js';
+import { score as scoreAnyVersion } from '../../src/scoring/index.js';
 import type { EvidenceItem, ScoreInput } from '../../src/scoring/index.js';
+
+/** These tests pin `trust-method/1` (sections 1-6), which must keep reproducing bit for bit. */
+const score = (input: Parameters<typeof scoreAnyVersion>[0]) => scoreAnyVersion({ ...input, methodology_version: 'trust-method/1' });
 
 /**
  * The properties METHODOLOGY.md section 3 requires on random inputs. Inputs

@@ -10,6 +10,9 @@ function run(input: unknown): Record<string, unknown> {
   return JSON.parse(runScoreCommand(JSON.stringify(input))) as Record<string, unknown>;
 }
 
+/** The section 5 (trust-method/1) inputs name their version; absent means the current one (v2). */
+const V1 = { methodology_version: 'trust-method/1' } as const;
+
 function refusal(input: unknown): string {
   try {
     runScoreCommand(typeof input === 'string' ? input : JSON.stringify(input));
@@ -21,12 +24,12 @@ function refusal(input: unknown): string {
 
 describe('runScoreCommand: reproduces METHODOLOGY.md section 5', () => {
   it.each(WORKED_EXAMPLES)('given $name as a JSON file, then $expected', ({ evidence, k, expected }) => {
-    const out = run({ as_of: AS_OF, evidence, absences: k });
+    const out = run({ ...V1, as_of: AS_OF, evidence, absences: k });
     expect(out).toMatchObject({ methodology_version: 'trust-method/1', ...expected, evidence_count: evidence.length, absences: k });
   });
 
   it('given a JSON line, then methodology_version, score, low, high lead it', () => {
-    const line = runScoreCommand(JSON.stringify({ as_of: AS_OF, evidence: [], absences: 0 }));
+    const line = runScoreCommand(JSON.stringify({ ...V1, as_of: AS_OF, evidence: [], absences: 0 }));
     expect(line).toMatch(/^\{"methodology_version":"trust-method\/1","score":50,"low":5,"high":95,/);
     expect(line).not.toContain('\n');
   });
@@ -36,13 +39,13 @@ describe('runScoreCommand: reproduces METHODOLOGY.md section 5', () => {
       { about: 'a@example.com', about_type: 'EMAIL', kind: 'timeout', reason: 'no answer in time' },
       { about: 'a@example.com', about_type: 'EMAIL', kind: 'error', reason: 'resolver failed' },
     ];
-    const out = run({ as_of: AS_OF, evidence: Array.from({ length: 5 }, () => item('supports')), absences });
+    const out = run({ ...V1, as_of: AS_OF, evidence: Array.from({ length: 5 }, () => item('supports')), absences });
     expect(out).toMatchObject({ score: 86, low: 56, high: 100, absences: 2 });
   });
 
   it('given stored findings with neutral ones, then neutral signals are summarised, not scored', () => {
     const finding = { finding_id: 'f1', about: 'a@example.com', about_type: 'EMAIL', kind: 'free_mail', statement: 'free mail provider', data_class: 'C0' };
-    const out = run({ as_of: AS_OF, evidence: [{ ...item('supports'), ...finding }, { ...item('supports'), ...finding, disposition: 'neutral' }], absences: 0 });
+    const out = run({ ...V1, as_of: AS_OF, evidence: [{ ...item('supports'), ...finding }, { ...item('supports'), ...finding, disposition: 'neutral' }], absences: 0 });
     expect(out).toMatchObject({ score: 67, low: 22, high: 98, evidence_count: 1 });
     expect(out.evidence).toMatchObject({ signals: 2, failed_signals: 0, contradictions: 0 });
   });
@@ -81,7 +84,7 @@ describe('scoreMain: file or stdin in, one line out, exit code', () => {
   it('given a FILE, then it prints the result and exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tas-score-'));
     const file = join(dir, 'evidence.json');
-    await writeFile(file, JSON.stringify({ as_of: AS_OF, evidence: [item('supports')], absences: 0 }));
+    await writeFile(file, JSON.stringify({ ...V1, as_of: AS_OF, evidence: [item('supports')], absences: 0 }));
     const io = capture();
     expect(await scoreMain([file], io)).toBe(0);
     expect(JSON.parse(io.out.join(''))).toMatchObject({ score: 67, low: 22, high: 98 });
@@ -104,5 +107,50 @@ describe('scoreMain: file or stdin in, one line out, exit code', () => {
     const io = capture();
     expect(await scoreMain([join(tmpdir(), 'no-such-tas-file.json')], io)).toBe(1);
     expect(await scoreMain(['a', 'b'], io)).toBe(2);
+  });
+});
+
+describe('runScoreCommand: trust-method/2 and ledger entries', () => {
+  const strong = { ...item('weakens'), provenance_class: 'computed', strength: 'strong' };
+  const weak = { ...item('supports'), provenance_class: 'computed', trust_band: 'low', strength: 'weak' };
+
+  it('given no methodology_version, then the current version (v2) applies to items with strength', () => {
+    expect(run({ as_of: AS_OF, evidence: [strong, weak], absences: 0 })).toMatchObject({ methodology_version: 'trust-method/2', score: 30, low: 2, high: 72 });
+  });
+
+  it('given a v2 item without strength, then it is refused with a clear message', () => {
+    expect(refusal({ methodology_version: 'trust-method/2', as_of: AS_OF, evidence: [item('supports')], absences: 0 }))
+      .toMatch(/evidence\[0\]\.strength.*required by trust-method\/2/);
+  });
+
+  it('given a v1 item with a strength, then it is refused with a clear message', () => {
+    expect(refusal({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: [weak], absences: 0 }))
+      .toMatch(/evidence\[0\]\.strength.*not part of trust-method\/1/);
+  });
+
+  it('given an unknown version, then it is refused naming methodology_version', () => {
+    expect(refusal({ methodology_version: 'trust-method/3', as_of: AS_OF, evidence: [], absences: 0 })).toMatch(/methodology_version/);
+  });
+
+  it('given a ledger entry exactly as served, then its inputs are scored with their version and it says it reproduces', () => {
+    const entry = {
+      entry_id: '0190d3c2-0000-7000-8000-000000000001',
+      sequence: 1,
+      assessment: { assessment_id: 'x', score: 30, low: 2, high: 72, methodology_version: 'trust-method/2', preliminary: false, evidence: {} },
+      inputs: { methodology_version: 'trust-method/2', as_of: AS_OF, evidence: [strong, weak], absences: 0 },
+      recorded_at: AS_OF,
+    };
+    expect(run(entry)).toMatchObject({ methodology_version: 'trust-method/2', score: 30, low: 2, high: 72, reproduces: true });
+    const tampered = { ...entry, assessment: { ...entry.assessment, score: 31 } };
+    expect(run(tampered)).toMatchObject({ reproduces: false });
+  });
+
+  it('given a v1 ledger entry whose inputs predate the version field, then the assessment names the version', () => {
+    const entry = {
+      entry_id: 'e', sequence: 1, recorded_at: AS_OF,
+      assessment: { score: 86, low: 56, high: 100, methodology_version: 'trust-method/1' },
+      inputs: { as_of: AS_OF, evidence: Array.from({ length: 5 }, () => item('supports')), absences: 2 },
+    };
+    expect(run(entry)).toMatchObject({ methodology_version: 'trust-method/1', score: 86, low: 56, high: 100, reproduces: true });
   });
 });

@@ -106,6 +106,6 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
       { provenance_class: 'third_party', trust_band: 'high', observed_at: AS_OF, disposition: 'weakens' },
       { provenance_class: 'third_party', trust_band: 'medium', observed_at: AS_OF, disposition: 'supports' },
     ]);
-    expect(score({ as_of: AS_OF, evidence: admission.evidence, absences: 0 })).toMatchObject({ R: 0.6, S: 1 });
+    expect(score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: admission.evidence, absences: 0 })).toMatchObject({ R: 0.6, S: 1 });
   });
 });
