@@ -1,3 +1,4 @@
+import type { CatalogueRow } from './checks/catalogue.js';
 import uWS from 'uWebSockets.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -61,6 +62,8 @@ export interface AppDeps {
   /** Absent: the case operations other than the stream answer 501. */
   cases?: CaseService;
   checksDiscovered: () => number;
+  /** The deployment's check kinds with their strengths, published in the OpenAPI document. */
+  checkCatalogue?: readonly CatalogueRow[];
   /** Told after a webhook registration commits (the relay's fan-out cache). */
   webhooksChanged?: (scope: { tenantId: string; mode: 'live' | 'test' }) => Promise<void>;
 }
@@ -74,7 +77,7 @@ export interface App {
 }
 
 export function createApp(deps: AppDeps): App {
-  const document = buildOpenApiDocument(OPERATIONS, { build: deps.config.TAS_BUILD });
+  const document = buildOpenApiDocument(OPERATIONS, { build: deps.config.TAS_BUILD, checks: deps.checkCatalogue ?? [] });
   const documentJson = JSON.stringify(document);
   const handlers = handlerTable(deps, documentJson);
   const router = createRouter<BoundRoute>();

@@ -1,3 +1,4 @@
+import { catalogueOf } from './checks/catalogue.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAuditSpool } from './audit/spool.js';
@@ -85,6 +86,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       checksDiscovered: () => core.checks.length,
+      checkCatalogue: catalogueOf(core.checks),
       webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),
     });
     port = await app.listen(config.PORT, config.HOST);

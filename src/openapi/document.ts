@@ -1,3 +1,4 @@
+import type { CatalogueRow } from '../checks/catalogue.js';
 import type { z } from 'zod';
 import type { OperationSpec } from '../schemas/operation.js';
 import { RULES } from '../rules.js';
@@ -21,7 +22,14 @@ export const problemTypes: Readonly<Record<ProblemSlug, string>> = Object.fromEn
   (Object.keys(PROBLEM_TYPES) as ProblemSlug[]).map((slug) => [slug, problemTypeUri(slug)]),
 ) as Record<ProblemSlug, string>;
 
-export function buildOpenApiDocument(ops: readonly OperationSpec[], info: { build: string }): Record<string, unknown> {
+/**
+ * `checks` is this deployment's catalogue of check kinds with their declared
+ * strengths (src/checks/catalogue.ts), published as `x-check-catalogue`.
+ */
+export function buildOpenApiDocument(
+  ops: readonly OperationSpec[],
+  info: { build: string; checks?: readonly CatalogueRow[] },
+): Record<string, unknown> {
   const roots: z.ZodType[] = [Problem, HTTPValidationError, EventEnvelope, ...Object.values(EVENT_PAYLOADS)];
   for (const op of ops) {
     if (op.body) roots.push(op.body);
@@ -52,6 +60,7 @@ export function buildOpenApiDocument(ops: readonly OperationSpec[], info: { buil
       'x-build': info.build,
     },
     servers: [{ url: '/', description: 'The server this document was fetched from.' }],
+    'x-check-catalogue': info.checks ?? [],
     security: [{ bearerAuth: [] }],
     tags,
     paths,

@@ -1,0 +1,101 @@
+import { discoverChecks } from './registry.js';
+import type { CheckDefinition, DataSource, EvidenceDeclaration, Strength } from './types.js';
+
+/**
+ * The published table of check kinds (METHODOLOGY.md section 7): for every
+ * check, what it looks at, each (kind, disposition) it can give with its
+ * strength and the reason for it, and the data it reads with version and
+ * licence. Built from the checks' own declarations, so the table cannot say
+ * one thing while the code does another: `docs/checks.md` is generated from
+ * it (`npm run docs:checks`), the served OpenAPI document carries it as
+ * `x-check-catalogue`, and a test fails when the committed file is stale.
+ */
+
+export interface CatalogueAnswer {
+  kind: string;
+  disposition: EvidenceDeclaration['disposition'];
+  /** Absent on neutral answers, which are reported and never scored. */
+  strength?: Strength;
+  reason: string;
+}
+
+export interface CatalogueRow {
+  id: string;
+  looks_at: string;
+  artifact_types: string[];
+  tier: string;
+  runs: string;
+  trust_band: string;
+  provenance_class: string;
+  answers: CatalogueAnswer[];
+  sources: DataSource[];
+}
+
+export function catalogueOf(checks: readonly CheckDefinition[]): CatalogueRow[] {
+  return [...checks]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((check) => ({
+      id: check.id,
+      looks_at: check.looksAt,
+      artifact_types: [...check.artifactTypes],
+      tier: check.tier,
+      runs: check.runs,
+      trust_band: check.trustBand,
+      provenance_class: check.provenanceClass,
+      answers: check.declares.map((d) => ({
+        kind: d.kind ?? check.kind,
+        disposition: d.disposition,
+        ...(d.disposition === 'neutral' ? {} : { strength: d.strength }),
+        reason: d.reason,
+      })),
+      sources: [...(check.sources ?? [])],
+    }));
+}
+
+/**
+ * Every built-in check, whatever this deployment enables: the network checks
+ * are created with placeholder addresses that are never contacted (nothing
+ * runs here), and no operator providers file is read.
+ */
+export async function builtInCatalogue(): Promise<CatalogueRow[]> {
+  const checks = await discoverChecks({ dnsServers: ['127.0.0.1:53'], rdapBaseUrl: 'https://rdap.invalid' });
+  return catalogueOf(checks);
+}
+
+const HEADER = `# Checks: what each one looks at, and how much it counts
+
+Generated from the checks' own declarations by \`npm run docs:checks\`; a test
+fails when this file and the code disagree, so do not edit it by hand.
+
+Every scored answer carries a **strength** (METHODOLOGY.md section 7,
+\`trust-method/2\`): \`weak\` 0.5, \`moderate\` 1, \`strong\` 2, multiplying the
+item's weight. A check declares the strength of each (kind, disposition) it can
+give, with the reason beside it; it is never chosen per subject. Neutral answers
+are reported as findings and never scored. Operator-configured HTTP providers
+declare theirs in the providers file (\`strength.supports\`, \`strength.weakens\`,
+moderate by default) and are listed in the served OpenAPI document
+(\`x-check-catalogue\`) of the deployment that configures them.
+`;
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function sourcesCell(row: CatalogueRow): string {
+  if (row.sources.length > 0) return row.sources.map((s) => `${s.name} ${s.version} (${s.licence})`).join('; ');
+  return row.runs === 'worker' ? 'a live look-up at evaluation time' : 'the value itself';
+}
+
+export function renderCatalogueMarkdown(rows: readonly CatalogueRow[]): string {
+  const summary = [
+    '| check | looks at | types | tier | data source (version, licence) |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| \`${r.id}\` | ${cell(r.looks_at)} | ${r.artifact_types.join(' ')} | ${r.tier} ${r.runs} | ${cell(sourcesCell(r))} |`),
+  ];
+  const answers = [
+    '| check | kind | disposition | strength | reason |',
+    '|---|---|---|---|---|',
+    ...rows.flatMap((r) => r.answers.map((a) => `| \`${r.id}\` | \`${a.kind}\` | ${a.disposition} | ${a.strength ?? '(not scored)'} | ${cell(a.reason)} |`)),
+  ];
+  return [HEADER, '## The checks', '', ...summary, '', '## What each can answer, and how much it counts', '', ...answers, ''].join('\n');
+}
