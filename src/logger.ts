@@ -1,9 +1,14 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /**
  * JSON logs. The edge logs chosen fields only (ids, action, status, timing),
  * never headers or bodies; the redact list is a second line of defence for
  * anything that slips into an `err` or a binding by mistake.
+ *
+ * On a terminal (stdout is a TTY and no destination was given) the same
+ * records are pretty-printed for a person; anywhere else (a pipe, a file, a
+ * log collector) they stay one JSON object per line.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
@@ -15,8 +20,13 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    destination ?? pino.destination({ sync: false }),
+    destination ?? defaultDestination(),
   );
+}
+
+function defaultDestination(): NodeJS.WritableStream {
+  if (process.stdout.isTTY) return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,svc' });
+  return pino.destination({ sync: false });
 }
 
 export type { Logger };
