@@ -10,7 +10,7 @@ import pretty from 'pino-pretty';
  * records are pretty-printed for a person; anywhere else (a pipe, a file, a
  * log collector) they stay one JSON object per line.
  */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
@@ -24,7 +24,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
   );
 }
 
-function defaultDestination(): NodeJS.WritableStream {
+function defaultDestination(): pino.DestinationStream {
   if (process.stdout.isTTY) return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,svc' });
   return pino.destination({ sync: false });
 }
