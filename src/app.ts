@@ -7,9 +7,11 @@ import type { Authenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import type { Db } from './db/pool.js';
 import type { EventHub } from './events/hub.js';
-import { captureExchange } from './http/exchange.js';
+import { captureExchange, send, type Exchange } from './http/exchange.js';
+import { framingRefusal, type FramingRefusal } from './http/framing.js';
 import type { BoundRoute, Handler } from './http/handler.js';
 import { createPipeline } from './http/pipeline.js';
+import { PROBLEM_TYPE_BASE } from './http/problems.js';
 import type { RateLimiter } from './http/rateLimit.js';
 import { createRouter } from './http/router.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -103,7 +105,12 @@ export function createApp(deps: AppDeps): App {
   const sessionSockets = registerSessionSocket(app, {
     sessions: deps.sessions, hub: deps.hub, auditWriter: deps.auditWriter, revocations: deps.revocations, log: deps.log, isDraining: () => draining,
   });
-  app.any('/*', (res, req) => pipeline(captureExchange(res, req)));
+  app.any('/*', (res, req) => {
+    const ex = captureExchange(res, req);
+    const refusal = framingRefusal(ex.head);
+    if (refusal) refuseFraming(ex, refusal, deps.log);
+    else pipeline(ex);
+  });
   let listenSocket: uWS.us_listen_socket | null = null;
 
   return {
@@ -178,3 +185,14 @@ const DOCS_ASSET_OP: OperationSpec = {
   success: { status: 200, description: 'The asset' },
   validation: false,
 };
+
+/**
+ * A request whose framing cannot be trusted is answered before routing and
+ * the connection closed. It names no operation and no key was read, so it
+ * leaves no audit row (as a proxy's refusal would not); it is logged.
+ */
+function refuseFraming(ex: Exchange, refusal: FramingRefusal, log: Logger): void {
+  log.warn({ method: ex.method, status: refusal.status }, 'request refused for its framing');
+  const body = JSON.stringify({ type: `${PROBLEM_TYPE_BASE}framing`, title: refusal.title, status: refusal.status, detail: refusal.detail });
+  send(ex, { status: refusal.status, headers: { 'Content-Type': 'application/problem+json', Connection: 'close' }, body }, true);
+}

@@ -1,4 +1,5 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { HeadFacts } from './framing.js';
 
 /**
  * One HTTP exchange, copied out of uWS's request object synchronously (the
@@ -10,6 +11,8 @@ export interface Exchange {
   path: string;
   rawQuery: string;
   headers: Readonly<Record<string, string>>;
+  /** What framing checks need, which the merged `headers` no longer show. */
+  head: HeadFacts;
   res: HttpResponse;
   aborted: boolean;
   /** Set once a response (or a stream's head) has been written. */
@@ -19,14 +22,21 @@ export interface Exchange {
 
 export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
   const headers: Record<string, string> = {};
+  const path = req.getUrl();
+  const rawQuery = req.getQuery() ?? '';
+  const head: HeadFacts = { targetOctets: path.length + (rawQuery ? rawQuery.length + 1 : 0), headerOctets: 0, contentLengths: [], transferEncodings: [] };
   req.forEach((key, value) => {
     headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
+    head.headerOctets += key.length + value.length + 4;
+    if (key === 'content-length') head.contentLengths.push(value);
+    else if (key === 'transfer-encoding') head.transferEncodings.push(value);
   });
   const ex: Exchange = {
     method: req.getCaseSensitiveMethod().toUpperCase(),
-    path: req.getUrl(),
-    rawQuery: req.getQuery() ?? '',
+    path,
+    rawQuery,
     headers,
+    head,
     res,
     aborted: false,
     responded: false,
@@ -48,8 +58,8 @@ export interface SimpleResponse {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
   403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
+  413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 
