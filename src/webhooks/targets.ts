@@ -40,9 +40,19 @@ export type TargetVerdict =
 // Named on their own as well, though the ranges above already cover both: they are what an attacker aims for.
 const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254']);
 
-// NAT64 addresses carry an IPv4 address in their last 32 bits; that address is what gets reached.
+/**
+ * IPv6 forms that carry an IPv4 address which is what the packets finally
+ * reach: NAT64 (64:ff9b::/96, the IPv4 in the last 32 bits), 6to4
+ * (2002::/16, the relay sends to the IPv4 in bits 16-47) and Teredo
+ * (2001::/32, the server in bits 32-63 and the client, inverted, in the last
+ * 32 bits). Such an address is refused like any IPv4 it embeds (rule W01).
+ */
 const NAT64 = new BlockList();
 NAT64.addSubnet('64:ff9b::', 96, 'ipv6');
+const SIX_TO_FOUR = new BlockList();
+SIX_TO_FOUR.addSubnet('2002::', 16, 'ipv6');
+const TEREDO = new BlockList();
+TEREDO.addSubnet('2001::', 32, 'ipv6');
 
 export const systemLookup: LookupAll = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, verbatim: true });
@@ -72,9 +82,7 @@ export function isForbiddenAddress(address: string, allowLoopback = false): bool
   if (METADATA_ADDRESSES.has(bare)) return true;
   const range = classifyIp(bare);
   if (range === null) return true;
-  if (range === 'public' && isIP(bare) === 6 && NAT64.check(bare, 'ipv6')) {
-    return isForbiddenAddress(embeddedIpv4(bare), allowLoopback);
-  }
+  if (isIP(bare) === 6 && embeddedIpv4s(bare).some((v4) => isForbiddenAddress(v4, allowLoopback))) return true;
   return !(range === 'public' || (allowLoopback && range === 'loopback'));
 }
 
@@ -93,15 +101,26 @@ async function resolve(host: string, lookup: LookupAll): Promise<ResolvedAddress
   }
 }
 
-/** The last 32 bits of an IPv6 address as dotted IPv4. */
-function embeddedIpv4(v6: string): string {
+/** The IPv4 addresses an IPv6 address leads to (NAT64, 6to4, Teredo); none for other addresses. */
+export function embeddedIpv4s(v6: string): string[] {
+  const groups = ipv6Groups(v6);
+  if (NAT64.check(v6, 'ipv6')) return [ipv4Of(groups[6]!, groups[7]!)];
+  if (SIX_TO_FOUR.check(v6, 'ipv6')) return [ipv4Of(groups[1]!, groups[2]!)];
+  if (TEREDO.check(v6, 'ipv6')) return [ipv4Of(groups[2]!, groups[3]!), ipv4Of(~groups[6]! & 0xffff, ~groups[7]! & 0xffff)];
+  return [];
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted tail converted). */
+function ipv6Groups(v6: string): number[] {
   const [head = '', tail = ''] = v6.split('::');
-  const parse = (part: string) => (part === '' ? [] : part.split(':'));
-  const tailGroups = parse(tail).flatMap((g) => (g.includes('.') ? dottedToGroups(g) : [g]));
+  const parse = (part: string) => (part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? dottedToGroups(g) : [g])));
   const headGroups = parse(head);
-  const groups = [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
-  const hi = Number.parseInt(groups[6] ?? '0', 16);
-  const lo = Number.parseInt(groups[7] ?? '0', 16);
+  const tailGroups = v6.includes('::') ? parse(tail) : [];
+  const zeros = Array(8 - headGroups.length - tailGroups.length).fill('0');
+  return [...headGroups, ...zeros, ...tailGroups].map((g) => Number.parseInt(g, 16));
+}
+
+function ipv4Of(hi: number, lo: number): string {
   return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 

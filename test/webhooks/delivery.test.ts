@@ -169,6 +169,10 @@ describe('registering a webhook', () => {
     ['a live key to https on loopback', 'live_admin', 'https://127.0.0.1/hooks'],
     ['a live key to the metadata address', 'live_admin', 'https://169.254.169.254/latest'],
     ['a test key to a private address', 'test_admin', 'http://10.0.0.1/hooks'],
+    ['a live key to 6to4 around loopback', 'live_admin', 'https://[2002:7f00:1::1]/hooks'],
+    ['a test key to 6to4 around a private address', 'test_admin', 'http://[2002:a00:1::1]/hooks'],
+    ['a live key to NAT64 around the metadata address', 'live_admin', 'https://[64:ff9b::a9fe:a9fe]/hooks'],
+    ['a live key to Teredo whose client is loopback', 'live_admin', 'https://[2001:0:808:808::80ff:fffe]/hooks'],
   ] as const)('given %s, then 422 W01 naming url, without echoing it', async (_name, key, url) => {
     const { res, body } = await register(ts.tenant.keys[key], { url, event_types: ['InquiryConcluded'] });
     expect(res.status).toBe(422);

@@ -38,6 +38,9 @@ describe('checkTarget', () => {
     ['https://[fd00:ec2::254]/tas', false, 'forbidden_address'],
     ['https://[::ffff:127.0.0.1]/tas', false, 'forbidden_address'],
     ['https://[64:ff9b::a9fe:a9fe]/tas', false, 'forbidden_address'],
+    ['https://[2002:7f00:1::1]/tas', false, 'forbidden_address'],
+    ['https://[2002:c0a8:101::1]/tas', false, 'forbidden_address'],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/tas', false, 'forbidden_address'],
     ['https://localhost/tas', false, 'forbidden_address'],
     ['https://rebind.example.com/tas', false, 'forbidden_address'],
     ['https://metadata.example.com/tas', false, 'forbidden_address'],
@@ -65,6 +68,17 @@ describe('isForbiddenAddress', () => {
     ['8.8.8.8', false],
     ['64:ff9b::808:808', false],
     ['64:ff9b::10.0.0.1', true],
+    // 6to4: the relay delivers to the IPv4 in bits 16-47.
+    ['2002:7f00:1::1', true],
+    ['2002:a00:1::', true],
+    ['2002:a9fe:a9fe::1', true],
+    ['2002:808:808::1', false],
+    // Teredo: server in bits 32-63, client inverted in the last 32 bits; either private is refused.
+    ['2001:0:a00:1::', true],
+    ['2001:0:808:808:0:0:80ff:fffe', true],
+    // NAT64 written in hexadecimal.
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::c0a8:101', true],
     ['198.18.0.1', true],
     ['not-an-ip', true],
   ])('given %s, then forbidden is %s', (address, expected) => {
