@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Db, Mode, Tx } from '../src/db/pool.js';
+import { scopeSystem, type Db, type Mode, type Tx } from '../src/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
 import { claimOutboxByIds, claimStaleOutbox, markDispatched, type OutboxRow } from './outboxStore.js';
@@ -130,6 +130,7 @@ export function createRelay(deps: RelayDeps): Relay {
 
   async function claimAndCarryOut(claim: (tx: Tx) => Promise<readonly OutboxRow[]>) {
     return deps.db.transaction(async (tx) => {
+      await scopeSystem(tx);
       const rows = await claim(tx);
       const result = await carryOutAll(rows);
       await markDispatched(tx, result.done);

@@ -10,7 +10,14 @@ const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/tas'),
+  /** The service's login: `tas_app` (000009), not a superuser, owns nothing, cannot bypass row-level security. */
+  DATABASE_URL: z.url().optional(),
+  /**
+   * The owner's login, used only for migrations (and creating the database) and
+   * the operator's commands. Unset: the owner of the default database when
+   * DATABASE_URL is unset too, otherwise DATABASE_URL itself.
+   */
+  DATABASE_OWNER_URL: z.url().optional(),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Keyed-hash pepper for API keys (rule I11). Required in production. */
@@ -50,7 +57,17 @@ const ConfigSchema = z.object({
   TAS_BUILD: z.string().default('dev'),
 });
 
-export type Config = Readonly<z.infer<typeof ConfigSchema> & { keyPepper: string; publicUrl: string }>;
+const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';
+const DEFAULT_OWNER_URL = 'postgres://postgres@127.0.0.1:5432/tas';
+
+export type Config = Readonly<
+  Omit<z.infer<typeof ConfigSchema>, 'DATABASE_URL' | 'DATABASE_OWNER_URL'> & {
+    DATABASE_URL: string;
+    DATABASE_OWNER_URL: string;
+    keyPepper: string;
+    publicUrl: string;
+  }
+>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -67,7 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('TAS_KEY_PEPPER (at least 32 characters) is required when NODE_ENV=production');
   }
   const publicUrl = c.TAS_PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`;
-  return Object.freeze({ ...c, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl });
+  const DATABASE_URL = c.DATABASE_URL ?? DEFAULT_SERVICE_URL;
+  const DATABASE_OWNER_URL = c.DATABASE_OWNER_URL ?? (c.DATABASE_URL ?? DEFAULT_OWNER_URL);
+  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl });
 }
 
 /** A redacted view for the start-up log line: says what it connected to, never a password. */

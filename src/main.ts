@@ -8,7 +8,7 @@ import { createRevocationBus } from './auth/revocations.js';
 import { describeConfig, type Config } from './config.js';
 import { appendAuditBatch } from './db/audit.js';
 import { migrate } from './db/migrate.js';
-import { createDb, type Db } from './db/pool.js';
+import { createDb, withSystem, type Db } from './db/pool.js';
 import { createEventHub } from './events/hub.js';
 import { countTenants } from './db/tenants.js';
 import { createRateLimiter } from './http/rateLimit.js';
@@ -16,7 +16,9 @@ import { createCore, type Core } from './core.js';
 import { assertNativeUws } from './http/uwsNative.js';
 import { createApp, type App } from './app.js';
 import { createLogger } from './logger.js';
-import { checkPostgres, checkRedis } from './preflight.js';
+import { checkPostgres, checkRedis, checkServiceLogin } from './preflight.js';
+import { sql } from 'slonik';
+import { z } from 'zod';
 import { createRedis } from './redis/client.js';
 import { provisionTenant, type ProvisionedTenant } from './tenancy/provision.js';
 import { startWorkers, type Workers } from '../workers/index.js';
@@ -48,15 +50,16 @@ export interface Service {
 export async function startService(config: Config, opts: ServiceOptions): Promise<Service> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   if (opts.edge) assertNativeUws();
-  await checkPostgres(config.DATABASE_URL);
+  await checkPostgres(config.DATABASE_OWNER_URL);
   const redis = createRedis(config.REDIS_URL);
   await checkRedis(redis, config.REDIS_URL).catch((error) => {
     redis.disconnect();
     throw error;
   });
   const hub = await createEventHub({ redisUrl: config.REDIS_URL, prefix: config.TAS_REDIS_PREFIX, log });
-  await migrate(config.DATABASE_URL, (m) => log.info({ migration: m }, 'migration'));
+  await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
   const db = await createDb(config.DATABASE_URL);
+  await checkServiceLogin(() => loginPowers(db), config.NODE_ENV === 'production', (msg) => log.warn(msg));
   const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
   const spool = createAuditSpool(config.TAS_SPOOL_DIR);
   const auditWriter = createAuditWriter({ db, spool, onError: (err) => log.error({ err }, 'audit batch went to the local spool') });
@@ -127,6 +130,16 @@ async function bounded(step: Promise<unknown> | undefined): Promise<void> {
 }
 
 async function createDemoTenant(db: Db, config: Config): Promise<ProvisionedTenant | null> {
-  if ((await countTenants(db)) > 0) return null;
+  if ((await withSystem(db, (tx) => countTenants(tx))) > 0) return null;
   return provisionTenant(db, config.keyPepper, { name: 'demo', investigative: true, authorizationRef: 'demo-authorization' });
+}
+
+const LoginPowers = z.object({ superuser: z.boolean(), bypassrls: z.boolean(), owns: z.boolean() });
+
+/** What the service's own login could do if a bug stepped out of its SET LOCAL ROLE. */
+async function loginPowers(db: Db): Promise<z.infer<typeof LoginPowers>> {
+  return db.one(sql.type(LoginPowers)`
+    SELECT r.rolsuper AS superuser, r.rolbypassrls AS bypassrls,
+           EXISTS (SELECT 1 FROM pg_tables t WHERE t.schemaname = 'public' AND t.tableowner = session_user) AS owns
+    FROM pg_roles r WHERE r.rolname = session_user`);
 }

@@ -56,3 +56,23 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * The service's login must not be able to step past row-level security
+ * (000009): a superuser, an owner of the tables or a BYPASSRLS role could,
+ * with one RESET ROLE. In production that refuses to start; elsewhere it is a
+ * loud warning, so a developer pointing DATABASE_URL at `postgres` still runs.
+ */
+export async function checkServiceLogin(
+  query: () => Promise<{ superuser: boolean; bypassrls: boolean; owns: boolean }>,
+  production: boolean,
+  warn: (msg: string) => void,
+): Promise<void> {
+  const login = await query();
+  if (!login.superuser && !login.bypassrls && !login.owns) return;
+  const message =
+    'DATABASE_URL logs in as a role that can bypass row-level security (superuser, BYPASSRLS or table owner); ' +
+    'log in as tas_app and keep the owner for DATABASE_OWNER_URL (migrations).';
+  if (production) throw new PreflightError(message);
+  warn(message);
+}

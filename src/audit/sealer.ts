@@ -1,5 +1,5 @@
 import { sql } from 'slonik';
-import type { Db } from '../db/pool.js';
+import { withSystem, type Db, type Tx } from '../db/pool.js';
 import { chainHead, chainRows, chainKeys, insertLink, unsealedRows } from '../db/auditChain.js';
 import { chainKeyOf, GENESIS, link } from './chain.js';
 
@@ -15,7 +15,7 @@ const BATCH = 1000;
 const SEALER_LOCK_KEY = 7_401_355_22;
 
 export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS): Promise<number> {
-  return db.transaction(async (tx) => {
+  return withSystem(db, async (tx) => {
     const locked = await tx.oneFirst(sql.unsafe`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY}) AS locked`);
     if (!locked) return 0;
     const rows = await unsealedRows(tx, horizonMs, BATCH);
@@ -39,6 +39,10 @@ export interface ChainVerdict {
 }
 
 export async function verifyAuditChains(db: Db, only?: string): Promise<ChainVerdict[]> {
+  return withSystem(db, async (tx) => verifyChainsIn(tx, only));
+}
+
+async function verifyChainsIn(db: Tx, only?: string): Promise<ChainVerdict[]> {
   const keys = only ? [only] : await chainKeys(db);
   const verdicts: ChainVerdict[] = [];
   for (const key of keys) {

@@ -20,8 +20,8 @@ export async function calibrationCommand(config: Config, args: string[]): Promis
     throw new UsageError((error as Error).message);
   }
   if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
-  await checkPostgres(config.DATABASE_URL);
-  const db = await createDb(config.DATABASE_URL);
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
   try {
     const rows = await scoredOutcomes(db, { ...(typeof values.tenant === 'string' ? { tenantId: values.tenant } : {}), ...(typeof values.mode === 'string' ? { mode: values.mode } : {}) });
     const reports = calibrationReports(rows);

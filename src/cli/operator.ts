@@ -11,8 +11,8 @@ import { UsageError } from './usageError.js';
 import { sealAudit, verifyAuditChains } from '../audit/sealer.js';
 
 export async function migrateCommand(config: Config): Promise<number> {
-  await checkPostgres(config.DATABASE_URL);
-  const n = await migrate(config.DATABASE_URL, (m) => console.log(`applied ${m}`));
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  const n = await migrate(config.DATABASE_OWNER_URL, (m) => console.log(`applied ${m}`));
   console.log(n === 0 ? 'database is up to date' : `${n} migration(s) applied`);
   return 0;
 }
@@ -21,9 +21,9 @@ export async function tenantCreateCommand(
   config: Config,
   opts: { name: string; investigative: boolean; authorizationRef: string | null; json: boolean },
 ): Promise<number> {
-  await checkPostgres(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL);
-  const db = await createDb(config.DATABASE_URL);
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  await migrate(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
   try {
     if (await tenantExists(db, opts.name)) throw new UsageError(`a tenant named '${opts.name}' already exists`);
     const t = await provisionTenant(db, config.keyPepper, opts);
@@ -50,8 +50,8 @@ export async function keyMintCommand(
   const scopes = ScopeList.safeParse(opts.scopes);
   if (!scopes.success) throw new UsageError(`--scopes must be a comma-separated list of: ${ALL_SCOPES.join(', ')}`);
   if (!z.uuid().safeParse(opts.tenantId).success) throw new UsageError('--tenant must be a tenant id (uuid)');
-  await checkPostgres(config.DATABASE_URL);
-  const db = await createDb(config.DATABASE_URL);
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
   try {
     const key = await mintKey(db, config.keyPepper, { tenantId: opts.tenantId, mode: opts.mode, name: opts.name, scopes: scopes.data });
     if (opts.json) console.log(JSON.stringify({ key_id: key.keyId, key: key.token, mode: opts.mode, scopes: scopes.data }));
@@ -72,8 +72,8 @@ export async function auditCommand(config: Config, args: string[]): Promise<numb
   if (args[0] !== 'verify') throw new UsageError('usage: tas audit verify [--chain KEY]');
   const chainAt = args.indexOf('--chain');
   const only = chainAt >= 0 ? args[chainAt + 1] : undefined;
-  await checkPostgres(config.DATABASE_URL);
-  const db = await createDb(config.DATABASE_URL);
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
   try {
     await sealAudit(db);
     const verdicts = await verifyAuditChains(db, only);

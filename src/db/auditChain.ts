@@ -37,13 +37,13 @@ export async function insertLink(tx: Tx, l: { auditId: string; chainKey: string;
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });
 export type LinkedRow = z.infer<typeof Linked>;
 
-export async function chainRows(db: Db, chainKey: string): Promise<readonly LinkedRow[]> {
+export async function chainRows(db: Db | Tx, chainKey: string): Promise<readonly LinkedRow[]> {
   return db.any(sql.type(Linked)`
     SELECT ${COLUMNS}, c.position, c.prev_hash, c.hash
     FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id
     WHERE c.chain_key = ${chainKey} ORDER BY c.position`);
 }
 
-export async function chainKeys(db: Db): Promise<readonly string[]> {
+export async function chainKeys(db: Db | Tx): Promise<readonly string[]> {
   return db.anyFirst(sql.type(z.object({ chain_key: z.string() }))`SELECT DISTINCT chain_key FROM audit_chain ORDER BY chain_key`);
 }

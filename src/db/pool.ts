@@ -72,6 +72,23 @@ export async function scopeTransaction(tx: Tx, scope: TenantScope): Promise<void
            set_config('tas.mode', ${scope.mode ?? ''}, true)`);
 }
 
+/**
+ * The service's own cross-tenant work (relay, audit batches, sealing,
+ * provisioning, schedules) runs as `tas_system` (000009): chosen explicitly,
+ * per transaction, so that nothing reaches every tenant's rows by accident.
+ */
+export async function scopeSystem(tx: Tx): Promise<void> {
+  await tx.query(sql.unsafe`SELECT set_config('role', 'tas_system', true)`);
+}
+
+/** Runs `fn` in one transaction as the system role. */
+export async function withSystem<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await scopeSystem(tx);
+    return fn(tx);
+  });
+}
+
 /** Runs `fn` in one transaction as the service role, seeing only `scope`'s rows. */
 export async function withTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/pool.js';
+import { withSystem, type Db } from '../db/pool.js';
 import { grantDefaultRegistry, insertTenant } from '../db/tenants.js';
 import { NON_ADMIN_SCOPES } from '../schemas/operation.js';
 import { mintKey } from './keys.js';
@@ -20,7 +20,7 @@ export async function provisionTenant(
   opts: { name: string; investigative: boolean; authorizationRef?: string | null },
 ): Promise<ProvisionedTenant> {
   const tenantId = randomUUID();
-  return db.transaction(async (tx) => {
+  return withSystem(db, async (tx) => {
     await insertTenant(tx, {
       id: tenantId,
       name: opts.name,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Db, Mode } from '../db/pool.js';
+import { withSystem, type Db, type Mode } from '../db/pool.js';
 import { createRedis } from '../redis/client.js';
 
 /**
@@ -34,11 +34,11 @@ export async function createWebhookSubscriptions(deps: { db: Db; redisUrl: strin
   });
 
   async function load(scope: { tenantId: string; mode: Mode }): Promise<ReadonlySet<string>> {
-    // As the owner: the relay is infrastructure and reads across tenants.
-    const row = await deps.db.one(sql.type(Types)`
+    // As the system role: the relay is infrastructure and reads across tenants.
+    const row = await withSystem(deps.db, (tx) => tx.one(sql.type(Types)`
       SELECT coalesce(array_agg(DISTINCT t), '{}') AS types
       FROM webhook_endpoints, unnest(event_types) AS t
-      WHERE tenant_id = ${scope.tenantId} AND mode = ${scope.mode} AND disabled_at IS NULL`);
+      WHERE tenant_id = ${scope.tenantId} AND mode = ${scope.mode} AND disabled_at IS NULL`));
     return new Set(row.types);
   }
 

@@ -3,7 +3,7 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScoreCommand } from '../../src/cli/score.js';
 import type { NormalisedPresentation } from '../../src/checks/types.js';
-import { withTenant, type Mode } from '../../src/db/pool.js';
+import { withSystem, withTenant, type Mode } from '../../src/db/pool.js';
 import { resolveEntity } from '../../src/entities/resolve.js';
 import { EntityOut, LedgerEntryList } from '../../src/schemas/entities.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
@@ -47,16 +47,18 @@ async function assess(entityId: string, supports: number, mode: Mode = 'test'): 
   const scored = JSON.parse(runScoreCommand(JSON.stringify({ methodology_version: 'trust-method/1', ...inputs })));
   const inquiryId = randomUUID();
   const id = randomUUID();
-  const db = ts.service.db;
-  await db.query(sql.unsafe`
-    INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal)
-    VALUES (${inquiryId}, ${ts.tenant.tenant_id}, ${mode}, ${entityId}, 'concluded', 'onboarding', 'fraud_prevention', '{}', 'test')`);
-  await db.query(sql.unsafe`
-    INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
-                             methodology_version, label, evidence, inputs)
-    VALUES (${id}, ${ts.tenant.tenant_id}, ${mode}, ${inquiryId}, ${entityId}, ${scored.score}, ${scored.low}, ${scored.high},
-            false, ${inputs.as_of}, ${scored.methodology_version}, ${sql.jsonb({ value: 'review', policy_version: 1 })},
-            ${sql.jsonb(scored.evidence)}, ${sql.jsonb(inputs as never)})`);
+  // Seeded behind the API, as the service's system role (the login role alone may touch nothing).
+  await withSystem(ts.service.db, async (db) => {
+    await db.query(sql.unsafe`
+      INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal)
+      VALUES (${inquiryId}, ${ts.tenant.tenant_id}, ${mode}, ${entityId}, 'concluded', 'onboarding', 'fraud_prevention', '{}', 'test')`);
+    await db.query(sql.unsafe`
+      INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
+                               methodology_version, label, evidence, inputs)
+      VALUES (${id}, ${ts.tenant.tenant_id}, ${mode}, ${inquiryId}, ${entityId}, ${scored.score}, ${scored.low}, ${scored.high},
+              false, ${inputs.as_of}, ${scored.methodology_version}, ${sql.jsonb({ value: 'review', policy_version: 1 })},
+              ${sql.jsonb(scored.evidence)}, ${sql.jsonb(inputs as never)})`);
+  });
   return { id, score: scored.score };
 }
 

@@ -34,7 +34,9 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: db.url,
+    // The service logs in as tas_app (000009), as in production; migrations run as the owner.
+    DATABASE_URL: serviceLoginUrl(db.url),
+    DATABASE_OWNER_URL: db.url,
     REDIS_URL: 'redis://127.0.0.1:6379',
     LOG_LEVEL: 'info',
     TAS_REDIS_PREFIX: `tastest:${randomBytes(4).toString('hex')}`,
@@ -62,4 +64,12 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
 
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
+}
+
+/** The same database, logged in as the service's own role. */
+export function serviceLoginUrl(ownerUrl: string): string {
+  const url = new URL(ownerUrl);
+  url.username = 'tas_app';
+  url.password = '';
+  return url.toString();
 }
