@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { scopeSystem, type Db, type Mode, type Tx } from '../src/db/pool.js';
+import { scopeSystem, withSystem, type Db, type Mode, type Tx } from '../src/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
 import { claimOutboxByIds, claimStaleOutbox, markDispatched, type OutboxRow } from './outboxStore.js';
@@ -159,7 +159,8 @@ export function createRelay(deps: RelayDeps): Relay {
     const full: OutboxRow[] = rows.map((r) => ({ id: r.id, tenant_id: owner.tenantId, mode: owner.mode, actor_id: owner.actorId, kind: r.kind, payload: r.payload, age_ms: 0 }));
     try {
       const { done } = await carryOutAll(full);
-      await markDispatched(deps.db, done);
+      // Marking is cross-tenant bookkeeping: the service login reaches the outbox only as tas_system.
+      if (done.length > 0) await withSystem(deps.db, (tx) => markDispatched(tx, done));
       return done.length;
     } catch (err) {
       deps.log.warn({ err, outboxIds: rows.map((r) => r.id) }, 'outbox dispatch failed; the sweep will retry');

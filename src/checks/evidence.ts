@@ -27,6 +27,11 @@ export interface SignalAnswer {
   observedAt?: Date;
   /** The tenant record this answer stands for, when it stands for one. */
   ref?: string;
+  /**
+   * The provenance the record was given with, for a check that relays tenant
+   * testimony (self-attested, analyst-asserted...); defaults to the check's own.
+   */
+  provenanceClass?: string;
 }
 
 export interface AbsenceAnswer {
@@ -93,7 +98,7 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
     about_type: ctx.presentation.type,
     disposition: answer.disposition,
     statement: answer.statement,
-    provenance_class: info.provenanceClass,
+    provenance_class: answer.provenanceClass ?? info.provenanceClass,
     trust_band: info.trustBand,
     data_class: info.dataClass,
     observed_at: (answer.observedAt ?? ctx.now).toISOString(),

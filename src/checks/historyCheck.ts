@@ -32,16 +32,43 @@ function latest(dates: readonly (Date | null)[]): Date | undefined {
   return valid.length === 0 ? undefined : new Date(Math.max(...valid.map((date) => date.getTime())));
 }
 
+/**
+ * One answer per distinct outcome report. A report sent again for the same
+ * decision (same decision_ref and kind, a client's retry) is the same report:
+ * the latest copy stands and it counts once. Reports without a decision_ref
+ * are each their own.
+ */
 function outcomeAnswers(history: EntityHistory): SignalAnswer[] {
+  const reports = new Map<string, EntityHistory['outcomes'][number]>();
+  history.outcomes.forEach((outcome, i) => reports.set(outcome.ref === undefined ? `#${i}` : JSON.stringify([outcome.kind, outcome.ref]), outcome));
   const answers: SignalAnswer[] = [];
-  for (const outcome of history.outcomes) {
+  for (const [key, outcome] of reports) {
     const observedAt = dateOf(outcome.observed_at);
     if (observedAt === null) continue;
     const answer = WEAKENING_OUTCOMES.has(outcome.kind) ? weakens : SUPPORTING_OUTCOMES.has(outcome.kind) ? supports : null;
     if (answer === null) continue;
     const statement = `The tenant recorded that an earlier dealing with this entity was ${outcome.kind} (${observedAt.toISOString().slice(0, 10)}).`;
-    answers.push(answer(statement, { kind: 'tenant_outcome', observedAt }));
+    answers.push(answer(statement, { kind: 'tenant_outcome', observedAt, ref: `outcome:${key}` }));
   }
+  return answers;
+}
+
+/**
+ * Testimony with a direction is evidence about the entity, each report its
+ * own item, weighed by the provenance class it was given with (self-attested
+ * testimony counts least). It never sets a score: it enters the sum.
+ */
+function testimonyAnswers(history: EntityHistory): SignalAnswer[] {
+  const answers: SignalAnswer[] = [];
+  history.observations.forEach((observation, i) => {
+    const observedAt = dateOf(observation.observed_at);
+    if (observedAt === null || observation.stance === undefined || observation.stance === 'neutral') return;
+    const date = observedAt.toISOString().slice(0, 10);
+    const extra = { kind: 'tenant_observation', observedAt, ref: `observation:${observation.id ?? `#${i}`}`, provenanceClass: observation.provenance_class };
+    answers.push(observation.stance === 'weakens'
+      ? weakens(`Testimony recorded about this entity points against it (${date}).`, extra)
+      : supports(`Testimony recorded about this entity speaks for it (${date}).`, extra));
+  });
   return answers;
 }
 
@@ -56,9 +83,10 @@ function assessmentAnswer(history: EntityHistory): SignalAnswer[] {
 }
 
 function observationAnswer(history: EntityHistory): SignalAnswer[] {
-  const count = history.observations.length;
+  const undirected = history.observations.filter((observation) => observation.stance === undefined || observation.stance === 'neutral');
+  const count = undirected.length;
   if (count === 0) return [];
-  const observedAt = latest(history.observations.map((observation) => dateOf(observation.observed_at)));
+  const observedAt = latest(undirected.map((observation) => dateOf(observation.observed_at)));
   const plural = count === 1 ? 'observation' : 'observations';
   return [neutral(`The tenant has recorded ${count} ${plural} about this entity.`, { kind: 'tenant_observation', observedAt })];
 }
@@ -72,7 +100,9 @@ export const check = defineCheck(
       { kind: 'tenant_outcome', disposition: 'weakens', strength: 'strong', reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is." },
       { kind: 'tenant_outcome', disposition: 'supports', strength: 'moderate', reason: "The tenant's own good outcome is real evidence, but bad actors build a good record first." },
       { kind: 'tenant_prior_assessment', disposition: 'neutral', reason: 'An earlier score is derived from evidence already counted; counting it again would count it twice.' },
-      { kind: 'tenant_observation', disposition: 'neutral', reason: 'A count of testimony, reported only.' },
+      { kind: 'tenant_observation', disposition: 'weakens', strength: 'moderate', reason: 'Testimony of an adverse act is a report, not a proven outcome: real, but one account of it.' },
+      { kind: 'tenant_observation', disposition: 'supports', strength: 'moderate', reason: 'Testimony the tenant marked as favourable is one account, as diagnostic as adverse testimony.' },
+      { kind: 'tenant_observation', disposition: 'neutral', reason: 'A count of testimony with no direction, reported only.' },
     ],
     artifactTypes: ARTIFACT_TYPES,
     tier: 't0',
@@ -87,6 +117,6 @@ export const check = defineCheck(
   (ctx) => {
     const history = ctx.env.history;
     if (history === undefined || !isPrimaryPresentation(ctx)) return [];
-    return [...outcomeAnswers(history), ...assessmentAnswer(history), ...observationAnswer(history)];
+    return [...outcomeAnswers(history), ...testimonyAnswers(history), ...assessmentAnswer(history), ...observationAnswer(history)];
   },
 );

@@ -83,8 +83,17 @@ export function asCountryCode(country: string | undefined): CountryCode | undefi
  * A subject's presentations, normalised; a value with no canonical form (an
  * unparseable phone, say) keeps its trimmed self, so the checks still see and
  * judge it. Every caller that resolves or checks presentations uses this.
+ *
+ * The same value presented twice (an email in another case, a phone in two
+ * formats) is one presentation, the first as written: checking it twice
+ * would count the same evidence twice.
  */
 export function normalisePresented(presented: readonly { type: string; value: string }[], country: string | undefined): NormalisedPresentation[] {
-  return presented.map((p) =>
-    normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
+  const distinct = new Map<string, NormalisedPresentation>();
+  for (const p of presented) {
+    const normalised = normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() };
+    const key = `${normalised.type}\u0000${normalised.normalised}`;
+    if (!distinct.has(key)) distinct.set(key, normalised);
+  }
+  return [...distinct.values()];
 }

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max';
+import { getCountries, parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max';
 import { asCountryCode } from './normalise.js';
 import type { CheckContext } from './types.js';
 
@@ -20,10 +20,27 @@ export function readPhone(ctx: Pick<CheckContext, 'presentation' | 'claim'>): Ph
   const region = asCountryCode(ctx.claim?.country);
   const number = parsePhoneNumberFromString(value, region ? { defaultCountry: region } : {});
   if (number !== undefined) return { status: 'parsed', number };
-  const hasDigits = /\d{4,}/.test(value.replace(/[\s().-]/g, ''));
-  return hasDigits && region === undefined && !INTERNATIONAL_PREFIX.test(value)
+  const digits = value.replace(/\D/g, '').length;
+  return digits >= MIN_NATIONAL_DIGITS && region === undefined && !INTERNATIONAL_PREFIX.test(value) && validSomewhere(value)
     ? { status: 'needs_country' }
     : { status: 'unreadable' };
+}
+
+const REGIONS = getCountries();
+// Below seven digits only a handful of island plans (Niue, Tokelau, St Helena...) have
+// numbers at all; a short string with no country code is far likelier garbage than one
+// of those, and calling it ambiguous would let "12345" fare better than an invalid number.
+const MIN_NATIONAL_DIGITS = 7;
+
+/**
+ * Whether a national-format number is a valid number in at least one
+ * numbering plan. Only then is a missing country an ambiguity; "12345",
+ * valid nowhere, is garbage whatever country it was meant for, and must not
+ * fare better than a number known to be invalid. Runs only on this rare
+ * path (no prefix, no claimed country): about 250 metadata lookups.
+ */
+function validSomewhere(value: string): boolean {
+  return REGIONS.some((region) => parsePhoneNumberFromString(value, { defaultCountry: region })?.isValid() === true);
 }
 
 const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });

@@ -129,9 +129,22 @@ export interface EntityHistory {
   /** Earlier assessments of the resolved entity, oldest first. */
   assessments: { score: number; low: number; high: number; as_of: string }[];
   /** Tenant testimony about the entity. */
-  observations: { provenance_class: string; summary: string; observed_at: string }[];
+  observations: {
+    provenance_class: string;
+    summary: string;
+    observed_at: string;
+    /** The observation's id: two distinct reports are two items, however alike. */
+    id?: string;
+    /** Which way it points, as stored (given by the tenant or derived from the summary). */
+    stance?: 'supports' | 'weakens' | 'neutral';
+  }[];
   /** What happened after the tenant's earlier decisions. */
-  outcomes: { kind: string; observed_at: string }[];
+  outcomes: {
+    kind: string;
+    observed_at: string;
+    /** The tenant's decision_ref: a report sent again for the same decision is the same report. */
+    ref?: string;
+  }[];
 }
 
 export interface GraphNeighbourhood {

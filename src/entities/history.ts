@@ -4,6 +4,7 @@ import type { CheckEnvironment, EntityHistory, GraphNeighbourhood, NormalisedPre
 import type { Tx } from '../db/pool.js';
 import { Label } from '../schemas/common.js';
 import { EvidenceSummary } from '../schemas/inquiries.js';
+import { deriveStance } from '../observations/stance.js';
 import { membersOf, survivorOf } from './resolve.js';
 
 /**
@@ -57,10 +58,14 @@ export async function loadEnvironment(
   return {
     history: {
       assessments,
-      observations: testimony.filter((t) => t.kind === 'observation')
-        .map((t) => ({ provenance_class: t.provenance_class, summary: t.summary ?? '', observed_at: t.observed_at })),
-      outcomes: testimony.filter((t) => t.kind === 'outcome')
-        .map((t) => ({ kind: t.outcome_kind ?? 'other', observed_at: t.observed_at })),
+      observations: testimony.filter((t) => t.kind === 'observation').map((t) => ({
+        id: t.id, provenance_class: t.provenance_class, summary: t.summary ?? '', observed_at: t.observed_at,
+        // Observations recorded before stances were stored get the same rule now.
+        stance: StoredStance.safeParse(t.stance).data ?? deriveStance(t.summary ?? ''),
+      })),
+      outcomes: testimony.filter((t) => t.kind === 'outcome').map((t) => ({
+        kind: t.outcome_kind ?? 'other', observed_at: t.observed_at, ...(t.decision_ref ? { ref: t.decision_ref } : {}),
+      })),
     },
     graph: {
       shared,
@@ -84,8 +89,13 @@ async function priorAssessments(tx: Tx, members: string[], excludeInquiryId: str
   return [...rows].reverse();
 }
 
+const StoredStance = z.enum(['supports', 'weakens', 'neutral']);
+
 const TestimonyRow = z.object({
+  id: z.string(),
   kind: z.enum(['observation', 'outcome']),
+  stance: z.string().nullable(),
+  decision_ref: z.string().nullable(),
   provenance_class: z.string(),
   summary: z.string().nullable(),
   outcome_kind: z.string().nullable(),
@@ -95,7 +105,8 @@ const TestimonyRow = z.object({
 /** Observations and outcomes about the entity, oldest first (the latest MAX_TESTIMONIES). */
 async function testimonyAbout(tx: Tx, members: string[]): Promise<z.infer<typeof TestimonyRow>[]> {
   const rows = await tx.any(sql.type(TestimonyRow)`
-    SELECT kind, provenance_class, body->>'summary' AS summary, body->>'kind' AS outcome_kind, observed_at
+    SELECT id, kind, provenance_class, body->>'summary' AS summary, body->>'kind' AS outcome_kind,
+           body->>'stance' AS stance, body->>'decision_ref' AS decision_ref, observed_at
     FROM observations
     WHERE entity_id = ANY(${sql.array(members, 'uuid')})
     ORDER BY observed_at DESC LIMIT ${MAX_TESTIMONIES}`);

@@ -9,6 +9,7 @@ import { ValidationFailure, type ValidationItem } from '../http/problems.js';
 import type { Grants } from '../registry/cache.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 import { allows } from '../policies/evaluate.js';
+import { stanceOf } from './stance.js';
 import type { ObservationIn, ObservationOut, OutcomeIn } from '../schemas/observations.js';
 
 /**
@@ -51,7 +52,7 @@ export async function recordObservation(tx: Tx, principal: Principal, obs: Obser
     id, tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: obs.provenance_class,
     observedAt: obs.observed_at,
     body: {
-      summary: obs.summary, purpose: obs.purpose, data_class: dataClass, consent_ref: obs.consent_ref ?? null, case_id: obs.case_id ?? null,
+      summary: obs.summary, stance: stanceOf(obs.stance, obs.summary), purpose: obs.purpose, data_class: dataClass, consent_ref: obs.consent_ref ?? null, case_id: obs.case_id ?? null,
       observed_range_start: obs.observed_range_start ?? null, observed_range_end: obs.observed_range_end ?? null,
     },
   });

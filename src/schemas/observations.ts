@@ -16,6 +16,8 @@ export const ObservationIn = component(
       subject: Subject,
       provenance_class: ObservationProvenance,
       summary: noteString,
+      stance: z.enum(['supports', 'weakens', 'neutral']).optional()
+        .describe('Extension: which way the testimony points. When absent it is derived from summary (adverse words such as chargeback, fraud, stolen, scam, impersonation, in en, de, es, fr, pt, not negated, weaken; anything else is neutral).'),
       observed_at: dateTime,
       observed_range_start: dateTime.optional(),
       observed_range_end: dateTime.optional(),

@@ -58,6 +58,10 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     async stop() {
       await service.stop();
       await db.drop();
+      // The service login (tas_app) reaches cross-tenant tables only as tas_system: a path
+      // that forgot to say so fails quietly into a retry, so every test service guards it.
+      const denied = logs.find((line) => line.includes('permission denied for'));
+      if (denied !== undefined) throw new Error(`the service hit a permission it lacks as tas_app: ${denied.slice(0, 400)}`);
     },
   };
 }

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+import { inquire } from './support.js';
+
+/**
+ * Evidence counted once and counted right, tried through the HTTP API as a
+ * tenant would: distinct reports are distinct items, the same value presented
+ * twice is one presentation, testimony has a direction, garbage phones fare
+ * no better than invalid ones.
+ */
+let ts: TestService;
+beforeAll(async () => {
+  ts = await startTestService({}, { workers: false });
+});
+afterAll(async () => {
+  await ts?.stop();
+});
+
+async function post(path: string, body: unknown) {
+  const res = await fetch(`${ts.base}${path}`, { method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const about = (presentations: { type: string; value: string }[], claim?: Record<string, string>) => ({
+  subject: { presentations, ...(claim ? { claim } : {}) },
+  intent: 'pre_transaction',
+  purpose: 'fraud_prevention',
+  stake: { kind: 'payment', amount: 50, currency: 'GBP' },
+});
+
+function items(body: any, kind: string): any[] {
+  return body.findings.findings.filter((f: any) => f.kind === kind);
+}
+
+describe('distinct outcome reports', () => {
+  it('three defaults on three decisions are three items; a retry of one decision counts once', async () => {
+    const subject = about([{ type: 'EMAIL', value: 'three.defaults@example.org' }]);
+    const first = await inquire(ts, subject);
+    const assessmentId = first.body.assessment.assessment_id;
+    const day = new Date().toISOString().slice(0, 10) + 'T00:00:00Z';
+    for (const ref of ['loan-1', 'loan-2', 'loan-3', 'loan-3']) {
+      expect((await post('/v1/outcomes', { assessment_id: assessmentId, decision_ref: ref, kind: 'defaulted', observed_at: day })).status).toBe(201);
+    }
+    const after = await inquire(ts, subject);
+    expect(items(after.body, 'tenant_outcome').filter((f) => f.disposition === 'weakens')).toHaveLength(3);
+    expect(after.body.assessment.evidence.signals).toBeGreaterThanOrEqual(first.body.assessment.evidence.signals + 3);
+  });
+});
+
+describe('normalised duplicates', () => {
+  it('an email in two cases and a phone in two formats are checked once each', async () => {
+    const once = await inquire(ts, about([{ type: 'EMAIL', value: 'dup.once@example.org' }, { type: 'PHONE', value: '+44 20 7946 0124' }]));
+    const twice = await inquire(ts, about([
+      { type: 'EMAIL', value: 'dup.twice@example.org' }, { type: 'EMAIL', value: 'DUP.Twice@Example.org' },
+      { type: 'PHONE', value: '+44 20 7946 0123' }, { type: 'PHONE', value: '+442079460123' },
+    ]));
+    expect(twice.status).toBe(200);
+    expect(twice.body.assessment.evidence.signals).toBe(once.body.assessment.evidence.signals);
+    expect([twice.body.assessment.low, twice.body.assessment.high]).toEqual([once.body.assessment.low, once.body.assessment.high]);
+  });
+});
+
+describe('testimony with a direction', () => {
+  const testimony = (email: string, summary: string, extra: Record<string, unknown> = {}) => ({
+    subject: { presentations: [{ type: 'EMAIL', value: email }] },
+    provenance_class: 'tenant_supplied', summary, observed_at: new Date().toISOString(), purpose: 'fraud_prevention', ...extra,
+  });
+
+  it('"chargeback: stolen card" weakens the next answer; a negated one does not', async () => {
+    const bad = 'stance.bad@example.org';
+    const clean = 'stance.clean@example.org';
+    const before = await inquire(ts, about([{ type: 'EMAIL', value: bad }]));
+    await inquire(ts, about([{ type: 'EMAIL', value: clean }]));
+    expect((await post('/v1/observations', testimony(bad, 'chargeback: stolen card'))).status).toBe(201);
+    expect((await post('/v1/observations', testimony(clean, 'No chargeback in three years.'))).status).toBe(201);
+    const afterBad = await inquire(ts, about([{ type: 'EMAIL', value: bad }]));
+    const afterClean = await inquire(ts, about([{ type: 'EMAIL', value: clean }]));
+    expect(afterBad.body.assessment.score).toBeLessThan(before.body.assessment.score);
+    expect(items(afterBad.body, 'tenant_observation')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+    expect(items(afterClean.body, 'tenant_observation').every((f) => f.disposition === 'neutral')).toBe(true);
+    expect(afterClean.body.assessment.score).toBe(before.body.assessment.score);
+  });
+
+  it('an explicit stance wins over the words, and a bad stance is a 422 naming the field', async () => {
+    const email = 'stance.explicit@example.org';
+    await inquire(ts, about([{ type: 'EMAIL', value: email }]));
+    expect((await post('/v1/observations', testimony(email, 'Reviewed the fraud alert: a false positive.', { stance: 'supports' }))).status).toBe(201);
+    const after = await inquire(ts, about([{ type: 'EMAIL', value: email }]));
+    expect(items(after.body, 'tenant_observation')).toContainEqual(expect.objectContaining({ disposition: 'supports' }));
+    const refused = await post('/v1/observations', testimony(email, 'x', { stance: 'hostile' }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0].loc).toEqual(['body', 'stance']);
+  });
+});
+
+describe('phones that cannot reach anyone', () => {
+  it('"12345" scores no higher than a number known to be invalid', async () => {
+    const garbage = await inquire(ts, about([{ type: 'PHONE', value: '12345' }]));
+    const invalid = await inquire(ts, about([{ type: 'PHONE', value: '+44 20 1234' }]));
+    expect(garbage.status).toBe(200);
+    expect(garbage.body.assessment.score).toBeLessThanOrEqual(invalid.body.assessment.score);
+    expect(items(garbage.body, 'phone_validity')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+  });
+
+  it('a premium-rate number weakens a payment', async () => {
+    const premium = await inquire(ts, about([{ type: 'PHONE', value: '+44 909 879 0000' }]));
+    expect(items(premium.body, 'phone_line_type')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+  });
+});
