@@ -56,20 +56,23 @@ function outcomeAnswers(history: EntityHistory): SignalAnswer[] {
 /**
  * Testimony with a direction is evidence about the entity, each report its
  * own item, weighed by the provenance class it was given with (self-attested
- * testimony counts least). It never sets a score: it enters the sum.
+ * testimony counts least). The same report restated word for word with the
+ * same date (a caller attaching the same context to every inquiry) counts
+ * once. It never sets a score: it enters the sum.
  */
 function testimonyAnswers(history: EntityHistory): SignalAnswer[] {
-  const answers: SignalAnswer[] = [];
+  const reports = new Map<string, SignalAnswer>();
   history.observations.forEach((observation, i) => {
     const observedAt = dateOf(observation.observed_at);
     if (observedAt === null || observation.stance === undefined || observation.stance === 'neutral') return;
+    const key = JSON.stringify([observation.provenance_class, observation.summary, observedAt.getTime(), observation.stance]);
     const date = observedAt.toISOString().slice(0, 10);
     const extra = { kind: 'tenant_observation', observedAt, ref: `observation:${observation.id ?? `#${i}`}`, provenanceClass: observation.provenance_class };
-    answers.push(observation.stance === 'weakens'
+    reports.set(key, observation.stance === 'weakens'
       ? weakens(`Testimony recorded about this entity points against it (${date}).`, extra)
       : supports(`Testimony recorded about this entity speaks for it (${date}).`, extra));
   });
-  return answers;
+  return [...reports.values()];
 }
 
 function assessmentAnswer(history: EntityHistory): SignalAnswer[] {

@@ -152,7 +152,16 @@ export interface GraphNeighbourhood {
   shared: { type: string; value: string; normalised: string; otherEntities: number }[];
 }
 
+/** Testimony the caller attached to this very inquiry (`context`), with its stance. */
+export interface InquiryTestimony {
+  provenance_class: string;
+  summary: string;
+  observed_at: string;
+  stance: 'supports' | 'weakens' | 'neutral';
+}
+
 export interface CheckEnvironment {
   history?: EntityHistory;
+  context?: InquiryTestimony[];
   graph?: GraphNeighbourhood;
 }

@@ -16,6 +16,8 @@ export const INTENT_REFUSAL = ValidationFailure.rule('I14', ['body', 'intent'], 
 
 export interface Admitted {
   policy: CurrentPolicy | null;
+  /** The artifact types registered to the tenant: what gathered values may be. */
+  artifactTypes: ReadonlySet<string>;
 }
 
 export async function admitInquiry(
@@ -37,7 +39,7 @@ export async function admitInquiry(
     .filter(({ p }) => !grants.artifactTypes.has(p.type))
     .map(({ i }) => ({ loc: ['body', 'subject', 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' }));
   if (unknownTypes.length > 0) throw new ValidationFailure(unknownTypes, 'I15');
-  return { policy };
+  return { policy, artifactTypes: grants.artifactTypes };
 }
 
 /**

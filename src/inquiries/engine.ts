@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
-import type { CheckDefinition, CheckEnvironment } from '../checks/types.js';
+import type { CheckDefinition, CheckEnvironment, InquiryTestimony } from '../checks/types.js';
+import { insertObservation } from '../db/observations.js';
+import { stanceOf } from '../observations/stance.js';
+import type { MaterialBinding } from './gather.js';
 import { insertInquiry, type AssessmentRow } from '../db/inquiries.js';
 import type { Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
@@ -49,13 +52,41 @@ export interface PreparedInquiry {
   inquiryId: string;
   presentations: InquiryFacts['presentations'];
   plan: CheckPlan;
+  /** Values taken from the material the inquiry named, with where they sit in it. */
+  bindings: MaterialBinding[];
 }
 
 /** Pure preparation: normalised presentations and the check plan, before any I/O. */
-export function prepareInquiry(checks: readonly CheckDefinition[], body: InquiryRequest): PreparedInquiry {
+export function prepareInquiry(checks: readonly CheckDefinition[], body: InquiryRequest, bindings: MaterialBinding[] = []): PreparedInquiry {
   const inquiryId = randomUUID();
   const presentations = normaliseSubject(body);
-  return { inquiryId, presentations, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake }) };
+  return { inquiryId, presentations, bindings, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake }) };
+}
+
+/** The inquiry's attached testimony, each item with the stance it was given or that its words imply. */
+function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
+  return (body.context ?? []).map((item) => ({
+    provenance_class: item.provenance_class, summary: item.summary, observed_at: item.observed_at, stance: stanceOf(item.stance, item.summary),
+  }));
+}
+
+/**
+ * Attached testimony is kept as observations of this inquiry, about its
+ * entity, so the entity's later assessments see it as history. Written after
+ * the history was loaded: in this inquiry it counts once, as context.
+ */
+async function recordContext(tx: Tx, principal: Principal, inquiryId: string, entityId: string | null, body: InquiryRequest, testimony: InquiryTestimony[]): Promise<void> {
+  for (const [i, item] of testimony.entries()) {
+    const given = body.context![i]!;
+    await insertObservation(tx, {
+      id: randomUUID(), tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: item.provenance_class,
+      observedAt: item.observed_at,
+      body: {
+        summary: item.summary, stance: item.stance, purpose: given.purpose, data_class: given.data_class ?? 'C1', consent_ref: given.consent_ref ?? null,
+        case_id: given.case_id ?? null, inquiry_id: inquiryId,
+      },
+    });
+  }
 }
 
 export async function openInquiry(
@@ -84,8 +115,11 @@ export async function openInquiry(
       await claimIdempotency(tx, inquiryId);
       const resolution = await resolveSubject(tx, principal, body, presentations);
       const entityId = resolution?.entityId ?? null;
-      const env: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
-      facts = factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt);
+      const loaded: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
+      const context = contextTestimony(body);
+      const env: CheckEnvironment = { ...loaded, context };
+      await recordContext(tx, principal, inquiryId, entityId, body, context);
+      facts = { ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt), materialBindings: prepared.bindings };
       await insertInquiry(tx, {
         id: inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId, status: 'accepted',
         intent: body.intent, purpose: body.purpose, request: facts as unknown as Record<string, unknown>, principal: principal.label,

@@ -34,6 +34,8 @@ export interface InquiryFacts {
   deadlineAt: number;
   /** The presentation each worker check's key is about, to name it in a timeout absence. */
   pendingIndex: Record<string, NormalisedPresentation>;
+  /** Values taken from material the inquiry named, bound to where they sit in it. */
+  materialBindings?: { material_id: string; binding_id: string; type: string; value: string }[];
 }
 
 export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[] {

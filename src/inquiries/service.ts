@@ -1,6 +1,7 @@
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { CheckDefinition } from '../checks/types.js';
+import { gatherSubject } from './gather.js';
 import { findInquiry, latestAssessmentOf, type AssessmentRow } from '../db/inquiries.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
@@ -85,11 +86,14 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    */
   async function inquire(ctx: AuditSink, principal: Principal, body: InquiryRequest, purposeHeader?: string): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     ctx.audit.purpose = body.purpose;
-    const { policy } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
+    const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
     const started = Date.now();
     const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
+    // The hash is of the request as sent: a retry is the same call whatever the material held.
     const hash = requestHash(body);
-    const prepared = prepareInquiry(deps.checks, body);
+    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
+    body = gathered.body;
+    const prepared = prepareInquiry(deps.checks, body, gathered.bindings);
     const answered = prepared.plan.worker.length > 0 ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;

@@ -9,7 +9,7 @@ import type { CheckDefinition } from '../../src/checks/types.js';
 const FIXTURES = join(fileURLToPath(import.meta.url), '..', 'fixtures');
 
 const OFFLINE_IDS = [
-  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'email_syntax', 'free_mail',
+  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'email_syntax', 'free_mail', 'inquiry_context',
   'ip_literal_host', 'ip_range', 'phone_country', 'phone_line_type', 'phone_validity', 'public_suffix',
   'role_account', 'shared_value', 'tenant_history', 'url_shortener',
 ];

@@ -194,7 +194,7 @@ describe('loadEnvironment', () => {
     expect(env.history.assessments.map((a) => a.score)).toEqual([40, 60]);
     expect(env.history.assessments[0]).toEqual({ score: 40, low: 30, high: 50, as_of: '2025-01-01T00:00:00.000Z' });
     expect(env.history.observations).toEqual([
-      { provenance_class: 'tenant_supplied', summary: 'Paid on time.', observed_at: '2025-01-05T00:00:00.000Z' },
+      { id: expect.any(String), provenance_class: 'tenant_supplied', summary: 'Paid on time.', observed_at: '2025-01-05T00:00:00.000Z', stance: 'neutral' },
     ]);
     expect(env.history.outcomes).toEqual([{ kind: 'defaulted', observed_at: '2025-02-05T00:00:00.000Z' }]);
   });

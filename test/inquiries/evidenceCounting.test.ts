@@ -107,3 +107,59 @@ describe('phones that cannot reach anyone', () => {
     expect(items(premium.body, 'phone_line_type')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
   });
 });
+
+describe("an inquiry's context and material", () => {
+  it('context testimony enters as evidence of this inquiry and is kept for the next', async () => {
+    const subject = about([{ type: 'EMAIL', value: 'context.case@example.org' }]);
+    const plain = await inquire(ts, subject);
+    const context = [{
+      subject: subject.subject, provenance_class: 'tenant_supplied', summary: 'Chargeback filed: card reported stolen.',
+      observed_at: new Date().toISOString(), purpose: 'fraud_prevention',
+    }];
+    const withContext = await inquire(ts, { ...subject, context });
+    expect(withContext.status).toBe(200);
+    expect(items(withContext.body, 'inquiry_context')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+    expect(withContext.body.assessment.score).toBeLessThan(plain.body.assessment.score);
+    const later = await inquire(ts, subject);
+    expect(items(later.body, 'tenant_observation')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+  });
+
+  it('material_ids bring the extracted identifiers in as presented values', async () => {
+    const declared = await post('/v1/material', {
+      kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text: 'Reach me at someone@mailinator.com or +44 20 7946 0311.',
+    });
+    expect(declared.status).toBe(201);
+    const r = await inquire(ts, { ...about([{ type: 'EMAIL', value: 'material.case@example.org' }]), material_ids: [declared.body.material_id] });
+    expect(r.status).toBe(200);
+    const abouts = new Set(r.body.findings.findings.map((f: any) => f.about));
+    expect(abouts).toContain('someone@mailinator.com');
+    expect([...abouts].some((a) => String(a).replace(/\D/g, '').endsWith('2079460311'))).toBe(true);
+  });
+
+  it('an unknown material id, or one of another tenant, is a 422 naming material_ids[i]', async () => {
+    const other = await ts.provision('other-material');
+    const res = await fetch(`${ts.base}/v1/material`, {
+      method: 'POST', headers: { ...bearer(other.keys.test), 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text: 'x@example.com' }),
+    });
+    const theirs = ((await res.json()) as any).material_id;
+    const r = await inquire(ts, { ...about([{ type: 'EMAIL', value: 'material.refused@example.org' }]), material_ids: ['mat_unknown', theirs] });
+    expect(r.status).toBe(422);
+    expect(r.body.detail.map((d: any) => d.loc)).toEqual([['body', 'material_ids', 0], ['body', 'material_ids', 1]]);
+  });
+});
+
+describe('an inquiry naming only an entity', () => {
+  it("uses the entity's known values and its history", async () => {
+    const subject = about([{ type: 'EMAIL', value: 'entity.only@mailinator.com' }, { type: 'PHONE', value: '+44 20 7946 0777' }]);
+    const first = await inquire(ts, subject);
+    const entityId = first.body.assessment.entity_id;
+    await post('/v1/outcomes', { assessment_id: first.body.assessment.assessment_id, decision_ref: 'eo-1', kind: 'defaulted', observed_at: new Date().toISOString() });
+    const byId = await inquire(ts, { ...subject, subject: { entity_id: entityId } });
+    expect(byId.status).toBe(200);
+    expect(byId.body.assessment.entity_id).toBe(entityId);
+    expect(byId.body.assessment.evidence.signals).toBeGreaterThan(0);
+    expect(items(byId.body, 'disposable_email').length).toBeGreaterThan(0);
+    expect(items(byId.body, 'tenant_outcome')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+  });
+});
