@@ -99,6 +99,13 @@ export interface ServiceOptions {
   viaPort?: number;
 }
 
+function asServiceLogin(url: string): string {
+  const login = new URL(url);
+  login.username = 'tas_app';
+  login.password = '';
+  return login.toString();
+}
+
 /** `tas tenant create` then `node bin/tas.js serve` on a fresh database; resolves once /healthz says ok. */
 export async function startService(opts: ServiceOptions = {}): Promise<ServiceHandle> {
   const db = scratchDatabase();
@@ -109,12 +116,15 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     await clearRedisPrefix(prefix);
     rmSync(spool, { recursive: true, force: true });
   });
-  const serviceUrl = opts.viaPort ? databaseUrl(db.name, `postgres://postgres@127.0.0.1:${opts.viaPort}/x`) : db.url;
+  // The service logs in as tas_app (000009; a superuser login is refused in production); migrations
+  // and `tas tenant create` use the owner's URL.
+  const serviceUrl = asServiceLogin(opts.viaPort ? databaseUrl(db.name, `postgres://postgres@127.0.0.1:${opts.viaPort}/x`) : db.url);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     TAS_KEY_PEPPER: randomBytes(24).toString('hex'),
     DATABASE_URL: serviceUrl,
+    DATABASE_OWNER_URL: db.url,
     REDIS_URL,
     LOG_LEVEL: 'warn',
     TAS_REDIS_PREFIX: prefix,

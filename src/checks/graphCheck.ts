@@ -5,14 +5,25 @@ import type { GraphNeighbourhood } from './types.js';
 
 /**
  * Whether the presented value is also on record for other entities of the
- * tenant. One or two others is ordinary (a household, a shared office line);
- * from three on, one value spread over many identities is the mark of reuse
- * across accounts, so it weakens. The other side of such an edge is never
- * named: only the count, and only the type label `ENTITY`.
+ * tenant (as their anchor, or linked to them within the window; see
+ * src/entities/resolve.ts on merging and linkage). One or two others is
+ * ordinary (a household, a shared office line); from three on, one value
+ * spread over many identities is the mark of reuse across accounts, and the
+ * more identities the stronger the sign, in bands. A value shared with an
+ * entity the tenant already found bad is strong evidence whatever the count.
+ * The other side of such an edge is never named: only the count, and only the
+ * type label `ENTITY`.
  */
 
 /** From this many other entities a shared value weakens (a family or small team stays below it). */
 export const SHARED_VALUE_THRESHOLD = 3;
+/** Bands of the count, each its own kind because strength is declared per kind. */
+const MANY_THRESHOLD = 6;
+const FARM_THRESHOLD = 20;
+
+function bandKind(others: number): string {
+  return others >= FARM_THRESHOLD ? 'shared_value_farm' : others >= MANY_THRESHOLD ? 'shared_value_many' : 'shared_value';
+}
 
 type SharedValue = GraphNeighbourhood['shared'][number];
 
@@ -31,7 +42,10 @@ export const check = defineCheck(
     kind: 'shared_value',
     looksAt: "how many other entities of the tenant carry the same value",
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'One value on many entities is a modest sign of a farm or shared fraud tooling.' },
+      { disposition: 'weakens', strength: 'weak', reason: 'Three to five identities on one value: a household or office is still possible.' },
+      { kind: 'shared_value_many', disposition: 'weakens', strength: 'moderate', reason: 'Six to nineteen identities on one value is rarely innocent: reuse across accounts.' },
+      { kind: 'shared_value_farm', disposition: 'weakens', strength: 'strong', reason: 'Twenty or more identities on one value is the signature of a farm or shared fraud tooling.' },
+      { kind: 'shared_with_adverse', disposition: 'weakens', strength: 'strong', reason: "A value shared with an entity the tenant itself found bad is the tenant's own evidence, one hop away." },
       { disposition: 'neutral', reason: 'A value on few other entities is ordinary (families, offices).' },
     ],
     artifactTypes: ARTIFACT_TYPES,
@@ -45,7 +59,12 @@ export const check = defineCheck(
     const others = shared?.otherEntities ?? 0;
     if (others === 0) return neutral(`The ${what} is not on record for any other entity of the tenant.`);
     const statement = `The same ${what} is on record for ${entities(others)} of the tenant.`;
-    return others >= SHARED_VALUE_THRESHOLD ? weakens(statement) : neutral(statement);
+    const answers = [others >= SHARED_VALUE_THRESHOLD ? weakens(statement, { kind: bandKind(others) }) : neutral(statement)];
+    const adverse = shared?.adverseEntities ?? 0;
+    if (adverse > 0) {
+      answers.push(weakens(`The same ${what} is on record for ${entities(adverse)} the tenant already found bad.`, { kind: 'shared_with_adverse' }));
+    }
+    return answers;
   },
 );
 

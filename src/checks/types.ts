@@ -149,7 +149,15 @@ export interface EntityHistory {
 
 export interface GraphNeighbourhood {
   /** For each of the subject's normalised values: how many other entities of the tenant carry it. */
-  shared: { type: string; value: string; normalised: string; otherEntities: number }[];
+  shared: {
+    type: string;
+    value: string;
+    normalised: string;
+    /** Other survivors that own or were recently linked to the value. */
+    otherEntities: number;
+    /** How many of those the tenant already found bad (an adverse outcome or weakening testimony). */
+    adverseEntities?: number;
+  }[];
 }
 
 /** Testimony the caller attached to this very inquiry (`context`), with its stance. */

@@ -113,30 +113,54 @@ async function testimonyAbout(tx: Tx, members: string[]): Promise<z.infer<typeof
   return [...rows].reverse();
 }
 
-const SharedRow = z.object({ type: z.string(), normalised: z.string(), others: z.number() });
+const SharedRow = z.object({ type: z.string(), normalised: z.string(), others: z.number(), adverse: z.number() });
+
+// A linked value counts as shared while it was presented within this window: a phone
+// reused across many accounts this quarter is a farm; one reused over ten years is churn.
+const LINK_WINDOW_DAYS = 90;
 
 /**
- * For each presented value, how many other survivors of the tenant own it.
- * A value this entity resolved on is its own, so the count is about values it
- * did not resolve on (a domain beside an email, owned by a business entity).
+ * For each presented value, how many other survivors of the tenant carry it
+ * (own it as an anchor, or were linked to it within the window), and how many
+ * of those the tenant already found bad: an adverse outcome (defaulted,
+ * reversed, exposed) or testimony stored as weakening, on any of their members.
+ * A value this entity carries is its own, so members are never counted.
  * Names are never counted: sharing a name is not a connection, and a name is
  * a proxy attribute (SPEC 8).
  */
 async function sharedValues(tx: Tx, members: string[], subject: NormalisedPresentation[]): Promise<GraphNeighbourhood['shared']> {
   const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
   if (values.length === 0) return [];
+  const own = sql.array(members, 'uuid');
   const rows = await tx.any(sql.type(SharedRow)`
-    SELECT p.type, p.normalised, count(DISTINCT COALESCE(e.merged_into, e.id))::int AS others
-    FROM unnest(${sql.array(values.map((p) => p.type), 'text')},
-                ${sql.array(values.map((p) => p.normalised), 'text')}) AS p(type, normalised)
-    LEFT JOIN entity_identifiers i ON i.type = p.type AND i.normalised = p.normalised
-      AND NOT (i.entity_id = ANY(${sql.array(members, 'uuid')}))
-    LEFT JOIN entities e ON e.id = i.entity_id
+    WITH p AS (
+      SELECT * FROM unnest(${sql.array(values.map((p) => p.type), 'text')},
+                           ${sql.array(values.map((p) => p.normalised), 'text')}) AS p(type, normalised)
+    ), carriers AS (
+      SELECT p.type, p.normalised, i.entity_id FROM p
+      JOIN entity_identifiers i ON i.type = p.type AND i.normalised = p.normalised
+      UNION
+      SELECT p.type, p.normalised, l.entity_id FROM p
+      JOIN entity_links l ON l.type = p.type AND l.normalised = p.normalised
+        AND l.last_seen_at > now() - make_interval(days => ${LINK_WINDOW_DAYS})
+    ), others AS (
+      SELECT DISTINCT c.type, c.normalised, COALESCE(e.merged_into, e.id) AS survivor
+      FROM carriers c JOIN entities e ON e.id = c.entity_id
+      WHERE NOT (e.id = ANY(${own})) AND NOT (COALESCE(e.merged_into, e.id) = ANY(${own}))
+    )
+    SELECT p.type, p.normalised, count(o.survivor)::int AS others,
+      count(o.survivor) FILTER (WHERE EXISTS (
+        SELECT 1 FROM observations ob
+        WHERE ob.entity_id IN (SELECT m.id FROM entities m WHERE m.id = o.survivor OR m.merged_into = o.survivor)
+          AND ((ob.kind = 'outcome' AND ob.body->>'kind' IN ('defaulted', 'reversed', 'exposed'))
+            OR (ob.kind = 'observation' AND ob.body->>'stance' = 'weakens'))))::int AS adverse
+    FROM p LEFT JOIN others o ON o.type = p.type AND o.normalised = p.normalised
     GROUP BY p.type, p.normalised`);
-  const counts = new Map(rows.map((r) => [`${r.type}\u0000${r.normalised}`, r.others]));
-  return values.map((p) => ({
-    type: p.type, value: p.value, normalised: p.normalised, otherEntities: counts.get(`${p.type}\u0000${p.normalised}`) ?? 0,
-  }));
+  const counts = new Map(rows.map((r) => [`${r.type}\u0000${r.normalised}`, r]));
+  return values.map((p) => {
+    const row = counts.get(`${p.type}\u0000${p.normalised}`);
+    return { type: p.type, value: p.value, normalised: p.normalised, otherEntities: row?.others ?? 0, adverseEntities: row?.adverse ?? 0 };
+  });
 }
 
 function dedupe(values: NormalisedPresentation[]): NormalisedPresentation[] {
@@ -148,12 +172,17 @@ function dedupe(values: NormalisedPresentation[]): NormalisedPresentation[] {
 const IdentifierRow = z.object({ type: z.string(), normalised: z.string(), value: z.string(), first_seen_at: z.string() });
 export type IdentifierRow = z.infer<typeof IdentifierRow>;
 
-/** The values the entity's members are known by, oldest first. */
+/** The values the entity's members are known by (anchors and linked values), oldest first. */
 export async function identifiersOf(tx: Tx, members: string[]): Promise<readonly IdentifierRow[]> {
+  const ids = sql.array(members, 'uuid');
   return tx.any(sql.type(IdentifierRow)`
-    SELECT type, normalised, value, first_seen_at FROM entity_identifiers
-    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
-    ORDER BY first_seen_at, type, normalised`);
+    SELECT DISTINCT ON (type, normalised) type, normalised, value, first_seen_at FROM (
+      SELECT type, normalised, value, first_seen_at FROM entity_identifiers WHERE entity_id = ANY(${ids})
+      UNION ALL
+      SELECT type, normalised, value, first_seen_at FROM entity_links WHERE entity_id = ANY(${ids})
+    ) known
+    ORDER BY type, normalised, first_seen_at`).then((rows) =>
+    [...rows].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.type.localeCompare(b.type) || a.normalised.localeCompare(b.normalised)));
 }
 
 /**

@@ -17,7 +17,13 @@ import type { Mode, Tx } from '../db/pool.js';
  *   history of a survivor are those of all its members.
  *
  * Not every presented value identifies. EMAIL, PHONE and ACCOUNT name one
- * party and always resolve. DOMAIN and URL resolve only when the subject
+ * party, but only the strongest type presented anchors the entity (ACCOUNT,
+ * then EMAIL, then PHONE): an entity is resolved, and merged, on its anchors
+ * alone. The other personal values presented with them (a phone beside an
+ * email) are links (`entity_links`): many entities may carry one linked
+ * value, and that sharing is evidence for the graph check (a phone farm, one
+ * device behind many accounts) instead of a reason to make them one person.
+ * DOMAIN and URL resolve only when the subject
  * presents no personal identifier: then the site is the subject (a business
  * checked by its domain); beside an email they are usually an employer's or a
  * platform's, shared by strangers. NAME and IP never resolve: many unrelated
@@ -32,6 +38,8 @@ import type { Mode, Tx } from '../db/pool.js';
  * entities at once and `merged_into` stays one hop deep.
  */
 export const PERSONAL_IDENTIFIER_TYPES: ReadonlySet<string> = new Set(['EMAIL', 'PHONE', 'ACCOUNT']);
+/** Strongest first: the first of these the subject presents anchors its entity. */
+const ANCHOR_ORDER: readonly string[] = ['ACCOUNT', 'EMAIL', 'PHONE'];
 export const WEB_IDENTIFIER_TYPES: ReadonlySet<string> = new Set(['DOMAIN', 'URL']);
 
 export class EntityNotFoundError extends Error {
@@ -73,8 +81,19 @@ export function resolvingIdentifiers(presentations: readonly NormalisedPresentat
     if (!unique.has(key)) unique.set(key, p);
   }
   const all = [...unique.values()];
-  const personal = all.filter((p) => PERSONAL_IDENTIFIER_TYPES.has(p.type));
-  return personal.length > 0 ? personal : all.filter((p) => WEB_IDENTIFIER_TYPES.has(p.type));
+  const anchor = ANCHOR_ORDER.find((type) => all.some((p) => p.type === type));
+  return anchor !== undefined ? all.filter((p) => p.type === anchor) : all.filter((p) => WEB_IDENTIFIER_TYPES.has(p.type));
+}
+
+/** The personal values presented beside the anchors: linked to the entity, never merged on. */
+export function linkingValues(presentations: readonly NormalisedPresentation[]): NormalisedPresentation[] {
+  const anchors = new Set(resolvingIdentifiers(presentations).map((p) => `${p.type}\u0000${p.normalised}`));
+  const unique = new Map<string, NormalisedPresentation>();
+  for (const p of presentations) {
+    const key = `${p.type}\u0000${p.normalised}`;
+    if (PERSONAL_IDENTIFIER_TYPES.has(p.type) && !anchors.has(key) && !unique.has(key)) unique.set(key, p);
+  }
+  return [...unique.values()];
 }
 
 export async function resolveEntity(
@@ -104,6 +123,7 @@ export async function resolveEntity(
     if (merged.length > 0) await mergeInto(tx, survivor, merged);
   }
   await insertIdentifiers(tx, scope, survivor, identifiers);
+  await upsertLinks(tx, scope, survivor, linkingValues(presentations));
   return { entityId: survivor, merged, created };
 }
 
@@ -192,6 +212,18 @@ async function insertIdentifiers(tx: Tx, scope: ResolveScope, entityId: string, 
                 ${sql.array(identifiers.map((p) => p.normalised), 'text')},
                 ${sql.array(identifiers.map((p) => p.value), 'text')}) AS p(type, normalised, value)
     ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING`);
+}
+
+/** Links the values presented beside the anchors to the survivor, refreshing when they were last seen. */
+async function upsertLinks(tx: Tx, scope: ResolveScope, entityId: string, links: NormalisedPresentation[]): Promise<void> {
+  if (links.length === 0) return;
+  await tx.query(sql.unsafe`
+    INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
+    SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${entityId}
+    FROM unnest(${sql.array(links.map((p) => p.type), 'text')},
+                ${sql.array(links.map((p) => p.normalised), 'text')},
+                ${sql.array(links.map((p) => p.value), 'text')}) AS p(type, normalised, value)
+    ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now()`);
 }
 
 /**

@@ -46,6 +46,11 @@ const FIXTURES: Record<string, Fixture> = {
     await c.query(`INSERT INTO entities (id, tenant_id, mode) VALUES ($1, $2, $3)`, [e, t, m]);
     await c.query(`INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id) VALUES ($1, $2, 'EMAIL', $3, 'v', $4)`, [t, m, randomUUID(), e]);
   },
+  entity_links: async (c, t, m) => {
+    const e = randomUUID();
+    await c.query(`INSERT INTO entities (id, tenant_id, mode) VALUES ($1, $2, $3)`, [e, t, m]);
+    await c.query(`INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id) VALUES ($1, $2, 'PHONE', $3, 'v', $4)`, [t, m, randomUUID(), e]);
+  },
   inquiries: async (c, t, m) => {
     await insertInquiry(c, t, m);
   },

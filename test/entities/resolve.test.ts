@@ -65,19 +65,30 @@ describe('resolveEntity', () => {
     expect(again).toEqual({ entityId: first.entityId, merged: [], created: false });
   });
 
-  it('given a known value and a new one, then the new value joins the known entity', async () => {
+  it('given a known anchor and a new anchor of its type, then the new one joins the known entity', async () => {
     const first = await resolve(tenantA, [p('EMAIL', 'grow@example.com')]);
-    const again = await resolve(tenantA, [p('EMAIL', 'grow@example.com'), p('PHONE', '+44 7400 100001')]);
+    const again = await resolve(tenantA, [p('EMAIL', 'grow@example.com'), p('EMAIL', 'grow.too@example.com')]);
     expect(again.entityId).toBe(first.entityId);
-    expect(await ownerOf('PHONE', '+447400100001')).toBe(first.entityId);
+    expect(await ownerOf('EMAIL', 'grow.too@example.com')).toBe(first.entityId);
   });
 
-  it('given values owned by two entities, then they merge into the oldest', async () => {
+  it('given a phone beside an email, then the phone is linked to the entity, never owned or merged on', async () => {
+    const phoneOnly = await resolve(tenantA, [p('PHONE', '+44 7400 100009')]);
+    const first = await resolve(tenantA, [p('EMAIL', 'link.one@example.com'), p('PHONE', '+44 7400 100009')]);
+    const second = await resolve(tenantA, [p('EMAIL', 'link.two@example.com'), p('PHONE', '+44 7400 100009')]);
+    expect(new Set([phoneOnly.entityId, first.entityId, second.entityId]).size).toBe(3);
+    expect([first.merged, second.merged]).toEqual([[], []]);
+    expect(await ownerOf('PHONE', '+447400100009')).toBe(phoneOnly.entityId);
+    const links = await db.anyFirst(sql.unsafe`SELECT entity_id FROM entity_links WHERE normalised = '+447400100009' ORDER BY first_seen_at`);
+    expect(links).toEqual([first.entityId, second.entityId]);
+  });
+
+  it('given anchors owned by two entities, then they merge into the oldest', async () => {
     const older = await resolve(tenantA, [p('EMAIL', 'merge.a@example.com')]);
-    const newer = await resolve(tenantA, [p('PHONE', '+44 7400 100002')]);
-    const both = await resolve(tenantA, [p('PHONE', '+44 7400 100002'), p('EMAIL', 'merge.a@example.com')]);
+    const newer = await resolve(tenantA, [p('EMAIL', 'merge.b@example.com')]);
+    const both = await resolve(tenantA, [p('EMAIL', 'merge.b@example.com'), p('EMAIL', 'merge.a@example.com')]);
     expect(both).toEqual({ entityId: older.entityId, merged: [newer.entityId], created: false });
-    expect(await ownerOf('PHONE', '+447400100002')).toBe(older.entityId);
+    expect(await ownerOf('EMAIL', 'merge.b@example.com')).toBe(older.entityId);
     const absorbed = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => survivorOf(tx, newer.entityId));
     expect(absorbed?.id).toBe(older.entityId);
     // Presenting the absorbed entity's id now answers the survivor.
@@ -183,12 +194,12 @@ describe('loadEnvironment', () => {
 
   it('given a merged entity, then history spans its members, oldest first', async () => {
     const older = await resolve(tenantA, [p('EMAIL', 'history@example.com')]);
-    const newer = await resolve(tenantA, [p('PHONE', '+44 7400 300001')]);
+    const newer = await resolve(tenantA, [p('EMAIL', 'history.alias@example.com')]);
     await assess(newer.entityId, 40, '2025-01-01T00:00:00.000Z');
     await assess(older.entityId, 60, '2025-02-01T00:00:00.000Z');
     await testify(newer.entityId, 'observation', { summary: 'Paid on time.' }, '2025-01-05T00:00:00.000Z');
     await testify(older.entityId, 'outcome', { kind: 'defaulted' }, '2025-02-05T00:00:00.000Z');
-    const subject = [p('EMAIL', 'history@example.com'), p('PHONE', '+44 7400 300001')];
+    const subject = [p('EMAIL', 'history@example.com'), p('EMAIL', 'history.alias@example.com')];
     const merged = await resolve(tenantA, subject);
     const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, merged.entityId, subject));
     expect(env.history.assessments.map((a) => a.score)).toEqual([40, 60]);
@@ -206,8 +217,8 @@ describe('loadEnvironment', () => {
     await resolve(tenantA, [p('EMAIL', 'buyer@example.com'), p('PHONE', '+44 7400 400001')]);
     const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, person.entityId, subject));
     expect(env.graph.shared).toEqual([
-      { type: 'EMAIL', value: 'buyer@example.com', normalised: 'buyer@example.com', otherEntities: 0 },
-      { type: 'DOMAIN', value: 'graph-shop.example.net', normalised: 'graph-shop.example.net', otherEntities: 1 },
+      { type: 'EMAIL', value: 'buyer@example.com', normalised: 'buyer@example.com', otherEntities: 0, adverseEntities: 0 },
+      { type: 'DOMAIN', value: 'graph-shop.example.net', normalised: 'graph-shop.example.net', otherEntities: 1, adverseEntities: 0 },
     ]);
     expect(env.graph.coPresented).toEqual([{ type: 'PHONE', value: '+44 7400 400001', normalised: '+447400400001' }]);
   });

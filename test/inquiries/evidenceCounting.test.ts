@@ -163,3 +163,24 @@ describe('an inquiry naming only an entity', () => {
     expect(items(byId.body, 'tenant_outcome')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
   });
 });
+
+describe('linkage beside merging', () => {
+  it('five emails presented with one phone stay five entities, and the phone weakens the fifth', async () => {
+    const phone = { type: 'PHONE', value: '+44 20 7946 0555' };
+    const answers = [];
+    for (let i = 1; i <= 5; i++) answers.push(await inquire(ts, about([{ type: 'EMAIL', value: `farm.${i}@example.org` }, phone])));
+    expect(new Set(answers.map((a) => a.body.assessment.entity_id)).size).toBe(5);
+    const fifth = answers[4]!.body;
+    expect(fifth.findings.findings).toContainEqual(expect.objectContaining({ kind: 'shared_value', about: phone.value, disposition: 'weakens' }));
+    expect(fifth.assessment.score).toBeLessThan(answers[0]!.body.assessment.score);
+  });
+
+  it('a value shared with an entity the tenant found bad is strong weakening evidence', async () => {
+    const phone = { type: 'PHONE', value: '+44 20 7946 0666' };
+    const bad = await inquire(ts, about([{ type: 'EMAIL', value: 'known.bad@example.org' }, phone]));
+    await post('/v1/outcomes', { assessment_id: bad.body.assessment.assessment_id, decision_ref: 'kb-1', kind: 'defaulted', observed_at: new Date().toISOString() });
+    const stranger = await inquire(ts, about([{ type: 'EMAIL', value: 'new.face@example.org' }, phone]));
+    expect(stranger.body.assessment.entity_id).not.toBe(bad.body.assessment.entity_id);
+    expect(stranger.body.findings.findings).toContainEqual(expect.objectContaining({ kind: 'shared_with_adverse', about: phone.value, disposition: 'weakens' }));
+  });
+});
