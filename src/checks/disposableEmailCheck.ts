@@ -1,4 +1,4 @@
-import { DISPOSABLE_EMAIL_DOMAINS } from './emailDomains.js';
+import { DISPOSABLE_SOURCE, isDisposableDomain } from './emailDomains.js';
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 
@@ -20,14 +20,13 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,
+    sources: [DISPOSABLE_SOURCE],
   },
   ({ presentation }) => {
     const host = hostOf(presentation);
     if (host === null) return absent('no_data', 'The email address has no domain that could be checked.');
     // Services hand out sub-domains too (`x.mailinator.com`), so the registrable domain is checked as well.
-    const registrable = viewHost(host).registrable;
-    const isDisposable = [host, registrable].some((domain) => domain !== null && DISPOSABLE_EMAIL_DOMAINS.has(domain));
-    return isDisposable
+    return isDisposableDomain(host, viewHost(host).registrable)
       ? weakens('The email address is at a disposable inbox service.')
       : neutral('The email domain is not a known disposable inbox service.');
   },

@@ -1,17 +1,36 @@
 import { domainToUnicode } from 'node:url';
 import { answerAboutHost } from './hostAnswer.js';
-import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
+import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
+import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
+import { BRAND_DOMAINS, BRAND_SOURCES } from './brandDomains.js';
 import { confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
-import { WELL_KNOWN_DOMAINS } from './wellKnownDomains.js';
+import { ENGLISH_WORDS_SOURCE, isEnglishWord } from './englishWords.js';
 
 /**
  * Whether a domain imitates a well-known one: a typo of its name (edit
  * distance on the registrable label), a name that reads the same (`paypa1`),
- * the name embedded as a token (`paypal-login`), or the whole well-known
- * domain used as a sub-domain of another (`paypal.com.verify.example`).
- * Sharing a name under another suffix (`amazon.de`) is not held against the
- * subject: large brands own many country domains.
+ * the name embedded as a token (`paypal-login`, a combosquat), the whole
+ * well-known domain used as a sub-domain of another
+ * (`paypal.com.verify.example`), or the name as a site on a shared hosting
+ * platform (`paypal-login.web.app`). Sharing a name under another suffix
+ * (`amazon.de`) is not held against the subject: large brands own many
+ * country domains. A brand's own domain and its sub-domains are never
+ * flagged; for a domain or web address they are weak support.
+ *
+ * The well-known domains are about 3,000 brands built from maintained data
+ * (src/checks/brandDomains.ts) plus the large free-mail providers. With that
+ * many names, ordinary words collide, so the rules are strict:
+ * - a typo is an inserted, dropped or swapped character of a name of five
+ *   characters or more (a different letter in the same place is usually a
+ *   different word: `notion` is not `motion`), any two edits from ten; and
+ *   a name that is itself an English word is never anyone's typo;
+ * - a combosquat needs a distinctive name (five characters or more, not an
+ *   English word: `paypal`, `coinbase`) beside other words. Brands named by a
+ *   common word (`apple`, `orange`) are still caught as typos, confusables,
+ *   sub-domain and platform imitations, but not as combosquats: `apple-farm`
+ *   and `orange-juice` are ordinary businesses.
+ * The English words come from the word-list package (MIT).
  */
 interface KnownDomain {
   domain: string;
@@ -19,27 +38,41 @@ interface KnownDomain {
   skeleton: string;
 }
 
-const KNOWN: readonly KnownDomain[] = WELL_KNOWN_DOMAINS.map((domain) => {
+// When a name has several domains (google.com, google.be), .com and then the shortest stands for it in statements.
+const byPreference = (a: string, b: string) => Number(!a.endsWith('.com')) - Number(!b.endsWith('.com')) || a.length - b.length || (a < b ? -1 : 1);
+const KNOWN: readonly KnownDomain[] = [...new Set([...BRAND_DOMAINS, ...COMMON_FREE_MAIL])].sort(byPreference).map((domain) => {
   const label = viewHost(domain).label ?? domain;
   return { domain, label, skeleton: confusableSkeleton(label) };
 });
 
+const BY_DOMAIN: ReadonlyMap<string, KnownDomain> = new Map(KNOWN.map((k) => [k.domain, k]));
+const firstBy = (key: (k: KnownDomain) => string, from: readonly KnownDomain[]) => {
+  const map = new Map<string, KnownDomain>();
+  for (const k of from) if (!map.has(key(k))) map.set(key(k), k);
+  return map;
+};
+const BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, KNOWN);
+const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.skeleton, KNOWN.filter((k) => k.label.length >= 4));
+// Typos are looked for only among names of similar length (an edit changes the length by at most two).
+const TYPO_CANDIDATES: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= 5);
+const MIN_EMBEDDED_NAME = 5;
+
 export type Resemblance =
-  | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation'; known: string }
+  | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation'; known: string }
   | { kind: 'typo'; known: string; distance: number };
 
 /**
- * Short names collide with ordinary words (`apply` is not `apple`), so the
- * distance allowed grows with the name: none below five characters, one
- * insertion, deletion or swap at five, any one edit from six, two from ten.
+ * Short names collide with ordinary words, and with thousands of brands a
+ * substituted letter mostly makes another real word, so: no typos of names
+ * under five characters; from five, one inserted, dropped or swapped
+ * character; from ten, any two edits.
  */
 export function isTypoOf(candidate: string, known: string): number | null {
-  if (known.length < 5) return null;
+  if (known.length < 5 || Math.abs(candidate.length - known.length) > 2) return null;
   const distance = damerauLevenshtein(candidate, known);
   if (distance === 0) return null;
   if (known.length >= 10) return distance <= 2 ? distance : null;
   if (distance !== 1) return null;
-  if (known.length >= 6) return 1;
   return isSingleSubstitution(candidate, known) ? null : 1;
 }
 
@@ -52,26 +85,51 @@ function isSingleSubstitution(a: string, b: string): boolean {
 
 export function resemblance(view: HostView): Resemblance | null {
   if (view.registrable === null || view.label === null) return null;
-  const exact = KNOWN.find((known) => known.domain === view.registrable);
+  const exact = BY_DOMAIN.get(view.registrable);
   if (exact) return { kind: 'is_well_known', known: exact.domain };
-  const imitated = KNOWN.find((known) => `.${view.subdomain}.`.includes(`.${known.domain}.`));
+  const imitated = subdomainImitation(view.subdomain);
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
-  const sameName = KNOWN.find((known) => known.label === view.label);
+  const onPlatform = view.platform === null ? null : nameResemblance(view.platform.label, false);
+  if (onPlatform) return { kind: 'platform_imitation', known: onPlatform.known };
+  const sameName = BY_LABEL.get(view.label);
   if (sameName) return { kind: 'same_name_other_suffix', known: sameName.domain };
-  const label = domainToUnicode(view.label) || view.label;
-  const skeleton = confusableSkeleton(label);
-  const confusable = KNOWN.find((known) => known.label.length >= 4 && known.skeleton === skeleton);
-  if (confusable) return { kind: 'confusable', known: confusable.domain };
-  const typo = closestTypo(label);
+  return nameResemblance(view.label, true);
+}
+
+/** A well-known domain spelled out inside the sub-domain labels (`paypal.com.verify.example`). */
+function subdomainImitation(subdomain: string): KnownDomain | undefined {
+  if (subdomain === '') return undefined;
+  const labels = subdomain.split('.');
+  // Every run of two or more consecutive labels is a candidate domain (`paypal.com`, `co.uk` never alone).
+  for (let start = 0; start < labels.length - 1; start += 1) {
+    for (let end = start + 2; end <= labels.length; end += 1) {
+      const known = BY_DOMAIN.get(labels.slice(start, end).join('.'));
+      if (known) return known;
+    }
+  }
+  return undefined;
+}
+
+/** How a site's own name resembles a well-known name; `allowExact` is false on a platform, where the bare name is the imitation. */
+function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | null {
+  const label = domainToUnicode(rawLabel) || rawLabel;
+  if (!allowExact) {
+    const same = BY_LABEL.get(label);
+    if (same) return { kind: 'platform_imitation', known: same.domain };
+  }
+  const confusable = BY_SKELETON.get(confusableSkeleton(label));
+  if (confusable && confusable.label !== label) return { kind: 'confusable', known: confusable.domain };
+  const typo = isEnglishWord(label) ? null : closestTypo(label);
   if (typo) return typo;
-  const tokens = label.split(/[-0-9]+/);
-  const embedded = KNOWN.find((known) => known.label.length >= 3 && tokens.includes(known.label));
+  const tokens = label.split(/[-0-9.]+/).filter((t) => t.length > 0);
+  if (tokens.length < 2) return null;
+  const embedded = tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isEnglishWord(k.label));
   return embedded ? { kind: 'embedded_name', known: embedded.domain } : null;
 }
 
 function closestTypo(label: string): Resemblance | null {
   let best: Resemblance | null = null;
-  for (const known of KNOWN) {
+  for (const known of TYPO_CANDIDATES) {
     const distance = isTypoOf(label, known.label);
     if (distance !== null && (best === null || (best.kind === 'typo' && distance < best.distance))) {
       best = { kind: 'typo', known: known.domain, distance };
@@ -80,12 +138,17 @@ function closestTypo(label: string): Resemblance | null {
   return best;
 }
 
-function answerFor(found: Resemblance | null, view: HostView): SignalAnswer {
+function answerFor(found: Resemblance | null, view: HostView, type: string): SignalAnswer {
   const domain = view.registrable ?? view.hostname;
   if (found === null) return neutral(`The domain ${domain} does not resemble any of the well-known domains it was compared with.`);
   switch (found.kind) {
     case 'is_well_known':
-      return neutral(`The domain is the well-known domain ${found.known} itself.`);
+      // An address at a big provider says nothing about its holder; a site that is the brand's own does.
+      return type === 'EMAIL'
+        ? neutral(`The domain is the well-known domain ${found.known} itself.`)
+        : supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain' });
+    case 'platform_imitation':
+      return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`);
     case 'same_name_other_suffix':
       return neutral(`The domain ${domain} shares its name with the well-known domain ${found.known} under a different suffix.`);
     case 'subdomain_imitation':
@@ -97,7 +160,7 @@ function answerFor(found: Resemblance | null, view: HostView): SignalAnswer {
       return weakens(`The domain ${domain} is ${edits} away from the well-known domain ${found.known}, a pattern used to imitate it.`);
     }
     case 'embedded_name':
-      return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`);
+      return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded' });
   }
 }
 
@@ -108,18 +171,21 @@ export const check = defineCheck(
     kind: 'domain_lookalike',
     looksAt: "the registrable domain against well-known domains (typos, confusables, embedded names)",
     declares: [
-      { disposition: 'weakens', strength: 'strong', reason: 'A look-alike of a well-known brand exists to deceive; alone it changes what an analyst would do.' },
-      { disposition: 'neutral', reason: 'Not resembling a well-known domain, or being one, says nothing either way.' },
+      { disposition: 'weakens', strength: 'strong', reason: 'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive; alone it changes what an analyst would do.' },
+      { kind: 'brand_embedded', disposition: 'weakens', strength: 'moderate', reason: 'A brand name beside other words (paypal-login) is the usual combosquat, but resellers and fan sites do it honestly too.' },
+      { kind: 'well_known_domain', disposition: 'supports', strength: 'weak', reason: "Being a brand's own domain rules out imitation, but brand platforms also host other people's pages." },
+      { disposition: 'neutral', reason: 'Not resembling a well-known domain, or an address at one, says nothing either way.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
+    sources: [...BRAND_SOURCES, FREE_MAIL_SOURCE, ENGLISH_WORDS_SOURCE],
   },
   ({ presentation }) =>
     answerAboutHost(presentation, (host, what) => {
       const view = viewHost(host);
       if (view.isIp) return neutral(`The ${what} names an IP address, which has no name to compare.`);
       if (view.registrable === null) return absent('no_data', `The ${what} has no registrable domain to compare.`);
-      return answerFor(resemblance(view), view);
+      return answerFor(resemblance(view), view, presentation.type);
     }),
 );

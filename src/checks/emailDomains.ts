@@ -1,45 +1,60 @@
+import { createRequire } from 'node:module';
+import type { DataSource } from './types.js';
+
 /**
- * Compact built-in lists for the email checks. They hold only well-known,
- * long-lived services: a short list that is right beats a long one that goes
- * stale, and an operator-configured provider can cover the long tail.
+ * The email checks' lists, from maintained data packages pinned in
+ * package.json (exact versions; their licences are listed in the README and
+ * docs/checks.md). Loaded once at start-up into Sets: O(1) look-ups.
+ *
+ * - disposable inbox domains: mailchecker (MIT), about 55,000 domains;
+ * - free consumer mailbox providers: email-providers (ISC), its "common" list
+ *   and its full list less anything disposable;
+ * - role mailboxes: role-based-email-addresses (MIT), about 1,000 local parts.
+ *
+ * The provider lists include throw-away services among their "common"
+ * providers, so the disposable list wins where they overlap; a test holds
+ * that the large providers (gmail.com, outlook.com...) are never disposable.
  */
+const require = createRequire(import.meta.url);
+
+const mailchecker = require('mailchecker/platform/node') as { blacklist(): Set<string> };
+const providers = require('email-providers/all.json') as string[];
+const commonProviders = require('email-providers/common.json') as string[];
+const roleParts = require('role-based-email-addresses') as string[];
+
+function versionOf(name: string): string {
+  return (require(`${name}/package.json`) as { version: string }).version;
+}
+
+export const DISPOSABLE_SOURCE: DataSource = { name: 'mailchecker', version: versionOf('mailchecker'), licence: 'MIT' };
+export const FREE_MAIL_SOURCE: DataSource = { name: 'email-providers', version: versionOf('email-providers'), licence: 'ISC' };
+export const ROLE_SOURCE: DataSource = { name: 'role-based-email-addresses', version: versionOf('role-based-email-addresses'), licence: 'MIT' };
+
+const lower = (domains: Iterable<string>) => [...domains].map((d) => d.trim().toLowerCase()).filter((d) => d.length > 0);
 
 /** Throw-away inbox services: anyone can read or create an address there without owning anything. */
-export const DISPOSABLE_EMAIL_DOMAINS: ReadonlySet<string> = new Set([
-  '10minutemail.com', '10minutemail.net', '1secmail.com', '1secmail.net', 'anonbox.net',
-  'burnermail.io', 'discard.email', 'dispostable.com', 'dropmail.me', 'emailfake.com',
-  'emailondeck.com', 'emltmp.com', 'fakeinbox.com', 'fakemail.net', 'getairmail.com',
-  'getnada.com', 'grr.la', 'guerrillamail.biz', 'guerrillamail.com', 'guerrillamail.de',
-  'guerrillamail.net', 'guerrillamail.org', 'guerrillamailblock.com', 'harakirimail.com',
-  'inboxkitten.com', 'incognitomail.org', 'jetable.org', 'mail.tm', 'mailcatch.com',
-  'maildrop.cc', 'mailexpire.com', 'mailforspam.com', 'mailinator.com', 'mailinator.net',
-  'mailnesia.com', 'mailpoof.com', 'minuteinbox.com', 'mintemail.com', 'moakt.com',
-  'mohmal.com', 'mytemp.email', 'nada.email', 'pokemail.net', 'sharklasers.com',
-  'spam4.me', 'spambox.us', 'spamgourmet.com', 'temp-mail.io', 'temp-mail.org',
-  'tempail.com', 'tempinbox.com', 'tempmail.com', 'tempmail.net', 'tempmailo.com',
-  'tempr.email', 'throwawaymail.com', 'tmpmail.net', 'tmpmail.org', 'trashmail.com',
-  'trashmail.de', 'trashmail.net', 'wegwerfmail.de', 'wegwerfmail.net', 'yopmail.com',
-  'yopmail.fr', 'yopmail.net',
-]);
+export const DISPOSABLE_EMAIL_DOMAINS: ReadonlySet<string> = new Set(lower(mailchecker.blacklist()));
+
+/** The common consumer providers (gmail.com, outlook.com...), less throw-away ones: imitated like brands. */
+export const COMMON_FREE_MAIL: ReadonlySet<string> = new Set(lower(commonProviders).filter((d) => !DISPOSABLE_EMAIL_DOMAINS.has(d)));
 
 /** Consumer mailbox providers: anyone can open an account, so the domain says nothing about an organisation. */
-export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  '126.com', '163.com', 'aol.com', 'att.net', 'bk.ru', 'btinternet.com', 'comcast.net',
-  'daum.net', 'fastmail.com', 'free.fr', 'gmail.com', 'gmx.com', 'gmx.de', 'gmx.net',
-  'googlemail.com', 'hanmail.net', 'hey.com', 'hotmail.co.uk', 'hotmail.com', 'hotmail.fr',
-  'icloud.com', 'inbox.ru', 'interia.pl', 'laposte.net', 'libero.it', 'list.ru', 'live.com',
-  'mac.com', 'mail.com', 'mail.ru', 'me.com', 'msn.com', 'naver.com', 'o2.pl', 'orange.fr',
-  'outlook.com', 'pm.me', 'proton.me', 'protonmail.com', 'qq.com', 'rediffmail.com',
-  'rocketmail.com', 'sbcglobal.net', 'seznam.cz', 'sina.com', 'sky.com', 't-online.de',
-  'tuta.io', 'tutanota.com', 'verizon.net', 'wanadoo.fr', 'web.de', 'wp.pl', 'yahoo.co.uk',
-  'yahoo.com', 'yahoo.fr', 'yandex.com', 'yandex.ru', 'ymail.com', 'zoho.com',
-]);
+export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set(lower(providers).filter((d) => !DISPOSABLE_EMAIL_DOMAINS.has(d)));
 
 /** Local parts that name a function or a shared mailbox rather than a person. */
-export const ROLE_LOCAL_PARTS: ReadonlySet<string> = new Set([
-  'abuse', 'accounts', 'admin', 'administrator', 'billing', 'careers', 'compliance',
-  'contact', 'enquiries', 'feedback', 'finance', 'hello', 'help', 'hostmaster', 'hr',
-  'info', 'inquiries', 'jobs', 'legal', 'mail', 'marketing', 'media', 'news', 'newsletter',
-  'no-reply', 'noc', 'noreply', 'office', 'orders', 'postmaster', 'press', 'privacy',
-  'root', 'sales', 'security', 'service', 'support', 'team', 'webmaster',
-]);
+export const ROLE_LOCAL_PARTS: ReadonlySet<string> = new Set(lower(roleParts));
+
+/**
+ * Whether the host, or a parent of it down to its registrable domain, is a
+ * disposable inbox service: services hand out sub-domains (`x.mailinator.com`).
+ * Never a public suffix itself (`co.uk` is nobody's service).
+ */
+export function isDisposableDomain(host: string, registrable: string | null): boolean {
+  if (registrable === null) return DISPOSABLE_EMAIL_DOMAINS.has(host);
+  let current = host;
+  for (;;) {
+    if (DISPOSABLE_EMAIL_DOMAINS.has(current)) return true;
+    if (current === registrable || !current.endsWith(`.${registrable}`)) return false;
+    current = current.slice(current.indexOf('.') + 1);
+  }
+}

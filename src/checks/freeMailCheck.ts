@@ -1,4 +1,4 @@
-import { FREE_MAIL_DOMAINS } from './emailDomains.js';
+import { FREE_MAIL_DOMAINS, FREE_MAIL_SOURCE } from './emailDomains.js';
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral } from './evidence.js';
 import { hostOf } from './hosts.js';
 
@@ -20,6 +20,7 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,
+    sources: [FREE_MAIL_SOURCE],
   },
   ({ presentation }) => {
     const host = hostOf(presentation);

@@ -104,11 +104,18 @@ export interface HostView {
   isIcann: boolean;
   /** Labels left of the registrable domain (`www.mail`), empty when none. */
   subdomain: string;
+  /**
+   * When the host sits under a shared hosting or platform suffix from the
+   * private section of the public suffix list (`web.app`, `github.io`...):
+   * that suffix and the site's own name on it (`paypal-login`). Anyone can
+   * get such a name in a minute, without registering a domain.
+   */
+  platform: { suffix: string; site: string; label: string } | null;
 }
 
 export function viewHost(hostname: string): HostView {
   if (isIP(hostname) !== 0) {
-    return { hostname, isIp: true, registrable: null, label: null, suffix: null, isIcann: false, subdomain: '' };
+    return { hostname, isIp: true, registrable: null, label: null, suffix: null, isIcann: false, subdomain: '', platform: null };
   }
   const parsed = parseDomain(hostname, { allowPrivateDomains: false });
   return {
@@ -119,5 +126,14 @@ export function viewHost(hostname: string): HostView {
     suffix: parsed.publicSuffix,
     isIcann: parsed.isIcann === true,
     subdomain: parsed.subdomain ?? '',
+    platform: platformOf(hostname, parsed.publicSuffix),
   };
+}
+
+function platformOf(hostname: string, icannSuffix: string | null): HostView['platform'] {
+  const withPrivate = parseDomain(hostname, { allowPrivateDomains: true });
+  const suffix = withPrivate.publicSuffix;
+  if (withPrivate.isPrivate !== true || suffix === null || suffix === icannSuffix) return null;
+  if (withPrivate.domain === null || withPrivate.domainWithoutSuffix === null) return null;
+  return { suffix, site: withPrivate.domain, label: withPrivate.domainWithoutSuffix };
 }

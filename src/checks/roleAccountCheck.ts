@@ -1,4 +1,4 @@
-import { ROLE_LOCAL_PARTS } from './emailDomains.js';
+import { ROLE_LOCAL_PARTS, ROLE_SOURCE } from './emailDomains.js';
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
 import { emailParts } from './hosts.js';
 import type { SubjectClaim } from './types.js';
@@ -32,6 +32,7 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL'],
     trustBand: 'low',
     dataClass: PERSONAL_FACT,
+    sources: [ROLE_SOURCE],
   },
   ({ presentation, claim }) => {
     const parts = emailParts(presentation.value.trim());

@@ -4,6 +4,8 @@ import { check as suffix } from '../../src/checks/domainSuffixCheck.js';
 import { check as homograph } from '../../src/checks/homographCheck.js';
 import { check as ipLiteral } from '../../src/checks/ipLiteralHostCheck.js';
 import { check as shortener } from '../../src/checks/urlShortenerCheck.js';
+import { check as sharedHosting } from '../../src/checks/sharedHostingCheck.js';
+import { check as urlShape } from '../../src/checks/urlShapeCheck.js';
 import { onlySignal, runOn, verdict } from './support.js';
 
 describe('public_suffix', () => {
@@ -65,9 +67,34 @@ describe('domain_homograph', () => {
   });
 });
 
+describe('domain_lookalike on real names', () => {
+  // A brand's own domains and their sub-domains, large free-mail providers and ordinary
+  // companies are never marked as imitations (issue 11).
+  it.each([
+    ['DOMAIN', 'login.paypal.com'], ['URL', 'https://accounts.google.com/signin'], ['DOMAIN', 'www.netflix.com'],
+    ['URL', 'https://www.coinbase.com/signin'], ['EMAIL', 'jane@outlook.com'], ['EMAIL', 'jane@yahoo.com'],
+    ['EMAIL', 'jane@hotmail.co.uk'], ['EMAIL', 'jane@web.de'], ['DOMAIN', 'siemens-energy.com'],
+    ['DOMAIN', 'bakery-online.co.uk'], ['DOMAIN', 'answers.com'], ['DOMAIN', 'motion.com'], ['DOMAIN', 'apple-farm.com'],
+    ['DOMAIN', 'orange-juice.example'], ['EMAIL', 'ops@acme-industries.com'],
+  ])('given %s %s, then it is not flagged', async (type, value) => {
+    const signals = (await runOn(lookalike, type, value)).signals;
+    expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
+  });
+
+  it.each([
+    ['a combosquat', 'DOMAIN', 'coinbase-wallet-verify.com', 'brand_embedded'],
+    ['a brand on a shared hosting platform', 'URL', 'https://paypal-login.web.app/', 'domain_lookalike'],
+    ['the brand itself as a platform site', 'URL', 'https://binance.pages.dev/', 'domain_lookalike'],
+    ['a dropped letter', 'DOMAIN', 'netflx.com', 'domain_lookalike'],
+  ])('given %s, then it weakens', async (_given, type, value, kind) => {
+    const signal = onlySignal(await runOn(lookalike, type, value));
+    expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
+  });
+});
+
 describe('domain_lookalike', () => {
   it.each([
-    ['the well-known domain itself', 'DOMAIN', 'paypal.com', 'neutral', /is the well-known domain paypal.com itself/],
+    ['the well-known domain itself', 'DOMAIN', 'paypal.com', 'supports', /is the well-known domain paypal.com itself/],
     ['a well-known email domain', 'EMAIL', 'jane@gmail.com', 'neutral', /gmail.com itself/],
     ['the same name under a country suffix', 'DOMAIN', 'amazon.de', 'neutral', /different suffix/],
     ['a digit for a letter', 'DOMAIN', 'paypa1.com', 'weakens', /reads like the well-known domain paypal.com/],
@@ -91,10 +118,36 @@ describe('domain_lookalike', () => {
     ['short names never count', 'dhi', 'dhl', null],
     ['five letters: a substitution is a different word', 'email', 'gmail', null],
     ['five letters: an insertion is a typo', 'gmaill', 'gmail', 1],
-    ['six letters: any one edit', 'goggle', 'google', 1],
+    ['six letters: an insertion, a drop or a swap', 'gogle', 'google', 1],
+    ['six letters: a substitution is another word', 'motion', 'notion', null],
     ['ten letters: two edits', 'welsfarg0', 'wellsfargo', 2],
     ['identity is not a typo', 'paypal', 'paypal', null],
   ])('typo rule: %s', (_rule, candidate, known, expected) => {
     expect(isTypoOf(candidate, known)).toBe(expected);
+  });
+});
+
+describe('shared_hosting', () => {
+  it.each([
+    ['a site on a platform', 'URL', 'https://my-project.github.io/', 'weakens'],
+    ['a Firebase site', 'DOMAIN', 'shop-login.web.app', 'weakens'],
+    ['the platform itself', 'DOMAIN', 'github.io', 'neutral'],
+    ['a registered domain', 'URL', 'https://example.com/', 'neutral'],
+  ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
+    expect(verdict(await runOn(sharedHosting, type, value))).toBe(expected);
+  });
+});
+
+describe('url_shape', () => {
+  it.each([
+    ['credentials before the host', 'https://paypal.com@evil.example/login', 'url_userinfo'],
+    ['a punycode host', 'https://xn--pypal-4ve.com/', 'url_punycode_host'],
+    ['deep sub-domains', 'https://secure.login.account.verify.example.com/', 'url_deep_subdomains'],
+  ])('given %s, then it weakens as %s', async (_given, value, kind) => {
+    expect((await runOn(urlShape, 'URL', value)).signals).toContainEqual(expect.objectContaining({ kind, disposition: 'weakens' }));
+  });
+
+  it('an ordinary address is neutral', async () => {
+    expect(verdict(await runOn(urlShape, 'URL', 'https://www.example.com/a/b?c=1'))).toBe('neutral');
   });
 });

@@ -3,6 +3,7 @@ import { check as disposableEmail } from '../../src/checks/disposableEmailCheck.
 import { check as emailSyntax, emailSyntaxProblem } from '../../src/checks/emailSyntaxCheck.js';
 import { check as freeMail } from '../../src/checks/freeMailCheck.js';
 import { check as roleAccount } from '../../src/checks/roleAccountCheck.js';
+import { DISPOSABLE_EMAIL_DOMAINS, isDisposableDomain } from '../../src/checks/emailDomains.js';
 import { NOW, onlySignal, runOn, verdict } from './support.js';
 
 describe('email_syntax', () => {
@@ -83,5 +84,18 @@ describe('role_account', () => {
     ['no mailbox part', '@acme.com', undefined, 'absence:no_data'],
   ])('given %s, when checked, then it %s', async (_given, value, claim, expected) => {
     expect(verdict(await runOn(roleAccount, 'EMAIL', value, { claim }))).toBe(expected);
+  });
+});
+
+describe('disposable_email on maintained data', () => {
+  it.each(['gmail.com', 'outlook.com', 'yahoo.com', 'hotmail.com', 'icloud.com', 'protonmail.com', 'gmx.de', 'siemens.com', 'bbc.co.uk'])(
+    'the provider or company %s is never disposable', async (domain) => {
+      expect(verdict(await runOn(disposableEmail, 'EMAIL', `jane.doe@${domain}`))).toBe('neutral');
+    });
+
+  it('knows tens of thousands of throw-away domains, and their sub-domains', async () => {
+    expect(DISPOSABLE_EMAIL_DOMAINS.size).toBeGreaterThan(20_000);
+    expect(verdict(await runOn(disposableEmail, 'EMAIL', 'x@deep.sub.guerrillamail.com'))).toBe('weakens');
+    expect(isDisposableDomain('co.uk', null)).toBe(false);
   });
 });

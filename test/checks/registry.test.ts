@@ -9,9 +9,9 @@ import type { CheckDefinition } from '../../src/checks/types.js';
 const FIXTURES = join(fileURLToPath(import.meta.url), '..', 'fixtures');
 
 const OFFLINE_IDS = [
-  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'email_syntax', 'free_mail', 'inquiry_context',
-  'ip_literal_host', 'ip_range', 'phone_country', 'phone_line_type', 'phone_validity', 'public_suffix',
-  'role_account', 'shared_value', 'tenant_history', 'url_shortener',
+  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'domain_shape', 'email_syntax', 'free_mail', 'inquiry_context',
+  'ip_literal_host', 'ip_range', 'local_part', 'phone_country', 'phone_line_type', 'phone_validity', 'public_suffix',
+  'role_account', 'shared_hosting', 'shared_value', 'tenant_history', 'url_shape', 'url_shortener',
 ];
 
 describe('discoverChecks', () => {

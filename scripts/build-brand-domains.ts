@@ -1,0 +1,76 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'tldts';
+
+/**
+ * Builds src/checks/data/brandDomains.json, the well-known brands the
+ * look-alike check compares domains with, from two data packages pinned as
+ * devDependencies. First simple-icons (CC0-1.0): every brand icon names
+ * the page its logo came from (`source`) and often its brand guidelines. A
+ * brand's domain is taken from those URLs only when the registrable label is
+ * the brand's own name (its slug, title or an alias, letters and digits
+ * only), so a logo hosted on GitHub or Wikimedia never makes github.org or
+ * wikimedia.org "the brand's domain". Run `npm run data:brands` after
+ * upgrading simple-icons; the output names the version and date.
+ */
+const PACKAGE = 'simple-icons';
+// The package exports neither its package.json nor its data file, so both are read from its folder.
+const packageDir = fileURLToPath(new URL(`../node_modules/${PACKAGE}/`, import.meta.url));
+const version = (JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8')) as { version: string }).version;
+
+interface Icon { title: string; slug?: string; source?: string; guidelines?: string; aliases?: { aka?: string[] } }
+const raw = JSON.parse(readFileSync(`${packageDir}data/simple-icons.json`, 'utf8')) as Icon[] | { icons: Icon[] };
+const icons = Array.isArray(raw) ? raw : raw.icons;
+
+const squash = (s: string) => s.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function ownDomain(icon: Icon): string | null {
+  const names = new Set([icon.slug ?? '', icon.title, ...(icon.aliases?.aka ?? [])].map(squash).filter((n) => n.length >= 3));
+  for (const address of [icon.source, icon.guidelines]) {
+    if (!address) continue;
+    const parsed = parse(address, { allowPrivateDomains: false });
+    if (!parsed.domain || !parsed.domainWithoutSuffix || parsed.isIp) continue;
+    if (names.has(squash(parsed.domainWithoutSuffix))) return parsed.domain.toLowerCase();
+  }
+  return null;
+}
+
+/**
+ * Second source, same rule: third-party-web (MIT) names the companies behind
+ * the scripts of the web's top sites, with their homepage and the domains
+ * they serve from. A homepage or served domain counts when its registrable
+ * label is the company's or the product's name (Facebook, Google, Stripe...).
+ */
+const TPW = 'third-party-web';
+const tpwDir = fileURLToPath(new URL(`../node_modules/${TPW}/`, import.meta.url));
+const tpwVersion = (JSON.parse(readFileSync(`${tpwDir}package.json`, 'utf8')) as { version: string }).version;
+interface Entity { name: string; company?: string; homepage?: string; domains?: string[] }
+const entities = JSON.parse(readFileSync(`${tpwDir}dist/entities-nostats.json`, 'utf8')) as Entity[];
+
+function entityDomains(entity: Entity): string[] {
+  const names = new Set([entity.name, entity.company ?? ''].map(squash).filter((n) => n.length >= 3));
+  const candidates = [entity.homepage ?? '', ...(entity.domains ?? []).map((d) => `https://${d.replace(/^\*\./, '')}/`)];
+  const found: string[] = [];
+  for (const address of candidates) {
+    const parsed = parse(address, { allowPrivateDomains: false });
+    if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+  }
+  return found;
+}
+
+const domains = [...new Set([...icons.map(ownDomain).filter((d): d is string => d !== null), ...entities.flatMap(entityDomains)])].sort();
+const out = {
+  sources: [
+    `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name`,
+    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name`,
+  ],
+  packages: [
+    { name: PACKAGE, version, licence: 'CC0-1.0' },
+    { name: TPW, version: tpwVersion, licence: 'MIT' },
+  ],
+  generated_by: 'scripts/build-brand-domains.ts',
+  generated_at: new Date().toISOString().slice(0, 10),
+  domains,
+};
+writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
+console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version} and ${TPW}@${tpwVersion}`);

@@ -1,0 +1,55 @@
+import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
+import { hostOf, viewHost } from './hosts.js';
+import { looksRandom } from './randomness.js';
+
+/**
+ * How the site's own name (the registrable label, or its name on a hosting
+ * platform) is built. Names chosen to be remembered are words; names made
+ * in bulk, to be thrown away or to pass a filter, carry the marks studied in
+ * the phishing and disposable-domain literature: several hyphens, mixed-in
+ * digits, great length, or a string no one would say aloud. Each is weak,
+ * its own kind, and the thresholds are general rules, never fitted to a list.
+ */
+const MANY_HYPHENS = 2;
+const MANY_DIGITS = 3;
+const LONG_LABEL = 24;
+
+function shapeAnswers(label: string): SignalAnswer[] {
+  const answers: SignalAnswer[] = [];
+  const hyphens = (label.match(/-/g) ?? []).length;
+  const digits = (label.match(/[0-9]/g) ?? []).length;
+  const letters = (label.match(/\p{L}/gu) ?? []).length;
+  if (hyphens >= MANY_HYPHENS) answers.push(weakens(`The domain name is made of ${hyphens + 1} hyphenated parts.`, { kind: 'domain_hyphens' }));
+  if (digits >= MANY_DIGITS && letters > 0) answers.push(weakens('The domain name mixes several digits into its letters.', { kind: 'domain_digits' }));
+  if (label.length >= LONG_LABEL) answers.push(weakens(`The domain name is ${label.length} characters long.`, { kind: 'domain_long_label' }));
+  if (!label.startsWith('xn--') && looksRandom(label.replace(/[-0-9]/g, ''))) answers.push(weakens('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
+  return answers.length > 0 ? answers : [neutral('The domain name is built like an ordinary name.')];
+}
+
+export const check = defineCheck(
+  {
+    ...OFFLINE,
+    id: 'domain_shape',
+    kind: 'domain_shape',
+    looksAt: "how the site's own name is built: hyphens, digits, length, randomness",
+    declares: [
+      { kind: 'domain_hyphens', disposition: 'weakens', strength: 'weak', reason: 'Several hyphens are typical of names made to carry keywords (secure-login-verify), but honest too.' },
+      { kind: 'domain_digits', disposition: 'weakens', strength: 'weak', reason: 'Digits mixed into a name are typical of names made in bulk, but honest names have them too.' },
+      { kind: 'domain_long_label', disposition: 'weakens', strength: 'weak', reason: 'Very long names hide the real one on a narrow screen; some honest names are long.' },
+      { kind: 'domain_random_label', disposition: 'weakens', strength: 'weak', reason: 'A name no one could say aloud was made by a machine; short acronyms can look the same.' },
+      { disposition: 'neutral', reason: 'An ordinary-looking name says nothing either way.' },
+    ],
+    artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
+    trustBand: 'low',
+    dataClass: PUBLIC_FACT,
+  },
+  ({ presentation }) => {
+    const host = hostOf(presentation);
+    if (host === null) return absent('no_data', 'There is no host whose name could be read.');
+    const view = viewHost(host);
+    const label = view.platform?.label ?? view.label;
+    // An IP address or a bare suffix has no name of its own; other checks judge those.
+    if (view.isIp || label === null) return [];
+    return shapeAnswers(label.toLowerCase());
+  },
+);
