@@ -64,6 +64,8 @@ export interface AppDeps {
   /** Absent: the case operations other than the stream answer 501. */
   cases?: CaseService;
   checksDiscovered: () => number;
+  /** Audit rows the spool's replay kept aside (reported by /healthz). */
+  auditQuarantined?: () => Promise<number>;
   /** The deployment's check kinds with their strengths, published in the OpenAPI document. */
   checkCatalogue?: readonly CatalogueRow[];
   /** Told after a webhook registration commits (the relay's fan-out cache). */
@@ -142,7 +144,7 @@ function key(op: Pick<OperationSpec, 'method' | 'path'>): string {
 function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler> {
   return new Map<string, Handler>([
     ['GET /v1/health', health],
-    ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0 })],
+    ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}) })],
     ['GET /openapi.json', createOpenApiHandler(documentJson)],
     ['GET /docs', createDocsHandler()],
     ['POST /v1/inquiries', deps.inquiries.create],

@@ -88,6 +88,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       cases: core.cases,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
+      auditQuarantined: () => spool.quarantined(),
       checksDiscovered: () => core.checks.length,
       checkCatalogue: catalogueOf(core.checks),
       webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),

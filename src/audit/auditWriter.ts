@@ -25,6 +25,19 @@ interface Pending {
   fail: (e: unknown) => void;
 }
 
+/** SQLSTATE class 22 (data exception): the row's content, not the connection, is at fault. */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
+/** The row with every string field stripped of what PostgreSQL cannot store (U+0000, unpaired surrogates). */
+export function storableRow(row: AuditRecord): AuditRecord {
+  // Node 20 has String.prototype.toWellFormed (ES2024); the project's lib setting predates it.
+  const clean = (value: unknown) => (typeof value === 'string' ? (value.replace(/\u0000/g, '') as string & { toWellFormed(): string }).toWellFormed() : value);
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, clean(value)])) as unknown as AuditRecord;
+}
+
 export function createAuditWriter(deps: { db: Db; spool: AuditSpool; onError?: (e: unknown) => void }): AuditWriter {
   const pending: Pending[] = [];
   let inFlight = 0;
@@ -38,12 +51,31 @@ export function createAuditWriter(deps: { db: Db; spool: AuditSpool; onError?: (
       for (const p of batch) p.done('db');
     } catch (error) {
       deps.onError?.(error);
-      try {
-        await deps.spool.write(rows);
-        for (const p of batch) p.done('spool');
-      } catch (spoolError) {
-        for (const p of batch) p.fail(spoolError);
-      }
+      // A row PostgreSQL refuses for its content fails the whole statement: write each row
+      // on its own, so one request's row can never fail another's.
+      if (isDataError(error) && batch.length > 1) await Promise.all(batch.map((p) => write([p])));
+      else if (isDataError(error)) await writeAlone(batch[0]!);
+      else await toSpool(batch);
+    }
+  }
+
+  /** A row refused for its content: stored with its strings made storable, else kept in the spool. */
+  async function writeAlone(p: Pending): Promise<void> {
+    try {
+      await appendAuditBatch(deps.db, [storableRow(p.row)]);
+      p.done('db');
+    } catch (error) {
+      deps.onError?.(error);
+      await toSpool([p]);
+    }
+  }
+
+  async function toSpool(batch: Pending[]): Promise<void> {
+    try {
+      await deps.spool.write(batch.map((p) => p.row));
+      for (const p of batch) p.done('spool');
+    } catch (spoolError) {
+      for (const p of batch) p.fail(spoolError);
     }
   }
 

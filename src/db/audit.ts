@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Db, Tx } from './pool.js';
+import { withSystem, type Db, type Tx } from './pool.js';
 
 /** One audit row, as the service writes it (SPEC AuditEntryOut plus the fields the issue lists). */
 export interface AuditRecord {
@@ -30,10 +30,14 @@ export async function insertAudit(tx: Tx, r: AuditRecord): Promise<void> {
             ${r.cost_currency}, ${r.request_id})`);
 }
 
-/** Many calls' rows in one statement, through the append-only door (tas_audit_append). */
+/**
+ * Many calls' rows, of any tenants, in one statement, through the append-only
+ * door (tas_audit_append). A shared batch is the service's own cross-tenant
+ * work, so it runs as tas_system: a tenant's role may no longer call the
+ * door (000011).
+ */
 export async function appendAuditBatch(db: Db, rows: readonly AuditRecord[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query(sql.unsafe`SELECT set_config('role', 'tas_service', true)`);
+  await withSystem(db, async (tx) => {
     await tx.query(sql.unsafe`SELECT tas_audit_append(${sql.jsonb(rows as unknown as never)})`);
   });
 }

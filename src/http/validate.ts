@@ -2,10 +2,13 @@ import type { z } from 'zod';
 import type { OperationSpec } from '../schemas/operation.js';
 import type { Exchange } from './exchange.js';
 import { HttpProblem, ValidationFailure, zodToValidation } from './problems.js';
+import { unstorableStrings } from './storable.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseParams(op: OperationSpec, raw: Record<string, string>): Record<string, string> {
+  const unstorable = unstorableStrings(raw, ['path']);
+  if (unstorable.length > 0) throw new ValidationFailure(unstorable);
   const bad = Object.entries(op.params ?? {})
     .filter(([name, format]) => format === 'uuid' && !UUID.test(raw[name] ?? ''))
     .map(([name]) => ({ loc: ['path', name], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }));
@@ -22,6 +25,8 @@ export function parseQuery(op: OperationSpec, rawQuery: string): unknown {
     if (k in obj) throw new ValidationFailure([{ loc: ['query', k], msg: 'Repeat the parameter at most once', type: 'duplicate_parameter' }]);
     obj[k] = v;
   }
+  const unstorable = unstorableStrings(obj, ['query']);
+  if (unstorable.length > 0) throw new ValidationFailure(unstorable);
   if (!op.query) {
     // Operations the contract says never answer 422 (health, registry, policy list) ignore a query string.
     if (!op.validation) return {};
@@ -52,6 +57,8 @@ export async function parseBody(op: OperationSpec, ex: Exchange, bodyPromise: Pr
 }
 
 function checked(schema: z.ZodType, data: unknown, root: 'body' | 'query'): unknown {
+  const unstorable = unstorableStrings(data, [root]);
+  if (unstorable.length > 0) throw new ValidationFailure(unstorable);
   // reportInput lets us tell a missing field from a wrong one; the input itself is never sent back.
   const parsed = schema.safeParse(data, { reportInput: true });
   if (!parsed.success) throw zodToValidation(parsed.error, root);

@@ -13,13 +13,25 @@ export const health: Handler = async (ctx) => ({
 // /healthz is polled by load balancers and must never hang.
 const PROBE_TIMEOUT_MS = 1000;
 
-export function createHealthz(deps: { db: Db; redis: Redis; build: string; checksDiscovered: () => number; openapiAnswers: () => boolean }): Handler {
+export interface HealthzDeps {
+  db: Db;
+  redis: Redis;
+  build: string;
+  checksDiscovered: () => number;
+  openapiAnswers: () => boolean;
+  /** Audit rows kept aside by the spool's replay because PostgreSQL refused them (see src/audit/spool.ts). */
+  auditQuarantined?: () => Promise<number>;
+}
+
+export function createHealthz(deps: HealthzDeps): Handler {
   return async () => {
-    const [database, redis] = await Promise.all([
+    const [database, redis, quarantined] = await Promise.all([
       probe(() => deps.db.query(sql.unsafe`SELECT 1`)),
       probe(() => deps.redis.ping()),
+      deps.auditQuarantined?.().catch(() => 0) ?? Promise.resolve(0),
     ]);
-    const ok = database && redis;
+    // Quarantined audit rows are kept, not lost, but an operator must look at them.
+    const ok = database && redis && quarantined === 0;
     return {
       status: 200,
       body: {
@@ -29,6 +41,7 @@ export function createHealthz(deps: { db: Db; redis: Redis; build: string; check
         openapi: deps.openapiAnswers(),
         database: database ? 'reachable' : 'unreachable',
         redis: redis ? 'reachable' : 'unreachable',
+        audit_quarantined: quarantined,
       },
     };
   };
