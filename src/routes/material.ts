@@ -3,7 +3,8 @@ import { findMaterial, insertExtractions, insertMaterial, insertMaterialContent,
 import { withTenant, type Db } from '../db/pool.js';
 import type { Handler } from '../http/handler.js';
 import { HttpProblem, ValidationFailure } from '../http/problems.js';
-import { extractFromText, fingerprintOf, sha256Hex, TEXT_EXTRACTOR_VERSION } from '../material/extractText.js';
+import { fingerprintOf, sha256Hex, TEXT_EXTRACTOR_VERSION } from '../material/extractText.js';
+import { extractText } from '../material/extractOffLoop.js';
 import { extractionOut, materialOut } from '../material/out.js';
 import type { MaterialCreate } from '../schemas/material.js';
 import { requirePrincipal } from './principal.js';
@@ -55,7 +56,7 @@ function createMaterial(deps: MaterialDeps): Handler {
     const outcomesOnly = body.data_class === 'C2';
     const storeContent = body.retention_mode === 'standard' && !outcomesOnly;
     const scope = { tenantId: principal.tenantId, mode: principal.mode };
-    const extractions: NewExtraction[] = extractFromText(text).map((x, seq) => ({
+    const extractions: NewExtraction[] = (await extractText(text)).map((x, seq) => ({
       bindingId: randomUUID(),
       seq,
       type: x.type,

@@ -4,6 +4,7 @@ import { normalisePresentation, asCountryCode } from '../checks/normalise.js';
 import { viewHost } from '../checks/hosts.js';
 import type { NormalisedPresentation } from '../checks/types.js';
 import { MAX_IDENTIFIERS_PER_LINE } from './limits.js';
+import { ClaimedSpans, emailSpans } from './scan.js';
 
 /**
  * Identifiers in a line of free text, with where they sit in it: URLs,
@@ -27,7 +28,6 @@ interface Span {
 }
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/giu;
-const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gu;
 const IPV4_PATTERN = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/gu;
 const IPV6_PATTERN = /(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])/gu;
 const DOMAIN_PATTERN = /(?<![\w@.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\w@-])/gu;
@@ -43,11 +43,34 @@ function matches(line: string, pattern: RegExp, type: string, accept: (text: str
   return spans;
 }
 
+/** Emails from their `@` outwards (src/sessions/scan.ts): linear on any input. */
+function emailCandidates(line: string): Span[] {
+  const spans: Span[] = [];
+  for (const found of emailSpans(line)) {
+    const text = line.slice(found.start, found.end).replace(TRAILING, '');
+    if (text.length > 0) spans.push({ type: 'EMAIL', start: found.start, end: found.start + text.length });
+  }
+  return spans;
+}
+
+// A written phone number is a digit, up to 24 digits or separators, a digit (with an optional
+// leading + or parenthesis). The parser reads only such windows: on a megabyte of digits it
+// would otherwise spend seconds, and the windows bound its work per character.
+const PHONE_WINDOW = /[+(]?\d[\d\s().\/-]{4,24}\d/g;
+// Past this many windows in one line, the rest is not a text a person wrote; items are capped anyway.
+const MAX_PHONE_WINDOWS = 500;
+
 function phoneSpans(line: string, defaultCountry: string | undefined): Span[] {
   const region = asCountryCode(defaultCountry);
-  return findPhoneNumbersInText(line, region ? { defaultCountry: region } : {})
-    .filter((found) => found.number.isValid())
-    .map((found) => ({ type: 'PHONE', start: found.startsAt, end: found.endsAt }));
+  const spans: Span[] = [];
+  let windows = 0;
+  for (const window of line.matchAll(PHONE_WINDOW)) {
+    if (++windows > MAX_PHONE_WINDOWS) break;
+    for (const found of findPhoneNumbersInText(window[0], region ? { defaultCountry: region } : {})) {
+      if (found.number.isValid()) spans.push({ type: 'PHONE', start: window.index + found.startsAt, end: window.index + found.endsAt });
+    }
+  }
+  return spans;
 }
 
 function isPublicDomain(text: string): boolean {
@@ -59,7 +82,7 @@ function isPublicDomain(text: string): boolean {
 function candidates(line: string, defaultCountry: string | undefined): Span[] {
   return [
     ...matches(line, URL_PATTERN, 'URL', () => true),
-    ...matches(line, EMAIL_PATTERN, 'EMAIL', () => true),
+    ...emailCandidates(line),
     ...matches(line, IPV4_PATTERN, 'IP', (t) => isIP(t) === 4),
     ...matches(line, IPV6_PATTERN, 'IP', (t) => t.length >= 3 && isIP(t) === 6),
     ...phoneSpans(line, defaultCountry),
@@ -68,12 +91,11 @@ function candidates(line: string, defaultCountry: string | undefined): Span[] {
 }
 
 export function extractIdentifiers(line: string, opts: { defaultCountry?: string; allowedTypes?: ReadonlySet<string> } = {}): Extracted[] {
-  const taken: Span[] = [];
+  const taken = new ClaimedSpans(line.length);
   const out: Extracted[] = [];
   for (const span of candidates(line, opts.defaultCountry)) {
-    if (taken.some((t) => span.start < t.end && t.start < span.end)) continue;
     // Taken even when the type is not granted, so the domain inside an ungranted URL is not read instead.
-    taken.push(span);
+    if (!taken.claim(span.start, span.end)) continue;
     if (opts.allowedTypes && !opts.allowedTypes.has(span.type)) continue;
     const value = line.slice(span.start, span.end);
     const presentation = normalisePresentation(span.type, value, opts.defaultCountry ? { defaultCountry: opts.defaultCountry } : {});
