@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { createRedis } from './redis/client.js';
 import { provisionTenant, type ProvisionedTenant } from './tenancy/provision.js';
 import { startWorkers, type Workers } from '../workers/index.js';
+import { sweepOverdueInquiries } from './inquiries/sweeper.js';
 
 /**
  * The composition root: config -> logger -> preflight -> migrations -> pool ->
@@ -100,7 +101,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let workers: Workers | null = null;
   if (opts.workers) {
     core.startProcessing();
-    workers = await startWorkers({ config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool });
+    workers = await startWorkers({
+      config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool,
+      sweepInquiries: () => sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired')),
+    });
   }
 
   return {

@@ -8,7 +8,8 @@ import { sealAudit } from '../src/audit/sealer.js';
 /**
  * The background side of the service. Every process that runs workers also
  * replays audit rows that were spooled to local disk while Postgres was down,
- * and seals audit rows into their hash chains.
+ * seals audit rows into their hash chains, and concludes inquiries left open
+ * past their deadline (a timer or check job lost to an outage).
  */
 export interface Workers {
   close(): Promise<void>;
@@ -20,12 +21,16 @@ export interface WorkerDeps {
   log: Logger;
   spool: AuditSpool;
   replayAudit: (rows: AuditRecord[]) => Promise<void>;
+  /** Concludes inquiries left open past their bound (src/inquiries/sweeper.ts); returns how many. */
+  sweepInquiries?: () => Promise<number>;
 }
 
 // Often enough that a recovered database catches up within seconds, rarely enough to cost nothing.
 const SPOOL_REPLAY_INTERVAL_MS = 5000;
 // Sealing keeps the chain's tail within seconds of the horizon; each run is one short transaction.
 const SEAL_INTERVAL_MS = 2000;
+// Inquiries overdue by minutes are concluded within seconds of the outage ending.
+const SWEEP_INTERVAL_MS = 10_000;
 
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const replay = async () => {
@@ -43,8 +48,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       deps.log.warn({ err }, 'audit sealing failed; will retry');
     }
   };
+  const sweep = async () => {
+    try {
+      const n = (await deps.sweepInquiries?.()) ?? 0;
+      if (n > 0) deps.log.warn({ inquiries: n }, 'concluded inquiries left open past their deadline');
+    } catch (err) {
+      deps.log.warn({ err }, 'inquiry deadline sweep failed; will retry');
+    }
+  };
   await replay();
-  const timers = [setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS)];
+  const timers = [setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS), setInterval(sweep, SWEEP_INTERVAL_MS)];
   for (const t of timers) t.unref();
   return {
     async close() {

@@ -55,12 +55,19 @@ export const JOB_CATALOG = {
 
 /**
  * Retry defaults per queue, for jobs added through the outbox relay (which
- * sets only the id, delay and retention). A monitor run is idempotent (its
- * inquiry carries the run id as idempotency key) and a scheduled run must not
- * be lost to one failure, so it is retried; check jobs are not, since a
- * failed check becomes an Absence instead.
+ * sets only the id, delay and retention). Every job is retried with backoff:
+ * a job fails only when the service could not record its result (PostgreSQL
+ * or Redis away for a moment), never because a check's source failed (that
+ * becomes an Absence inside the job). Each is idempotent: a monitor run's
+ * inquiry carries the run id as idempotency key, a check result is taken
+ * only while the inquiry still awaits it, a timer is ignored by an actor
+ * that has moved on. The backoff sums span a few minutes of outage; past
+ * that, the deadline sweeper (src/inquiries/sweeper.ts) concludes what is
+ * left.
  */
 const QUEUE_DEFAULTS: Partial<Record<QueueName, DefaultJobOptions>> = {
+  checks: { attempts: 6, backoff: { type: 'exponential', delay: 500 } },
+  timers: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
   monitors: { attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
 };
 
