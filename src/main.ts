@@ -23,6 +23,7 @@ import { createRedis } from './redis/client.js';
 import { provisionTenant, type ProvisionedTenant } from './tenancy/provision.js';
 import { startWorkers, type Workers } from '../workers/index.js';
 import { sweepOverdueInquiries } from './inquiries/sweeper.js';
+import { reconcileMonitorSchedules } from './monitors/reconcile.js';
 
 /**
  * The composition root: config -> logger -> preflight -> migrations -> pool ->
@@ -104,6 +105,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     workers = await startWorkers({
       config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool,
       sweepInquiries: () => sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired')),
+      reconcileMonitors: () => reconcileMonitorSchedules(db, core.queues.queue('monitors')),
     });
   }
 

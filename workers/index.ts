@@ -8,8 +8,9 @@ import { sealAudit } from '../src/audit/sealer.js';
 /**
  * The background side of the service. Every process that runs workers also
  * replays audit rows that were spooled to local disk while Postgres was down,
- * seals audit rows into their hash chains, and concludes inquiries left open
- * past their deadline (a timer or check job lost to an outage).
+ * seals audit rows into their hash chains, concludes inquiries left open
+ * past their deadline (a timer or check job lost to an outage), and restores
+ * monitor schedules that Redis lost, from PostgreSQL.
  */
 export interface Workers {
   close(): Promise<void>;
@@ -23,6 +24,8 @@ export interface WorkerDeps {
   replayAudit: (rows: AuditRecord[]) => Promise<void>;
   /** Concludes inquiries left open past their bound (src/inquiries/sweeper.ts); returns how many. */
   sweepInquiries?: () => Promise<number>;
+  /** Restores monitor schedules missing from Redis (src/monitors/reconcile.ts). */
+  reconcileMonitors?: () => Promise<{ restored: number; removed: number }>;
 }
 
 // Often enough that a recovered database catches up within seconds, rarely enough to cost nothing.
@@ -31,6 +34,8 @@ const SPOOL_REPLAY_INTERVAL_MS = 5000;
 const SEAL_INTERVAL_MS = 2000;
 // Inquiries overdue by minutes are concluded within seconds of the outage ending.
 const SWEEP_INTERVAL_MS = 10_000;
+// A Redis that lost its data loses at most a minute of monitor cadence.
+const RECONCILE_INTERVAL_MS = 60_000;
 
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const replay = async () => {
@@ -56,8 +61,20 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       deps.log.warn({ err }, 'inquiry deadline sweep failed; will retry');
     }
   };
+  const reconcile = async () => {
+    try {
+      const r = await deps.reconcileMonitors?.();
+      if (r && (r.restored > 0 || r.removed > 0)) deps.log.warn(r, 'monitor schedules reconciled from PostgreSQL');
+    } catch (err) {
+      deps.log.warn({ err }, 'monitor schedule reconciliation failed; will retry');
+    }
+  };
   await replay();
-  const timers = [setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS), setInterval(sweep, SWEEP_INTERVAL_MS)];
+  await reconcile();
+  const timers = [
+    setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS),
+    setInterval(sweep, SWEEP_INTERVAL_MS), setInterval(reconcile, RECONCILE_INTERVAL_MS),
+  ];
   for (const t of timers) t.unref();
   return {
     async close() {
