@@ -5,7 +5,7 @@ import { HttpProblem } from './problems.js';
  * their message: a lost dependency is 503 with Retry-After, anything else is
  * 502 carrying the audit id of the attempt, as the contract says.
  */
-const UNAVAILABLE_NAMES = new Set(['ConnectionError', 'BackendTerminatedError', 'StatementTimeoutError']);
+const UNAVAILABLE_NAMES = new Set(['ConnectionError', 'BackendTerminatedError', 'StatementTimeoutError', 'MaxRetriesPerRequestError']);
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300']);
 
 export function classifyError(error: unknown): HttpProblem {
@@ -20,7 +20,7 @@ export function isDependencyDown(error: unknown): boolean {
     const { name, code, message } = e as { name?: string; code?: string; message?: string };
     if (name && UNAVAILABLE_NAMES.has(name)) return true;
     if (code && UNAVAILABLE_CODES.has(code)) return true;
-    if (message && /Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED/.test(message)) return true;
+    if (message && /Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|max retries per request|enableOfflineQueue/.test(message)) return true;
   }
   return false;
 }

@@ -2,7 +2,8 @@ import { Redis } from 'ioredis';
 
 /**
  * Redis connections fail fast: no offline queue and a short command timeout,
- * so a request never hangs on a Redis that is down (the edge answers 503).
+ * so a request never hangs on a Redis that is down (the rate limiter then
+ * counts locally, and a call that needs a queue answers 503).
  */
 export function createRedis(url: string, opts: { forBullmq?: boolean } = {}): Redis {
   const client = opts.forBullmq
