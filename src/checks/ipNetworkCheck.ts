@@ -1,0 +1,79 @@
+import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
+import { NETWORK_SOURCES, loadNetworks, networkOf, networksReady, type IpNetwork } from './ipNetworks.js';
+import { normalisePresentation } from './normalise.js';
+import { countryWording, readPhone } from './phoneParsing.js';
+import { HOSTING_ASNS, HOSTING_SOURCE } from './hostingAsns.js';
+import type { CheckContext } from './types.js';
+
+/**
+ * Who announces the IP address, and where it is registered, offline:
+ * - a hosting, cloud, data-centre or VPN network is where servers, proxies
+ *   and VPN exits live, not people at home or on a phone: it weakens
+ *   (moderate). A network counts as hosting when its AS number is on the
+ *   maintained list generated from X4BNet/lists_vpn (about 900 networks,
+ *   src/checks/data/hostingAsns.json, `npm run data:hosting`), or, for the
+ *   long tail, when its organisation's registered name says so (hosting,
+ *   cloud, server, data centre, VPS, colocation, dedicated);
+ * - an address registered in another country than the one the subject
+ *   claims, or than its phone number's, weakens a little (travel and VPNs
+ *   are common).
+ * The data loads in the background after start-up (src/checks/ipNetworks.ts).
+ */
+const HOSTING_WORDS = /\b(?:hosting|host|hosted|cloud|servers?|data ?cent(?:er|re)s?|datacenters?|vps|colo(?:cation)?|dedicated)\b/i;
+
+// Reading starts with the first module load, in the background: no call waits for it.
+void loadNetworks().catch(() => undefined);
+
+function countriesClaimed(ctx: Pick<CheckContext, 'claim' | 'subject'>): { country: string; from: string }[] {
+  const out: { country: string; from: string }[] = [];
+  const claimed = ctx.claim?.country?.trim().toUpperCase();
+  if (claimed) out.push({ country: claimed, from: 'the country the subject claims' });
+  for (const p of ctx.subject.filter((s) => s.type === 'PHONE')) {
+    const reading = readPhone({ presentation: p, ...(ctx.claim ? { claim: ctx.claim } : {}) });
+    const country = reading.status === 'parsed' ? reading.number.country : undefined;
+    if (country) out.push({ country, from: "the phone number's country" });
+  }
+  return out;
+}
+
+function answersFor(network: IpNetwork, ctx: Pick<CheckContext, 'claim' | 'subject'>): SignalAnswer[] {
+  const answers: SignalAnswer[] = [];
+  const where = network.country ? ` registered in ${countryWording(network.country)}` : '';
+  const hosting = (network.asn !== null && HOSTING_ASNS.has(network.asn)) || (network.organisation !== null && HOSTING_WORDS.test(network.organisation));
+  if (hosting) {
+    answers.push(weakens(`The IP address belongs to a hosting or data-centre network${where}, not an access network people connect from.`, { kind: 'ip_hosting' }));
+  } else {
+    answers.push(neutral(network.asn === null ? `The IP address has no announcing network on record${where}.` : `The IP address belongs to an access network${where}.`));
+  }
+  const mismatch = network.country === null ? undefined : countriesClaimed(ctx).find((c) => c.country !== network.country);
+  if (mismatch && network.country) {
+    answers.push(weakens(`The IP address is registered in ${countryWording(network.country)}, not in ${mismatch.from} (${countryWording(mismatch.country)}).`, { kind: 'ip_country_mismatch' }));
+  }
+  return answers;
+}
+
+export const check = defineCheck(
+  {
+    ...OFFLINE,
+    id: 'ip_network',
+    kind: 'ip_network',
+    looksAt: 'the network announcing the IP address (hosting or access) and the country it is registered in, against the claimed and phone countries',
+    declares: [
+      { kind: 'ip_hosting', disposition: 'weakens', strength: 'moderate', reason: 'People connect from access networks; a data-centre address is a server, proxy or VPN exit, though some are honest.' },
+      { kind: 'ip_country_mismatch', disposition: 'weakens', strength: 'weak', reason: 'An address in another country than the claimed one is common with travel and VPNs: a small sign.' },
+      { disposition: 'neutral', reason: 'An access network is where people ordinarily are.' },
+    ],
+    artifactTypes: ['IP'],
+    trustBand: 'medium',
+    dataClass: PERSONAL_FACT,
+    sources: [...NETWORK_SOURCES, HOSTING_SOURCE],
+  },
+  (ctx) => {
+    const ip = normalisePresentation('IP', ctx.presentation.value)?.normalised;
+    if (ip === undefined) return absent('no_data', 'The value is not an IP address whose network could be looked up.');
+    if (!ip.includes('.')) return absent('no_data', 'Networks of IPv6 addresses are not on record here yet.');
+    if (!networksReady()) return absent('no_data', 'The network data is still loading after start-up.');
+    const network = networkOf(ip);
+    return network === null ? absent('no_data', 'The IP address has no network on record.') : answersFor(network, ctx);
+  },
+);
