@@ -4,7 +4,7 @@ import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, 
 import { viewHost, type HostView } from './hosts.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
 import { BRAND_DOMAINS, BRAND_SOURCES } from './brandDomains.js';
-import { confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
+import { CONFUSABLES_SOURCE, confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
 import { ENGLISH_WORDS_SOURCE, isEnglishWord } from './englishWords.js';
 
 /**
@@ -179,7 +179,7 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
-    sources: [...BRAND_SOURCES, FREE_MAIL_SOURCE, ENGLISH_WORDS_SOURCE],
+    sources: [...BRAND_SOURCES, FREE_MAIL_SOURCE, ENGLISH_WORDS_SOURCE, CONFUSABLES_SOURCE],
   },
   ({ presentation }) =>
     answerAboutHost(presentation, (host, what) => {

@@ -1,3 +1,10 @@
+import { createRequire } from 'node:module';
+import { remove as removeConfusables } from 'confusables';
+import type { DataSource } from './types.js';
+
+export const CONFUSABLES_SOURCE: DataSource = {
+  name: 'confusables', version: (createRequire(import.meta.url)('confusables/package.json') as { version: string }).version, licence: 'MIT',
+};
 /**
  * Edit distances for the look-alike check.
  *
@@ -59,8 +66,15 @@ export const LATIN_LOOKALIKES: ReadonlyMap<string, string> = new Map([
   ['α', 'a'], ['ι', 'i'], ['κ', 'k'], ['ν', 'v'], ['ο', 'o'], ['ρ', 'p'], ['υ', 'u'], ['χ', 'x'],
 ]);
 
+/**
+ * The label folded to what it looks like: every letter drawn like a Latin
+ * one becomes that letter (the confusables package, MIT: Cyrillic, Greek,
+ * full-width, accented and decorated forms), then the sequences and digits
+ * above. Two labels with the same skeleton read the same at a glance.
+ */
 export function confusableSkeleton(label: string): string {
-  let skeleton = Array.from(label.toLowerCase(), (char) => LATIN_LOOKALIKES.get(char) ?? char).join('');
+  const folded = removeConfusables(label.toLowerCase()).toLowerCase();
+  let skeleton = Array.from(folded, (char) => LATIN_LOOKALIKES.get(char) ?? char).join('');
   for (const [pattern, replacement] of CONFUSABLE_SEQUENCES) skeleton = skeleton.replace(pattern, replacement);
   return skeleton;
 }

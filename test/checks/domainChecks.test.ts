@@ -86,6 +86,8 @@ describe('domain_lookalike on real names', () => {
     ['a brand on a shared hosting platform', 'URL', 'https://paypal-login.web.app/', 'domain_lookalike'],
     ['the brand itself as a platform site', 'URL', 'https://binance.pages.dev/', 'domain_lookalike'],
     ['a dropped letter', 'DOMAIN', 'netflx.com', 'domain_lookalike'],
+    ['accented and decorated letters (UTS #39-style skeleton)', 'DOMAIN', 'ṗäÿṗäł.com', 'domain_lookalike'],
+    ['Greek and Cyrillic letters', 'URL', 'https://соinbаse.com/', 'domain_lookalike'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
