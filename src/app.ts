@@ -34,6 +34,7 @@ import type { ValidationFailure } from './http/problems.js';
 import { createMintKey, createRevokeKey } from './routes/admin/keys.js';
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
+import { resolverHealth } from './checks/resolverCanary.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './routes/meta.js';
 import { streamHandlers } from './routes/streams.js';
 import { webhookHandlers } from './routes/admin/webhooks.js';
@@ -144,7 +145,7 @@ function key(op: Pick<OperationSpec, 'method' | 'path'>): string {
 function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler> {
   return new Map<string, Handler>([
     ['GET /v1/health', health],
-    ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}) })],
+    ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth })],
     ['GET /openapi.json', createOpenApiHandler(documentJson)],
     ['GET /docs', createDocsHandler()],
     ['POST /v1/inquiries', deps.inquiries.create],

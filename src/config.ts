@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   TAS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
   /** DNS resolvers for the DNS checks: `system` (this machine's), `off`, or a comma-separated host:port list. */
   TAS_DNS_SERVERS: z.string().default('system'),
+  // A name the resolver must answer with an address before DNS checks give negative evidence; 'off' disables the canary.
+  TAS_DNS_CANARY: z.string().default('example.com'),
   /**
    * RDAP service for the domain-age check, or `off`. The default is the public
    * bootstrap redirector (rdap.org), which forwards each query to the registry

@@ -74,6 +74,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
   const { config, db, hub, log } = deps;
   const checks = await discoverChecks({
     ...dnsServersOf(config.TAS_DNS_SERVERS),
+    ...(config.TAS_DNS_CANARY !== 'off' ? { dnsCanary: config.TAS_DNS_CANARY } : {}),
     ...(config.TAS_RDAP_BASE_URL !== 'off' ? { rdapBaseUrl: config.TAS_RDAP_BASE_URL } : {}),
     ...(config.TAS_PROVIDERS_FILE ? { providersFile: config.TAS_PROVIDERS_FILE } : {}),
     networkTimeoutMs: config.TAS_NETWORK_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { promises as dns, type MxRecord } from 'node:dns';
 import { describeType } from './artifactTypes.js';
-import { PUBLIC_FACT, absent, defineCheck, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
+import { PUBLIC_FACT, absenceFor, absent, defineCheck, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
+import { createResolverCanary, type ResolverCanary } from './resolverCanary.js';
 import { hostOf, viewHost } from './hosts.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
@@ -19,6 +20,8 @@ export interface DnsCheckConfig {
   /** Resolver addresses as `host` or `host:port` (IPv6 as `[addr]:port`). */
   servers: string[];
   timeoutMs: number;
+  /** A name that must resolve before any negative answer counts (src/checks/resolverCanary.ts); none: no canary. */
+  canaryName?: string;
 }
 
 type Lookup<T> =
@@ -184,11 +187,36 @@ export function createDnsChecks(config: DnsCheckConfig): CheckDefinition[] {
   if (config.servers.length === 0) throw new Error('createDnsChecks needs at least one resolver address');
   // setServers validates the addresses; doing it once here fails at start-up rather than on every look-up.
   new dns.Resolver().setServers(config.servers);
-  return [mailExchangerCheck(config), addressCheck(config), delegationCheck(config)];
+  const checks = [mailExchangerCheck(config), addressCheck(config), delegationCheck(config)];
+  if (config.canaryName === undefined) return checks;
+  const canary = createResolverCanary({ servers: config.servers, name: config.canaryName, timeoutMs: config.timeoutMs });
+  return checks.map((check) => guardedByCanary(check, canary));
+}
+
+/**
+ * A weakening DNS answer stands only while the resolver answers the
+ * known-good name; otherwise it becomes an absence. Supporting answers need
+ * no guard: a resolver that finds records is at least answering.
+ */
+function guardedByCanary(check: CheckDefinition, canary: ResolverCanary): CheckDefinition {
+  return {
+    ...check,
+    async run(ctx) {
+      const result = await check.run(ctx);
+      if (!result.signals.some((s) => s.disposition === 'weakens') || (await canary.trustworthy())) return result;
+      return {
+        signals: result.signals.filter((s) => s.disposition !== 'weakens'),
+        absences: [...result.absences, absenceFor(ctx, 'error', 'The resolver did not answer a known-good name correctly, so its negative answers are not taken as evidence.')],
+      };
+    },
+  };
 }
 
 /** Discovery entry: DNS checks exist only when resolvers are configured. */
 export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
   if (config.dnsServers === undefined || config.dnsServers.length === 0) return [];
-  return createDnsChecks({ servers: config.dnsServers, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS });
+  return createDnsChecks({
+    servers: config.dnsServers, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+    ...(config.dnsCanary ? { canaryName: config.dnsCanary } : {}),
+  });
 }

@@ -24,6 +24,8 @@ import type { CheckDefinition, Tier } from './types.js';
 export interface CheckDiscoveryConfig {
   /** Resolver addresses (`host:port`); DNS checks exist only when given. */
   dnsServers?: string[];
+  /** A name the resolver must answer before DNS checks give negative evidence (TAS_DNS_CANARY). */
+  dnsCanary?: string;
   /** RDAP service base URL; the domain-age check exists only when given. */
   rdapBaseUrl?: string;
   /** Path of the operator's HTTP providers description (JSON). */

@@ -21,6 +21,8 @@ export interface HealthzDeps {
   openapiAnswers: () => boolean;
   /** Audit rows kept aside by the spool's replay because PostgreSQL refused them (see src/audit/spool.ts). */
   auditQuarantined?: () => Promise<number>;
+  /** The DNS checks' resolver, by its canary (src/checks/resolverCanary.ts). */
+  resolver?: () => 'unchecked' | 'ok' | 'degraded';
 }
 
 export function createHealthz(deps: HealthzDeps): Handler {
@@ -31,7 +33,8 @@ export function createHealthz(deps: HealthzDeps): Handler {
       deps.auditQuarantined?.().catch(() => 0) ?? Promise.resolve(0),
     ]);
     // Quarantined audit rows are kept, not lost, but an operator must look at them.
-    const ok = database && redis && quarantined === 0;
+    const resolver = deps.resolver?.() ?? 'unchecked';
+    const ok = database && redis && quarantined === 0 && resolver !== 'degraded';
     return {
       status: 200,
       body: {
@@ -42,6 +45,7 @@ export function createHealthz(deps: HealthzDeps): Handler {
         database: database ? 'reachable' : 'unreachable',
         redis: redis ? 'reachable' : 'unreachable',
         audit_quarantined: quarantined,
+        resolver,
       },
     };
   };
