@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   TAS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
   /** DNS resolvers for the DNS checks: `system` (this machine's), `off`, or a comma-separated host:port list. */
   TAS_DNS_SERVERS: z.string().default('system'),
+  // How long an inquiry may stay open before the deadline sweeper concludes it (src/inquiries/sweeper.ts).
+  TAS_INQUIRY_OVERDUE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   // A name the resolver must answer with an address before DNS checks give negative evidence; 'off' disables the canary.
   TAS_DNS_CANARY: z.string().default('example.com'),
   /**

@@ -104,7 +104,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     core.startProcessing();
     workers = await startWorkers({
       config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool,
-      sweepInquiries: () => sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired')),
+      sweepInquiries: () => sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired'), config.TAS_INQUIRY_OVERDUE_MS),
       reconcileMonitors: () => reconcileMonitorSchedules(db, core.queues.queue('monitors')),
     });
   }
