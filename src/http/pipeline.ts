@@ -65,10 +65,19 @@ async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buf
   logCall(deps, ctx, result.status, started);
 }
 
+// A caller's own request id is kept when it is a plain token of reasonable length
+// (it goes into logs and the audit row); anything else is replaced by a fresh one.
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
+
+function requestIdOf(ex: Exchange): string {
+  const given = ex.headers['x-request-id']?.trim();
+  return given !== undefined && CALLER_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
 function newContext(ex: Exchange): HandlerContext {
   const ctx: HandlerContext = {
     ex,
-    reqId: randomUUID(),
+    reqId: requestIdOf(ex),
     auditId: randomUUID(),
     occurredAt: new Date().toISOString(),
     principal: null,

@@ -19,6 +19,8 @@ import { statusLine, type Exchange } from './exchange.js';
  * client is noticed by a failing write. 15 s is DESIGN 2.2's figure.
  */
 export const HEARTBEAT_MS = 15_000;
+// Long enough not to stampede a restarting instance, short enough that a dropped client is back quickly.
+export const RECONNECT_AFTER_MS = 2000;
 
 /**
  * Bytes queued for one client before it is dropped. An event is a few KB, so
@@ -115,8 +117,9 @@ export function openSse(ex: Exchange, opts: SseOptions): SseWriter {
       ex.res.writeHeader('X-Accel-Buffering', 'no');
       ex.res.writeHeader('X-Service-Audit-Id', opts.auditId);
       ex.res.writeHeader('X-Request-Id', opts.reqId);
-      // A first comment sends the head now, so the client sees the stream open before any event.
-      blocked = !ex.res.write(': stream open\n\n');
+      // A first comment sends the head now, so the client sees the stream open before any event;
+      // `retry:` tells an EventSource how long to wait before it reconnects after a drop.
+      blocked = !ex.res.write(`: stream open\nretry: ${RECONNECT_AFTER_MS}\n\n`);
     });
     if (!closed) {
       ex.res.onWritable(() => onWritable());

@@ -1,0 +1,45 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMAIL_AND_PHONE, inquire } from '../inquiries/support.js';
+import { ownerClient } from '../support/database.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+/** HTTP conventions clients rely on (issue 16): the caller's request id, and SSE's reconnect delay. */
+let ts: TestService;
+let owner: pg.Client;
+beforeAll(async () => {
+  ts = await startTestService({}, { workers: false });
+  owner = await ownerClient(ts.dbUrl);
+});
+afterAll(async () => {
+  await owner?.end();
+  await ts?.stop();
+});
+
+describe('X-Request-Id', () => {
+  it("a caller's id is echoed, logged and kept on the audit row", async () => {
+    const res = await fetch(`${ts.base}/v1/health`, { headers: { ...bearer(ts.tenant.keys.test), 'x-request-id': 'checkout-7f3a:42' } });
+    expect(res.headers.get('x-request-id')).toBe('checkout-7f3a:42');
+    const auditId = res.headers.get('x-service-audit-id');
+    await expect.poll(async () => (await owner.query('SELECT request_id FROM audit_log WHERE audit_id = $1', [auditId])).rows[0]?.request_id).toBe('checkout-7f3a:42');
+    expect(ts.logs.some((line) => line.includes('checkout-7f3a:42'))).toBe(true);
+  });
+
+  it('an unusable one (too long, or with spaces) is replaced by a fresh id', async () => {
+    for (const given of ['x'.repeat(200), 'has spaces in it']) {
+      const res = await fetch(`${ts.base}/v1/health`, { headers: { ...bearer(ts.tenant.keys.test), 'x-request-id': given } });
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe('event streams', () => {
+  it('tell the client how long to wait before reconnecting', async () => {
+    const inquiry = await inquire(ts, EMAIL_AND_PHONE);
+    const res = await fetch(`${ts.base}/v1/inquiries/${inquiry.body.inquiry_id}/events`, { headers: bearer(ts.tenant.keys.test) });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(first).toMatch(/^retry: 2000$/m);
+  });
+});
