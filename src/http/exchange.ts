@@ -75,6 +75,8 @@ export function send(ex: Exchange, r: SimpleResponse, closeConnection = false): 
     ex.res.writeStatus(statusLine(r.status));
     for (const [k, v] of Object.entries(r.headers)) ex.res.writeHeader(k, v);
     if (r.status === 204) ex.res.endWithoutBody(0, closeConnection);
+    // A HEAD answer carries the length the GET body would have, and no body.
+    else if (ex.method === 'HEAD') ex.res.endWithoutBody(r.body === undefined ? 0 : Buffer.byteLength(r.body), closeConnection);
     else ex.res.end(r.body ?? '', closeConnection);
   });
 }

@@ -115,6 +115,10 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   if (!route.handler) {
     throw new HttpProblem('not-implemented', `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`);
   }
+  // HEAD on an event stream: the head a GET would open with, without opening the stream.
+  if (ctx.ex.method === 'HEAD' && op.success.contentType === 'text/event-stream') {
+    return { status: 200, headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' } };
+  }
   return route.handler(ctx);
 }
 
@@ -143,7 +147,8 @@ async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, 
   }
   ctx.principal = outcome.principal;
   if (need !== 'key' && !outcome.principal.scopes.has(need)) {
-    throw new HttpProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need });
+    // RFC 6750 3.1: the challenge names the error and the scope the call needs.
+    throw new HttpProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
   }
   const wait = await deps.rateLimiter.take(outcome.principal.keyId);
   if (wait !== null) {

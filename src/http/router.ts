@@ -49,8 +49,11 @@ export function createRouter<T>(): Router<T> {
         // Only the most specific template shape decides 405s (a literal beats a parameter).
         if (bestShape && bestShape.join('/') !== entry.segments.join('/')) continue;
         bestShape = entry.segments;
-        if (entry.method === method.toUpperCase()) return { kind: 'match', match: { route: entry.route, params } };
+        // HEAD is answered by the GET route (RFC 9110 9.3.2); the pipeline sends the head only.
+        const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+        if (entry.method === wanted) return { kind: 'match', match: { route: entry.route, params } };
         allow.add(entry.method);
+        if (entry.method === 'GET') allow.add('HEAD');
       }
       return allow.size > 0 ? { kind: 'method-not-allowed', allow: [...allow].sort() } : { kind: 'not-found' };
     },

@@ -18,8 +18,10 @@ describe('router', () => {
   });
 
   it('given a known path with another method, then it answers 405 with the allowed ones', () => {
-    expect(router.lookup('PUT', '/v1/monitors/1')).toEqual({ kind: 'method-not-allowed', allow: ['DELETE', 'GET'] });
+    expect(router.lookup('PUT', '/v1/monitors/1')).toEqual({ kind: 'method-not-allowed', allow: ['DELETE', 'GET', 'HEAD'] });
     expect(router.lookup('GET', '/v1/observations/batch')).toEqual({ kind: 'method-not-allowed', allow: ['POST'] });
+    // HEAD is served by the GET route.
+    expect(router.lookup('HEAD', '/v1/monitors/1')).toMatchObject({ kind: 'match' });
   });
 
   it('given an unknown path or a bad escape, then it is not found', () => {

@@ -33,6 +33,40 @@ describe('X-Request-Id', () => {
   });
 });
 
+describe('HEAD', () => {
+  it('answers every GET route with its head and no body', async () => {
+    const get = await fetch(`${ts.base}/openapi.json`);
+    const head = await fetch(`${ts.base}/openapi.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const keyed = await fetch(`${ts.base}/v1/health`, { method: 'HEAD', headers: bearer(ts.tenant.keys.test) });
+    expect(keyed.status).toBe(200);
+  });
+
+  it('on an event stream, gives the head without opening the stream', async () => {
+    const inquiry = await inquire(ts, EMAIL_AND_PHONE);
+    const head = await fetch(`${ts.base}/v1/inquiries/${inquiry.body.inquiry_id}/events`, { method: 'HEAD', headers: bearer(ts.tenant.keys.test) });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+  });
+
+  it('is listed in Allow beside GET', async () => {
+    const res = await fetch(`${ts.base}/openapi.json`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('HEAD');
+  });
+});
+
+describe('403', () => {
+  it('names the missing scope in an RFC 6750 challenge', async () => {
+    const keyWithoutAdmin = ts.tenant.keys.test;
+    const res = await fetch(`${ts.base}/v1/admin/keys`, { method: 'POST', headers: { ...bearer(keyWithoutAdmin), 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="admin"');
+  });
+});
+
 describe('event streams', () => {
   it('tell the client how long to wait before reconnecting', async () => {
     const inquiry = await inquire(ts, EMAIL_AND_PHONE);
