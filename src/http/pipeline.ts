@@ -8,7 +8,7 @@ import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
 import { classifyError } from './errorMapping.js';
 import { HttpProblem, ValidationFailure } from './problems.js';
-import type { RateLimiter } from './rateLimit.js';
+import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
 import type { OperationSpec } from '../schemas/operation.js';
@@ -32,6 +32,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Calls whose audit row was written by the handler itself (in its transaction, or before a stream). */
 const auditedInTx = new WeakSet<HandlerContext>();
+/** The RateLimit header fields of a keyed call, sent on its answer whatever it is. */
+const rateHeaders = new WeakMap<HandlerContext, Record<string, string>>();
 
 export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
   return (ex) => {
@@ -150,9 +152,10 @@ async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, 
     // RFC 6750 3.1: the challenge names the error and the scope the call needs.
     throw new HttpProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
   }
-  const wait = await deps.rateLimiter.take(outcome.principal.keyId);
-  if (wait !== null) {
-    throw new HttpProblem('rate-limited', 'This key is over its rate limit.', { retry_after: wait }, { 'Retry-After': String(wait) });
+  const decision = await deps.rateLimiter.take(outcome.principal.keyId);
+  rateHeaders.set(ctx, rateLimitHeaders(decision));
+  if (decision.wait !== null) {
+    throw new HttpProblem('rate-limited', 'This key is over its rate limit.', { retry_after: decision.wait }, { 'Retry-After': String(decision.wait) });
   }
 }
 
@@ -201,7 +204,7 @@ function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): E
 }
 
 function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true }>): void {
-  const headers: Record<string, string> = { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ...r.headers };
+  const headers: Record<string, string> = { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ...rateHeaders.get(ctx), ...r.headers };
   let body: string | Buffer | undefined;
   if (r.raw !== undefined) body = r.raw;
   else if (r.body !== undefined) body = JSON.stringify(r.body);

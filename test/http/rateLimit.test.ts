@@ -1,40 +1,68 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../src/http/rateLimit.js';
+import { createRateLimiter, decisionOf, rateLimitHeaders } from '../../src/http/rateLimit.js';
 import { createRedis } from '../../src/redis/client.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
 
 /**
- * The limiter with a real Redis, and with a Redis that does not answer
- * (a closed port): it never throws, and a key is still limited, per process.
+ * The limiter as a token bucket, with a real Redis and with a Redis that does
+ * not answer (a closed port): it never throws, a key is always limited, and
+ * every keyed answer carries the IETF RateLimit fields.
  */
 const live = createRedis('redis://127.0.0.1:6379');
 const dead = createRedis('redis://127.0.0.1:1');
+let ts: TestService;
 beforeAll(async () => {
   await live.connect();
+  ts = await startTestService({ TAS_RATE_LIMIT_PER_SEC: '5' }, { workers: false });
 });
-afterAll(() => {
+afterAll(async () => {
   live.disconnect();
   dead.disconnect();
+  await ts?.stop();
 });
 
-async function takes(limiter: ReturnType<typeof createRateLimiter>, key: string, n: number): Promise<(number | null)[]> {
+async function waits(limiter: ReturnType<typeof createRateLimiter>, key: string, n: number): Promise<(number | null)[]> {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(await limiter.take(key));
+  for (let i = 0; i < n; i++) out.push((await limiter.take(key)).wait);
   return out;
 }
 
 describe('the rate limiter', () => {
-  const now = () => 1_800_000_000_250;
-
-  it('counts in Redis: the fourth call of a window over a limit of three waits', async () => {
-    const limiter = createRateLimiter({ redis: live, prefix: `tastest:rl:${process.pid}:${Date.now()}`, perSecond: 3, now });
-    expect(await takes(limiter, 'k', 4)).toEqual([null, null, null, 1]);
+  it('a bucket of three: three pass at once, the fourth waits', async () => {
+    const limiter = createRateLimiter({ redis: live, prefix: `tastest:rl:${process.pid}:${Date.now()}`, perSecond: 3 });
+    expect(await waits(limiter, 'k', 4)).toEqual([null, null, null, 1]);
     expect(limiter.degraded()).toBe(false);
   });
 
-  it('without Redis, counts locally, still limits, and says it is degraded', async () => {
+  it('refills continuously: no burst of twice the limit at a window edge', async () => {
+    const limiter = createRateLimiter({ redis: live, prefix: `tastest:rl:${process.pid}:${Date.now()}:edge`, perSecond: 10 });
+    const first = await waits(limiter, 'k', 10);
+    await new Promise((r) => setTimeout(r, 150));
+    const after = await waits(limiter, 'k', 10);
+    expect(first.every((w) => w === null)).toBe(true);
+    // 150 ms refills one or two tokens, not ten.
+    expect(after.filter((w) => w === null).length).toBeLessThanOrEqual(3);
+  });
+
+  it('without Redis, keeps a local bucket, still limits, and says it is degraded', async () => {
+    const now = () => 1_800_000_000_250;
     const limiter = createRateLimiter({ redis: dead, prefix: 'tastest:rl:dead', perSecond: 3, now });
-    expect(await takes(limiter, 'k', 4)).toEqual([null, null, null, 1]);
-    expect(await limiter.take('other')).toBeNull();
+    expect(await waits(limiter, 'k', 4)).toEqual([null, null, null, 1]);
+    expect((await limiter.take('other')).wait).toBeNull();
     expect(limiter.degraded()).toBe(true);
+  });
+
+  it('publishes policy, remaining and reset as the IETF fields', () => {
+    expect(rateLimitHeaders(decisionOf(true, 2.4, 5))).toEqual({ 'RateLimit-Policy': '"per-key";q=5;w=1', RateLimit: '"per-key";r=2;t=1' });
+  });
+});
+
+describe('through the server', () => {
+  it('every keyed answer carries RateLimit fields, and a 429 carries Retry-After', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) })));
+    for (const a of answers) expect(a.headers.get('ratelimit-policy')).toBe('"per-key";q=5;w=1');
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.headers.get('retry-after')).toBe('1');
   });
 });
