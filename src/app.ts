@@ -75,8 +75,11 @@ export interface AppDeps {
 
 export interface App {
   listen(port: number, host: string): Promise<number>;
-  /** Stops accepting, lets in-flight calls finish (new ones get 503), then closes the socket. */
+  /** From now on new calls get 503 with Retry-After; calls in flight go on. */
   drain(): void;
+  /** Resolves once no call is in flight (streams excepted: they end on their own). */
+  settled(): Promise<void>;
+  /** Stops accepting connections. */
   close(): void;
   document: Record<string, unknown>;
 }
@@ -94,7 +97,21 @@ export function createApp(deps: AppDeps): App {
   for (const [path, route] of exampleRoutes()) router.add('get', path, route);
 
   let draining = false;
+  let inFlight = 0;
+  let whenSettled: (() => void)[] = [];
+  const calls = {
+    begin: () => {
+      inFlight += 1;
+    },
+    end: () => {
+      inFlight -= 1;
+      if (inFlight > 0) return;
+      for (const resolve of whenSettled) resolve();
+      whenSettled = [];
+    },
+  };
   const pipeline = createPipeline({
+    calls,
     router,
     authenticator: deps.authenticator,
     rateLimiter: deps.rateLimiter,
@@ -130,6 +147,9 @@ export function createApp(deps: AppDeps): App {
     drain() {
       draining = true;
       sessionSockets.drain();
+    },
+    settled() {
+      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => whenSettled.push(resolve));
     },
     close() {
       if (listenSocket) uWS.us_listen_socket_close(listenSocket);

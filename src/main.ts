@@ -112,9 +112,11 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   return {
     port, db, redis, app, core, log, demo,
     async stop() {
+      // New calls get 503 with Retry-After; calls in flight finish on open pools before anything closes.
       app?.drain();
       app?.close();
       // Each step is bounded: with Redis or PostgreSQL gone, a close could otherwise wait forever.
+      await bounded(app?.settled());
       await bounded(workers?.close());
       await bounded(core.close());
       await bounded(hub.close());

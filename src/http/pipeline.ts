@@ -26,6 +26,8 @@ export interface PipelineDeps {
   log: Logger;
   maxBodyBytes: number;
   isDraining: () => boolean;
+  /** Told when a call starts and when it has been answered, so a drain can wait for calls in flight. */
+  calls?: { begin(): void; end(): void };
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -40,10 +42,13 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
     // uWS delivers body chunks only to a reader attached before the first await.
     const bodyPromise = BODY_METHODS.has(ex.method) ? readBody(ex, deps.maxBodyBytes) : null;
     bodyPromise?.catch(() => undefined);
-    handle(deps, ex, bodyPromise).catch((error) => {
-      deps.log.error({ err: error }, 'pipeline failure');
-      send(ex, { status: 500, headers: { 'content-type': 'text/plain' }, body: 'internal error' }, true);
-    });
+    deps.calls?.begin();
+    handle(deps, ex, bodyPromise)
+      .catch((error) => {
+        deps.log.error({ err: error }, 'pipeline failure');
+        send(ex, { status: 500, headers: { 'content-type': 'text/plain' }, body: 'internal error' }, true);
+      })
+      .finally(() => deps.calls?.end());
   };
 }
 
