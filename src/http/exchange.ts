@@ -56,7 +56,7 @@ export interface SimpleResponse {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized',
   403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone',
   413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
@@ -75,6 +75,8 @@ export function send(ex: Exchange, r: SimpleResponse, closeConnection = false): 
     ex.res.writeStatus(statusLine(r.status));
     for (const [k, v] of Object.entries(r.headers)) ex.res.writeHeader(k, v);
     if (r.status === 204) ex.res.endWithoutBody(0, closeConnection);
+    // 304 has no content and no length of its own (RFC 9110 15.4.5).
+    else if (r.status === 304) ex.res.endWithoutBody(undefined, closeConnection);
     // A HEAD answer carries the length the GET body would have, and no body.
     else if (ex.method === 'HEAD') ex.res.endWithoutBody(r.body === undefined ? 0 : Buffer.byteLength(r.body), closeConnection);
     else ex.res.end(r.body ?? '', closeConnection);

@@ -11,6 +11,7 @@ import { HttpProblem, ValidationFailure } from './problems.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
+import { encodedFor, etagOf, matchesIfNoneMatch } from './representation.js';
 import type { OperationSpec } from '../schemas/operation.js';
 
 /**
@@ -213,7 +214,22 @@ function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true
   let body: string | Buffer | undefined;
   if (r.raw !== undefined) body = r.raw;
   else if (r.body !== undefined) body = JSON.stringify(r.body);
-  if (body !== undefined) headers['Content-Type'] = r.contentType ?? 'application/json';
+  if (body === undefined) return send(ctx.ex, { status: r.status, headers, body });
+  headers['Content-Type'] = r.contentType ?? 'application/json';
+  const read = (ctx.ex.method === 'GET' || ctx.ex.method === 'HEAD') && r.status === 200;
+  if (read) {
+    headers.ETag = etagOf(body);
+    if (matchesIfNoneMatch(ctx.ex.headers['if-none-match'], headers.ETag)) {
+      delete headers['Content-Type'];
+      return send(ctx.ex, { status: 304, headers });
+    }
+  }
+  const encoded = encodedFor(ctx.ex.headers['accept-encoding'], body);
+  if (encoded) {
+    headers['Content-Encoding'] = encoded.coding;
+    headers.Vary = 'Accept-Encoding';
+    body = encoded.bytes;
+  }
   send(ctx.ex, { status: r.status, headers, body });
 }
 

@@ -35,8 +35,9 @@ describe('X-Request-Id', () => {
 
 describe('HEAD', () => {
   it('answers every GET route with its head and no body', async () => {
-    const get = await fetch(`${ts.base}/openapi.json`);
-    const head = await fetch(`${ts.base}/openapi.json`, { method: 'HEAD' });
+    const identity = { 'accept-encoding': 'identity' };
+    const get = await fetch(`${ts.base}/openapi.json`, { headers: identity });
+    const head = await fetch(`${ts.base}/openapi.json`, { method: 'HEAD', headers: identity });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
     expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
@@ -55,6 +56,32 @@ describe('HEAD', () => {
     const res = await fetch(`${ts.base}/openapi.json`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('HEAD');
+  });
+});
+
+describe('conditional GET and compression', () => {
+  it('a GET carries an ETag; If-None-Match with it gets 304 and no body', async () => {
+    const first = await fetch(`${ts.base}/openapi.json`);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${ts.base}/openapi.json`, { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+    const other = await fetch(`${ts.base}/openapi.json`, { headers: { 'if-none-match': '"something-else"' } });
+    expect(other.status).toBe(200);
+  });
+
+  it('a large body is sent with brotli or gzip when asked, and decodes to the same document', async () => {
+    const plain = await (await fetch(`${ts.base}/openapi.json`, { headers: { 'accept-encoding': 'identity' } })).text();
+    for (const coding of ['br', 'gzip']) {
+      const res = await fetch(`${ts.base}/openapi.json`, { headers: { 'accept-encoding': coding } });
+      expect(res.headers.get('content-encoding')).toBe(coding);
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      // fetch decodes the body itself.
+      expect(await res.text()).toBe(plain);
+    }
+    const small = await fetch(`${ts.base}/v1/health`, { headers: { ...bearer(ts.tenant.keys.test), 'accept-encoding': 'br' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
   });
 });
 
