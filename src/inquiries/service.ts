@@ -2,11 +2,12 @@ import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { CheckDefinition } from '../checks/types.js';
 import { gatherSubject } from './gather.js';
+import { isStorable } from '../http/storable.js';
 import { findInquiry, latestAssessmentOf, type AssessmentRow } from '../db/inquiries.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import type { Handler } from '../http/handler.js';
-import { HttpProblem } from '../http/problems.js';
+import { HttpProblem, ValidationFailure } from '../http/problems.js';
 import type { PolicyCache } from '../policies/cache.js';
 import type { RegistryCache } from '../registry/cache.js';
 import { renderReport, type RenderMode } from '../reports/render.js';
@@ -76,7 +77,8 @@ export function createInquiryService(deps: InquiryServiceDeps) {
 
   const create: Handler = async (ctx) => {
     const principal = requirePrincipal(ctx);
-    return inquire(ctx, principal, ctx.body as InquiryRequest, ctx.ex.headers['x-purpose']);
+    const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
+    return inquire(ctx, principal, body, ctx.ex.headers['x-purpose']);
   };
 
   /**
@@ -141,6 +143,23 @@ export function createInquiryService(deps: InquiryServiceDeps) {
 }
 
 export type InquiryService = ReturnType<typeof createInquiryService>;
+
+/**
+ * The `Idempotency-Key` header (the IETF draft's name, as Stripe uses it) is
+ * the body's `idempotency_key` by another name: the same rules apply (I17).
+ * Both given and different is a 422 naming the header.
+ */
+export function withIdempotencyHeader(body: InquiryRequest, header: string | undefined): InquiryRequest {
+  if (header === undefined) return body;
+  const key = header.trim();
+  if (key.length === 0 || key.length > 128 || !isStorable(key)) {
+    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'Give 1 to 128 characters.', type: 'string_too_long' }]);
+  }
+  if (body.idempotency_key !== undefined && body.idempotency_key !== key) {
+    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'The header and the body name different idempotency keys.', type: 'idempotency_key_conflict' }]);
+  }
+  return { ...body, idempotency_key: key };
+}
 
 interface AnswerListener {
   ready: Promise<void>;

@@ -27,6 +27,10 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     headers: [{
       name: 'X-Purpose', required: false,
       description: "Declared purpose, for gateways that route on headers. When sent it must equal the body's `purpose` (rule I13).",
+    }, {
+      name: 'Idempotency-Key', required: false,
+      description: 'The body\'s `idempotency_key` by its header name (1-128 characters), with the same rules (I17). '
+        + 'Both given and different: 422 `idempotency_key_conflict` at `["header","Idempotency-Key"]`.',
     }],
     body: InquiryRequest,
     success: { status: 200, description: 'The inquiry and its first assessment.', schema: InquiryResponse },

@@ -70,6 +70,17 @@ describe('idempotency_key', () => {
     expect(other.body.detail[0]).toMatchObject({ type: 'I17', loc: ['body', 'idempotency_key'] });
   });
 
+  it('the Idempotency-Key header is the same key as the body field; both and different is a 422 naming the header', async () => {
+    provider.handler = (_req, res) => json(res, 200, { risk: 'low' });
+    const first = await inquire(ts, EMAIL_AND_PHONE, ts.tenant.keys.test, { 'idempotency-key': 'order-3003' });
+    const byField = await inquire(ts, { ...EMAIL_AND_PHONE, idempotency_key: 'order-3003' });
+    expect(byField.headers.get('idempotent-replayed')).toBe('true');
+    expect(byField.body.inquiry_id).toBe(first.body.inquiry_id);
+    const both = await inquire(ts, { ...EMAIL_AND_PHONE, idempotency_key: 'order-3004' }, ts.tenant.keys.test, { 'idempotency-key': 'order-3005' });
+    expect(both.status).toBe(422);
+    expect(both.body.detail[0]).toMatchObject({ type: 'idempotency_key_conflict', loc: ['header', 'Idempotency-Key'] });
+  });
+
   it('keys are scoped by tenant and mode', async () => {
     const body = { ...EMAIL_AND_PHONE, idempotency_key: 'shared-key' };
     const test = await inquire(ts, body, ts.tenant.keys.test);
