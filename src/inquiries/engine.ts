@@ -29,6 +29,8 @@ import type { CurrentPolicy } from '../policies/cache.js';
  * Otherwise the actor waits in `reasoning` for its worker checks.
  */
 export const CHECK_QUEUE = 'checks';
+/** The audit trail's currency for check costs: the operator's own units, not money. */
+export const CHECK_COST_UNIT = 'check-units';
 export const CHECK_JOB = 'check.run';
 // After the caller's deadline, reasoning may go on this long beyond the slowest planned check
 // before the inquiry concludes with what it has (the ceiling on a preliminary answer's revisions).
@@ -102,6 +104,10 @@ export async function openInquiry(
   const { inquiryId, presentations, plan } = prepared;
   ctx.audit.target_kind = 'inquiry';
   ctx.audit.target_id = inquiryId;
+  // What the call spends: the cost of every check it runs, in the operator's check cost
+  // units (a provider's `cost`); free offline checks cost 0, and 0 is still a cost on the record.
+  ctx.audit.cost_amount = [...plan.inline, ...plan.worker].reduce((sum, p) => sum + p.check.cost, 0);
+  ctx.audit.cost_currency = CHECK_COST_UNIT;
   const deadlineMs = Math.max(1, deadlineAt - Date.now());
   const slowest = Math.max(0, ...plan.worker.map((p) => p.check.timeoutMs));
   let facts: InquiryFacts | undefined;

@@ -43,3 +43,26 @@ describe('GET /v1/admin/audit', () => {
     expect(unknown.rows).toMatchObject({ detail: [{ loc: ['query', 'after'], type: 'cursor_unknown' }] });
   });
 });
+
+describe('the cost of a call', () => {
+  it('an inquiry is audited with the cost of the checks it ran (0 for offline checks only), in check units', async () => {
+    const res = await fetch(`${ts.base}/v1/inquiries`, {
+      method: 'POST', headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        subject: { presentations: [{ type: 'EMAIL', value: 'costed@example.org' }] },
+        intent: 'pre_transaction', purpose: 'fraud_prevention', stake: { kind: 'payment', amount: 5, currency: 'GBP' },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const auditId = res.headers.get('x-service-audit-id');
+    const rows: any[] = [];
+    let query = '?limit=1000';
+    for (let guard = 0; guard < 20 && !rows.some((r) => r.audit_id === auditId); guard += 1) {
+      const p = await page(query);
+      rows.push(...p.rows);
+      if (!p.link) break;
+      query = p.link.slice(p.link.indexOf('?'), p.link.indexOf('>'));
+    }
+    expect(rows.find((r) => r.audit_id === auditId)).toMatchObject({ action: 'createInquiry', cost_amount: 0, cost_currency: 'check-units' });
+  });
+});
