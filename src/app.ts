@@ -31,7 +31,7 @@ import { registerSessionSocket } from './sessions/socket.js';
 import { exampleRoutes } from './sessions/examplePage.js';
 import { mapInquiryValidation } from './inquiries/admit.js';
 import type { ValidationFailure } from './http/problems.js';
-import { createMintKey, createRevokeKey } from './routes/admin/keys.js';
+import { createListKeys, createMintKey, createRevokeKey } from './routes/admin/keys.js';
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
 import { resolverHealth } from './checks/resolverCanary.js';
@@ -182,6 +182,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
     ['POST /v1/admin/keys', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['DELETE /v1/admin/keys/{key_id}', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
+    ['GET /v1/admin/keys', createListKeys({ db: deps.db })],
   ]);
 }
 

@@ -32,6 +32,18 @@ export function generateKey(mode: Mode, keyId: string = randomUUID()): { token: 
   return { token: body + checksumOf(body), keyId };
 }
 
+/**
+ * The public start of a key's token (what KeyOut calls `prefix`), rebuilt from
+ * its id: the token begins with the mode and the encoded id, so the prefix
+ * needs no secret and nothing stored beyond the id.
+ */
+export function keyPrefixOf(mode: Mode, keyId: string): string {
+  return `tas_${mode}_${encodeBase62(Buffer.from(keyId.replaceAll('-', ''), 'hex'), ID_CHARS)}`.slice(0, KEY_PREFIX_CHARS);
+}
+
+/** How much of a token is public: `tas_live_` and four characters of the id. */
+export const KEY_PREFIX_CHARS = 13;
+
 /** Parses a presented token; null when its shape or checksum is wrong. */
 export function parseKey(token: string): ParsedKey | null {
   const match = TOKEN_PATTERN.exec(token);

@@ -46,3 +46,15 @@ export async function revokeKey(tx: Tx, keyId: string): Promise<boolean> {
     UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`);
   return row !== null;
 }
+
+const KeyListRow = z.object({
+  id: z.string(), mode: z.enum(['live', 'test']), name: z.string(), scopes: z.array(z.string()),
+  created_at: z.string(), expires_at: z.string().nullable(), revoked_at: z.string().nullable(),
+});
+export type KeyListRow = z.infer<typeof KeyListRow>;
+
+/** The tenant's keys of the current mode (RLS), newest first; never the salt or the hash. */
+export async function listKeys(tx: Tx): Promise<readonly KeyListRow[]> {
+  return tx.any(sql.type(KeyListRow)`
+    SELECT id, mode, name, scopes, created_at, expires_at, revoked_at FROM api_keys ORDER BY created_at DESC, id`);
+}

@@ -42,6 +42,22 @@ export const KeyOut = component(
   }),
 );
 
+export const KeySummary = component(
+  'KeySummary',
+  "One of the tenant's keys as the list shows it: never its secret, only its public prefix. Extension: not in SPEC.md's control plane table.",
+  z.strictObject({
+    key_id: uuid,
+    name: z.string(),
+    scopes: z.array(ScopeName),
+    mode: KeyMode,
+    prefix: z.string().describe('Public start of the key, for example `tas_live_ab12`.'),
+    created_at: dateTime,
+    expires_at: dateTime.nullable(),
+    revoked_at: dateTime.nullable().describe('When the key was revoked; null while it is valid.'),
+  }),
+);
+export const KeySummaryList = z.array(KeySummary);
+
 const bound = score100.optional();
 const amountBound = z.number().min(0).max(1e15).optional();
 

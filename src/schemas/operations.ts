@@ -1,5 +1,5 @@
 import type { OperationSpec } from './operation.js';
-import { AuditEntryList, KeyCreate, KeyOut, PolicyIn, PolicyOut, PolicyOutList, WebhookIn, WebhookOut } from './admin.js';
+import { AuditEntryList, KeyCreate, KeyOut, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookIn, WebhookOut } from './admin.js';
 import { Healthz, Liveness, OpenApiDocument } from './health.js';
 import { MonitorCreate, MonitorOut } from './monitors.js';
 import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
@@ -67,6 +67,13 @@ const CONTROL_OPERATIONS: readonly OperationSpec[] = [
     body: KeyCreate,
     success: { status: 201, description: 'The key, with its secret this once.', schema: KeyOut },
     validation: true,
+  },
+  {
+    operationId: 'listKeys', method: 'get', path: '/v1/admin/keys', tag: 'Control plane', auth: 'admin',
+    summary: "List the tenant's keys of this mode",
+    description: 'Newest first, revoked ones included; never a secret, only its public prefix. An extension of the control plane (issue 18).',
+    success: { status: 200, description: 'The keys.', schema: KeySummaryList },
+    validation: false,
   },
   {
     operationId: 'revokeKey', method: 'delete', path: '/v1/admin/keys/{key_id}', tag: 'Control plane', auth: 'admin',

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyOut } from '../../src/schemas/admin.js';
+import { KeyOut, KeySummaryList } from '../../src/schemas/admin.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let ts: TestService;
@@ -96,5 +96,32 @@ describe('keys through the API', () => {
     expect(testRows.length).toBeGreaterThan(liveRows.length);
     const liveIds = new Set(liveRows.map((r: any) => r.audit_id));
     expect(testRows.filter((r: any) => liveIds.has(r.audit_id))).toEqual([]);
+  });
+});
+
+describe('GET /v1/admin/keys', () => {
+  it("lists the tenant's keys of the caller's mode, revoked ones marked, never a secret", async () => {
+    const minted = await mint(ts.tenant.keys.test_admin, { name: 'listed', scopes: ['registry', 'inquiries'], mode: 'test' });
+    const gone = await mint(ts.tenant.keys.test_admin, { name: 'to-revoke', scopes: ['registry'], mode: 'test' });
+    await fetch(`${ts.base}/v1/admin/keys/${gone.body.key_id}`, { method: 'DELETE', headers: bearer(ts.tenant.keys.test_admin) });
+    const other = await ts.provision('someone-else');
+    await fetch(`${ts.base}/v1/admin/keys`, { method: 'POST', headers: { ...bearer(other.keys.test_admin), ...json }, body: JSON.stringify({ name: 'theirs', scopes: ['registry'], mode: 'test' }) });
+
+    const res = await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test_admin) });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const keys = KeySummaryList.parse(JSON.parse(text));
+    expect(keys.find((k) => k.key_id === minted.body.key_id)).toMatchObject({
+      name: 'listed', scopes: ['inquiries', 'registry'], mode: 'test', prefix: minted.body.prefix, revoked_at: null,
+    });
+    expect(keys.find((k) => k.key_id === gone.body.key_id)?.revoked_at).not.toBeNull();
+    expect(keys.every((k) => k.mode === 'test')).toBe(true);
+    expect(keys.some((k) => k.name === 'theirs')).toBe(false);
+    expect(text).not.toContain(minted.body.secret);
+    expect(text).not.toContain(minted.body.secret.slice(13));
+  });
+
+  it('needs the admin scope', async () => {
+    expect((await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test) })).status).toBe(403);
   });
 });

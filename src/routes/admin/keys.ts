@@ -1,5 +1,6 @@
 import type { RevocationBus } from '../../auth/revocations.js';
-import { revokeKey } from '../../db/keys.js';
+import { keyPrefixOf } from '../../auth/apiKey.js';
+import { listKeys, revokeKey } from '../../db/keys.js';
 import { withTenant, type Db } from '../../db/pool.js';
 import type { Handler } from '../../http/handler.js';
 import { HttpProblem, ValidationFailure } from '../../http/problems.js';
@@ -60,5 +61,23 @@ export function createRevokeKey(deps: { db: Db; revocations: RevocationBus }): H
     if (!revoked) throw new HttpProblem('not-found', 'No such key.');
     await deps.revocations.publish(keyId).catch(() => undefined);
     return { status: 204 };
+  };
+}
+
+/** GET /v1/admin/keys: the tenant's keys of the caller's mode (RLS), never a secret. */
+export function createListKeys(deps: { db: Db }): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    ctx.audit.target_kind = 'key';
+    const rows = await withTenant(deps.db, principal, (tx) => listKeys(tx));
+    return {
+      status: 200,
+      headers: { 'Cache-Control': 'no-store' },
+      body: rows.map((r) => ({
+        key_id: r.id, name: r.name, scopes: [...r.scopes].sort(), mode: r.mode, prefix: keyPrefixOf(r.mode, r.id),
+        created_at: new Date(r.created_at).toISOString(), expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
+        revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+      })),
+    };
   };
 }
