@@ -1,6 +1,6 @@
-import { ARTIFACT_TYPES } from './artifactTypes.js';
-import { PERSONAL_FACT, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
-import type { CheckContext, EntityHistory } from './types.js';
+import { SUBJECT_LEVEL, isPrimaryPresentation } from './subjectLevel.js';
+import { defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
+import type { EntityHistory } from './types.js';
 
 /**
  * What the tenant's own records say about the resolved entity. Outcomes of
@@ -16,11 +16,6 @@ import type { CheckContext, EntityHistory } from './types.js';
  */
 const WEAKENING_OUTCOMES: ReadonlySet<string> = new Set(['defaulted', 'reversed', 'exposed']);
 const SUPPORTING_OUTCOMES: ReadonlySet<string> = new Set(['repaid', 'settled', 'confirmed']);
-
-function isPrimaryPresentation(ctx: CheckContext): boolean {
-  const first = ctx.subject[0];
-  return first === undefined || (first.type === ctx.presentation.type && first.normalised === ctx.presentation.normalised);
-}
 
 function dateOf(iso: string): Date | null {
   const date = new Date(iso);
@@ -107,15 +102,7 @@ export const check = defineCheck(
       { kind: 'tenant_observation', disposition: 'supports', strength: 'moderate', reason: 'Testimony the tenant marked as favourable is one account, as diagnostic as adverse testimony.' },
       { kind: 'tenant_observation', disposition: 'neutral', reason: 'A count of testimony with no direction, reported only.' },
     ],
-    artifactTypes: ARTIFACT_TYPES,
-    tier: 't0',
-    runs: 'inline',
-    cost: 0,
-    // Pure reading of records the engine already loaded; the limit only guards against a runaway.
-    timeoutMs: 50,
-    provenanceClass: 'tenant_supplied',
-    trustBand: 'high',
-    dataClass: PERSONAL_FACT,
+    ...SUBJECT_LEVEL,
   },
   (ctx) => {
     const history = ctx.env.history;

@@ -1,6 +1,6 @@
-import { ARTIFACT_TYPES } from './artifactTypes.js';
-import { PERSONAL_FACT, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
-import type { CheckContext, InquiryTestimony } from './types.js';
+import { SUBJECT_LEVEL, isPrimaryPresentation } from './subjectLevel.js';
+import { defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
+import type { InquiryTestimony } from './types.js';
 
 /**
  * Testimony the caller attached to the inquiry itself (`context`): each item
@@ -10,11 +10,6 @@ import type { CheckContext, InquiryTestimony } from './types.js';
  * enters the sum like any item. Answered once, on the first presentation,
  * because it is about the subject, not one of its values.
  */
-function isPrimaryPresentation(ctx: CheckContext): boolean {
-  const first = ctx.subject[0];
-  return first === undefined || (first.type === ctx.presentation.type && first.normalised === ctx.presentation.normalised);
-}
-
 function dateOf(iso: string): Date | undefined {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? undefined : date;
@@ -39,15 +34,7 @@ export const check = defineCheck(
       { disposition: 'supports', strength: 'moderate', reason: 'Favourable testimony the caller explicitly marked so: as diagnostic as adverse testimony.' },
       { disposition: 'neutral', reason: 'Testimony with no direction is counted, not weighed.' },
     ],
-    artifactTypes: ARTIFACT_TYPES,
-    tier: 't0',
-    runs: 'inline',
-    cost: 0,
-    // Pure reading of what the request carried; the limit only guards against a runaway.
-    timeoutMs: 50,
-    provenanceClass: 'tenant_supplied',
-    trustBand: 'high',
-    dataClass: PERSONAL_FACT,
+    ...SUBJECT_LEVEL,
   },
   (ctx) => {
     const context = ctx.env.context ?? [];

@@ -1,0 +1,27 @@
+import { ARTIFACT_TYPES } from './artifactTypes.js';
+import { PERSONAL_FACT, type CheckInfo } from './evidence.js';
+import type { CheckContext } from './types.js';
+
+/**
+ * Shared by the checks that answer about the subject as a whole (its
+ * history, the testimony attached to an inquiry) rather than about one of its
+ * values: they read records the engine already holds, and answer once, on
+ * the subject's first presentation.
+ */
+export const SUBJECT_LEVEL: Pick<CheckInfo, 'artifactTypes' | 'tier' | 'runs' | 'cost' | 'timeoutMs' | 'provenanceClass' | 'trustBand' | 'dataClass'> = {
+  artifactTypes: ARTIFACT_TYPES,
+  tier: 't0',
+  runs: 'inline',
+  cost: 0,
+  // Pure reading of what is already loaded; the limit only guards against a runaway.
+  timeoutMs: 50,
+  provenanceClass: 'tenant_supplied',
+  trustBand: 'high',
+  dataClass: PERSONAL_FACT,
+};
+
+/** Whether this run is about the subject's first presentation (or there is none). */
+export function isPrimaryPresentation(ctx: Pick<CheckContext, 'subject' | 'presentation'>): boolean {
+  const first = ctx.subject[0];
+  return first === undefined || (first.type === ctx.presentation.type && first.normalised === ctx.presentation.normalised);
+}
