@@ -60,7 +60,12 @@ function normaliseUrl(value: string): string | null {
   const url = parseWebAddress(value);
   if (url === null) return null;
   url.hash = '';
-  if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
+  // Every trailing dot goes (`a..` as well as `a.`), so normalising twice changes nothing.
+  if (url.hostname.endsWith('.')) {
+    const bare = url.hostname.replace(/\.+$/, '');
+    if (bare === '') return null;
+    url.hostname = bare;
+  }
   return url.href;
 }
 

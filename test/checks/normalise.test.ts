@@ -40,6 +40,11 @@ describe('normalisePresentation', () => {
     expect(normalisePresentation('PHONE', '020 7946 0018')).toBeNull();
   });
 
+  it('strips every trailing dot of a URL host, so normalising twice changes nothing (found by the property below)', () => {
+    expect(normalisePresentation('URL', 'A..')?.normalised).toBe('https://a/');
+    expect(normalisePresentation('URL', 'https://a../x')?.normalised).toBe('https://a/x');
+  });
+
   it.each(['EMAIL', 'PHONE', 'DOMAIN', 'URL', 'IP', 'NAME', 'ACCOUNT'])('is idempotent for %s', (type) => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.emailAddress(), fc.domain(), fc.webUrl(), fc.ipV4(), fc.ipV6()), (value) => {
