@@ -168,8 +168,17 @@ export interface InquiryTestimony {
   stance: 'supports' | 'weakens' | 'neutral';
 }
 
+/** How often each presented value was presented to the tenant before this inquiry. */
+export interface PresentationVelocity {
+  type: string;
+  normalised: string;
+  lastHour: number;
+  lastDay: number;
+}
+
 export interface CheckEnvironment {
   history?: EntityHistory;
+  velocity?: PresentationVelocity[];
   context?: InquiryTestimony[];
   graph?: GraphNeighbourhood;
 }

@@ -184,3 +184,14 @@ describe('linkage beside merging', () => {
     expect(stranger.body.findings.findings).toContainEqual(expect.objectContaining({ kind: 'shared_with_adverse', about: phone.value, disposition: 'weakens' }));
   });
 });
+
+describe('velocity', () => {
+  it('the same email in more than ten inquiries within the hour weakens the next one; a few repeats do not', async () => {
+    const subject = about([{ type: 'EMAIL', value: 'card.tester@example.org' }]);
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push(await inquire(ts, subject));
+    expect(items(answers[3]!.body, 'velocity').every((f) => f.disposition === 'neutral')).toBe(true);
+    expect(items(answers[10]!.body, 'velocity_hourly_burst')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+    expect(answers[10]!.body.assessment.score).toBeLessThan(answers[3]!.body.assessment.score);
+  });
+});
