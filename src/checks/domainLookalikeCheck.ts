@@ -53,8 +53,18 @@ const firstBy = (key: (k: KnownDomain) => string, from: readonly KnownDomain[]) 
 };
 const BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, KNOWN);
 const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.skeleton, KNOWN.filter((k) => k.label.length >= 4));
-// Typos are looked for only among names of similar length (an edit changes the length by at most two).
-const TYPO_CANDIDATES: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= 5);
+const RANK: ReadonlyMap<KnownDomain, number> = new Map(KNOWN.map((k, i) => [k, i]));
+// Typos are looked for only among names of similar length (an edit changes the length by at most
+// two), so the names are bucketed by length once and a look-up reads five buckets, not every name.
+const TYPO_CANDIDATES_BY_LENGTH: ReadonlyMap<number, readonly KnownDomain[]> = (() => {
+  const buckets = new Map<number, KnownDomain[]>();
+  for (const k of KNOWN) {
+    const length = Array.from(k.label).length;
+    if (length < 5) continue;
+    buckets.set(length, [...(buckets.get(length) ?? []), k]);
+  }
+  return buckets;
+})();
 const MIN_EMBEDDED_NAME = 5;
 
 export type Resemblance =
@@ -69,11 +79,29 @@ export type Resemblance =
  */
 export function isTypoOf(candidate: string, known: string): number | null {
   if (known.length < 5 || Math.abs(candidate.length - known.length) > 2) return null;
+  // Below ten characters only one inserted, dropped or swapped character counts: a linear test,
+  // so the look-up over thousands of names costs microseconds, not the full distance table.
+  if (known.length < 10) return oneInsertDropOrSwap(candidate, known) ? 1 : null;
   const distance = damerauLevenshtein(candidate, known);
   if (distance === 0) return null;
   if (known.length >= 10) return distance <= 2 ? distance : null;
   if (distance !== 1) return null;
   return isSingleSubstitution(candidate, known) ? null : 1;
+}
+
+/** Whether `a` is `b` with one character inserted, dropped, or two neighbours swapped. */
+export function oneInsertDropOrSwap(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i += 1;
+    return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (long.length !== short.length + 1) return false;
+  let i = 0;
+  while (i < short.length && long[i] === short[i]) i += 1;
+  return long.slice(i + 1) === short.slice(i);
 }
 
 function isSingleSubstitution(a: string, b: string): boolean {
@@ -127,12 +155,44 @@ function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | n
   return embedded ? { kind: 'embedded_name', known: embedded.domain } : null;
 }
 
+/**
+ * Counts of characters in 64 buckets (code point mod 64): two edits change
+ * them by at most 4 in all (a swap by 0). Characters sharing a bucket only
+ * make the bound looser, never wrong, and the arrays cost no allocation to compare.
+ */
+function histogram(text: string): Uint8Array {
+  const counts = new Uint8Array(64);
+  for (let i = 0; i < text.length; i += 1) counts[text.charCodeAt(i) & 63]! += 1;
+  return counts;
+}
+
+function histogramDistance(a: Uint8Array, b: Uint8Array): number {
+  let d = 0;
+  for (let i = 0; i < 64; i += 1) d += Math.abs(a[i]! - b[i]!);
+  return d;
+}
+
+const HISTOGRAMS: ReadonlyMap<KnownDomain, Uint8Array> = new Map(KNOWN.filter((k) => k.label.length >= 10).map((k) => [k, histogram(k.label)]));
+// Two edits move the character counts by at most this much, so a larger gap rules a name out cheaply.
+const MAX_HISTOGRAM_GAP = 4;
+
 function closestTypo(label: string): Resemblance | null {
   let best: Resemblance | null = null;
-  for (const known of TYPO_CANDIDATES) {
-    const distance = isTypoOf(label, known.label);
-    if (distance !== null && (best === null || (best.kind === 'typo' && distance < best.distance))) {
-      best = { kind: 'typo', known: known.domain, distance };
+  const length = Array.from(label).length;
+  const counts = histogram(label);
+  let bestRank = Infinity;
+  for (const delta of [-2, -1, 0, 1, 2]) {
+    for (const known of TYPO_CANDIDATES_BY_LENGTH.get(length + delta) ?? []) {
+      const knownCounts = HISTOGRAMS.get(known);
+      if (knownCounts !== undefined && histogramDistance(counts, knownCounts) > MAX_HISTOGRAM_GAP) continue;
+      const distance = isTypoOf(label, known.label);
+      if (distance === null) continue;
+      // A tie names the brand first in KNOWN's order (.com first, then shorter), whatever its length.
+      const rank = RANK.get(known)!;
+      if (best === null || (best.kind === 'typo' && (distance < best.distance || (distance === best.distance && rank < bestRank)))) {
+        best = { kind: 'typo', known: known.domain, distance };
+        bestRank = rank;
+      }
     }
   }
   return best;
