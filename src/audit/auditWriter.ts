@@ -1,6 +1,6 @@
 import { appendAuditBatch, type AuditRecord } from '../db/audit.js';
 import type { Db } from '../db/pool.js';
-import type { AuditSpool } from './spool.js';
+import { isRowFault, type AuditSpool } from './spool.js';
 
 /**
  * Group commit for the audit rows of calls that change nothing (reads,
@@ -25,12 +25,6 @@ interface Pending {
   fail: (e: unknown) => void;
 }
 
-/** SQLSTATE class 22 (data exception): the row's content, not the connection, is at fault. */
-function isDataError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith('22');
-}
-
 /** The row with every string field stripped of what PostgreSQL cannot store (U+0000, unpaired surrogates). */
 export function storableRow(row: AuditRecord): AuditRecord {
   // Node 20 has String.prototype.toWellFormed (ES2024); the project's lib setting predates it.
@@ -53,8 +47,8 @@ export function createAuditWriter(deps: { db: Db; spool: AuditSpool; onError?: (
       deps.onError?.(error);
       // A row PostgreSQL refuses for its content fails the whole statement: write each row
       // on its own, so one request's row can never fail another's.
-      if (isDataError(error) && batch.length > 1) await Promise.all(batch.map((p) => write([p])));
-      else if (isDataError(error)) await writeAlone(batch[0]!);
+      if (isRowFault(error) && batch.length > 1) await Promise.all(batch.map((p) => write([p])));
+      else if (isRowFault(error)) await writeAlone(batch[0]!);
       else await toSpool(batch);
     }
   }

@@ -25,7 +25,7 @@ export interface AuditSpool {
 const QUARANTINE = 'audit-quarantine.jsonl';
 
 /** SQLSTATE class 22 (data exception): the row, not the connection, is at fault. */
-function isRowFault(error: unknown): boolean {
+export function isRowFault(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && code.startsWith('22');
 }

@@ -1,4 +1,4 @@
-import { SUBJECT_LEVEL, isPrimaryPresentation } from './subjectLevel.js';
+import { SUBJECT_LEVEL, dateOf, isPrimaryPresentation } from './subjectLevel.js';
 import { defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import type { EntityHistory } from './types.js';
 
@@ -17,13 +17,8 @@ import type { EntityHistory } from './types.js';
 const WEAKENING_OUTCOMES: ReadonlySet<string> = new Set(['defaulted', 'reversed', 'exposed']);
 const SUPPORTING_OUTCOMES: ReadonlySet<string> = new Set(['repaid', 'settled', 'confirmed']);
 
-function dateOf(iso: string): Date | null {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-function latest(dates: readonly (Date | null)[]): Date | undefined {
-  const valid = dates.filter((date): date is Date => date !== null);
+function latest(dates: readonly (Date | undefined)[]): Date | undefined {
+  const valid = dates.filter((date): date is Date => date !== undefined);
   return valid.length === 0 ? undefined : new Date(Math.max(...valid.map((date) => date.getTime())));
 }
 
@@ -39,7 +34,7 @@ function outcomeAnswers(history: EntityHistory): SignalAnswer[] {
   const answers: SignalAnswer[] = [];
   for (const [key, outcome] of reports) {
     const observedAt = dateOf(outcome.observed_at);
-    if (observedAt === null) continue;
+    if (observedAt === undefined) continue;
     const answer = WEAKENING_OUTCOMES.has(outcome.kind) ? weakens : SUPPORTING_OUTCOMES.has(outcome.kind) ? supports : null;
     if (answer === null) continue;
     const statement = `The tenant recorded that an earlier dealing with this entity was ${outcome.kind} (${observedAt.toISOString().slice(0, 10)}).`;
@@ -59,7 +54,7 @@ function testimonyAnswers(history: EntityHistory): SignalAnswer[] {
   const reports = new Map<string, SignalAnswer>();
   history.observations.forEach((observation, i) => {
     const observedAt = dateOf(observation.observed_at);
-    if (observedAt === null || observation.stance === undefined || observation.stance === 'neutral') return;
+    if (observedAt === undefined || observation.stance === undefined || observation.stance === 'neutral') return;
     const key = JSON.stringify([observation.provenance_class, observation.summary, observedAt.getTime(), observation.stance]);
     const date = observedAt.toISOString().slice(0, 10);
     const extra = { kind: 'tenant_observation', observedAt, ref: `observation:${observation.id ?? `#${i}`}`, provenanceClass: observation.provenance_class };
@@ -74,7 +69,7 @@ function assessmentAnswer(history: EntityHistory): SignalAnswer[] {
   const last = history.assessments.at(-1);
   if (last === undefined) return [];
   const count = history.assessments.length;
-  const observedAt = dateOf(last.as_of) ?? undefined;
+  const observedAt = dateOf(last.as_of);
   const times = count === 1 ? 'once' : `${count} times`;
   const statement = `The entity was assessed ${times} before; the latest score was ${last.score} (interval ${last.low}–${last.high}).`;
   return [neutral(statement, { kind: 'tenant_prior_assessment', observedAt })];

@@ -1,4 +1,4 @@
-import { SUBJECT_LEVEL, isPrimaryPresentation } from './subjectLevel.js';
+import { SUBJECT_LEVEL, dateOf, isPrimaryPresentation } from './subjectLevel.js';
 import { defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import type { InquiryTestimony } from './types.js';
 
@@ -10,11 +10,6 @@ import type { InquiryTestimony } from './types.js';
  * enters the sum like any item. Answered once, on the first presentation,
  * because it is about the subject, not one of its values.
  */
-function dateOf(iso: string): Date | undefined {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
 function answerFor(item: InquiryTestimony, index: number): SignalAnswer | null {
   const observedAt = dateOf(item.observed_at);
   if (observedAt === undefined || item.stance === 'neutral') return null;

@@ -25,3 +25,9 @@ export function isPrimaryPresentation(ctx: Pick<CheckContext, 'subject' | 'prese
   const first = ctx.subject[0];
   return first === undefined || (first.type === ctx.presentation.type && first.normalised === ctx.presentation.normalised);
 }
+
+/** A stored instant as a Date, or undefined when it does not parse. */
+export function dateOf(iso: string): Date | undefined {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
