@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { cleanupAll, installExitHandlers } from './lib/children.js';
@@ -9,8 +9,13 @@ import { preflight, startService, type ServiceHandle } from './lib/service.js';
  *
  * The corpus is labelled from public lists that no check reads (they are
  * devDependencies; test/checks/heldOut.test.ts fails if a check imports one):
- * - EMAIL bad:  addresses at domains of `disposable-email-domains` and
- *   `burner-email-providers`; EMAIL good: addresses at the legitimate
+ * - EMAIL bad:  addresses at domains of `fakefilter` (temporary-inbox
+ *   domains seen live at the services) and `disposable-email-domains-js`
+ *   (the disposable-email-domains project); neither is aggregated into the
+ *   checks' lists (the bench prints how much of each class the checks' data
+ *   happens to hold). `disposable-email-domains` and `burner-email-providers`
+ *   were the held-out lists until the checks read `disposable-domains`,
+ *   which aggregates both; EMAIL good: addresses at the legitimate
  *   domains of `eth-phishing-detect`'s allowlist (real businesses, many of
  *   them brand-like names);
  * - DOMAIN bad: `eth-phishing-detect`'s blocklist (reported phishing);
@@ -28,9 +33,9 @@ import { preflight, startService, type ServiceHandle } from './lib/service.js';
 const require = createRequire(import.meta.url);
 type Label = 'bad' | 'good';
 interface Case { type: 'EMAIL' | 'DOMAIN' | 'URL'; value: string; label: Label }
-interface Answer extends Case { score: number; width: number; strong: boolean }
+interface Answer extends Case { score: number; width: number; strong: boolean; evidence: string[] }
 
-const args = parseArgs({ options: { 'per-class': { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' } } }).values;
+const args = parseArgs({ options: { 'per-class': { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, dump: { type: 'string' } } }).values;
 const PER_CLASS = Number(args['per-class'] ?? 400);
 const SEED = Number(args.seed ?? 20261125);
 const CONCURRENCY = Number(args.concurrency ?? 8);
@@ -61,8 +66,8 @@ const isDomain = (d: string) => /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(d) && !d.starts
 function heldOutLists() {
   const phishing = require('eth-phishing-detect/src/config.json') as { whitelist: string[]; blacklist: string[] };
   const disposable = [
-    ...(require('disposable-email-domains') as string[]),
-    ...readFileSync(require.resolve('burner-email-providers/emails.txt'), 'utf8').split('\n'),
+    ...Object.keys((require('fakefilter/json/data.json') as { domains: Record<string, unknown> }).domains),
+    ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[]),
   ].map((d) => d.trim().toLowerCase()).filter(isDomain);
   const allow = phishing.whitelist.map((d) => d.toLowerCase()).filter(isDomain);
   const block = phishing.blacklist.map((d) => d.toLowerCase()).filter(isDomain);
@@ -108,7 +113,9 @@ async function ask(service: ServiceHandle, c: Case): Promise<Answer> {
   const a = body.assessment;
   const findings: any[] = body.findings?.findings ?? [];
   const strong = findings.some((f) => f.disposition !== 'neutral' && f.strength === 'strong');
-  return { ...c, score: a.score, width: a.high - a.low, strong };
+  // For --dump: which signals moved the answer (kind:disposition:strength:band), to read where a check errs.
+  const evidence = findings.filter((f) => f.disposition !== 'neutral').map((f) => `${f.kind}:${f.disposition}:${f.strength}:${f.trust_band}`);
+  return { ...c, score: a.score, width: a.high - a.low, strong, evidence };
 }
 
 async function askAll(service: ServiceHandle, cases: Case[]): Promise<Answer[]> {
@@ -159,7 +166,10 @@ async function main() {
   process.stderr.write(`bench:quality: ${cases.length} subjects (seed ${SEED}, ${PER_CLASS} per class and type)\n`);
   const service = await startService();
   try {
-    const rows = report(await askAll(service, cases));
+    const answers = await askAll(service, cases);
+    // --dump FILE: one JSON line per subject, for reading the errors; the figures stay those printed below.
+    if (args.dump) writeFileSync(args.dump, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
+    const rows = report(answers);
     for (const row of rows) console.log(JSON.stringify(row));
     console.table(rows);
   } finally {

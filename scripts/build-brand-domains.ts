@@ -25,7 +25,9 @@ const icons = Array.isArray(raw) ? raw : raw.icons;
 const squash = (s: string) => s.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '');
 
 function ownDomain(icon: Icon): string | null {
-  const names = new Set([icon.slug ?? '', icon.title, ...(icon.aliases?.aka ?? [])].map(squash).filter((n) => n.length >= 3));
+  // A title that is itself a domain (`Blockchain.com`) names the brand by its label too.
+  const titleLabel = parse(icon.title).domainWithoutSuffix ?? '';
+  const names = new Set([icon.slug ?? '', icon.title, titleLabel, ...(icon.aliases?.aka ?? [])].map(squash).filter((n) => n.length >= 3));
   for (const address of [icon.source, icon.guidelines]) {
     if (!address) continue;
     const parsed = parse(address, { allowPrivateDomains: false });
@@ -58,19 +60,49 @@ function entityDomains(entity: Entity): string[] {
   return found;
 }
 
-const domains = [...new Set([...icons.map(ownDomain).filter((d): d is string => d !== null), ...entities.flatMap(entityDomains)])].sort();
+/**
+ * Third source, same rule: ccxt (MIT), the maintained library of
+ * cryptocurrency exchange APIs, names every exchange it supports with its
+ * website (`urls.www`): the exchanges are among the most imitated brands and
+ * the first two sources barely list them.
+ */
+const CCXT = 'ccxt';
+const ccxtDir = fileURLToPath(new URL(`../node_modules/${CCXT}/`, import.meta.url));
+const ccxtVersion = (JSON.parse(readFileSync(`${ccxtDir}package.json`, 'utf8')) as { version: string }).version;
+
+async function exchangeDomains(): Promise<string[]> {
+  const ccxt = ((await import(CCXT)) as { default: Record<string, unknown> & { exchanges: string[] } }).default;
+  const found: string[] = [];
+  for (const id of ccxt.exchanges) {
+    const Exchange = ccxt[id] as new () => { name?: string; urls?: { www?: string | string[] } };
+    const exchange = new Exchange();
+    const names = new Set([id, exchange.name ?? ''].map(squash).filter((n) => n.length >= 3));
+    const www = exchange.urls?.www;
+    for (const address of Array.isArray(www) ? www : [www ?? '']) {
+      const parsed = parse(address, { allowPrivateDomains: false });
+      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+    }
+  }
+  return found;
+}
+
+const domains = [
+  ...new Set([...icons.map(ownDomain).filter((d): d is string => d !== null), ...entities.flatMap(entityDomains), ...(await exchangeDomains())]),
+].sort();
 const out = {
   sources: [
     `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name`,
     `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name`,
+    `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name`,
   ],
   packages: [
     { name: PACKAGE, version, licence: 'CC0-1.0' },
     { name: TPW, version: tpwVersion, licence: 'MIT' },
+    { name: CCXT, version: ccxtVersion, licence: 'MIT' },
   ],
   generated_by: 'scripts/build-brand-domains.ts',
   generated_at: new Date().toISOString().slice(0, 10),
   domains,
 };
 writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
-console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version} and ${TPW}@${tpwVersion}`);
+console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion} and ${CCXT}@${ccxtVersion}`);

@@ -1,4 +1,4 @@
-import { DISPOSABLE_SOURCE, isDisposableDomain } from './emailDomains.js';
+import { DISPOSABLE_SOURCES, isDisposableDomain } from './emailDomains.js';
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 
@@ -20,7 +20,7 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,
-    sources: [DISPOSABLE_SOURCE],
+    sources: DISPOSABLE_SOURCES,
   },
   ({ presentation }) => {
     const host = hostOf(presentation);

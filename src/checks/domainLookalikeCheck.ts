@@ -22,14 +22,21 @@ import { ENGLISH_WORDS_SOURCE, isEnglishWord } from './englishWords.js';
  * (src/checks/brandDomains.ts) plus the large free-mail providers. With that
  * many names, ordinary words collide, so the rules are strict:
  * - a typo is an inserted, dropped or swapped character of a name of five
- *   characters or more (a different letter in the same place is usually a
- *   different word: `notion` is not `motion`), any two edits from ten; and
- *   a name that is itself an English word is never anyone's typo;
- * - a combosquat needs a distinctive name (five characters or more, not an
- *   English word: `paypal`, `coinbase`) beside other words. Brands named by a
- *   common word (`apple`, `orange`) are still caught as typos, confusables,
- *   sub-domain and platform imitations, but not as combosquats: `apple-farm`
- *   and `orange-juice` are ordinary businesses.
+ *   characters or more (below seven, a different letter in the same place is
+ *   usually a different word: `notion` is not `motion`), one substituted
+ *   character from seven (`blnance`), any two edits from ten; and a name that
+ *   is itself an English word is never anyone's typo;
+ * - a combosquat needs a distinctive name (not an English word: `paypal`,
+ *   `coinbase`) beside other words: as a token of five characters or more
+ *   (`paypal-login`), run together with them from six (`binancebonus`), or
+ *   misspelt inside them from eight (`login-blnance` is a token typo,
+ *   `myetherwalletd` a run-together one). Brands named by a common word
+ *   (`apple`, `orange`) are still caught as typos, confusables, sub-domain
+ *   and platform imitations, but not as combosquats: `apple-farm` and
+ *   `orange-juice` are ordinary businesses.
+ * Names are compared as a reader sees them: an internationalised label
+ * (`xn--...`) is decoded and its accents and other marks removed first, so
+ * `myetherwállet` is compared as `myetherwallet`.
  * The English words come from the word-list package (MIT).
  */
 interface KnownDomain {
@@ -66,6 +73,37 @@ const TYPO_CANDIDATES_BY_LENGTH: ReadonlyMap<number, readonly KnownDomain[]> = (
   return buckets;
 })();
 const MIN_EMBEDDED_NAME = 5;
+// Run together with other words, a name needs more letters to be told from chance: six to be found as
+// it is, eight to be found misspelt (shorter windows are one letter from some brand by chance).
+const MIN_RUN_TOGETHER_NAME = 6;
+const MIN_RUN_TOGETHER_TYPO = 8;
+const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= MIN_RUN_TOGETHER_NAME && /^[a-z0-9]+$/.test(k.label) && !isEnglishWord(k.label));
+const DISTINCTIVE_BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, DISTINCTIVE);
+const DISTINCTIVE_LENGTHS: readonly number[] = [...new Set(DISTINCTIVE.map((k) => k.label.length))].sort((a, b) => a - b);
+
+/** Every string one deletion away from `text`. */
+function deletions(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += 1) out.push(text.slice(0, i) + text.slice(i + 1));
+  return out;
+}
+
+/**
+ * The long distinctive names under themselves and each one-deletion variant:
+ * a window is one edit from a name exactly when the window, or one of its own
+ * deletions, is a key here (the symmetric-delete index of spelling
+ * correctors), so a label is searched with a few dozen look-ups, not a
+ * distance table per name.
+ */
+const BY_DELETION: ReadonlyMap<string, readonly KnownDomain[]> = (() => {
+  const index = new Map<string, KnownDomain[]>();
+  for (const k of DISTINCTIVE) {
+    if (k.label.length < MIN_RUN_TOGETHER_TYPO) continue;
+    for (const key of new Set([k.label, ...deletions(k.label)])) index.set(key, [...(index.get(key) ?? []), k]);
+  }
+  return index;
+})();
+const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) + 1;
 
 export type Resemblance =
   | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation'; known: string }
@@ -79,9 +117,12 @@ export type Resemblance =
  */
 export function isTypoOf(candidate: string, known: string): number | null {
   if (known.length < 5 || Math.abs(candidate.length - known.length) > 2) return null;
-  // Below ten characters only one inserted, dropped or swapped character counts: a linear test,
+  // Below ten characters only one edit counts, and below seven not a substitution: linear tests,
   // so the look-up over thousands of names costs microseconds, not the full distance table.
-  if (known.length < 10) return oneInsertDropOrSwap(candidate, known) ? 1 : null;
+  if (known.length < 10) {
+    if (oneInsertDropOrSwap(candidate, known)) return 1;
+    return known.length >= 7 && isSingleSubstitution(candidate, known) ? 1 : null;
+  }
   const distance = damerauLevenshtein(candidate, known);
   if (distance === 0) return null;
   if (known.length >= 10) return distance <= 2 ? distance : null;
@@ -124,10 +165,17 @@ export function resemblance(view: HostView): Resemblance | null {
   return nameResemblance(view.label, true);
 }
 
-/** A well-known domain spelled out inside the sub-domain labels (`paypal.com.verify.example`). */
+/**
+ * A well-known domain spelled out inside the sub-domain labels
+ * (`paypal.com.verify.example`), or a distinctive name as a whole sub-domain
+ * label (`myetherwallet.com-update.site`, where `com-update.site` is the
+ * registered domain).
+ */
 function subdomainImitation(subdomain: string): KnownDomain | undefined {
   if (subdomain === '') return undefined;
   const labels = subdomain.split('.');
+  const named = labels.map((label) => DISTINCTIVE_BY_LABEL.get(foldLabel(label))).find((k) => k !== undefined);
+  if (named) return named;
   // Every run of two or more consecutive labels is a candidate domain (`paypal.com`, `co.uk` never alone).
   for (let start = 0; start < labels.length - 1; start += 1) {
     for (let end = start + 2; end <= labels.length; end += 1) {
@@ -138,22 +186,71 @@ function subdomainImitation(subdomain: string): KnownDomain | undefined {
   return undefined;
 }
 
+/** The label as a reader sees it: decoded from punycode, accents and other marks removed, lower case. */
+export function foldLabel(rawLabel: string): string {
+  const unicode = domainToUnicode(rawLabel) || rawLabel;
+  return unicode.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
 /** How a site's own name resembles a well-known name; `allowExact` is false on a platform, where the bare name is the imitation. */
 function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | null {
   const label = domainToUnicode(rawLabel) || rawLabel;
+  const folded = foldLabel(rawLabel);
   if (!allowExact) {
-    const same = BY_LABEL.get(label);
+    const same = BY_LABEL.get(folded);
     if (same) return { kind: 'platform_imitation', known: same.domain };
   }
-  const confusable = BY_SKELETON.get(confusableSkeleton(label));
+  const confusable = BY_SKELETON.get(confusableSkeleton(label)) ?? (folded !== label ? BY_LABEL.get(folded) : undefined);
   if (confusable && confusable.label !== label) return { kind: 'confusable', known: confusable.domain };
-  const typo = isEnglishWord(label) ? null : closestTypo(label);
+  const typo = isEnglishWord(folded) ? null : closestTypo(folded);
   if (typo) return typo;
-  const tokens = label.split(/[-0-9.]+/).filter((t) => t.length > 0);
-  if (tokens.length < 2) return null;
-  const embedded = tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isEnglishWord(k.label));
+  const embedded = embeddedName(folded);
   return embedded ? { kind: 'embedded_name', known: embedded.domain } : null;
 }
+
+/** A distinctive name beside other words: as a token, run together with them, or misspelt inside them. */
+function embeddedName(label: string): KnownDomain | undefined {
+  // A label that is an ordinary word (`infinity`) holds no brand, whatever brand it contains or nearly contains.
+  if (isEnglishWord(label)) return undefined;
+  const tokens = label.split(/[-0-9.]+/).filter((t) => t.length > 0);
+  const asToken = tokens.length < 2 ? undefined : tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isEnglishWord(k.label));
+  return asToken ?? runTogetherName(label);
+}
+
+function runTogetherName(label: string): KnownDomain | undefined {
+  for (const length of DISTINCTIVE_LENGTHS) {
+    if (length >= label.length) break;
+    for (let start = 0; start + length <= label.length; start += 1) {
+      const found = DISTINCTIVE_BY_LABEL.get(label.slice(start, start + length));
+      if (found) return found;
+    }
+  }
+  return misspeltInside(label);
+}
+
+/**
+ * A long distinctive name one edit away from a part of the label that is not
+ * itself a word (`biinancelab`). A part one letter shorter than the name
+ * counts only as a whole token (`myethrwallet-login`): inside a longer run of
+ * letters it is mostly the start of another word.
+ */
+function misspeltInside(label: string): KnownDomain | undefined {
+  for (let length = MIN_RUN_TOGETHER_TYPO - 1; length < label.length && length <= MAX_TYPO_WINDOW; length += 1) {
+    for (let start = 0; start + length <= label.length; start += 1) {
+      const window = label.slice(start, start + length);
+      if (isEnglishWord(window)) continue;
+      const whole = isWholeToken(label, start, length);
+      for (const key of [window, ...deletions(window)]) {
+        const found = BY_DELETION.get(key)?.find((k) => (whole || length >= k.label.length) && isTypoOf(window, k.label) === 1);
+        if (found) return found;
+      }
+    }
+  }
+  return undefined;
+}
+
+const isSeparator = (c: string | undefined) => c === undefined || /[-0-9.]/.test(c);
+const isWholeToken = (label: string, start: number, length: number) => isSeparator(label[start - 1]) && isSeparator(label[start + length]);
 
 /**
  * Counts of characters in 64 buckets (code point mod 64): two edits change

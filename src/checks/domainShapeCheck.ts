@@ -1,13 +1,15 @@
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 import { looksRandom } from './randomness.js';
+import { lureWordIn } from './lureWords.js';
 
 /**
  * How the site's own name (the registrable label, or its name on a hosting
  * platform) is built. Names chosen to be remembered are words; names made
  * in bulk, to be thrown away or to pass a filter, carry the marks studied in
  * the phishing and disposable-domain literature: several hyphens, mixed-in
- * digits, great length, or a string no one would say aloud. Each is weak,
+ * digits, great length, a string no one would say aloud, or a lure word
+ * (src/checks/lureWords.ts). Each is weak,
  * its own kind, and the thresholds are general rules, never fitted to a list.
  */
 const MANY_HYPHENS = 2;
@@ -23,6 +25,8 @@ function shapeAnswers(label: string): SignalAnswer[] {
   if (digits >= MANY_DIGITS && letters > 0) answers.push(weakens('The domain name mixes several digits into its letters.', { kind: 'domain_digits' }));
   if (label.length >= LONG_LABEL) answers.push(weakens(`The domain name is ${label.length} characters long.`, { kind: 'domain_long_label' }));
   if (!label.startsWith('xn--') && looksRandom(label.replace(/[-0-9]/g, ''))) answers.push(weakens('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
+  const lure = lureWordIn(label);
+  if (lure !== null) answers.push(weakens(`The domain name carries the word "${lure}", used to make a deceptive visit feel expected.`, { kind: 'domain_lure_word' }));
   return answers.length > 0 ? answers : [neutral('The domain name is built like an ordinary name.')];
 }
 
@@ -31,12 +35,13 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'domain_shape',
     kind: 'domain_shape',
-    looksAt: "how the site's own name is built: hyphens, digits, length, randomness",
+    looksAt: "how the site's own name is built: hyphens, digits, length, randomness, lure words",
     declares: [
       { kind: 'domain_hyphens', disposition: 'weakens', strength: 'weak', reason: 'Several hyphens are typical of names made to carry keywords (secure-login-verify), but honest too.' },
       { kind: 'domain_digits', disposition: 'weakens', strength: 'weak', reason: 'Digits mixed into a name are typical of names made in bulk, but honest names have them too.' },
       { kind: 'domain_long_label', disposition: 'weakens', strength: 'weak', reason: 'Very long names hide the real one on a narrow screen; some honest names are long.' },
       { kind: 'domain_random_label', disposition: 'weakens', strength: 'weak', reason: 'A name no one could say aloud was made by a machine; short acronyms can look the same.' },
+      { kind: 'domain_lure_word', disposition: 'weakens', strength: 'weak', reason: 'Account chores and bait (login, verify, giveaway, airdrop) in a site name are over-represented in phishing, but honest sites use them too.' },
       { disposition: 'neutral', reason: 'An ordinary-looking name says nothing either way.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],

@@ -6,18 +6,24 @@ import type { DataSource } from './types.js';
  * package.json (exact versions; their licences are listed in the README and
  * docs/checks.md). Loaded once at start-up into Sets: O(1) look-ups.
  *
- * - disposable inbox domains: mailchecker (MIT), about 55,000 domains;
+ * - disposable inbox domains: mailchecker (MIT), about 56,000 curated domains,
+ *   and disposable-domains (MIT), about 134,000 domains aggregated from the
+ *   public lists; both are read as suffixes (a listed domain's sub-domains
+ *   are listed too);
  * - free consumer mailbox providers: email-providers (ISC), its "common" list
  *   and its full list less anything disposable;
  * - role mailboxes: role-based-email-addresses (MIT), about 1,000 local parts.
  *
  * The provider lists include throw-away services among their "common"
- * providers, so the disposable list wins where they overlap; a test holds
- * that the large providers (gmail.com, outlook.com...) are never disposable.
+ * providers, so the curated disposable list wins where they overlap; the
+ * aggregated list does not (it names a few real providers, such as
+ * 21cn.com, among hundreds of thousands of entries). A test holds that the
+ * large providers (gmail.com, outlook.com...) are never disposable.
  */
 const require = createRequire(import.meta.url);
 
 const mailchecker = require('mailchecker/platform/node') as { blacklist(): Set<string> };
+const aggregatedDisposable = require('disposable-domains') as string[];
 const providers = require('email-providers/all.json') as string[];
 const commonProviders = require('email-providers/common.json') as string[];
 const roleParts = require('role-based-email-addresses') as string[];
@@ -26,17 +32,25 @@ function versionOf(name: string): string {
   return (require(`${name}/package.json`) as { version: string }).version;
 }
 
-export const DISPOSABLE_SOURCE: DataSource = { name: 'mailchecker', version: versionOf('mailchecker'), licence: 'MIT' };
+export const DISPOSABLE_SOURCES: readonly DataSource[] = [
+  { name: 'mailchecker', version: versionOf('mailchecker'), licence: 'MIT' },
+  { name: 'disposable-domains', version: versionOf('disposable-domains'), licence: 'MIT' },
+];
 export const FREE_MAIL_SOURCE: DataSource = { name: 'email-providers', version: versionOf('email-providers'), licence: 'ISC' };
 export const ROLE_SOURCE: DataSource = { name: 'role-based-email-addresses', version: versionOf('role-based-email-addresses'), licence: 'MIT' };
 
 const lower = (domains: Iterable<string>) => [...domains].map((d) => d.trim().toLowerCase()).filter((d) => d.length > 0);
 
-/** Throw-away inbox services: anyone can read or create an address there without owning anything. */
-export const DISPOSABLE_EMAIL_DOMAINS: ReadonlySet<string> = new Set(lower(mailchecker.blacklist()));
+const curatedDisposable = new Set(lower(mailchecker.blacklist()));
 
 /** The common consumer providers (gmail.com, outlook.com...), less throw-away ones: imitated like brands. */
-export const COMMON_FREE_MAIL: ReadonlySet<string> = new Set(lower(commonProviders).filter((d) => !DISPOSABLE_EMAIL_DOMAINS.has(d)));
+export const COMMON_FREE_MAIL: ReadonlySet<string> = new Set(lower(commonProviders).filter((d) => !curatedDisposable.has(d)));
+
+/** Throw-away inbox services: anyone can read or create an address there without owning anything. */
+export const DISPOSABLE_EMAIL_DOMAINS: ReadonlySet<string> = new Set([
+  ...curatedDisposable,
+  ...lower(aggregatedDisposable).filter((d) => !COMMON_FREE_MAIL.has(d)),
+]);
 
 /** Consumer mailbox providers: anyone can open an account, so the domain says nothing about an organisation. */
 export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set(lower(providers).filter((d) => !DISPOSABLE_EMAIL_DOMAINS.has(d)));

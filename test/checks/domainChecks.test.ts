@@ -75,7 +75,8 @@ describe('domain_lookalike on real names', () => {
     ['URL', 'https://www.coinbase.com/signin'], ['EMAIL', 'jane@outlook.com'], ['EMAIL', 'jane@yahoo.com'],
     ['EMAIL', 'jane@hotmail.co.uk'], ['EMAIL', 'jane@web.de'], ['DOMAIN', 'siemens-energy.com'],
     ['DOMAIN', 'bakery-online.co.uk'], ['DOMAIN', 'answers.com'], ['DOMAIN', 'motion.com'], ['DOMAIN', 'apple-farm.com'],
-    ['DOMAIN', 'orange-juice.example'], ['EMAIL', 'ops@acme-industries.com'],
+    ['DOMAIN', 'orange-juice.example'], ['EMAIL', 'ops@acme-industries.com'], ['DOMAIN', 'infinity.exchange'],
+    ['DOMAIN', 'www.binance.com'], ['URL', 'https://pro.coinbase.com/trade'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
@@ -88,6 +89,12 @@ describe('domain_lookalike on real names', () => {
     ['a dropped letter', 'DOMAIN', 'netflx.com', 'domain_lookalike'],
     ['accented and decorated letters (UTS #39-style skeleton)', 'DOMAIN', 'ṗäÿṗäł.com', 'domain_lookalike'],
     ['Greek and Cyrillic letters', 'URL', 'https://соinbаse.com/', 'domain_lookalike'],
+    ['a name run together with bait', 'DOMAIN', 'coinbasebonus.net', 'brand_embedded'],
+    ['a misspelt name as a token', 'DOMAIN', 'login-coinbsae.space', 'brand_embedded'],
+    ['a misspelt name run together', 'DOMAIN', 'coinbasse.com', 'domain_lookalike'],
+    ['one substituted letter in a seven-letter name', 'DOMAIN', 'blnance.com', 'domain_lookalike'],
+    ['an accented letter, in punycode', 'DOMAIN', 'xn--coinbse-lwa.com', 'domain_lookalike'],
+    ['the name as a whole sub-domain label', 'URL', 'https://coinbase.com-secure-3f9a.site/', 'domain_lookalike'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
@@ -122,6 +129,7 @@ describe('domain_lookalike', () => {
     ['five letters: an insertion is a typo', 'gmaill', 'gmail', 1],
     ['six letters: an insertion, a drop or a swap', 'gogle', 'google', 1],
     ['six letters: a substitution is another word', 'motion', 'notion', null],
+    ['seven letters: a substitution is a typo', 'blnance', 'binance', 1],
     ['ten letters: two edits', 'welsfarg0', 'wellsfargo', 2],
     ['identity is not a typo', 'paypal', 'paypal', null],
   ])('typo rule: %s', (_rule, candidate, known, expected) => {

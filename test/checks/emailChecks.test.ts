@@ -88,7 +88,8 @@ describe('role_account', () => {
 });
 
 describe('disposable_email on maintained data', () => {
-  it.each(['gmail.com', 'outlook.com', 'yahoo.com', 'hotmail.com', 'icloud.com', 'protonmail.com', 'gmx.de', 'siemens.com', 'bbc.co.uk'])(
+  // 21cn.com, a real provider, is on the aggregated list but not the curated one: the common providers win over aggregation.
+  it.each(['gmail.com', 'outlook.com', 'yahoo.com', 'hotmail.com', 'icloud.com', 'protonmail.com', 'gmx.de', 'siemens.com', 'bbc.co.uk', '21cn.com'])(
     'the provider or company %s is never disposable', async (domain) => {
       expect(verdict(await runOn(disposableEmail, 'EMAIL', `jane.doe@${domain}`))).toBe('neutral');
     });
@@ -97,5 +98,11 @@ describe('disposable_email on maintained data', () => {
     expect(DISPOSABLE_EMAIL_DOMAINS.size).toBeGreaterThan(20_000);
     expect(verdict(await runOn(disposableEmail, 'EMAIL', 'x@deep.sub.guerrillamail.com'))).toBe('weakens');
     expect(isDisposableDomain('co.uk', null)).toBe(false);
+  });
+
+  it('reads the aggregated list as well as the curated one', async () => {
+    // aaaagency.net is listed by disposable-domains only, not by mailchecker.
+    expect(DISPOSABLE_EMAIL_DOMAINS.size).toBeGreaterThan(100_000);
+    expect(verdict(await runOn(disposableEmail, 'EMAIL', 'x@aaaagency.net'))).toBe('weakens');
   });
 });

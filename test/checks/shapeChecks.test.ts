@@ -17,13 +17,26 @@ describe('domain_shape', () => {
   it.each([
     ['an ordinary name', 'DOMAIN', 'example.com', 'neutral'],
     ['a company with one hyphen', 'DOMAIN', 'siemens-energy.com', 'neutral'],
-    ['keyword stuffing', 'DOMAIN', 'secure-login-verify.com', 'weakens'],
+    ['hyphenated words', 'DOMAIN', 'north-west-bakery.com', 'weakens'],
     ['mixed digits', 'URL', 'https://acc0unt1234.net/', 'weakens'],
     ['a random string', 'EMAIL', 'x@qwrtzpsdfg.com', 'weakens'],
     ['an IP host', 'URL', 'http://192.0.2.1/', 'none'],
   ])('given %s, then it %s', async (_given, type, value, expected) => {
     const result = await runOn(domainShape, type, value);
     expect(result.signals.length === 0 ? 'none' : verdict(result)).toBe(expected);
+  });
+});
+
+describe('domain_shape lure words', () => {
+  it.each([
+    ['keyword stuffing', 'secure-login-verify.com', ['domain_hyphens', 'domain_lure_word']],
+    ['bait run together with a name', 'ethgiveaway.net', ['domain_lure_word']],
+    ['a short bait word as a token', 'free-tokens.io', ['domain_lure_word']],
+    ['a short bait word inside another word', 'freedom.org', []],
+    ['an ordinary company', 'siemens-energy.com', []],
+  ])('given %s (%s), then it finds %j', async (_given, value, kinds) => {
+    const result = await runOn(domainShape, 'DOMAIN', value);
+    expect(result.signals.filter((s) => s.disposition === 'weakens').map((s) => s.kind)).toEqual(kinds);
   });
 });
 
