@@ -1,6 +1,7 @@
 import { describeType } from './artifactTypes.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
+import { THROWAWAY_SUFFIX_SOURCE, throwawayRatio } from './throwawaySuffixes.js';
 
 /**
  * Whether the host sits under a registrable domain of a recognised public
@@ -8,16 +9,21 @@ import { hostOf, viewHost } from './hosts.js';
  * unknown suffix, or a bare suffix, cannot be a real site or mailbox on the
  * public internet, so it weakens. A presented domain or web address that
  * cannot be parsed at all is evidence too; for an email the syntax check
- * already says so, hence an absence.
+ * already says so, hence an absence. A recognised suffix under which
+ * throw-away domains are concentrated (src/checks/throwawaySuffixes.ts) is a
+ * weak sign of its own: a fact about the suffix, not about the domain's
+ * presence on any list.
  */
 export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'public_suffix',
     kind: 'public_suffix',
-    looksAt: "the host against the public suffix list",
+    looksAt: "the host against the public suffix list, and whether throw-away domains crowd under its suffix",
+    sources: [THROWAWAY_SUFFIX_SOURCE],
     declares: [
       { disposition: 'weakens', strength: 'moderate', reason: 'A host under no recognised public suffix is unusual for a genuine service.' },
+      { kind: 'throwaway_suffix', disposition: 'weakens', strength: 'weak', reason: 'Throw-away domains crowd under a few cheap or free suffixes, but honest sites use them too.' },
       { disposition: 'neutral', reason: 'Being under a registrable domain is what every ordinary host shows.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
@@ -36,6 +42,10 @@ export const check = defineCheck(
     if (view.isIp) return neutral(`The ${what} names an IP address, to which no public suffix applies.`);
     if (view.registrable === null) return weakens(`The host ${host} is not under any registrable domain.`);
     if (!view.isIcann) return weakens(`The host ${host} ends in .${view.suffix ?? ''}, which is not a recognised public suffix.`);
+    const ratio = view.suffix === null ? null : throwawayRatio(view.suffix);
+    if (ratio !== null) {
+      return weakens(`The host is under .${view.suffix}, a suffix ${Math.round(ratio)} times more common among throw-away domains than among established ones.`, { kind: 'throwaway_suffix' });
+    }
     return neutral(`The host is under the registrable domain ${view.registrable} (public suffix .${view.suffix ?? ''}).`);
   },
 );

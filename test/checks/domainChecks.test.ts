@@ -22,6 +22,18 @@ describe('public_suffix', () => {
   ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
     expect(verdict(await runOn(suffix, type, value))).toBe(expected);
   });
+
+  it.each([
+    ['a free suffix where throw-away domains crowd', 'EMAIL', 'jane@quickbox.tk', 'throwaway_suffix'],
+    ['a cheap new suffix', 'URL', 'https://wallet-sync.xyz/', 'throwaway_suffix'],
+  ])('given %s, then it weakens as %s', async (_given, type, value, kind) => {
+    const signal = onlySignal(await runOn(suffix, type, value));
+    expect([signal.kind, signal.disposition, signal.strength]).toEqual([kind, 'weakens', 'weak']);
+  });
+
+  it.each(['example.com', 'example.de', 'example.io', 'example.co.uk', 'example.org'])('given the established suffix of %s, then it is neutral', async (value) => {
+    expect(verdict(await runOn(suffix, 'DOMAIN', value))).toBe('neutral');
+  });
 });
 
 describe('ip_literal_host', () => {
