@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { cleanupAll, installExitHandlers } from './lib/children.js';
 import { preflight, startService, type ServiceHandle } from './lib/service.js';
+import { DISPOSABLE_EMAIL_DOMAINS } from '../src/checks/emailDomains.js';
+import { BRAND_DOMAINS } from '../src/checks/brandDomains.js';
 
 /**
  * `npm run bench:quality`: does the answer tell bad subjects from good ones?
@@ -159,11 +161,31 @@ function report(answers: Answer[]) {
   return rows;
 }
 
+/**
+ * How much of each held-out class the checks' own data happens to hold
+ * (independent lists overlap because they catalogue the same services):
+ * printed beside the figures so a reader sees how much of an AUC is list
+ * membership and how much is everything else.
+ */
+function overlap(cases: Case[]) {
+  const brands = new Set(BRAND_DOMAINS);
+  const domainOf = (c: Case) => (c.type === 'EMAIL' ? c.value.slice(c.value.lastIndexOf('@') + 1) : c.type === 'URL' ? new URL(c.value).hostname : c.value);
+  const share = (of: Case[], has: (d: string) => boolean) => round(of.filter((c) => has(domainOf(c))).length / Math.max(1, of.length));
+  const emailBad = cases.filter((c) => c.type === 'EMAIL' && c.label === 'bad');
+  const domainsLabelled = (label: Label) => cases.filter((c) => c.type === 'DOMAIN' && c.label === label);
+  return {
+    email_bad_in_disposable_data: share(emailBad, (d) => DISPOSABLE_EMAIL_DOMAINS.has(d)),
+    domain_good_in_brand_data: share(domainsLabelled('good'), (d) => brands.has(d)),
+    domain_bad_in_brand_data: share(domainsLabelled('bad'), (d) => brands.has(d)),
+  };
+}
+
 async function main() {
   installExitHandlers();
   await preflight();
   const cases = corpus();
   process.stderr.write(`bench:quality: ${cases.length} subjects (seed ${SEED}, ${PER_CLASS} per class and type)\n`);
+  console.log(JSON.stringify({ overlap: overlap(cases) }));
   const service = await startService();
   try {
     const answers = await askAll(service, cases);
