@@ -27,10 +27,4 @@ export interface StreamEvent {
   occurred_at: string;
 }
 
-export interface OutboxJob {
-  queue: string;
-  name: string;
-  jobId: string;
-  data: Record<string, unknown>;
-  delayMs?: number;
-}
+export type { OutboxJob } from '../machines/types.js';

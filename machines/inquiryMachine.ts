@@ -1,6 +1,5 @@
 import { and, setup } from 'xstate';
-import type { OutboxJob } from '../actors/types.js';
-import type { Absence, Signal } from '../src/checks/types.js';
+import type { Absence, OutboxJob, Signal } from './types.js';
 
 /**
  * The inquiry machine (DESIGN.md 2.4). It decides, it never computes: every

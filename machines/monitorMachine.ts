@@ -1,6 +1,5 @@
 import { setup } from 'xstate';
-import type { OutboxJob } from '../actors/types.js';
-import type { TriggerHit } from '../src/monitors/triggers.js';
+import type { OutboxJob, TriggerHit } from './types.js';
 
 /**
  * The monitor machine (DESIGN.md 2.8 "Monitors"): a standing watch on a

@@ -1,5 +1,5 @@
 import { setup } from 'xstate';
-import type { NormalisedPresentation, Signal, SubjectClaim } from '../src/checks/types.js';
+import type { NormalisedPresentation, Signal, SubjectClaim } from './types.js';
 
 /**
  * The session machine (DESIGN.md 2.8 "Sessions"): a live intake over one

@@ -62,8 +62,7 @@ export interface AppDeps {
   inquiries: InquiryService;
   monitors: MonitorService;
   sessions: SessionService;
-  /** Absent: the case operations other than the stream answer 501. */
-  cases?: CaseService;
+  cases: CaseService;
   checksDiscovered: () => number;
   /** Audit rows the spool's replay kept aside (reported by /healthz). */
   auditQuarantined?: () => Promise<number>;
@@ -88,10 +87,11 @@ export function createApp(deps: AppDeps): App {
   const document = buildOpenApiDocument(OPERATIONS, { build: deps.config.TAS_BUILD, checks: deps.checkCatalogue ?? [] });
   const documentJson = JSON.stringify(document);
   const handlers = handlerTable(deps, documentJson);
+  assertEveryOperationHandled(handlers);
   const router = createRouter<BoundRoute>();
   for (const op of OPERATIONS) {
-    const mapValidation = VALIDATION_MAPPERS.get(key(op));
-    router.add(op.method, op.path, { op, handler: handlers.get(key(op)) ?? null, ...(mapValidation ? { mapValidation } : {}) });
+    const mapValidation = VALIDATION_MAPPERS.get(op.operationId);
+    router.add(op.method, op.path, { op, handler: handlers.get(op.operationId) ?? null, ...(mapValidation ? { mapValidation } : {}) });
   }
   router.add('get', '/docs/assets/{name}', { op: DOCS_ASSET_OP, handler: createDocsAssetHandler() });
   for (const [path, route] of exampleRoutes()) router.add('get', path, route);
@@ -158,43 +158,61 @@ export function createApp(deps: AppDeps): App {
   };
 }
 
-function key(op: Pick<OperationSpec, 'method' | 'path'>): string {
-  return `${op.method.toUpperCase()} ${op.path}`;
+// Operations of the contract not built yet: they answer 501 through the pipeline (issue 14 builds them).
+const NOT_YET_BUILT: ReadonlySet<string> = new Set(['expandCase', 'exportCase']);
+
+/**
+ * Handlers are joined to operations by operationId, and the join is checked
+ * both ways when the app is built: an operation with no handler (unless it is
+ * one not built yet) or a handler naming no operation stops start-up, so a
+ * typo can never become a silent 501.
+ */
+export function assertEveryOperationHandled(handlers: ReadonlyMap<string, Handler>): void {
+  const known = new Set(OPERATIONS.map((op) => op.operationId));
+  const unknown = [...handlers.keys()].filter((id) => !known.has(id));
+  const missing = OPERATIONS.map((op) => op.operationId).filter((id) => !handlers.has(id) && !NOT_YET_BUILT.has(id));
+  const built = [...NOT_YET_BUILT].filter((id) => handlers.has(id));
+  const faults = [
+    ...unknown.map((id) => `a handler names no operation: ${id}`),
+    ...missing.map((id) => `an operation has no handler: ${id}`),
+    ...built.map((id) => `an operation listed as not yet built has a handler: ${id}`),
+  ];
+  if (faults.length > 0) throw new Error(`the handler table does not match the operations: ${faults.join('; ')}`);
 }
 
 function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler> {
   return new Map<string, Handler>([
-    ['GET /v1/health', health],
-    ['GET /healthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth })],
-    ['GET /openapi.json', createOpenApiHandler(documentJson)],
-    ['GET /docs', createDocsHandler()],
-    ['POST /v1/inquiries', deps.inquiries.create],
-    ['GET /v1/inquiries/{inquiry_id}', deps.inquiries.get],
-    ['GET /v1/admin/audit', createListAudit({ db: deps.db })],
+    ['getHealth', health],
+    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth })],
+    ['getOpenApi', createOpenApiHandler(documentJson)],
+    ['getDocs', createDocsHandler()],
+    ['createInquiry', deps.inquiries.create],
+    ['getInquiry', deps.inquiries.get],
+    ['listAudit', createListAudit({ db: deps.db })],
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
     ...monitorHandlers(deps.monitors),
-    ...(deps.cases ? caseHandlers({ cases: deps.cases }) : []),
+    ...caseHandlers({ cases: deps.cases }),
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
-    ['POST /v1/sessions', deps.sessions.open],
-    ['POST /v1/sessions/{session_id}/close', deps.sessions.close],
+    ['openSession', deps.sessions.open],
+    ['closeSession', deps.sessions.close],
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
-    ['POST /v1/admin/keys', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
-    ['DELETE /v1/admin/keys/{key_id}', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
-    ['GET /v1/admin/keys', createListKeys({ db: deps.db })],
+    ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
+    ['revokeKey', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
+    ['listKeys', createListKeys({ db: deps.db })],
   ]);
 }
 
 // Operations that restate a schema failure as one of their rules (a missing purpose is rule I13).
 const VALIDATION_MAPPERS = new Map<string, (f: ValidationFailure) => ValidationFailure>([
-  ['POST /v1/inquiries', mapInquiryValidation],
+  ['createInquiry', mapInquiryValidation],
   // A monitor declares the same purpose and intent as the inquiries it will ask.
-  ['POST /v1/monitors', mapInquiryValidation],
+  ['createMonitor', mapInquiryValidation],
   // A session declares them too, for every assessment it will issue.
-  ['POST /v1/sessions', mapInquiryValidation],
+  ['openSession', mapInquiryValidation],
   // A case declares the purpose of the investigation.
-  ['POST /v1/cases', mapInquiryValidation],
+  ['createCase', mapInquiryValidation],
 ]);
 
 // The reference page's static files: served, audited, but not part of the API contract.

@@ -5,7 +5,7 @@ import { ActorNotFoundError } from '../actors/errors.js';
 import type { ActorRuntime } from '../actors/runtime.js';
 import { MONITOR_QUEUE, MONITOR_RUN_JOB, type MonitorContext, type MonitorEvent } from '../machines/monitorMachine.js';
 import { findMonitor, type MonitorRow } from '../src/db/monitors.js';
-import { withTenant, type Db } from '../src/db/pool.js';
+import { withTenant } from '../src/db/pool.js';
 import { runRescanInquiry, type RescanDeps, type RescanOutcome } from '../src/monitors/rescan.js';
 import { MONITOR_RESCAN_JOB, unscheduleRescans } from '../src/monitors/schedule.js';
 import { evaluateTriggers, type Triggers } from '../src/monitors/triggers.js';

@@ -6,7 +6,7 @@ import { postWebhook, type SendOutcome } from '../src/webhooks/send.js';
 import { signatureHeaders } from '../src/webhooks/sign.js';
 import { disableEndpoint, insertDelivery, type DeliveryStatus, type EndpointRow } from '../src/webhooks/store.js';
 import { checkTarget } from '../src/webhooks/targets.js';
-import type { DeliveryContext, WebhookDeliverJob } from './webhooks.js';
+import type { DeliveryContext, WebhookDeliverJob } from './webhookJobs.js';
 
 /**
  * One delivery attempt, in three steps: make it (attemptDelivery), decide

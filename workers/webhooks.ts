@@ -1,14 +1,9 @@
-import { createHash } from 'node:crypto';
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import type { Logger } from 'pino';
-import { z } from 'zod';
-import type { StreamEvent } from '../actors/types.js';
-import { withTenant, type Db, type Mode } from '../src/db/pool.js';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { withTenant } from '../src/db/pool.js';
 import { eventIdOf } from '../src/events/hub.js';
 import { WebhookEventType } from '../src/schemas/events.js';
-import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE, type RetrySchedule } from '../src/webhooks/schedule.js';
+import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE } from '../src/webhooks/schedule.js';
 import { listSubscribedEndpoints, loadEndpoint } from '../src/webhooks/store.js';
-import type { LookupAll } from '../src/webhooks/targets.js';
 import { attemptDelivery, decideAttempt, recordAttempt, RetryDelivery } from './webhookDelivery.js';
 
 /**
@@ -29,75 +24,15 @@ import { attemptDelivery, decideAttempt, recordAttempt, RetryDelivery } from './
  * pair, so a receiver sees one id for every retry and re-dispatch of a
  * delivery and can de-duplicate on it.
  */
-export const WEBHOOK_QUEUE = 'webhooks';
-export const FANOUT_JOB = 'webhook.fanout';
-export const DELIVER_JOB = 'webhook.deliver';
 // The name BullMQ stores on each deliver job so it calls our backoff strategy.
 const BACKOFF_TYPE = 'webhook-schedule';
 
-const JobMode = z.enum(['live', 'test']);
-const StreamEventData = z.object({
-  stream_id: z.uuid(),
-  seq: z.int().min(1),
-  type: z.string().min(1),
-  payload: z.record(z.string(), z.unknown()),
-  occurred_at: z.string(),
-});
-export const WebhookStream = z.enum(['inquiry', 'monitor', 'case']);
-export type WebhookStream = z.infer<typeof WebhookStream>;
+import {
+  DELIVER_JOB, FANOUT_JOB, parseWebhookJob, WEBHOOK_QUEUE, webhookIdOf,
+  type DeliveryContext, type WebhookDeliverJob, type WebhookFanoutJob, type WebhookWorkerDeps,
+} from './webhookJobs.js';
 
-export const WebhookFanoutJob = z.object({ tenantId: z.uuid(), mode: JobMode, event: StreamEventData, stream: WebhookStream });
-export type WebhookFanoutJob = z.infer<typeof WebhookFanoutJob>;
-
-export const WebhookDeliverJob = WebhookFanoutJob.extend({ endpointId: z.uuid(), webhookId: z.string().min(1) });
-export type WebhookDeliverJob = z.infer<typeof WebhookDeliverJob>;
-
-/** One schema per job name (the catalog entry for the `webhooks` queue). */
-export const WEBHOOK_JOBS = { [FANOUT_JOB]: WebhookFanoutJob, [DELIVER_JOB]: WebhookDeliverJob } as const;
-
-/** A job's data parsed with its schema, or UnrecoverableError: a malformed payload fails the same way on every retry. */
-export function parseWebhookJob<N extends keyof typeof WEBHOOK_JOBS>(name: N, data: unknown): z.infer<(typeof WEBHOOK_JOBS)[N]> {
-  const parsed = WEBHOOK_JOBS[name].safeParse(data);
-  if (!parsed.success) throw new UnrecoverableError(`job ${WEBHOOK_QUEUE}/${name} data is malformed: ${z.prettifyError(parsed.error)}`);
-  return parsed.data as z.infer<(typeof WEBHOOK_JOBS)[N]>;
-}
-
-/** What the relay enqueues when an event of a webhook type is published (an OutboxJob). */
-export function fanoutJobFor(
-  event: StreamEvent,
-  scope: { tenantId: string; mode: Mode },
-  stream: WebhookStream,
-): { queue: typeof WEBHOOK_QUEUE; name: typeof FANOUT_JOB; jobId: string; data: WebhookFanoutJob } {
-  return {
-    queue: WEBHOOK_QUEUE,
-    name: FANOUT_JOB,
-    jobId: `${event.stream_id}.${event.seq}`,
-    data: { tenantId: scope.tenantId, mode: scope.mode, event, stream },
-  };
-}
-
-/** The Standard Webhooks `webhook-id` of one event to one endpoint: the same on every retry and re-dispatch. */
-export function webhookIdOf(endpointId: string, eventId: string): string {
-  return `msg_${createHash('sha256').update(`${endpointId}:${eventId}`).digest('hex').slice(0, 32)}`;
-}
-
-export interface WebhookWorkerDeps {
-  connection: ConnectionOptions;
-  prefix: string;
-  db: Db;
-  /** The key pepper the signing secrets are sealed under. */
-  pepper: string;
-  log: Logger;
-  allowInsecureTargets: (mode: Mode) => boolean;
-  schedule?: RetrySchedule;
-  /** Per attempt, connect to response head; the OpenAPI `webhooks` section promises receivers 10 s. */
-  timeoutMs?: number;
-  concurrency?: number;
-  lookup?: LookupAll;
-  now?: () => number;
-  random?: () => number;
-}
-
+export * from './webhookJobs.js';
 export interface WebhookWorker {
   worker: Worker;
   /** The `webhooks` queue the fanout adds deliveries to. */
@@ -113,7 +48,6 @@ const KEEP_COMPLETED = { age: 86_400 };
 // A week, so an operator can read why a delivery job broke (the delivery log keeps the attempts for good).
 const KEEP_FAILED = { age: 7 * 86_400 };
 
-export type DeliveryContext = Required<Omit<WebhookWorkerDeps, 'connection' | 'prefix' | 'concurrency' | 'lookup'>> & { lookup?: LookupAll };
 
 export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const c: DeliveryContext = {

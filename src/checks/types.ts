@@ -11,50 +11,9 @@
  * - Tier: t0 inline computed, t1 network look-ups, t2 paid providers.
  */
 
-export type TrustBand = 'high' | 'medium' | 'low';
-/** METHODOLOGY.md section 7: how diagnostic a signal is (weak 0.5, moderate 1, strong 2). */
-export type Strength = 'weak' | 'moderate' | 'strong';
-export type DataClass = 'C0' | 'C1' | 'C2';
-export type Disposition = 'supports' | 'weakens' | 'neutral';
-export type Tier = 't0' | 't1' | 't2';
-export type AbsenceKind = 'timeout' | 'error' | 'no_data' | 'refused' | 'budget' | 'unregistered';
-
-/** A presentation after normalisation by the service. */
-export interface NormalisedPresentation {
-  type: string;
-  /** The caller's value as presented (used as `about` in findings). */
-  value: string;
-  /** Canonical form used for matching entities (lower-cased email, E.164 phone...). */
-  normalised: string;
-}
-
-/** Claims the subject made about itself (country, name...). Closed in the schema. */
-export interface SubjectClaim {
-  name?: string;
-  country?: string;
-  email?: string;
-  phone?: string;
-  organisation?: string;
-  website?: string;
-}
-
-export interface Signal {
-  /** The question answered, e.g. `email_syntax`, `domain_age`. Never a source name. */
-  kind: string;
-  about: string;
-  about_type: string;
-  disposition: Disposition;
-  /** Human-readable, written by the check itself; never contains a provider name or raw payload. */
-  statement: string;
-  provenance_class: string;
-  trust_band: TrustBand;
-  data_class: DataClass;
-  observed_at: string;
-  /** Declared by the check for this (kind, disposition); absent on neutral signals, which are not scored. */
-  strength?: Strength;
-  /** The tenant record the signal stands for (an outcome, an observation), so distinct reports stay distinct items. */
-  ref?: string;
-}
+// The evidence vocabulary is shared with the machines, which may import only their own folder.
+import type { Absence, DataClass, NormalisedPresentation, Signal, Strength, SubjectClaim, Tier, TrustBand } from '../../machines/types.js';
+export type { Absence, AbsenceKind, DataClass, Disposition, NormalisedPresentation, Signal, Strength, SubjectClaim, Tier, TrustBand } from '../../machines/types.js';
 
 /**
  * What a check declares it can say, one entry per (kind, disposition): the
@@ -74,12 +33,6 @@ export interface DataSource {
   licence: string;
 }
 
-export interface Absence {
-  about: string;
-  about_type: string;
-  kind: AbsenceKind;
-  reason: string;
-}
 
 export interface CheckContext {
   presentation: NormalisedPresentation;

@@ -24,8 +24,9 @@
  * - `width_above: n`: the interval (high - low) crossed from at most n to
  *   more than n (the evidence grew thinner or more contradictory).
  */
-export const TRIGGER_KINDS = ['label_change', 'score_below', 'score_above', 'score_moves_by', 'width_above'] as const;
-export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+import { TRIGGER_KINDS, type TriggerHit, type TriggerKind } from '../../machines/types.js';
+
+export { TRIGGER_KINDS, type TriggerHit, type TriggerKind };
 
 export interface Triggers {
   label_change?: boolean | undefined;
@@ -41,10 +42,6 @@ export interface Scored {
   low: number;
   high: number;
   label?: { value: string } | null;
-}
-
-export interface TriggerHit {
-  reason: TriggerKind;
 }
 
 export interface TriggerInput {

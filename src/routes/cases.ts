@@ -13,31 +13,31 @@ export function caseHandlers(deps: { cases: CaseService }): [string, Handler][] 
   const id = (ctx: HandlerContext) => ctx.params.case_id!;
   const p = requirePrincipal;
   return [
-    ['POST /v1/cases', async (ctx) => ({ status: 201, body: await cases.open(ctx, p(ctx), ctx.body as CaseCreate) })],
-    ['GET /v1/cases/{case_id}', async (ctx) => {
+    ['createCase', async (ctx) => ({ status: 201, body: await cases.open(ctx, p(ctx), ctx.body as CaseCreate) })],
+    ['getCase', async (ctx) => {
       ctx.audit.target_kind = 'case';
       ctx.audit.target_id = id(ctx);
       return { status: 200, body: await cases.view(p(ctx), id(ctx)) };
     }],
-    ['GET /v1/cases/{case_id}/timeline', async (ctx) => {
+    ['getCaseTimeline', async (ctx) => {
       ctx.audit.target_kind = 'case';
       ctx.audit.target_id = id(ctx);
       return { status: 200, body: await cases.timeline(p(ctx), id(ctx)) };
     }],
-    ['GET /v1/cases/{case_id}/graph', async (ctx) => {
+    ['getCaseGraph', async (ctx) => {
       ctx.audit.target_kind = 'case';
       ctx.audit.target_id = id(ctx);
       return { status: 200, body: await cases.graph(p(ctx), id(ctx)) };
     }],
-    ['POST /v1/cases/{case_id}/members', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['POST /v1/cases/{case_id}/hold', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['POST /v1/cases/{case_id}/release', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['POST /v1/cases/{case_id}/review', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['POST /v1/cases/{case_id}/close', async (ctx) => {
+    ['changeCaseMembers', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['holdCase', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['releaseCase', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['reviewCase', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['closeCase', async (ctx) => {
       const finding = (ctx.query as { finding?: string }).finding ?? null;
       return { status: 200, body: await cases.close(ctx, p(ctx), id(ctx), finding) };
     }],
-    ['POST /v1/cases/{case_id}/assertions', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['POST /v1/cases/{case_id}/intake', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
+    ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['intakeCase', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
   ];
 }

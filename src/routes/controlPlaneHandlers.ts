@@ -16,12 +16,12 @@ import { createListArtifactTypes, createListIntents, createListPurposes } from '
 export function controlPlaneHandlers(deps: { db: Db; policyCache: PolicyCache; registryCache: RegistryCache }): [string, Handler][] {
   const { db } = deps;
   return [
-    ['GET /v1/admin/policies', createListPolicies({ db })],
-    ['POST /v1/admin/policies', createPublishPolicy({ db, cache: deps.policyCache, registry: deps.registryCache })],
-    ['GET /v1/registry/artifact-types', createListArtifactTypes({ db })],
-    ['GET /v1/registry/intents', createListIntents({ db })],
-    ['GET /v1/registry/purposes', createListPurposes({ db })],
-    ['GET /v1/entities/{entity_id}', createGetEntity({ db })],
-    ['GET /v1/entities/{entity_id}/ledger', createGetEntityLedger({ db })],
+    ['listPolicies', createListPolicies({ db })],
+    ['publishPolicy', createPublishPolicy({ db, cache: deps.policyCache, registry: deps.registryCache })],
+    ['listArtifactTypes', createListArtifactTypes({ db })],
+    ['listIntents', createListIntents({ db })],
+    ['listPurposes', createListPurposes({ db })],
+    ['getEntity', createGetEntity({ db })],
+    ['getEntityLedger', createGetEntityLedger({ db })],
   ];
 }

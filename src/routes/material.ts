@@ -115,8 +115,8 @@ function getExtraction(deps: MaterialDeps): Handler {
 
 export function materialHandlers(deps: MaterialDeps): [string, Handler][] {
   return [
-    ['POST /v1/material', createMaterial(deps)],
-    ['GET /v1/material/{material_id}', getMaterial(deps)],
-    ['GET /v1/material/{material_id}/extraction', getExtraction(deps)],
+    ['createMaterial', createMaterial(deps)],
+    ['getMaterial', getMaterial(deps)],
+    ['getMaterialExtraction', getExtraction(deps)],
   ];
 }

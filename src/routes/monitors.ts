@@ -10,14 +10,14 @@ import { requirePrincipal } from './principal.js';
  */
 export function monitorHandlers(monitors: MonitorService): [string, Handler][] {
   return [
-    ['POST /v1/monitors', async (ctx) => ({ status: 201, body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate) })],
-    ['GET /v1/monitors/{monitor_id}', async (ctx) => {
+    ['createMonitor', async (ctx) => ({ status: 201, body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate) })],
+    ['getMonitor', async (ctx) => {
       const monitorId = ctx.params.monitor_id!;
       ctx.audit.target_kind = 'monitor';
       ctx.audit.target_id = monitorId;
       return { status: 200, body: await monitors.view(requirePrincipal(ctx), monitorId) };
     }],
-    ['DELETE /v1/monitors/{monitor_id}', async (ctx) => {
+    ['deleteMonitor', async (ctx) => {
       await monitors.close(ctx, requirePrincipal(ctx), ctx.params.monitor_id!);
       return { status: 204 };
     }],

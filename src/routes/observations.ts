@@ -59,9 +59,9 @@ function outcomesHandler(deps: ObservationDeps, batch: boolean): Handler {
 
 export function observationHandlers(deps: ObservationDeps): [string, Handler][] {
   return [
-    ['POST /v1/observations', observationsHandler(deps, false)],
-    ['POST /v1/observations/batch', observationsHandler(deps, true)],
-    ['POST /v1/outcomes', outcomesHandler(deps, false)],
-    ['POST /v1/outcomes/batch', outcomesHandler(deps, true)],
+    ['createObservation', observationsHandler(deps, false)],
+    ['createObservationBatch', observationsHandler(deps, true)],
+    ['createOutcome', outcomesHandler(deps, false)],
+    ['createOutcomeBatch', outcomesHandler(deps, true)],
   ];
 }

@@ -61,9 +61,9 @@ const CURSOR = /^\d+$/;
 
 export function streamHandlers(deps: { db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number; revocations?: Pick<RevocationBus, 'onRevoked'> }): [string, Handler][] {
   return [
-    ['GET /v1/inquiries/{inquiry_id}/events', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
-    ['GET /v1/monitors/{monitor_id}/events', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: monitorClosed })],
-    ['GET /v1/cases/{case_id}/events', createEventStreamHandler({ ...deps, kind: 'case', paramName: 'case_id' })],
+    ['streamInquiryEvents', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
+    ['streamMonitorEvents', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: monitorClosed })],
+    ['streamCaseEvents', createEventStreamHandler({ ...deps, kind: 'case', paramName: 'case_id' })],
   ];
 }
 

@@ -68,5 +68,5 @@ export function createRegisterWebhook(deps: WebhookRouteDeps): Handler {
 
 /** The webhook handlers keyed "METHOD /path" as in the operations list, for app.ts's handler table. */
 export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
-  return [['POST /v1/admin/webhooks', createRegisterWebhook(deps)]];
+  return [['createWebhook', createRegisterWebhook(deps)]];
 }

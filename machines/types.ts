@@ -1,0 +1,78 @@
+/**
+ * The vocabulary the machines share with the rest of the service: the
+ * evidence they carry (signals and absences, from the checks), the subject
+ * they reason about, the jobs they ask the runtime to enqueue, and the
+ * trigger hits a monitor acts on. It lives here because machines are pure and
+ * import only xstate and their own types (DESIGN.md); the checks, the actor
+ * runtime and the monitors import it from here, never the other way round.
+ * Glossary: src/checks/types.ts.
+ */
+
+export type TrustBand = 'high' | 'medium' | 'low';
+/** METHODOLOGY.md section 7: how diagnostic a signal is (weak 0.5, moderate 1, strong 2). */
+export type Strength = 'weak' | 'moderate' | 'strong';
+export type DataClass = 'C0' | 'C1' | 'C2';
+export type Disposition = 'supports' | 'weakens' | 'neutral';
+export type Tier = 't0' | 't1' | 't2';
+export type AbsenceKind = 'timeout' | 'error' | 'no_data' | 'refused' | 'budget' | 'unregistered';
+
+/** A presentation after normalisation by the service. */
+export interface NormalisedPresentation {
+  type: string;
+  /** The caller's value as presented (used as `about` in findings). */
+  value: string;
+  /** Canonical form used for matching entities (lower-cased email, E.164 phone...). */
+  normalised: string;
+}
+
+/** Claims the subject made about itself (country, name...). Closed in the schema. */
+export interface SubjectClaim {
+  name?: string;
+  country?: string;
+  email?: string;
+  phone?: string;
+  organisation?: string;
+  website?: string;
+}
+
+export interface Signal {
+  /** The question answered, e.g. `email_syntax`, `domain_age`. Never a source name. */
+  kind: string;
+  about: string;
+  about_type: string;
+  disposition: Disposition;
+  /** Human-readable, written by the check itself; never contains a provider name or raw payload. */
+  statement: string;
+  provenance_class: string;
+  trust_band: TrustBand;
+  data_class: DataClass;
+  observed_at: string;
+  /** Declared by the check for this (kind, disposition); absent on neutral signals, which are not scored. */
+  strength?: Strength;
+  /** The tenant record the signal stands for (an outcome, an observation), so distinct reports stay distinct items. */
+  ref?: string;
+}
+
+export interface Absence {
+  about: string;
+  about_type: string;
+  kind: AbsenceKind;
+  reason: string;
+}
+
+/** A BullMQ job a machine asks the runtime to enqueue after commit (actors/types.ts). */
+export interface OutboxJob {
+  queue: string;
+  name: string;
+  jobId: string;
+  data: Record<string, unknown>;
+  delayMs?: number;
+}
+
+export const TRIGGER_KINDS = ['label_change', 'score_below', 'score_above', 'score_moves_by', 'width_above'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+/** One trigger of a monitor that fired on a rescan (src/monitors/triggers.ts). */
+export interface TriggerHit {
+  reason: TriggerKind;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { assertEveryOperationHandled } from '../../src/app.js';
+import type { Handler } from '../../src/http/handler.js';
+import { OPERATIONS } from '../../src/schemas/operations.js';
+
+/** Handlers are joined to operations by operationId, checked both ways when the app is built (issue 13). */
+const handler: Handler = async () => ({ status: 204 });
+const NOT_YET_BUILT = ['expandCase', 'exportCase'];
+
+function completeTable(): Map<string, Handler> {
+  return new Map(OPERATIONS.filter((op) => !NOT_YET_BUILT.includes(op.operationId)).map((op) => [op.operationId, handler]));
+}
+
+describe('the handler table', () => {
+  it('given a handler for every built operation, then the app may start', () => {
+    expect(() => assertEveryOperationHandled(completeTable())).not.toThrow();
+  });
+
+  it('given a handler under a misspelt operationId, then start-up fails naming it', () => {
+    const table = completeTable();
+    table.set('createInquiri', handler);
+    expect(() => assertEveryOperationHandled(table)).toThrow(/a handler names no operation: createInquiri/);
+  });
+
+  it('given an operation without a handler, then start-up fails naming it', () => {
+    const table = completeTable();
+    table.delete('getInquiry');
+    expect(() => assertEveryOperationHandled(table)).toThrow(/an operation has no handler: getInquiry/);
+  });
+
+  it('given a handler for an operation listed as not yet built, then start-up fails until the list is updated', () => {
+    const table = completeTable();
+    table.set('expandCase', handler);
+    expect(() => assertEveryOperationHandled(table)).toThrow(/not yet built has a handler: expandCase/);
+  });
+});
