@@ -11,7 +11,7 @@ import { captureExchange, send, type Exchange } from './http/exchange.js';
 import { framingRefusal, type FramingRefusal } from './http/framing.js';
 import type { BoundRoute, Handler } from './http/handler.js';
 import { createPipeline } from './http/pipeline.js';
-import { PROBLEM_TYPE_BASE } from './http/problems.js';
+import { PROBLEM_TYPE_BASE } from './platform/problems.js';
 import type { RateLimiter } from './http/rateLimit.js';
 import { createRouter } from './http/router.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -24,13 +24,15 @@ import type { InquiryService } from './inquiries/service.js';
 import type { MonitorService } from './monitors/service.js';
 import { materialHandlers } from './routes/material.js';
 import { monitorHandlers } from './routes/monitors.js';
+import { inquiryHandlers } from './routes/inquiries.js';
+import { sessionHandlers } from './routes/sessions.js';
 import { caseHandlers } from './routes/cases.js';
 import type { CaseService } from './cases/service.js';
 import type { SessionService } from './sessions/service.js';
-import { registerSessionSocket } from './sessions/socket.js';
-import { exampleRoutes } from './sessions/examplePage.js';
+import { registerSessionSocket } from './routes/sessionSocket.js';
+import { exampleRoutes } from './routes/sessionExample.js';
 import { mapInquiryValidation } from './inquiries/admit.js';
-import type { ValidationFailure } from './http/problems.js';
+import type { ValidationFailure } from './platform/problems.js';
 import { createListKeys, createMintKey, createRevokeKey } from './routes/admin/keys.js';
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
@@ -186,8 +188,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth })],
     ['getOpenApi', createOpenApiHandler(documentJson)],
     ['getDocs', createDocsHandler()],
-    ['createInquiry', deps.inquiries.create],
-    ['getInquiry', deps.inquiries.get],
+    ...inquiryHandlers(deps.inquiries),
     ['listAudit', createListAudit({ db: deps.db })],
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
@@ -195,8 +196,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases }),
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
-    ['openSession', deps.sessions.open],
-    ['closeSession', deps.sessions.close],
+    ...sessionHandlers(deps.sessions),
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
     ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['revokeKey', createRevokeKey({ db: deps.db, revocations: deps.revocations })],

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { AuditRecord } from '../db/audit.js';
+import type { ChainRow } from '../db/audit.js';
+
+export type { ChainRow };
 
 /**
  * The audit chain's arithmetic, pure. A link is sha256 over the previous link
@@ -8,8 +10,6 @@ import type { AuditRecord } from '../db/audit.js';
  */
 export const GENESIS = Buffer.alloc(32);
 
-/** The audit row as chained: every field the service wrote except the request id (a log correlation, not a fact). */
-export type ChainRow = Omit<AuditRecord, 'request_id'>;
 
 export function chainKeyOf(row: Pick<ChainRow, 'tenant_id' | 'mode'>): string {
   return row.tenant_id ? `${row.tenant_id}:${row.mode}` : 'anonymous';

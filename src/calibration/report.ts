@@ -6,13 +6,9 @@
  * bin, with counts, and whether the observed rate lies inside the bin's mean
  * interval). Calibration never edits an assessment.
  */
-export interface ScoredOutcome {
-  methodology_version: string;
-  score: number;
-  low: number;
-  high: number;
-  outcome: string;
-}
+import type { ScoredOutcome } from '../db/calibration.js';
+
+export type { ScoredOutcome };
 
 export interface ReliabilityBin {
   bin: string;

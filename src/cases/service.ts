@@ -12,8 +12,8 @@ import type { NormalisedPresentation } from '../checks/types.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { EntityNotFoundError, resolveEntity, resolvingIdentifiers } from '../entities/resolve.js';
 import { envelopeOf } from '../events/hub.js';
-import type { HandlerContext } from '../http/handler.js';
-import { HttpProblem, ValidationFailure, type ValidationItem } from '../http/problems.js';
+import type { CallContext } from '../auth/call.js';
+import { ServiceProblem, ValidationFailure, type ValidationItem } from '../platform/problems.js';
 import { PURPOSE_REFUSAL } from '../inquiries/admit.js';
 import { loadAdmission, observationRefusals, recordObservation } from '../observations/record.js';
 import type { PolicyCache } from '../policies/cache.js';
@@ -57,17 +57,17 @@ export interface CaseAssertionIn {
 }
 
 export interface CaseService {
-  open(ctx: HandlerContext, principal: Principal, body: CaseCreate): Promise<CaseOut>;
+  open(ctx: CallContext, principal: Principal, body: CaseCreate): Promise<CaseOut>;
   view(principal: Principal, caseId: string): Promise<CaseOut>;
   timeline(principal: Principal, caseId: string): Promise<EventEnvelope[]>;
   graph(principal: Principal, caseId: string): Promise<CaseGraphOut>;
-  members(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseMemberIn): Promise<CaseOut>;
-  hold(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
-  release(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
-  review(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut>;
-  close(ctx: HandlerContext, principal: Principal, caseId: string, finding: string | null): Promise<CaseOut>;
-  assert(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut>;
-  intake(ctx: HandlerContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut>;
+  members(ctx: CallContext, principal: Principal, caseId: string, body: CaseMemberIn): Promise<CaseOut>;
+  hold(ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
+  release(ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
+  review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut>;
+  close(ctx: CallContext, principal: Principal, caseId: string, finding: string | null): Promise<CaseOut>;
+  assert(ctx: CallContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut>;
+  intake(ctx: CallContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut>;
 }
 
 /** Spending limit of a case whose CaseCreate names none (no per-tenant case budget is configured yet). */
@@ -75,7 +75,7 @@ export const DEFAULT_CASE_BUDGET = 1000;
 // Rows per timeline read; a case's log is read whole, page by page.
 const TIMELINE_PAGE = 500;
 
-const notFound = () => new HttpProblem('not-found', 'No such case.');
+const notFound = () => new ServiceProblem('not-found', 'No such case.');
 
 export function caseOut(state: CaseStateName, c: CaseContext, publicUrl: string): CaseOut {
   return {
@@ -125,7 +125,7 @@ async function subjectEntity(tx: Tx, principal: Principal, subject: NonNullable<
 }
 
 export function createCaseService(deps: CaseServiceDeps): CaseService {
-  const target = (ctx: HandlerContext, caseId: string) => {
+  const target = (ctx: CallContext, caseId: string) => {
     ctx.audit.target_kind = 'case';
     ctx.audit.target_id = caseId;
   };
@@ -135,7 +135,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
    * refuses it with 409 when the machine would not take it, and commits it with the audit row.
    */
   async function command(
-    ctx: HandlerContext,
+    ctx: CallContext,
     principal: Principal,
     caseId: string,
     status: number,
@@ -151,7 +151,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
         const state = snapshot.value as CaseStateName;
         const event = await build(context, state, tx);
         const why = refusalOf(state, context, event);
-        if (why !== null) throw new HttpProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
+        if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
         return event;
       }, { inTx: (tx) => ctx.auditInTx(tx, status) });
     } catch (error) {
@@ -163,9 +163,9 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
   const outOf = (result: SendResult): CaseOut =>
     caseOut(result.snapshot.value as CaseStateName, result.snapshot.context as CaseContext, deps.publicUrl());
 
-  const stamp = (ctx: HandlerContext, principal: Principal) => ({ at: ctx.occurredAt, principal: principal.label });
+  const stamp = (ctx: CallContext, principal: Principal) => ({ at: ctx.occurredAt, principal: principal.label });
 
-  async function open(ctx: HandlerContext, principal: Principal, body: CaseCreate): Promise<CaseOut> {
+  async function open(ctx: CallContext, principal: Principal, body: CaseCreate): Promise<CaseOut> {
     ctx.audit.purpose = body.purpose;
     ctx.audit.target_kind = 'case';
     const mayInvestigate = await withTenant(deps.db, principal, (tx) => tenantMayInvestigate(tx, principal.tenantId));
@@ -217,30 +217,30 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     }
   }
 
-  const members = async (ctx: HandlerContext, principal: Principal, caseId: string, body: CaseMemberIn) =>
+  const members = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseMemberIn) =>
     outOf(await command(ctx, principal, caseId, 200, () => ({
       type: 'case.member', ...stamp(ctx, principal), action: body.action, member: body.principal, role: body.role,
     })));
 
-  const hold = async (ctx: HandlerContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
+  const hold = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
     outOf(await command(ctx, principal, caseId, 200, () => ({
       type: 'case.hold', ...stamp(ctx, principal), reason: body.reason, reference: body.reference ?? null,
     })));
 
-  const release = async (ctx: HandlerContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
+  const release = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
     outOf(await command(ctx, principal, caseId, 200, () => ({
       type: 'case.release', ...stamp(ctx, principal), reason: body.reason, reference: body.reference ?? null,
     })));
 
-  const review = async (ctx: HandlerContext, principal: Principal, caseId: string, body: CaseReviewIn) =>
+  const review = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn) =>
     outOf(await command(ctx, principal, caseId, 200, () => ({
       type: 'case.review', ...stamp(ctx, principal), outcome: body.outcome, note: body.note ?? null,
     })));
 
-  const close = async (ctx: HandlerContext, principal: Principal, caseId: string, finding: string | null) =>
+  const close = async (ctx: CallContext, principal: Principal, caseId: string, finding: string | null) =>
     outOf(await command(ctx, principal, caseId, 200, () => ({ type: 'case.close', ...stamp(ctx, principal), finding })));
 
-  async function assert(ctx: HandlerContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut> {
+  async function assert(ctx: CallContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut> {
     const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
     let recorded: ObservationOut | null = null;
     await command(ctx, principal, caseId, 201, async (context, state, tx) => {
@@ -249,7 +249,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
         type: 'case.assert', ...stamp(ctx, principal), observation_id: '', disposition: body.disposition, entity_id: null, material_ids: [], finding_ids: [],
       };
       const why = refusalOf(state, context, probe);
-      if (why !== null) throw new HttpProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
+      if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
       ctx.audit.purpose = context.purpose;
       const obs: ObservationIn = {
         subject: body.subject, provenance_class: 'analyst_asserted', summary: body.statement, observed_at: body.observed_at,
@@ -266,7 +266,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     return recorded!;
   }
 
-  async function intake(ctx: HandlerContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut> {
+  async function intake(ctx: CallContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut> {
     const grants = await deps.registry.grants(principal);
     const intakeId = randomUUID();
     let items: IntakeOut['items'] = [];
@@ -275,7 +275,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
         type: 'case.intake', ...stamp(ctx, principal), intake_id: intakeId, keys: [], entity_ids: [], accepted: 0, duplicate: 0, rejected: 0,
       };
       const why = refusalOf(state, context, probe);
-      if (why !== null) throw new HttpProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
+      if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
       const seen = new Set(context.intake_keys);
       const keys: string[] = [];
       const entityIds: string[] = [];

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { startService } from '../main.js';
+import { startService } from '../root/service.js';
 import { printTenant } from './operator.js';
 
 /** `tas serve`: runs until SIGINT/SIGTERM, then drains and closes. */

@@ -20,6 +20,9 @@ export interface AuditRecord {
   request_id: string | null;
 }
 
+/** The audit row as chained: every field the service wrote except the request id (a log correlation, not a fact). */
+export type ChainRow = Omit<AuditRecord, 'request_id'>;
+
 /** Inside a request's own transaction, so the row commits with the effect or not at all. */
 export async function insertAudit(tx: Tx, r: AuditRecord): Promise<void> {
   await tx.query(sql.unsafe`

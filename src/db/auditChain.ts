@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { ChainRow } from '../audit/chain.js';
+import type { ChainRow } from './audit.js';
 import { AuditColumns } from './audit.js';
 import type { Db, Tx } from './pool.js';
 

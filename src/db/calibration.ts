@@ -1,7 +1,15 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { ScoredOutcome } from '../calibration/report.js';
 import type { Db } from './pool.js';
+
+/** One outcome with the assessment it judged, as calibration reads it (src/calibration/report.ts). */
+export interface ScoredOutcome {
+  methodology_version: string;
+  score: number;
+  low: number;
+  high: number;
+  outcome: string;
+}
 
 /** Every outcome joined to the assessment it refers to; as the owner, optionally for one tenant and mode. */
 export async function scoredOutcomes(db: Db, scope: { tenantId?: string; mode?: string }): Promise<readonly ScoredOutcome[]> {

@@ -1,5 +1,5 @@
 import type { Exchange } from './exchange.js';
-import { HttpProblem } from './problems.js';
+import { ServiceProblem } from '../platform/problems.js';
 
 /**
  * Reads a request body with a hard size limit. A declared Content-Length over
@@ -40,6 +40,6 @@ export function readBody(ex: Exchange, maxBytes: number): Promise<Buffer> {
   });
 }
 
-function tooLarge(maxBytes: number): HttpProblem {
-  return new HttpProblem('payload-too-large', `The request body exceeds ${maxBytes} bytes.`, { max_bytes: maxBytes });
+function tooLarge(maxBytes: number): ServiceProblem {
+  return new ServiceProblem('payload-too-large', `The request body exceeds ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }

@@ -1,4 +1,4 @@
-import { HttpProblem } from './problems.js';
+import { ServiceProblem } from '../platform/problems.js';
 
 /**
  * Errors that are not ours (database, Redis, bugs) become a problem without
@@ -8,11 +8,11 @@ import { HttpProblem } from './problems.js';
 const UNAVAILABLE_NAMES = new Set(['ConnectionError', 'BackendTerminatedError', 'StatementTimeoutError', 'MaxRetriesPerRequestError']);
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300']);
 
-export function classifyError(error: unknown): HttpProblem {
+export function classifyError(error: unknown): ServiceProblem {
   if (isDependencyDown(error)) {
-    return new HttpProblem('unavailable', 'A dependency of the service is unreachable; retry shortly.', {}, { 'Retry-After': '2' });
+    return new ServiceProblem('unavailable', 'A dependency of the service is unreachable; retry shortly.', {}, { 'Retry-After': '2' });
   }
-  return new HttpProblem('engine-failed', 'The engine could not complete this call; retry once.');
+  return new ServiceProblem('engine-failed', 'The engine could not complete this call; retry once.');
 }
 
 export function isDependencyDown(error: unknown): boolean {

@@ -1,39 +1,16 @@
-import type { Principal } from '../auth/authenticate.js';
+import type { CallContext } from '../auth/call.js';
 import type { AuditRecord } from '../db/audit.js';
-import type { Tx } from '../db/pool.js';
+export type { AuditFacts } from '../auth/call.js';
 import type { OperationSpec } from '../schemas/operation.js';
 import type { Exchange } from './exchange.js';
-import type { ValidationFailure } from './problems.js';
+import type { ValidationFailure } from '../platform/problems.js';
 
-/** What a handler may say about its call for the audit row (the pipeline fills in the rest). */
-export interface AuditFacts {
-  action: string;
-  target_kind: string | null;
-  target_id: string | null;
-  purpose: string | null;
-  rule: string | null;
-  cost_amount: number | null;
-  cost_currency: string | null;
-}
-
-export interface HandlerContext<Body = unknown, Query = unknown> {
+/** A call as a handler sees it: the capability's call context plus the request's own parts. */
+export interface HandlerContext<Body = unknown, Query = unknown> extends CallContext {
   ex: Exchange;
-  reqId: string;
-  auditId: string;
-  occurredAt: string;
-  principal: Principal | null;
   params: Record<string, string>;
   query: Query;
   body: Body;
-  audit: AuditFacts;
-  /**
-   * Writes this call's audit row inside the handler's own transaction, so it
-   * commits with the effect or not at all. Call it last in the transaction,
-   * with the status the handler will answer.
-   */
-  auditInTx(tx: Tx, status: number): Promise<void>;
-  /** For streams: makes the audit row durable before the stream's head is written. */
-  auditNow(status: number): Promise<void>;
 }
 
 export type HandlerResult =

@@ -7,7 +7,7 @@ import { readBody } from './body.js';
 import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
 import { classifyError } from './errorMapping.js';
-import { HttpProblem, ValidationFailure } from './problems.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
@@ -100,11 +100,11 @@ function newContext(ex: Exchange): HandlerContext {
 }
 
 async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise<Buffer> | null): Promise<HandlerResult> {
-  if (deps.isDraining()) throw new HttpProblem('unavailable', 'The service is shutting down; retry on another instance.', {}, { 'Retry-After': '1' });
+  if (deps.isDraining()) throw new ServiceProblem('unavailable', 'The service is shutting down; retry on another instance.', {}, { 'Retry-After': '1' });
   const found = deps.router.lookup(ctx.ex.method, ctx.ex.path);
-  if (found.kind === 'not-found') throw new HttpProblem('not-found', 'No such resource.');
+  if (found.kind === 'not-found') throw new ServiceProblem('not-found', 'No such resource.');
   if (found.kind === 'method-not-allowed') {
-    throw new HttpProblem('method-not-allowed', `Allowed: ${found.allow.join(', ')}.`, {}, { Allow: found.allow.join(', ') });
+    throw new ServiceProblem('method-not-allowed', `Allowed: ${found.allow.join(', ')}.`, {}, { Allow: found.allow.join(', ') });
   }
   const { route, params } = found.match;
   const op = route.op;
@@ -121,7 +121,7 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
     throw error;
   }
   if (!route.handler) {
-    throw new HttpProblem('not-implemented', `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`);
+    throw new ServiceProblem('not-implemented', `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`);
   }
   // HEAD on an event stream: the head a GET would open with, without opening the stream.
   if (ctx.ex.method === 'HEAD' && op.success.contentType === 'text/event-stream') {
@@ -151,17 +151,17 @@ async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, 
   const outcome = await deps.authenticator.authenticate(authorization);
   if (!outcome.ok) {
     const challenge = outcome.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
-    throw new HttpProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });
+    throw new ServiceProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });
   }
   ctx.principal = outcome.principal;
   if (need !== 'key' && !outcome.principal.scopes.has(need)) {
     // RFC 6750 3.1: the challenge names the error and the scope the call needs.
-    throw new HttpProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
+    throw new ServiceProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
   }
   const decision = await deps.rateLimiter.take(outcome.principal.keyId);
   rateHeaders.set(ctx, rateLimitHeaders(decision));
   if (decision.wait !== null) {
-    throw new HttpProblem('rate-limited', 'This key is over its rate limit.', { retry_after: decision.wait }, { 'Retry-After': String(decision.wait) });
+    throw new ServiceProblem('rate-limited', 'This key is over its rate limit.', { retry_after: decision.wait }, { 'Retry-After': String(decision.wait) });
   }
 }
 
@@ -180,7 +180,7 @@ function wireAudit(deps: PipelineDeps, ctx: HandlerContext): void {
   };
   ctx.auditNow = async (status) => {
     const where = await deps.auditWriter.append(auditRecord(ctx, status));
-    if (where === 'spool') throw new HttpProblem('engine-failed', 'The service could not record this call; it was kept and will be recorded.');
+    if (where === 'spool') throw new ServiceProblem('engine-failed', 'The service could not record this call; it was kept and will be recorded.');
     auditedInTx.add(ctx);
   };
 }
@@ -195,7 +195,7 @@ async function ensureAudited(deps: PipelineDeps, ctx: HandlerContext, result: Ex
     deps.log.error({ err: error, auditId: ctx.auditId }, 'audit row could not be kept');
   }
   // The row is only in the local spool: the caller hears 502 with the audit id of the attempt.
-  return errorResult(deps, ctx, new HttpProblem('engine-failed', 'The service could not reach its database; retry once.'));
+  return errorResult(deps, ctx, new ServiceProblem('engine-failed', 'The service could not reach its database; retry once.'));
 }
 
 function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): Exclude<HandlerResult, { streamed: true }> {
@@ -203,8 +203,8 @@ function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): E
     if (error.rule) ctx.audit.rule = error.rule;
     return { status: 422, body: { detail: error.detail } };
   }
-  const problem = error instanceof HttpProblem ? error : classifyError(error);
-  if (!(error instanceof HttpProblem)) deps.log.error({ err: error, reqId: ctx.reqId, auditId: ctx.auditId }, 'request failed');
+  const problem = error instanceof ServiceProblem ? error : classifyError(error);
+  if (!(error instanceof ServiceProblem)) deps.log.error({ err: error, reqId: ctx.reqId, auditId: ctx.auditId }, 'request failed');
   if (typeof problem.extra.rule === 'string') ctx.audit.rule = problem.extra.rule;
   return { status: problem.status, body: problem.toBody(ctx.auditId), headers: problem.headers, contentType: 'application/problem+json' };
 }

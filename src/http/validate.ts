@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { OperationSpec } from '../schemas/operation.js';
 import type { Exchange } from './exchange.js';
-import { HttpProblem, ValidationFailure, zodToValidation } from './problems.js';
-import { unstorableStrings } from './storable.js';
+import { ServiceProblem, ValidationFailure, zodToValidation } from '../platform/problems.js';
+import { unstorableStrings } from '../platform/storable.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,7 +45,7 @@ export async function parseBody(op: OperationSpec, ex: Exchange, bodyPromise: Pr
   const raw = await bodyPromise;
   if (raw.length === 0) throw new ValidationFailure([{ loc: ['body'], msg: 'A JSON body is required', type: 'missing' }]);
   if (!type || !JSON_TYPE.test(type)) {
-    throw new HttpProblem('unsupported-media-type', 'Send the body as Content-Type: application/json.');
+    throw new ServiceProblem('unsupported-media-type', 'Send the body as Content-Type: application/json.');
   }
   let data: unknown;
   try {

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/authenticate.js';
-import { ValidationFailure } from '../http/problems.js';
+import { ValidationFailure } from '../platform/problems.js';
 import type { CurrentPolicy, PolicyCache } from '../policies/cache.js';
 import { allows } from '../policies/evaluate.js';
 import type { RegistryCache } from '../registry/cache.js';

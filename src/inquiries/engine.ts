@@ -9,11 +9,11 @@ import { insertInquiry, type AssessmentRow } from '../db/inquiries.js';
 import type { Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
 import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
-import type { HandlerContext } from '../http/handler.js';
 
 /** Where an inquiry's audit row goes: the HTTP call's, or a monitor rescan's own. */
-export type AuditSink = Pick<HandlerContext, 'audit' | 'auditInTx'>;
-import { HttpProblem } from '../http/problems.js';
+export type { AuditSink } from '../auth/call.js';
+import type { AuditSink } from '../auth/call.js';
+import { ServiceProblem } from '../platform/problems.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
 import type { InquiryEvent, PendingCheck } from '../../machines/inquiryMachine.js';
 import { assessNow, normaliseSubject, runInline, type InquiryFacts } from './evaluate.js';
@@ -168,7 +168,7 @@ async function resolveSubject(tx: Tx, principal: Principal, body: InquiryRequest
     return await resolveEntity(tx, principal, presentations, body.subject.entity_id);
   } catch (error) {
     // An entity_id the tenant cannot see is indistinguishable from an unknown one.
-    if (error instanceof EntityNotFoundError) throw new HttpProblem('not-found', 'No such entity.');
+    if (error instanceof EntityNotFoundError) throw new ServiceProblem('not-found', 'No such entity.');
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import { findMaterial, listExtractions } from '../db/material.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { identifiersOf } from '../entities/history.js';
 import { membersOf, survivorOf } from '../entities/resolve.js';
-import { ValidationFailure, type ValidationItem } from '../http/problems.js';
+import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.js';
 import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse, type IdempotencyRow } from '../db/inquiries.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 
 /**
  * `idempotency_key` on POST /v1/inquiries, scoped by tenant and mode and kept
@@ -48,7 +48,7 @@ export type Prior =
 /** What a clashing call gets: a replay, the inquiry as it stands now, or a refusal. */
 export async function resolveClash(db: Db, principal: Principal, key: string, hash: string, now = Date.now()): Promise<Prior> {
   const row = await withTenant(db, principal, (tx) => findIdempotencyKey(tx, key));
-  if (!row) throw new HttpProblem('conflict', 'The idempotency key was claimed concurrently; retry.');
+  if (!row) throw new ServiceProblem('conflict', 'The idempotency key was claimed concurrently; retry.');
   return decide(row, hash, now);
 }
 
@@ -58,7 +58,7 @@ function decide(row: IdempotencyRow, hash: string, now: number): Prior {
   }
   if (row.status_code !== null && row.response !== null) return { kind: 'replay', status: row.status_code, body: row.response, inquiryId: row.inquiry_id };
   if (now - Date.parse(row.created_at) < IN_FLIGHT_WINDOW_MS) {
-    throw new HttpProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });
+    throw new ServiceProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });
   }
   return { kind: 'current', inquiryId: row.inquiry_id };
 }

@@ -2,18 +2,15 @@ import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { CheckDefinition } from '../checks/types.js';
 import { gatherSubject } from './gather.js';
-import { isStorable } from '../http/storable.js';
 import { findInquiry, latestAssessmentOf, type AssessmentRow } from '../db/inquiries.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
-import type { Handler } from '../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import { ServiceProblem } from '../platform/problems.js';
 import type { PolicyCache } from '../policies/cache.js';
 import type { RegistryCache } from '../registry/cache.js';
 import { renderReport, type RenderMode } from '../reports/render.js';
 import type { ModelRenderer } from '../reports/model.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
-import { requirePrincipal } from '../routes/principal.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { openInquiry, prepareInquiry, type AuditSink } from './engine.js';
@@ -22,8 +19,10 @@ import { claimer, IdempotencyClash, rememberResponse, requestHash, resolveClash 
 import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
 
 /**
- * POST /v1/inquiries (sync) and GET /v1/inquiries/{id}, plus the two entry
- * points workers call (a check job's result, an inquiry timer).
+ * The inquiry commands: one sync inquiry (`inquire`, for the HTTP route and
+ * for a monitor's rescan alike), the view of one, and the two entry points
+ * workers call (a check job's result, an inquiry timer). The HTTP routes are
+ * in src/routes/inquiries.ts.
  *
  * The sync call answers within `stake.deadline_ms`: when worker checks are
  * planned it listens on the inquiry's stream before opening it, and at the
@@ -56,7 +55,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       const inquiry = await findInquiry(tx, inquiryId);
       return inquiry ? { inquiry, assessment: await latestAssessmentOf(tx, inquiryId) } : null;
     });
-    if (!found?.assessment) throw new HttpProblem('not-found', 'No such inquiry.');
+    if (!found?.assessment) throw new ServiceProblem('not-found', 'No such inquiry.');
     return render(principal, inquiryId, found.inquiry.status, found.inquiry.request as unknown as InquiryFacts, found.assessment);
   }
 
@@ -74,12 +73,6 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       render: facts.render, ceiling, assessment: assessmentOf(row) as never, findings, lang: facts.renderLang ?? null, now: now(),
     });
   }
-
-  const create: Handler = async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
-    return inquire(ctx, principal, body, ctx.ex.headers['x-purpose']);
-  };
 
   /**
    * One sync inquiry, for the HTTP call and for anything else that asks (a
@@ -123,17 +116,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     return { status: 200, body: await view(principal, prior.inquiryId), headers };
   }
 
-  const get: Handler = async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const inquiryId = ctx.params.inquiry_id!;
-    ctx.audit.target_kind = 'inquiry';
-    ctx.audit.target_id = inquiryId;
-    return { status: 200, body: await view(principal, inquiryId) };
-  };
-
   return {
-    create,
-    get,
     inquire,
     view,
     runCheckJob: (job: CheckJob) => runCheckJob(continuation, job),
@@ -143,23 +126,6 @@ export function createInquiryService(deps: InquiryServiceDeps) {
 }
 
 export type InquiryService = ReturnType<typeof createInquiryService>;
-
-/**
- * The `Idempotency-Key` header (the IETF draft's name, as Stripe uses it) is
- * the body's `idempotency_key` by another name: the same rules apply (I17).
- * Both given and different is a 422 naming the header.
- */
-export function withIdempotencyHeader(body: InquiryRequest, header: string | undefined): InquiryRequest {
-  if (header === undefined) return body;
-  const key = header.trim();
-  if (key.length === 0 || key.length > 128 || !isStorable(key)) {
-    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'Give 1 to 128 characters.', type: 'string_too_long' }]);
-  }
-  if (body.idempotency_key !== undefined && body.idempotency_key !== key) {
-    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'The header and the body name different idempotency keys.', type: 'idempotency_key_conflict' }]);
-  }
-  return { ...body, idempotency_key: key };
-}
 
 interface AnswerListener {
   ready: Promise<void>;

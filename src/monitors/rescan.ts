@@ -4,8 +4,8 @@ import { insertAudit, type AuditRecord } from '../db/audit.js';
 import { findIdempotencyKey } from '../db/inquiries.js';
 import type { MonitorRow } from '../db/monitors.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
-import type { AuditFacts } from '../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import type { AuditFacts } from '../auth/call.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { AuditSink } from '../inquiries/engine.js';
 import type { InquiryService } from '../inquiries/service.js';
 import { InquiryRequest } from '../schemas/inquiries.js';
@@ -80,8 +80,8 @@ export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, ru
       await audit.writeNow(422);
       return { ok: false, reason: error.rule ?? 'refused' };
     }
-    if (error instanceof HttpProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId, audit);
-    if (error instanceof HttpProblem && error.status < 500) {
+    if (error instanceof ServiceProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId, audit);
+    if (error instanceof ServiceProblem && error.status < 500) {
       // Refused the same way on every retry (an entity_id no longer visible, say): this run fails, the watch goes on.
       await audit.writeNow(error.status);
       return { ok: false, reason: error.code };
@@ -100,7 +100,7 @@ async function fromEarlierAttempt(deps: RescanDeps, principal: Principal, runId:
   const claim = await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId));
   if (!claim) throw new RescanPendingError(`run ${runId} is claimed but its inquiry is not visible yet`);
   const view = await deps.inquiries.view(principal, claim.inquiry_id).catch((error: unknown) => {
-    if (error instanceof HttpProblem && error.code === 'not-found') throw new RescanPendingError(`inquiry ${claim.inquiry_id} has no assessment yet`);
+    if (error instanceof ServiceProblem && error.code === 'not-found') throw new RescanPendingError(`inquiry ${claim.inquiry_id} has no assessment yet`);
     throw error;
   });
   if (view.status === 'accepted' || view.status === 'reasoning') throw new RescanPendingError(`inquiry ${claim.inquiry_id} is still reasoning`);

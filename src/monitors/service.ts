@@ -7,8 +7,8 @@ import type { Principal } from '../auth/authenticate.js';
 import { findMonitor, insertMonitor, lastMonitorAssessment, type MonitorRow } from '../db/monitors.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
-import type { HandlerContext } from '../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import type { CallContext } from '../auth/call.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { admitInquiry } from '../inquiries/admit.js';
 import { assessmentOf } from '../inquiries/view.js';
 import type { PolicyCache } from '../policies/cache.js';
@@ -40,9 +40,9 @@ export interface MonitorServiceDeps {
 }
 
 export interface MonitorService {
-  open(ctx: HandlerContext, principal: Principal, body: MonitorCreate): Promise<MonitorOut>;
+  open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorOut>;
   view(principal: Principal, monitorId: string): Promise<MonitorOut>;
-  close(ctx: HandlerContext, principal: Principal, monitorId: string): Promise<void>;
+  close(ctx: CallContext, principal: Principal, monitorId: string): Promise<void>;
 }
 
 /** The inquiry a monitor's rescans ask, as admission sees it (a rescan adds its idempotency key). */
@@ -51,15 +51,15 @@ export function inquiryRequestOf(m: Pick<MonitorCreate, 'subject' | 'intent' | '
 }
 
 export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
-  const notFound = () => new HttpProblem('not-found', 'No such monitor.');
+  const notFound = () => new ServiceProblem('not-found', 'No such monitor.');
 
-  async function open(ctx: HandlerContext, principal: Principal, body: MonitorCreate): Promise<MonitorOut> {
+  async function open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorOut> {
     ctx.audit.purpose = body.purpose;
     if (body.cadence_seconds < deps.minCadenceSeconds) {
       throw new ValidationFailure([{ loc: ['body', 'cadence_seconds'], msg: `Input should be greater than or equal to ${deps.minCadenceSeconds}`, type: 'too_small' }]);
     }
     // The same admission as an inquiry, so a purpose refused there is refused here identically (rule I13).
-    await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, inquiryRequestOf(body), ctx.ex.headers['x-purpose']);
+    await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, inquiryRequestOf(body), purposeHeader);
     const id = randomUUID();
     ctx.audit.target_kind = 'monitor';
     ctx.audit.target_id = id;
@@ -94,7 +94,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     return monitorOut(found.monitor, last, next, deps.publicUrl());
   }
 
-  async function close(ctx: HandlerContext, principal: Principal, monitorId: string): Promise<void> {
+  async function close(ctx: CallContext, principal: Principal, monitorId: string): Promise<void> {
     ctx.audit.target_kind = 'monitor';
     ctx.audit.target_id = monitorId;
     const monitor = await withTenant(deps.db, principal, (tx) => findMonitor(tx, monitorId));

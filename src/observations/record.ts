@@ -5,7 +5,7 @@ import { assessmentEntity, insertObservation } from '../db/observations.js';
 import type { Tx } from '../db/pool.js';
 import { tenantIsInvestigative } from '../db/tenants.js';
 import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
-import { ValidationFailure, type ValidationItem } from '../http/problems.js';
+import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
 import type { Grants } from '../registry/cache.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 import { allows } from '../policies/evaluate.js';

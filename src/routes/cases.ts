@@ -1,10 +1,10 @@
 import type { CaseService } from '../cases/service.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
 import type { CaseCreate, IntakeManifest } from '../schemas/cases.js';
-import { requirePrincipal } from './principal.js';
+import { requirePrincipal } from '../auth/principal.js';
 
 /**
- * The case operations (src/schemas/operationsCases.ts), keyed "METHOD /path"
+ * The case operations (src/schemas/operationsCases.ts), keyed by operationId
  * for app.ts's handler table. The event stream of a case is in streams.ts
  * with the other streams; expand and export are not served yet (501).
  */

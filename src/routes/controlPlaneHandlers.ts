@@ -7,7 +7,7 @@ import { createGetEntity, createGetEntityLedger } from './entities.js';
 import { createListArtifactTypes, createListIntents, createListPurposes } from './registry.js';
 
 /**
- * The policy, registry and entity handlers keyed "METHOD /path" exactly as
+ * The policy, registry and entity handlers keyed by operationId exactly as
  * in the operations list (src/schemas/operations*.ts), for app.ts's handler
  * table. The caches are passed in, not made here, so the inquiry path and
  * these handlers share one instance: publishing invalidates the very cache

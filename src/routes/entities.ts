@@ -3,12 +3,12 @@ import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { identifiersOf, latestLedgerEntry, ledgerOf, type LedgerRow, type StoredInputs } from '../entities/history.js';
 import { membersOf, survivorOf } from '../entities/resolve.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
-import { HttpProblem } from '../http/problems.js';
+import { ServiceProblem } from '../platform/problems.js';
 import { dateTime } from '../schemas/common.js';
 import { TRUST_METHOD_1, TRUST_METHOD_2 } from '../scoring/index.js';
 import type { EntityOut, LedgerEntryOut, LedgerInputs } from '../schemas/entities.js';
 import type { Assessment } from '../schemas/inquiries.js';
-import { requirePrincipal } from './principal.js';
+import { requirePrincipal } from '../auth/principal.js';
 
 /**
  * Entities as the tenant may see them. An id merged into another answers as
@@ -60,7 +60,7 @@ async function visibleEntity(tx: Tx, ctx: HandlerContext) {
   ctx.audit.target_kind = 'entity';
   ctx.audit.target_id = requested;
   const survivor = await survivorOf(tx, requested);
-  if (survivor === null) throw new HttpProblem('not-found', 'No such entity.');
+  if (survivor === null) throw new ServiceProblem('not-found', 'No such entity.');
   return { survivor, members: await membersOf(tx, survivor.id) };
 }
 

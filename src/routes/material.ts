@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { findMaterial, insertExtractions, insertMaterial, insertMaterialContent, listExtractions, type NewExtraction } from '../db/material.js';
 import { withTenant, type Db } from '../db/pool.js';
 import type { Handler } from '../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { fingerprintOf, sha256Hex, TEXT_EXTRACTOR_VERSION } from '../material/extractText.js';
 import { extractText } from '../material/extractOffLoop.js';
 import { extractionOut, materialOut } from '../material/out.js';
 import type { MaterialCreate } from '../schemas/material.js';
-import { requirePrincipal } from './principal.js';
+import { requirePrincipal } from '../auth/principal.js';
 import { PURPOSE_REFUSAL } from '../inquiries/admit.js';
 import type { PolicyCache } from '../policies/cache.js';
 import { allows } from '../policies/evaluate.js';
@@ -93,7 +93,7 @@ function getMaterial(deps: MaterialDeps): Handler {
     ctx.audit.target_id = id;
     const row = await withTenant(deps.db, principal, (tx) => findMaterial(tx, id));
     // Unknown, or another tenant's or mode's: the same 404.
-    if (!row) throw new HttpProblem('not-found', 'No such material.');
+    if (!row) throw new ServiceProblem('not-found', 'No such material.');
     return { status: 200, body: materialOut(row) };
   };
 }
@@ -108,7 +108,7 @@ function getExtraction(deps: MaterialDeps): Handler {
       const row = await findMaterial(tx, id);
       return row ? { row, items: await listExtractions(tx, id) } : null;
     });
-    if (!found) throw new HttpProblem('not-found', 'No such material.');
+    if (!found) throw new ServiceProblem('not-found', 'No such material.');
     return { status: 200, body: extractionOut(found.row, found.items) };
   };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Handler } from '../http/handler.js';
-import { HttpProblem } from '../http/problems.js';
+import { ServiceProblem } from '../platform/problems.js';
 import { docsAssetPath, renderDocsPage } from '../openapi/docsPage.js';
 
 /** /openapi.json, /docs and the reference page's own static assets (served by us: no CDN). */
@@ -21,7 +21,7 @@ export function createDocsAssetHandler(): Handler {
   return async (ctx) => {
     const name = ctx.params.name ?? '';
     const path = docsAssetPath(name);
-    if (!path) throw new HttpProblem('not-found', 'No such asset.');
+    if (!path) throw new ServiceProblem('not-found', 'No such asset.');
     let data = assetCache.get(path);
     if (!data) {
       data = await readFile(path);

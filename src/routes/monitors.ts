@@ -1,16 +1,16 @@
 import type { Handler } from '../http/handler.js';
 import type { MonitorService } from '../monitors/service.js';
 import type { MonitorCreate } from '../schemas/monitors.js';
-import { requirePrincipal } from './principal.js';
+import { requirePrincipal } from '../auth/principal.js';
 
 /**
- * POST /v1/monitors, GET and DELETE /v1/monitors/{monitor_id}, keyed
- * "METHOD /path" for app.ts's handler table. The event stream of a monitor
+ * POST /v1/monitors, GET and DELETE /v1/monitors/{monitor_id}, keyed by
+ * operationId for app.ts's handler table. The event stream of a monitor
  * is in streams.ts with the other streams.
  */
 export function monitorHandlers(monitors: MonitorService): [string, Handler][] {
   return [
-    ['createMonitor', async (ctx) => ({ status: 201, body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate) })],
+    ['createMonitor', async (ctx) => ({ status: 201, body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate, ctx.ex.headers['x-purpose']) })],
     ['getMonitor', async (ctx) => {
       const monitorId = ctx.params.monitor_id!;
       ctx.audit.target_kind = 'monitor';

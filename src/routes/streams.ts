@@ -6,9 +6,9 @@ import { monitorClosed } from '../db/monitors.js';
 import { withTenant, type Db, type TenantScope, type Tx } from '../db/pool.js';
 import { envelopeOf, type EventHub, type HubMessage } from '../events/hub.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { openSse, type SseWriter } from '../http/sse.js';
-import { requirePrincipal } from './principal.js';
+import { requirePrincipal } from '../auth/principal.js';
 
 /**
  * GET /v1/{inquiries|monitors|cases}/{id}/events: an actor's event stream as
@@ -77,7 +77,7 @@ export function createEventStreamHandler(opts: EventStreamOptions): Handler {
     const cursor = readCursor(ctx);
     const tail = await withTenant(opts.db, principal, async (tx) => {
       // Another tenant's (or mode's) id is invisible under RLS: the same 404 as an unknown id.
-      if (!(await streamOwner(tx, streamId, opts.kind))) throw new HttpProblem('not-found', `No such ${opts.kind}.`);
+      if (!(await streamOwner(tx, streamId, opts.kind))) throw new ServiceProblem('not-found', `No such ${opts.kind}.`);
       return { ...(await streamTail(tx, streamId)), ended: (await opts.isEnded?.(tx, streamId)) ?? false };
     });
     if (cursor.value > tail.seq) {

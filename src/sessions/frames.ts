@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { zodToValidation } from '../http/problems.js';
+import { zodToValidation } from '../platform/problems.js';
 import { Claim, DataClass, dateTime, idString, noteString, Presentation } from '../schemas/common.js';
 import { ObservationProvenance } from '../schemas/observations.js';
 import { MAX_FRAME_BYTES, MAX_TEXT_LINE_CHARS } from './limits.js';

@@ -9,14 +9,13 @@ import { scopeTransaction, withTenant, type Db, type Tx } from '../db/pool.js';
 import { claimSessionToken, findSession, insertSession } from '../db/sessions.js';
 import { tenantIsInvestigative } from '../db/tenants.js';
 import { EntityNotFoundError } from '../entities/resolve.js';
-import type { Handler } from '../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../http/problems.js';
+import type { CallContext } from '../auth/call.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { INTENT_REFUSAL, PURPOSE_REFUSAL } from '../inquiries/admit.js';
 import { mayShowFindings } from '../inquiries/view.js';
 import type { PolicyCache, CurrentPolicy } from '../policies/cache.js';
 import { allows } from '../policies/evaluate.js';
 import type { RegistryCache } from '../registry/cache.js';
-import { requirePrincipal } from '../routes/principal.js';
 import type { SessionOpen } from '../schemas/sessions.js';
 import { createSessionCommands, type SessionBinding } from './commands.js';
 import { createDeriver } from './derive.js';
@@ -127,11 +126,10 @@ export function createSessionService(deps: SessionServiceDeps) {
     return { type: 'evidence.evaluated', seq: 0, at: o.openedAt.getTime(), ...ev, observations: [] };
   }
 
-  const open: Handler = async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const body = ctx.body as SessionOpen;
+  /** Opens a session: admission, the session actor with its first evidence, and the connection token (shown once). */
+  async function open(ctx: CallContext, principal: Principal, body: SessionOpen, purposeHeader?: string) {
     ctx.audit.purpose = body.purpose;
-    const policy = await admitSession(deps, principal, body, ctx.ex.headers['x-purpose']);
+    const policy = await admitSession(deps, principal, body, purposeHeader);
     const o = planOpening(principal, body, policy);
     ctx.audit.target_kind = 'session';
     ctx.audit.target_id = o.ids.sessionId;
@@ -149,31 +147,26 @@ export function createSessionService(deps: SessionServiceDeps) {
       });
     } catch (error) {
       // An entity_id the tenant cannot see is indistinguishable from an unknown one.
-      if (error instanceof EntityNotFoundError) throw new HttpProblem('not-found', 'No such entity.');
+      if (error instanceof EntityNotFoundError) throw new ServiceProblem('not-found', 'No such entity.');
       throw error;
     }
     return {
-      status: 201,
-      body: {
-        session_id: o.ids.sessionId, state: 'open', ws_url: wsUrlOf(deps.publicUrl(), o.ids.sessionId), token: o.token,
-        expires_at: o.expiresAt, retention_mode: body.retention_mode,
-      },
+      session_id: o.ids.sessionId, state: 'open', ws_url: wsUrlOf(deps.publicUrl(), o.ids.sessionId), token: o.token,
+      expires_at: o.expiresAt, retention_mode: body.retention_mode,
     };
-  };
+  }
 
-  const close: Handler = async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const sessionId = ctx.params.session_id!;
+  /** Asks an open session to close; a transient session's reason is kept only when it is a code. */
+  async function close(ctx: CallContext, principal: Principal, sessionId: string, asked: string) {
     ctx.audit.target_kind = 'session';
     ctx.audit.target_id = sessionId;
     const row = await withTenant(deps.db, principal, (tx) => findSession(tx, sessionId));
-    if (!row) throw new HttpProblem('not-found', 'No such session.');
+    if (!row) throw new ServiceProblem('not-found', 'No such session.');
     ctx.audit.purpose = row.purpose;
-    const asked = (ctx.query as { reason: string }).reason;
     const reason = row.retention_mode === 'transient' && !REASON_CODE.test(asked) ? 'other' : asked;
     const state = await commands.requestClose(principal, sessionId, reason, (tx) => ctx.auditInTx(tx, 202));
-    return { status: 202, body: { session_id: sessionId, state, reason: row.state === 'open' ? reason : row.close_reason ?? reason } };
-  };
+    return { session_id: sessionId, state, reason: row.state === 'open' ? reason : row.close_reason ?? reason };
+  }
 
   /**
    * Spends a connection token. On success the socket's audit row (status 101)

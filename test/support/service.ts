@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
-import { startService, type Service } from '../../src/main.js';
+import { startService, type Service } from '../../src/root/service.js';
 import { provisionTenant, type ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { cloneDatabase } from './database.js';
 

@@ -3,10 +3,10 @@ import { keyPrefixOf } from '../../auth/apiKey.js';
 import { listKeys, revokeKey } from '../../db/keys.js';
 import { withTenant, type Db } from '../../db/pool.js';
 import type { Handler } from '../../http/handler.js';
-import { HttpProblem, ValidationFailure } from '../../http/problems.js';
+import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
 import type { KeyCreate } from '../../schemas/admin.js';
 import { mintKey } from '../../tenancy/keys.js';
-import { requirePrincipal } from '../principal.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * POST /v1/admin/keys and DELETE /v1/admin/keys/{key_id}. A key mints and
@@ -58,7 +58,7 @@ export function createRevokeKey(deps: { db: Db; revocations: RevocationBus }): H
       return done;
     });
     // Unknown, already revoked, or another tenant's or mode's key: the same 404.
-    if (!revoked) throw new HttpProblem('not-found', 'No such key.');
+    if (!revoked) throw new ServiceProblem('not-found', 'No such key.');
     await deps.revocations.publish(keyId).catch(() => undefined);
     return { status: 204 };
   };

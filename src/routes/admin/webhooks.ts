@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { withTenant, type Db, type Mode } from '../../db/pool.js';
 import type { Handler } from '../../http/handler.js';
-import { ValidationFailure } from '../../http/problems.js';
+import { ValidationFailure } from '../../platform/problems.js';
 import { RULES, type RuleId } from '../../rules.js';
 import type { WebhookIn, WebhookOut } from '../../schemas/admin.js';
 import { generateWebhookSecret, sealSecret } from '../../webhooks/secret.js';
 import { insertEndpoint } from '../../webhooks/store.js';
 import { checkTarget, type LookupAll } from '../../webhooks/targets.js';
-import { requirePrincipal } from '../principal.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * POST /v1/admin/webhooks: registers an endpoint for some event types. The
@@ -66,7 +66,7 @@ export function createRegisterWebhook(deps: WebhookRouteDeps): Handler {
   };
 }
 
-/** The webhook handlers keyed "METHOD /path" as in the operations list, for app.ts's handler table. */
+/** The webhook handlers keyed by operationId, for app.ts's handler table. */
 export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
   return [['createWebhook', createRegisterWebhook(deps)]];
 }

@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { RULES, type RuleId } from '../rules.js';
 
 /**
- * The small family of errors the edge answers with. Every error other than a
- * 422 is an RFC 9457 problem document; a 422 is the HTTPValidationError shape.
- * Nothing here ever echoes a caller's input value.
+ * The small family of errors every layer raises: a stable code, the status
+ * and title the edge answers with, and never a caller's input value. It is
+ * platform, not HTTP: capabilities raise these without knowing how they are
+ * framed; the edge renders every one other than a 422 as an RFC 9457 problem
+ * document and a 422 in the HTTPValidationError shape.
  */
 export interface ValidationItem {
   loc: (string | number)[];
@@ -58,8 +60,8 @@ const TITLES: Record<ProblemCode, [number, string]> = {
 
 export const PROBLEM_TYPE_BASE = 'urn:tas:problem:';
 
-export class HttpProblem extends Error {
-  override name = 'HttpProblem';
+export class ServiceProblem extends Error {
+  override name = 'ServiceProblem';
   readonly status: number;
   readonly title: string;
   constructor(

@@ -5,10 +5,10 @@ import type { AuditWriter } from '../audit/auditWriter.js';
 import type { RevocationBus } from '../auth/revocations.js';
 import type { EventHub } from '../events/hub.js';
 import { statusLine } from '../http/exchange.js';
-import { HttpProblem } from '../http/problems.js';
-import { createConnection, type SessionConnection } from './connection.js';
-import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from './limits.js';
-import type { SessionService } from './service.js';
+import { ServiceProblem } from '../platform/problems.js';
+import { createConnection, type SessionConnection } from '../sessions/connection.js';
+import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from '../sessions/limits.js';
+import type { SessionService } from '../sessions/service.js';
 
 /**
  * The session WebSocket route, `GET /v1/sessions/{session_id}/ws`.
@@ -81,7 +81,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       });
       upgrade(deps, res, context, hs).catch((err) => {
         deps.log.error({ errName: (err as Error)?.name }, 'session upgrade failed');
-        refuse(deps, res, hs, 503, new HttpProblem('unavailable', 'The session could not be connected; retry shortly.', {}, { 'Retry-After': '2' }));
+        refuse(deps, res, hs, 503, new ServiceProblem('unavailable', 'The session could not be connected; retry shortly.', {}, { 'Retry-After': '2' }));
       });
     },
     open: (ws) => guard('open', () => {
@@ -118,7 +118,7 @@ interface Handshake {
 
 async function upgrade(deps: SessionSocketDeps, res: HttpResponse, context: us_socket_context_t, hs: Handshake): Promise<void> {
   if (deps.isDraining()) {
-    return refuse(deps, res, hs, 503, new HttpProblem('unavailable', 'The service is shutting down; open a new session elsewhere.', {}, { 'Retry-After': '1' }));
+    return refuse(deps, res, hs, 503, new ServiceProblem('unavailable', 'The service is shutting down; open a new session elsewhere.', {}, { 'Retry-After': '1' }));
   }
   const token = hs.protocols.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
   const binding = token !== undefined && hs.protocols.includes(SUBPROTOCOL)
@@ -126,7 +126,7 @@ async function upgrade(deps: SessionSocketDeps, res: HttpResponse, context: us_s
     : null;
   if (!binding) {
     const detail = `Offer the subprotocols ${SUBPROTOCOL} and ${TOKEN_SUBPROTOCOL_PREFIX}<token> with the unused, unexpired token of an open session.`;
-    return refuse(deps, res, hs, 401, new HttpProblem('unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer' }));
+    return refuse(deps, res, hs, 401, new ServiceProblem('unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer' }));
   }
   const conn = createConnection(binding, { commands: deps.sessions.commands, hub: deps.hub, log: deps.log });
   if (hs.aborted) {
@@ -141,7 +141,7 @@ async function upgrade(deps: SessionSocketDeps, res: HttpResponse, context: us_s
  * A refused upgrade: one audit row (anonymous; a spent upgrade was audited with
  * its spending instead), then the problem document, unless the client left.
  */
-async function refuse(deps: SessionSocketDeps, res: HttpResponse, hs: Handshake, status: number, problem: HttpProblem): Promise<void> {
+async function refuse(deps: SessionSocketDeps, res: HttpResponse, hs: Handshake, status: number, problem: ServiceProblem): Promise<void> {
   await deps.auditWriter.append({
     audit_id: hs.auditId, occurred_at: hs.occurredAt, tenant_id: null, mode: null, principal: 'anonymous', action: 'connectSession',
     target_kind: 'session', target_id: UUID.test(hs.sessionId) ? hs.sessionId : null, status, rule: null,

@@ -1,0 +1,40 @@
+import type { Tx } from '../db/pool.js';
+import type { Principal } from './authenticate.js';
+
+/**
+ * One call into a capability, whatever carried it (an HTTP request, a
+ * WebSocket frame, a worker's job): who asked, when, and the audit row the
+ * call writes. Capabilities take this, never the HTTP exchange; the edge
+ * builds it (src/http/handler.ts adds the request's parts for handlers).
+ */
+
+/** What a capability may say about its call for the audit row (the edge fills in the rest). */
+export interface AuditFacts {
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  purpose: string | null;
+  rule: string | null;
+  cost_amount: number | null;
+  cost_currency: string | null;
+}
+
+/** The part of a call that writes its audit row: enough for a command run by a worker too. */
+export interface AuditSink {
+  audit: AuditFacts;
+  /**
+   * Writes this call's audit row inside the command's own transaction, so it
+   * commits with the effect or not at all. Call it last in the transaction,
+   * with the status the call will answer.
+   */
+  auditInTx(tx: Tx, status: number): Promise<void>;
+}
+
+export interface CallContext extends AuditSink {
+  reqId: string;
+  auditId: string;
+  occurredAt: string;
+  principal: Principal | null;
+  /** For streams: makes the audit row durable before the stream's head is written. */
+  auditNow(status: number): Promise<void>;
+}

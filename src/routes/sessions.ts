@@ -1,0 +1,22 @@
+import { requirePrincipal } from '../auth/principal.js';
+import type { Handler } from '../http/handler.js';
+import type { SessionOpen } from '../schemas/sessions.js';
+import type { SessionService } from '../sessions/service.js';
+
+/**
+ * POST /v1/sessions and POST /v1/sessions/{session_id}/close, keyed by
+ * operationId for app.ts's handler table. The session's WebSocket is in
+ * sessionSocket.ts.
+ */
+export function sessionHandlers(sessions: SessionService): [string, Handler][] {
+  return [
+    ['openSession', async (ctx) => ({
+      status: 201,
+      body: await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose']),
+    })],
+    ['closeSession', async (ctx) => ({
+      status: 202,
+      body: await sessions.close(ctx, requirePrincipal(ctx), ctx.params.session_id!, (ctx.query as { reason: string }).reason),
+    })],
+  ];
+}
