@@ -50,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
 
 function flags<T extends Parameters<typeof parseArgs>[0] extends infer C ? C extends { options?: infer O } ? O : never : never>(args: string[], options: T) {
   try {
+    // parseArgs types its result from a literal options object; ours is built per subcommand, so it is typed by hand here.
     return parseArgs({ args, options: options as never, allowPositionals: true, strict: true }) as { values: Record<string, string | boolean | undefined>; positionals: string[] };
   } catch (error) {
     throw new UsageError((error as Error).message);

@@ -1,6 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { withSystem, type Db, type Tx } from './pool.js';
+import { jsonb } from './jsonb.js';
 
 /** One audit row, as the service writes it (SPEC AuditEntryOut plus the fields the issue lists). */
 export interface AuditRecord {
@@ -41,7 +42,7 @@ export async function insertAudit(tx: Tx, r: AuditRecord): Promise<void> {
  */
 export async function appendAuditBatch(db: Db, rows: readonly AuditRecord[]): Promise<void> {
   await withSystem(db, async (tx) => {
-    await tx.query(sql.unsafe`SELECT tas_audit_append(${sql.jsonb(rows as unknown as never)})`);
+    await tx.query(sql.unsafe`SELECT tas_audit_append(${jsonb(rows)})`);
   });
 }
 

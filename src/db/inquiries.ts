@@ -1,6 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
+import { jsonb } from './jsonb.js';
 
 /** One function per query on inquiries, assessments (the ledger) and idempotency_keys. */
 export interface NewInquiry {
@@ -11,7 +12,8 @@ export interface NewInquiry {
   status: string;
   intent: string;
   purpose: string;
-  request: Record<string, unknown>;
+  /** The inquiry's facts as the engine keeps them (InquiryFacts, SessionFacts): any JSON object. */
+  request: object;
   principal: string;
 }
 
@@ -19,7 +21,7 @@ export async function insertInquiry(tx: Tx, i: NewInquiry): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal)
     VALUES (${i.id}, ${i.tenantId}, ${i.mode}, ${i.entityId}, ${i.status}, ${i.intent}, ${i.purpose},
-            ${sql.jsonb(i.request as never)}, ${i.principal})`);
+            ${jsonb(i.request)}, ${i.principal})`);
 }
 
 export async function updateInquiryStatus(tx: Tx, id: string, status: string): Promise<void> {
@@ -70,8 +72,8 @@ export async function insertAssessment(tx: Tx, a: NewAssessment): Promise<void> 
     INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
                              methodology_version, label, evidence, inputs, findings)
     VALUES (${a.id}, ${a.tenantId}, ${a.mode}, ${a.inquiryId}, ${a.entityId}, ${a.score}, ${a.low}, ${a.high},
-            ${a.preliminary}, ${a.asOf}, ${a.methodologyVersion}, ${sql.jsonb(a.label as never)},
-            ${sql.jsonb(a.evidence as never)}, ${sql.jsonb(a.inputs as never)}, ${sql.jsonb(a.findings as never)})`);
+            ${a.preliminary}, ${a.asOf}, ${a.methodologyVersion}, ${jsonb(a.label)},
+            ${jsonb(a.evidence)}, ${jsonb(a.inputs)}, ${jsonb(a.findings)})`);
 }
 
 export const AssessmentRow = z.object({
@@ -122,6 +124,6 @@ export async function findIdempotencyKey(tx: Tx, key: string): Promise<Idempoten
 
 export async function storeIdempotentResponse(tx: Tx, key: string, statusCode: number, response: unknown): Promise<void> {
   await tx.query(sql.unsafe`
-    UPDATE idempotency_keys SET status_code = ${statusCode}, response = ${sql.jsonb(response as never)}
+    UPDATE idempotency_keys SET status_code = ${statusCode}, response = ${jsonb(response)}
     WHERE key = ${key} AND response IS NULL`);
 }

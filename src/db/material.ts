@@ -1,6 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
+import { jsonb } from './jsonb.js';
 
 /**
  * One function per query on material, its content-addressed raw content and
@@ -92,10 +93,10 @@ export async function insertExtractions(tx: Tx, scope: { tenantId: string; mode:
                                       locator_kind, locator, confidence)
     SELECT x.binding_id, ${scope.tenantId}, ${scope.mode}, ${scope.materialId}, x.seq, x.type, x.value, x.target_kind,
            x.target_id, x.locator_kind, x.locator, x.confidence
-    FROM jsonb_to_recordset(${sql.jsonb(items.map((i) => ({
+    FROM jsonb_to_recordset(${jsonb(items.map((i) => ({
       binding_id: i.bindingId, seq: i.seq, type: i.type, value: i.value, target_kind: i.targetKind, target_id: i.targetId,
       locator_kind: i.locatorKind, locator: i.locator, confidence: i.confidence,
-    })) as never)}) AS x(binding_id uuid, seq integer, type text, value text, target_kind text, target_id text,
+    })))}) AS x(binding_id uuid, seq integer, type text, value text, target_kind text, target_id text,
                          locator_kind text, locator jsonb, confidence double precision)`);
 }
 

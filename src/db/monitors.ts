@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Mode, Tx } from './pool.js';
 import { AssessmentRow } from './inquiries.js';
+import { jsonb } from './jsonb.js';
 
 /**
  * One function per query on monitors (the read model of monitor actors).
@@ -27,8 +28,8 @@ export async function insertMonitor(tx: Tx, m: NewMonitor): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO monitors (id, tenant_id, mode, subject, intent, purpose, stake, triggers, cadence_seconds, case_id,
                           created_by, created_by_key_id, state)
-    VALUES (${m.id}, ${m.tenantId}, ${m.mode}, ${sql.jsonb(m.subject as never)}, ${m.intent}, ${m.purpose},
-            ${sql.jsonb(m.stake as never)}, ${sql.jsonb(m.triggers as never)}, ${m.cadenceSeconds}, ${m.caseId},
+    VALUES (${m.id}, ${m.tenantId}, ${m.mode}, ${jsonb(m.subject)}, ${m.intent}, ${m.purpose},
+            ${jsonb(m.stake)}, ${jsonb(m.triggers)}, ${m.cadenceSeconds}, ${m.caseId},
             ${m.createdBy}, ${m.createdByKeyId}, 'active')`);
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
+import { jsonb } from './jsonb.js';
 
 /** One function per query on observations (testimony and outcomes) and the assessments they reference. */
 export interface NewObservation {
@@ -18,7 +19,7 @@ export async function insertObservation(tx: Tx, o: NewObservation): Promise<{ cr
   return tx.one(sql.type(z.object({ created_at: z.string() }))`
     INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
     VALUES (${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, ${o.kind}, ${o.provenanceClass},
-            ${sql.jsonb(o.body as never)}, ${o.observedAt})
+            ${jsonb(o.body)}, ${o.observedAt})
     RETURNING created_at`);
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { PolicyIn } from '../schemas/admin.js';
 import type { Mode, Tx } from './pool.js';
+import { jsonb } from './jsonb.js';
 
 /**
  * One function per query on `policies` (append-only versions; the highest
@@ -33,7 +34,7 @@ export async function insertPolicy(
     SELECT pg_advisory_xact_lock(hashtextextended(${`tas.policies:${scope.tenantId}:${scope.mode}`}, 0))`);
   return tx.one(sql.type(PolicyRow)`
     INSERT INTO policies (tenant_id, mode, version, body, created_by)
-    SELECT ${scope.tenantId}, ${scope.mode}, COALESCE(MAX(version), 0) + 1, ${sql.jsonb(body as never)}, ${createdBy}
+    SELECT ${scope.tenantId}, ${scope.mode}, COALESCE(MAX(version), 0) + 1, ${jsonb(body)}, ${createdBy}
     FROM policies
     RETURNING version, body, created_at, created_by`);
 }

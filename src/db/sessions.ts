@@ -1,6 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
+import { jsonb } from './jsonb.js';
 
 /**
  * One function per query on sessions, their frame metadata and the
@@ -99,7 +100,7 @@ export async function insertFrame(tx: Tx, f: FrameRecord): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO session_frames (session_id, seq, tenant_id, mode, type, size_bytes, content_sha256, outcome, rule, derived)
     VALUES (${f.sessionId}, ${f.seq}, ${f.tenantId}, ${f.mode}, ${f.type}, ${f.sizeBytes}, ${f.contentSha256},
-            ${f.outcome}, ${f.rule}, ${sql.jsonb(f.derived as never)})`);
+            ${f.outcome}, ${f.rule}, ${jsonb(f.derived)})`);
 }
 
 export interface NewObservation {
@@ -118,6 +119,6 @@ export async function insertObservations(tx: Tx, rows: readonly NewObservation[]
     await tx.query(sql.unsafe`
       INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
       VALUES (${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, 'observation', ${o.provenanceClass},
-              ${sql.jsonb(o.body as never)}, ${o.observedAt})`);
+              ${jsonb(o.body)}, ${o.observedAt})`);
   }
 }

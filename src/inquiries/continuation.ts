@@ -37,6 +37,7 @@ type Scope = { tenantId: string; mode: Mode };
 
 async function factsOf(tx: Tx, inquiryId: string): Promise<InquiryFacts | null> {
   const row = await findInquiry(tx, inquiryId);
+  // The request column holds the facts the engine wrote when the inquiry opened (insertInquiry).
   return row ? (row.request as unknown as InquiryFacts) : null;
 }
 

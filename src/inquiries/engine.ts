@@ -128,7 +128,7 @@ export async function openInquiry(
       facts = { ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt), materialBindings: prepared.bindings };
       await insertInquiry(tx, {
         id: inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId, status: 'accepted',
-        intent: body.intent, purpose: body.purpose, request: facts as unknown as Record<string, unknown>, principal: principal.label,
+        intent: body.intent, purpose: body.purpose, request: facts, principal: principal.label,
       });
       const now = deps.now();
       const { signals, absences } = await runInline(plan, facts, env, now);
@@ -139,6 +139,8 @@ export async function openInquiry(
         signals,
         absences,
         pending: plan.worker.map((p) => pendingJob(principal, inquiryId, p, presentations, body)),
+        // The machine carries the assessment and its record opaquely (it reads only assessment_id):
+        // typed interfaces have no index signature, so they are widened to the event's JSON object type here.
         assessment: out.assessment as unknown as Record<string, unknown> & { assessment_id: string },
         record: out.record as unknown as Record<string, unknown>,
         narrowEnough: out.narrowEnough,
@@ -158,6 +160,7 @@ function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {
   return {
     id: a.assessment_id, inquiry_id: a.inquiry_id, entity_id: a.entity_id, score: a.score, low: a.low, high: a.high,
     preliminary: a.preliminary, as_of: a.as_of, methodology_version: a.methodology_version, label: a.label,
+    // The ledger row keeps the evidence summary as a JSON object; the typed summary has no index signature.
     evidence: a.evidence as unknown as Record<string, unknown>, findings: out.record.findings as Record<string, unknown>,
   };
 }

@@ -56,6 +56,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       return inquiry ? { inquiry, assessment: await latestAssessmentOf(tx, inquiryId) } : null;
     });
     if (!found?.assessment) throw new ServiceProblem('not-found', 'No such inquiry.');
+    // The request column holds the facts the engine wrote when the inquiry opened (insertInquiry).
     return render(principal, inquiryId, found.inquiry.status, found.inquiry.request as unknown as InquiryFacts, found.assessment);
   }
 
@@ -68,6 +69,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   async function reportFor(facts: InquiryFacts, row: AssessmentRow, status: string, showFindings: boolean) {
     if (facts.render === 'none') return undefined;
     const ceiling: RenderMode = facts.policy?.body.render_ceiling ?? 'template';
+    // The ledger's findings and assessment columns are the JSON the engine wrote; the report renderer types them itself.
     const findings = status === 'concluded' && showFindings ? (row.findings as never) : null;
     return renderReport({ model: deps.model }, {
       render: facts.render, ceiling, assessment: assessmentOf(row) as never, findings, lang: facts.renderLang ?? null, now: now(),

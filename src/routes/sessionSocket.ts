@@ -87,6 +87,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
     open: (ws) => guard('open', () => {
       const { conn } = ws.getUserData();
       live.add(conn);
+      // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it at run time.
       conn.attach(ws as never);
     }),
     // The ArrayBuffer is neutered when this callback returns: copy it first.

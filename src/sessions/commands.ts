@@ -61,6 +61,7 @@ function createFactsCache() {
     if (hit) return hit;
     const row = await findInquiry(tx, inquiryId);
     if (!row) throw new Error('session without its inquiry row');
+    // The request column holds the facts this module wrote when the session opened (insertInquiry).
     const facts = row.request as unknown as SessionFacts;
     if (cache.size >= FACTS_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(inquiryId, facts);

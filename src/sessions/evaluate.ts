@@ -119,6 +119,8 @@ export async function evaluateSession(
   const findings = ((out.record.findings as { findings?: FindingBody[] }).findings ?? []).filter((f) => !known.has(f.finding_id));
   return {
     presentations, claim, testimony, entityId,
+    // assessNow is the inquiry engine's; its assessment and record are the same JSON as the session's
+    // AssessmentBody and AssessmentRecord, declared apart so the session machine imports only its own folder.
     assessment: out.assessment as unknown as AssessmentBody,
     record: out.record as unknown as AssessmentRecord,
     addedFindings: findings,

@@ -108,7 +108,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     }
     await insertInquiry(tx, {
       id: o.ids.inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId: null, status: 'reasoning',
-      intent: body.intent, purpose: body.purpose, request: o.facts as unknown as Record<string, unknown>, principal: principal.label,
+      intent: body.intent, purpose: body.purpose, request: o.facts, principal: principal.label,
     });
     await insertSession(tx, {
       id: o.ids.sessionId, tenantId: principal.tenantId, mode: principal.mode, inquiryId: o.ids.inquiryId, openedByKey: principal.keyId,

@@ -60,6 +60,7 @@ function pinnedLookup(address: ResolvedAddress): LookupFunction {
   return (_hostname, options, callback) => {
     // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily), else for one.
     if ((options as { all?: boolean }).all) {
+      // With `all: true` Node calls back with the address list; the callback's declared type is the single-address overload.
       (callback as unknown as (err: null, all: ResolvedAddress[]) => void)(null, [address]);
     } else {
       callback(null, address.address, address.family);
