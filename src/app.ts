@@ -28,6 +28,8 @@ import { inquiryHandlers } from './routes/inquiries.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { caseHandlers } from './routes/cases.js';
 import type { CaseService } from './cases/service.js';
+import type { CaseExports } from './cases/export/exports.js';
+import { publishedKeys } from './cases/export/keys.js';
 import type { SessionService } from './sessions/service.js';
 import { registerSessionSocket } from './routes/sessionSocket.js';
 import { exampleRoutes } from './routes/sessionExample.js';
@@ -65,6 +67,7 @@ export interface AppDeps {
   monitors: MonitorService;
   sessions: SessionService;
   cases: CaseService;
+  caseExports: CaseExports;
   checksDiscovered: () => number;
   /** Audit rows the spool's replay kept aside (reported by /healthz). */
   auditQuarantined?: () => Promise<number>;
@@ -161,7 +164,7 @@ export function createApp(deps: AppDeps): App {
 }
 
 // Operations of the contract not built yet: they answer 501 through the pipeline (issue 14 builds them).
-const NOT_YET_BUILT: ReadonlySet<string> = new Set(['expandCase', 'exportCase']);
+const NOT_YET_BUILT: ReadonlySet<string> = new Set(['expandCase']);
 
 /**
  * Handlers are joined to operations by operationId, and the join is checked
@@ -194,7 +197,8 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
     ...monitorHandlers(deps.monitors),
-    ...caseHandlers({ cases: deps.cases }),
+    ...caseHandlers({ cases: deps.cases, exports: deps.caseExports }),
+    ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...sessionHandlers(deps.sessions),
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),

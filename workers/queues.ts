@@ -46,11 +46,16 @@ export type MonitorRescanJob = z.infer<typeof MonitorRescanJob>;
 export const MonitorRunJob = MonitorRescanJob.extend({ runId: z.string().min(1) });
 export type MonitorRunJob = z.infer<typeof MonitorRunJob>;
 
+/** One case export to build (src/cases/export/exports.ts); the job id is the export id. */
+export const CaseExportJob = z.object({ exportId: z.uuid(), attempt: z.int().min(1), tenantId: z.uuid(), mode: Mode });
+export type CaseExportJob = z.infer<typeof CaseExportJob>;
+
 export const JOB_CATALOG = {
   checks: { 'check.run': CheckRunJob },
   timers: { 'actor.timer': ActorTimerJob },
   webhooks: WEBHOOK_JOBS,
   monitors: { 'monitor.rescan': MonitorRescanJob, 'monitor.run': MonitorRunJob },
+  exports: { 'case.export': CaseExportJob },
 } as const;
 
 /**
@@ -69,6 +74,8 @@ const QUEUE_DEFAULTS: Partial<Record<QueueName, DefaultJobOptions>> = {
   checks: { attempts: 6, backoff: { type: 'exponential', delay: 500 } },
   timers: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
   monitors: { attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+  // One attempt: a failed build marks its export failed with the reason, and asking for the export again queues a new attempt.
+  exports: { attempts: 1 },
 };
 
 export type QueueName = keyof typeof JOB_CATALOG;

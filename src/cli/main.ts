@@ -15,6 +15,8 @@ const USAGE = `tas: the trust assessment service
   tas score [FILE|-]           score an evidence file with the methodology (stdin when -)
   tas audit verify [--chain KEY]  recompute the audit hash chains; exit 1 at the first broken link
   tas calibration [--tenant ID] [--mode live|test] [--svg DIR]  calibration per methodology version
+  tas export verify BUNDLE [--keys FILE|URL]   check an evidentiary bundle offline
+  tas export rotate-key        retire the export signing key and make a new one
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
 TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md.`;
@@ -31,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'audit': return await auditCommand(loadConfig(), rest);
       case 'calibration': return await (await import('./calibration.js')).calibrationCommand(loadConfig(), rest);
       case 'score': return await (await import('./score.js')).scoreMain(rest);
+      case 'export': return await (await import('./export.js')).exportCommand(rest, loadConfig);
       case undefined: case 'help': case '--help': case '-h':
         console.log(USAGE);
         return command === undefined ? 2 : 0;

@@ -224,7 +224,8 @@ function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true
       return send(ctx.ex, { status: 304, headers });
     }
   }
-  const encoded = encodedFor(ctx.ex.headers['accept-encoding'], body);
+  // A body that is already compressed (an export bundle) is sent as it is.
+  const encoded = r.contentType === 'application/gzip' ? null : encodedFor(ctx.ex.headers['accept-encoding'], body);
   if (encoded) {
     headers['Content-Encoding'] = encoded.coding;
     headers.Vary = 'Accept-Encoding';

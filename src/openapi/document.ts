@@ -163,6 +163,9 @@ function successResponse(op: OperationSpec, schemas: ConvertedSchemas): Record<s
   if (type === 'text/html') {
     return { description: op.success.description, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   }
+  if (type === 'application/gzip') {
+    return { description: op.success.description, headers, content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } };
+  }
   const schema = op.success.schema ? schemas.schemaFor(op.success.schema) : {};
   return { description: op.success.description, headers, content: { [type]: { schema } } };
 }

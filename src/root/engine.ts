@@ -18,6 +18,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
+import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
+import { createExportWorker } from '../../workers/exports.js';
 import { inquiryEffects } from '../inquiries/effects.js';
 import { createInquiryService, type InquiryService } from '../inquiries/service.js';
 import { monitorEffects } from '../monitors/effects.js';
@@ -46,6 +48,7 @@ export interface Core {
   monitors: MonitorService;
   sessions: SessionService;
   cases: CaseService;
+  caseExports: CaseExports;
   policyCache: PolicyCache;
   registryCache: RegistryCache;
   webhookSubscriptions: WebhookSubscriptions;
@@ -125,11 +128,17 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     db, runtime, checks, registry: registryCache, policies: policyCache, pepper: config.keyPepper, publicUrl: deps.publicUrl,
   });
   const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache, publicUrl: deps.publicUrl });
+  const caseExports = createCaseExports({
+    db, pepper: config.keyPepper, cases, publicUrl: deps.publicUrl,
+    enqueue: async (job) => {
+      await queues.queue('exports').add('case.export', job, { jobId: `${job.exportId}.${job.attempt}`, removeOnComplete: { age: 86_400 }, removeOnFail: { age: 7 * 86_400 } });
+    },
+  });
 
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, policyCache, registryCache, webhookSubscriptions,
+    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({
@@ -142,6 +151,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
           else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
         },
       }));
+      workers.push(createExportWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExport: (job) => caseExports.build(job) }));
       workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, runtime, inquiries, queue: monitorQueue, log }));
       const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
       closers.push(() => webhooks.close());

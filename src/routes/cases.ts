@@ -1,4 +1,5 @@
 import type { CaseService } from '../cases/service.js';
+import type { CaseExports } from '../cases/export/exports.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
 import type { CaseCreate, IntakeManifest } from '../schemas/cases.js';
 import { requirePrincipal } from '../auth/principal.js';
@@ -6,10 +7,11 @@ import { requirePrincipal } from '../auth/principal.js';
 /**
  * The case operations (src/schemas/operationsCases.ts), keyed by operationId
  * for app.ts's handler table. The event stream of a case is in streams.ts
- * with the other streams; expand and export are not served yet (501).
+ * with the other streams; expand is not served yet (501). Exports: asked
+ * here, read and downloaded through the two extension operations.
  */
-export function caseHandlers(deps: { cases: CaseService }): [string, Handler][] {
-  const { cases } = deps;
+export function caseHandlers(deps: { cases: CaseService; exports: CaseExports }): [string, Handler][] {
+  const { cases, exports } = deps;
   const id = (ctx: HandlerContext) => ctx.params.case_id!;
   const p = requirePrincipal;
   return [
@@ -39,5 +41,21 @@ export function caseHandlers(deps: { cases: CaseService }): [string, Handler][] 
     }],
     ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
     ['intakeCase', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
+    ['exportCase', async (ctx) => ({ status: 202, body: await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format) })],
+    ['getCaseExport', async (ctx) => {
+      ctx.audit.target_kind = 'case_export';
+      ctx.audit.target_id = ctx.params.export_id!;
+      return { status: 200, body: await exports.view(p(ctx), id(ctx), ctx.params.export_id!) };
+    }],
+    ['downloadCaseExport', async (ctx) => {
+      const exportId = ctx.params.export_id!;
+      ctx.audit.target_kind = 'case_export';
+      ctx.audit.target_id = exportId;
+      const bundle = await exports.download(p(ctx), id(ctx), exportId);
+      return {
+        status: 200, raw: bundle, contentType: 'application/gzip',
+        headers: { 'Content-Disposition': `attachment; filename="case-${id(ctx)}-export-${exportId}.tar.gz"` },
+      };
+    }],
   ];
 }

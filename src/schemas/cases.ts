@@ -220,6 +220,25 @@ export const CaseExportOut = component(
   }),
 );
 
+export const ExportKey = component(
+  'ExportKey',
+  'An Ed25519 public key (JWK, RFC 8037) that signs evidentiary bundles.',
+  z.strictObject({
+    kty: z.literal('OKP'),
+    crv: z.literal('Ed25519'),
+    x: z.string().describe('The public key, base64url.'),
+    kid: z.string().describe("The id a bundle's manifest names."),
+    use: z.literal('sig'),
+    alg: z.literal('EdDSA'),
+  }),
+);
+
+export const ExportKeySet = component(
+  'ExportKeySet',
+  'The JWKS at /.well-known/tas-export-keys.json: every key that ever signed a bundle, newest first.',
+  z.strictObject({ keys: z.array(ExportKey) }),
+);
+
 export const CaseGraphNode = component(
   'CaseGraphNode',
   'A value or entity in the case graph.',
@@ -257,3 +276,4 @@ export type IntakeManifest = z.infer<typeof IntakeManifest>;
 export type IntakeOut = z.infer<typeof IntakeOut>;
 export type CaseExpandIn = z.infer<typeof CaseExpandIn>;
 export type CaseGraphOut = z.infer<typeof CaseGraphOut>;
+export type CaseExportOut = z.infer<typeof CaseExportOut>;

@@ -50,7 +50,7 @@ export interface OperationSpec {
     /** JSON schema of the body; omitted for 204 and for SSE. */
     schema?: z.ZodType;
     /** Default application/json. */
-    contentType?: 'application/json' | 'text/event-stream' | 'text/html';
+    contentType?: 'application/json' | 'text/event-stream' | 'text/html' | 'application/gzip';
   };
   /** Whether the operation can answer 422 HTTPValidationError (SPEC: all but registry, policy list and health). */
   validation: boolean;

@@ -6,6 +6,7 @@ import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
 import { AfterQuery, AuditQuery, CloseSessionQuery } from './queries.js';
 import { CORE_OPERATIONS, LAST_EVENT_ID } from './operationsCore.js';
 import { CASE_OPERATIONS } from './operationsCases.js';
+import { ExportKeySet } from './cases.js';
 
 /**
  * Every operation of the contract (SPEC.md "Endpoints"), once. The router
@@ -127,6 +128,13 @@ const SERVICE_OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getOpenApi', method: 'get', path: '/openapi.json', tag: 'Documentation', auth: 'open',
     summary: 'This OpenAPI 3.1 document',
     success: { status: 200, description: 'The document.', schema: OpenApiDocument },
+    validation: false,
+  },
+  {
+    operationId: 'getExportKeys', method: 'get', path: '/.well-known/tas-export-keys.json', tag: 'Documentation', auth: 'open',
+    summary: 'Public keys that sign evidentiary bundles',
+    description: 'A JWKS of Ed25519 keys (kty OKP), each with its kid; keys rotated out stay listed so older bundles still verify. An extension of the contract (issue 14, DESIGN.md section 3).',
+    success: { status: 200, description: 'The JWKS.', schema: ExportKeySet },
     validation: false,
   },
   {

@@ -78,6 +78,22 @@ export const CASE_OPERATIONS: readonly OperationSpec[] = [
     validation: true,
   },
   {
+    operationId: 'getCaseExport', method: 'get', path: '/v1/cases/{case_id}/exports/{export_id}', tag: 'Cases', auth: 'cases',
+    summary: 'Read an export of a case',
+    description: 'Its status, and the download URL once ready. An extension of the contract (issue 14): SPEC.md gives no way to learn when an export is ready.',
+    params: { ...caseId, export_id: 'uuid' },
+    success: { status: 200, description: 'The export.', schema: CaseExportOut },
+    validation: true,
+  },
+  {
+    operationId: 'downloadCaseExport', method: 'get', path: '/v1/cases/{case_id}/exports/{export_id}/bundle', tag: 'Cases', auth: 'cases',
+    summary: 'Download the evidentiary bundle of an export',
+    description: 'The tar.gz bundle (DESIGN.md section 3) once the export is ready; 409 naming its status before. An extension of the contract (issue 14).',
+    params: { ...caseId, export_id: 'uuid' },
+    success: { status: 200, description: 'The bundle: manifest.json, manifest.sig and the case files.', contentType: 'application/gzip' },
+    validation: true,
+  },
+  {
     operationId: 'closeCase', method: 'post', path: '/v1/cases/{case_id}/close', tag: 'Cases', auth: 'cases',
     summary: 'Close a case', params: caseId, query: CloseCaseQuery,
     success: { status: 200, description: 'The closed case.', schema: CaseOut },

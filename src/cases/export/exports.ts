@@ -1,0 +1,138 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Principal } from '../../auth/authenticate.js';
+import type { CallContext } from '../../auth/call.js';
+import { withTenant, type Db, type Mode } from '../../db/pool.js';
+import {
+  assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundle, failExport, findExport, finishExport, materialOfCase,
+  observationsOfEntities, recordExport, type ExportRow,
+} from '../../db/exports.js';
+import { ServiceProblem } from '../../platform/problems.js';
+import type { CaseExportOut } from '../../schemas/cases.js';
+import type { CaseService } from '../service.js';
+import { manifestBytes, packBundle, type BundleFile } from './bundle.js';
+import { activeKey, signManifest } from './keys.js';
+import { VERIFYING_README } from './readme.js';
+
+/**
+ * Evidentiary export of a signed-off case (SPEC cases rule 6, DESIGN.md
+ * section 3). `request` records the export of the case as it stands and hands
+ * a job to the queue (the composition root supplies `enqueue`, so this module
+ * knows nothing of BullMQ); `build` is what the export worker calls: it
+ * gathers the case's files, signs the manifest with the service's active key
+ * and keeps the bundle with the export row, where any edge can serve it.
+ */
+export interface ExportJob { exportId: string; attempt: number; tenantId: string; mode: Mode }
+
+export interface CaseExportDeps {
+  db: Db;
+  pepper: string;
+  cases: Pick<CaseService, 'view' | 'timeline' | 'graph'>;
+  publicUrl: () => string;
+  enqueue(job: ExportJob): Promise<void>;
+  now?: () => Date;
+}
+
+export type CaseExports = ReturnType<typeof createCaseExports>;
+
+const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+
+export function createCaseExports(deps: CaseExportDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  function exportOut(row: ExportRow): CaseExportOut {
+    return {
+      export_id: row.id, case_id: row.case_id, format: row.format, status: row.status, manifest_sha256: row.manifest_sha256,
+      download_url: row.status === 'ready' ? `${deps.publicUrl()}/v1/cases/${row.case_id}/exports/${row.id}/bundle` : null,
+      // The download needs the tenant's key, so the address itself does not expire.
+      expires_at: null,
+      requested_at: row.requested_at,
+    };
+  }
+
+  /** Asks for the bundle of a signed-off case; asking again before the case changes returns the same export. */
+  async function request(ctx: CallContext, principal: Principal, caseId: string, format: string): Promise<CaseExportOut> {
+    ctx.audit.target_kind = 'case';
+    ctx.audit.target_id = caseId;
+    const current = await deps.cases.view(principal, caseId);
+    ctx.audit.purpose = current.purpose;
+    if (current.state !== 'signed_off') {
+      ctx.audit.rule = 'C02';
+      throw new ServiceProblem('conflict', 'Only a signed-off case can be exported: a reviewer signs it off first (POST /v1/cases/{case_id}/review).', {
+        rule: 'C02', case_state: current.state, legal_hold: current.legal_hold,
+      });
+    }
+    const row = await withTenant(deps.db, principal, async (tx) => {
+      const recorded = await recordExport(tx, {
+        id: randomUUID(), tenantId: principal.tenantId, mode: principal.mode, caseId, sequence: current.sequence, format, requestedBy: principal.label,
+      });
+      await ctx.auditInTx(tx, 202);
+      return recorded;
+    });
+    // Enqueued after commit, the job id being the export's id and attempt: asking again re-enqueues an export a lost job left
+    // queued (BullMQ keeps one job per id), and a failed export comes back queued as its next attempt.
+    if (row.status === 'queued' || row.status === 'building') await deps.enqueue({ exportId: row.id, attempt: row.attempt, tenantId: principal.tenantId, mode: principal.mode });
+    return exportOut(row);
+  }
+
+  async function view(principal: Principal, caseId: string, exportId: string): Promise<CaseExportOut> {
+    const row = await withTenant(deps.db, principal, (tx) => findExport(tx, caseId, exportId));
+    if (!row) throw new ServiceProblem('not-found', 'No such export of this case.');
+    return exportOut(row);
+  }
+
+  async function download(principal: Principal, caseId: string, exportId: string): Promise<Buffer> {
+    const found = await withTenant(deps.db, principal, async (tx) => ({ row: await findExport(tx, caseId, exportId), bundle: await exportBundle(tx, caseId, exportId) }));
+    if (!found.row) throw new ServiceProblem('not-found', 'No such export of this case.');
+    if (!found.bundle) throw new ServiceProblem('conflict', `The export is ${found.row.status}, not ready.`, { export_status: found.row.status });
+    return found.bundle;
+  }
+
+  /** The export worker's step: idempotent (a claimed or finished export is left alone). */
+  async function build(job: ExportJob): Promise<void> {
+    const scope = { tenantId: job.tenantId, mode: job.mode };
+    const claimed = await withTenant(deps.db, scope, (tx) => claimExport(tx, job.exportId));
+    if (!claimed) return;
+    try {
+      const files = await gatherFiles(scope, claimed);
+      const key = await activeKey(deps.db, deps.pepper);
+      const manifest = manifestBytes(files, { kid: key.kid, case_id: claimed.case_id, export_id: claimed.id, created_at: now().toISOString() });
+      const bundle = await packBundle(files, manifest, signManifest(key, manifest));
+      const manifestSha256 = createHash('sha256').update(manifest).digest('hex');
+      await withTenant(deps.db, scope, (tx) => finishExport(tx, claimed.id, { bundle, manifestSha256, kid: key.kid }));
+    } catch (error) {
+      const reason = error instanceof ExportRefused ? error.message : 'The bundle could not be built; asking for the export again retries it.';
+      await withTenant(deps.db, scope, (tx) => failExport(tx, claimed.id, reason));
+      if (!(error instanceof ExportRefused)) throw error;
+    }
+  }
+
+  async function gatherFiles(scope: { tenantId: string; mode: Mode }, row: ExportRow): Promise<BundleFile[]> {
+    const reader: Principal = { tenantId: scope.tenantId, mode: scope.mode, keyId: row.id, scopes: new Set(['cases']), label: `export:${row.id}` };
+    const current = await deps.cases.view(reader, row.case_id);
+    if (current.sequence !== row.case_sequence || current.state !== 'signed_off') {
+      throw new ExportRefused('The case changed after the export was asked; ask again once it is signed off.');
+    }
+    const [timeline, graph] = [await deps.cases.timeline(reader, row.case_id), await deps.cases.graph(reader, row.case_id)];
+    const rows = await withTenant(deps.db, scope, async (tx) => ({
+      assessments: await assessmentsOfEntities(tx, current.entity_ids),
+      observations: await observationsOfEntities(tx, current.entity_ids),
+      material: await materialOfCase(tx, row.case_id),
+      audit: await auditRowsOfCase(tx, row.case_id),
+    }));
+    return [
+      { name: 'README.md', bytes: Buffer.from(VERIFYING_README) },
+      { name: 'case.json', bytes: json(current) },
+      { name: 'timeline.json', bytes: json(timeline) },
+      { name: 'graph.json', bytes: json(graph) },
+      { name: 'assessments.json', bytes: json(rows.assessments) },
+      { name: 'observations.json', bytes: json(rows.observations) },
+      { name: 'material.json', bytes: json(rows.material) },
+      { name: 'audit.json', bytes: json(rows.audit) },
+    ];
+  }
+
+  return { request, view, download, build };
+}
+
+/** A refusal the export states as its failure reason (the case moved on), not a fault. */
+class ExportRefused extends Error {}

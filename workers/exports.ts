@@ -1,0 +1,27 @@
+import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { parseJobData, type CaseExportJob } from './queues.js';
+
+/**
+ * The export worker: a `case.export` job in, the export command called
+ * (`onExport`, normally the case exports' `build`). Like a route, it only
+ * parses and calls.
+ */
+
+// A bundle build reads a whole case and compresses it; two at once keep one large case from holding up the rest.
+const DEFAULT_CONCURRENCY = 2;
+
+export function createExportWorker(opts: {
+  connection: ConnectionOptions;
+  prefix: string;
+  onExport: (job: CaseExportJob) => Promise<void>;
+  concurrency?: number;
+}): Worker {
+  return new Worker(
+    'exports',
+    async (job: Job) => {
+      if (job.name !== 'case.export') throw new UnrecoverableError(`unknown export job ${job.name}`);
+      await opts.onExport(parseJobData('exports', 'case.export', job.data));
+    },
+    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY },
+  );
+}
