@@ -74,8 +74,9 @@ const QUEUE_DEFAULTS: Partial<Record<QueueName, DefaultJobOptions>> = {
   checks: { attempts: 6, backoff: { type: 'exponential', delay: 500 } },
   timers: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
   monitors: { attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
-  // One attempt: a failed build marks its export failed with the reason, and asking for the export again queues a new attempt.
-  exports: { attempts: 1 },
+  // A build that hit a fault (PostgreSQL or Redis away) is retried; when the last attempt fails the export says failed,
+  // and asking for it again queues its next attempt.
+  exports: { attempts: 4, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 export type QueueName = keyof typeof JOB_CATALOG;

@@ -151,7 +151,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
           else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
         },
       }));
-      workers.push(createExportWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExport: (job) => caseExports.build(job) }));
+      workers.push(createExportWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
       workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, runtime, inquiries, queue: monitorQueue, log }));
       const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
       closers.push(() => webhooks.close());

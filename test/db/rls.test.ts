@@ -101,6 +101,10 @@ const FIXTURES: Record<string, Fixture> = {
     await c.query(`INSERT INTO material_extractions (binding_id, tenant_id, mode, material_id, seq, type, value, target_kind, target_id, locator_kind, locator, confidence)
       VALUES ($1, $2, $3, $4, 0, 'EMAIL', 'a@example.com', 'artifact', 'EMAIL:a@example.com', 'text', '{"start":0,"end":13}', 0.9)`, [randomUUID(), t, m, id]);
   },
+  case_exports: async (c, t, m) => {
+    await c.query(`INSERT INTO case_exports (id, tenant_id, mode, case_id, case_sequence, format, status, requested_by)
+      VALUES ($1, $2, $3, $4, 1, 'bundle', 'queued', 'key:test')`, [randomUUID(), t, m, randomUUID()]);
+  },
 };
 
 async function insertMaterial(c: pg.Client, t: string, m: string): Promise<string> {

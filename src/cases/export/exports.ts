@@ -100,10 +100,15 @@ export function createCaseExports(deps: CaseExportDeps) {
       const manifestSha256 = createHash('sha256').update(manifest).digest('hex');
       await withTenant(deps.db, scope, (tx) => finishExport(tx, claimed.id, { bundle, manifestSha256, kid: key.kid }));
     } catch (error) {
-      const reason = error instanceof ExportRefused ? error.message : 'The bundle could not be built; asking for the export again retries it.';
-      await withTenant(deps.db, scope, (tx) => failExport(tx, claimed.id, reason));
+      // A refusal is final and said on the export; a fault is left to the queue's retries (the export stays building).
       if (!(error instanceof ExportRefused)) throw error;
+      await withTenant(deps.db, scope, (tx) => failExport(tx, claimed.id, error.message));
     }
+  }
+
+  /** The queue gave up on an export's build after its last attempt. */
+  async function giveUp(job: ExportJob): Promise<void> {
+    await withTenant(deps.db, { tenantId: job.tenantId, mode: job.mode }, (tx) => failExport(tx, job.exportId, 'The bundle could not be built; asking for the export again retries it.'));
   }
 
   async function gatherFiles(scope: { tenantId: string; mode: Mode }, row: ExportRow): Promise<BundleFile[]> {
@@ -131,7 +136,7 @@ export function createCaseExports(deps: CaseExportDeps) {
     ];
   }
 
-  return { request, view, download, build };
+  return { request, view, download, build, giveUp };
 }
 
 /** A refusal the export states as its failure reason (the case moved on), not a fault. */
