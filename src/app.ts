@@ -124,6 +124,7 @@ export function createApp(deps: AppDeps): App {
     log: deps.log,
     maxBodyBytes: deps.config.TAS_MAX_BODY_BYTES,
     isDraining: () => draining,
+    originAllowed: async (principal, origin) => (await deps.policyCache.current(principal))?.body.allowed_origins?.includes(origin) ?? false,
   });
 
   const app = uWS.App();

@@ -17,6 +17,8 @@ export interface Exchange {
   aborted: boolean;
   /** Set once a response (or a stream's head) has been written. */
   responded: boolean;
+  /** Headers every answer of this exchange carries, whoever writes it (the CORS headers of an allowed origin). */
+  extraHeaders: Record<string, string>;
   onAbort: (() => void)[];
 }
 
@@ -40,6 +42,7 @@ export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
     res,
     aborted: false,
     responded: false,
+    extraHeaders: {},
     onAbort: [],
   };
   res.onAborted(() => {
@@ -67,13 +70,20 @@ export function statusLine(status: number): string {
   return `${status} ${STATUS_TEXT[status] ?? 'Unknown'}`;
 }
 
+/** The exchange's own headers under the answer's; `Vary` names both lists (CORS varies on Origin, compression on Accept-Encoding). */
+function mergeHeaders(own: Record<string, string>, answer: Record<string, string>): Record<string, string> {
+  const merged = { ...own, ...answer };
+  if (own.Vary !== undefined && answer.Vary !== undefined) merged.Vary = `${own.Vary}, ${answer.Vary}`;
+  return merged;
+}
+
 /** Writes a whole response once; a no-op when the client is gone or a response was already sent. */
 export function send(ex: Exchange, r: SimpleResponse, closeConnection = false): void {
   if (ex.aborted || ex.responded) return;
   ex.responded = true;
   ex.res.cork(() => {
     ex.res.writeStatus(statusLine(r.status));
-    for (const [k, v] of Object.entries(r.headers)) ex.res.writeHeader(k, v);
+    for (const [k, v] of Object.entries(mergeHeaders(ex.extraHeaders, r.headers))) ex.res.writeHeader(k, v);
     if (r.status === 204) ex.res.endWithoutBody(0, closeConnection);
     // 304 has no content and no length of its own (RFC 9110 15.4.5).
     else if (r.status === 304) ex.res.endWithoutBody(undefined, closeConnection);

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuditWriter } from '../audit/auditWriter.js';
-import type { Authenticator } from '../auth/authenticate.js';
+import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { insertAudit } from '../db/audit.js';
 import { readBody } from './body.js';
 import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
 import { classifyError } from './errorMapping.js';
-import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
+import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
+import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
@@ -29,6 +30,8 @@ export interface PipelineDeps {
   isDraining: () => boolean;
   /** Told when a call starts and when it has been answered, so a drain can wait for calls in flight. */
   calls?: { begin(): void; end(): void };
+  /** Whether the key's tenant lets pages of this origin call (its policy's allowed_origins); none when absent. */
+  originAllowed?: (principal: Principal, origin: string) => Promise<boolean>;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -54,6 +57,7 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
 }
 
 async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buffer> | null): Promise<void> {
+  if (ex.method === 'OPTIONS') return answerOptions(deps, ex);
   const started = performance.now();
   const ctx = newContext(ex);
   let result: HandlerResult;
@@ -112,6 +116,7 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   wireAudit(deps, ctx);
   const { authorization, rawQuery } = credentialsOf(op, ctx.ex);
   if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
+  await decideOrigin(deps, ctx, op);
   try {
     ctx.params = parseParams(op, params);
     ctx.query = parseQuery(op, rawQuery);
@@ -128,6 +133,43 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
     return { status: 200, headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' } };
   }
   return route.handler(ctx);
+}
+
+/**
+ * OPTIONS names no operation and carries no key: a CORS preflight is answered
+ * with what the path takes (src/http/cors.ts), anything else with `Allow`.
+ * Neither is audited, like a framing refusal: no operation, no principal.
+ */
+function answerOptions(deps: PipelineDeps, ex: Exchange): void {
+  const found = deps.router.lookup('OPTIONS', ex.path);
+  if (found.kind !== 'method-not-allowed') {
+    send(ex, { status: 404, headers: { 'Content-Type': 'application/problem+json' }, body: JSON.stringify({ type: `${PROBLEM_TYPE_BASE}not-found`, title: 'Not Found', status: 404, detail: 'No such resource.' }) });
+    return;
+  }
+  const methods = [...found.allow, 'OPTIONS'];
+  const origin = ex.headers.origin;
+  const preflight = origin !== undefined && ex.headers['access-control-request-method'] !== undefined;
+  send(ex, { status: 204, headers: preflight ? preflightHeaders(origin, methods) : { Allow: methods.join(', ') } });
+}
+
+/**
+ * A call from a page of another site: open operations may be read from
+ * anywhere; a keyed one runs only when the key's tenant lists the origin
+ * (rule O01), checked before anything runs. Same-origin calls and calls
+ * without an Origin (servers, curl) are untouched.
+ */
+async function decideOrigin(deps: PipelineDeps, ctx: HandlerContext, op: OperationSpec): Promise<void> {
+  const origin = ctx.ex.headers.origin;
+  if (origin === undefined || isSameOrigin(origin, ctx.ex.headers.host)) return;
+  if (op.auth === 'open') {
+    ctx.ex.extraHeaders = { ...OPEN_ORIGIN_HEADERS };
+    return;
+  }
+  const allowed = ctx.principal !== null && deps.originAllowed !== undefined && (await deps.originAllowed(ctx.principal, origin));
+  if (!allowed) {
+    throw new ServiceProblem('forbidden', "This page's origin is not among the tenant's allowed_origins (rule O01).", { rule: 'O01' });
+  }
+  ctx.ex.extraHeaders = allowedOriginHeaders(origin);
 }
 
 /**

@@ -117,6 +117,7 @@ export function openSse(ex: Exchange, opts: SseOptions): SseWriter {
       ex.res.writeHeader('X-Accel-Buffering', 'no');
       ex.res.writeHeader('X-Service-Audit-Id', opts.auditId);
       ex.res.writeHeader('X-Request-Id', opts.reqId);
+      for (const [k, v] of Object.entries(ex.extraHeaders)) ex.res.writeHeader(k, v);
       // A first comment sends the head now, so the client sees the stream open before any event;
       // `retry:` tells an EventSource how long to wait before it reconnects after a drop.
       blocked = !ex.res.write(`: stream open\nretry: ${RECONNECT_AFTER_MS}\n\n`);

@@ -88,6 +88,11 @@ const policyFields = {
   allowed_intents: z.array(idString).max(100).describe('Intents inquiries may use (rule I14).'),
   render_ceiling: RenderCeiling.describe('The most a report may be rendered with; asks above it are clamped.'),
   show_findings: z.boolean().describe('Whether findings appear in inquiry responses (the key also needs the findings scope).'),
+  allowed_origins: z
+    .array(z.string().max(200).regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, 'An origin: scheme, lower-case host and optional port, no path.'))
+    .max(50)
+    .default([])
+    .describe("Extension (issue 16): origins (`https://app.example.com`) of the tenant's web apps whose pages may call with its keys (rule O01); none by default."),
   // A hundred ordered rules is far beyond any real label ladder and keeps
   // labelling a linear scan of trivial cost.
   rules: z.array(PolicyRule).max(100),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicyCache } from '../../src/policies/cache.js';
-import { PolicyOut, PolicyOutList, type PolicyIn } from '../../src/schemas/admin.js';
+import { PolicyIn, PolicyOut, PolicyOutList } from '../../src/schemas/admin.js';
+import type { z } from 'zod';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -15,7 +16,7 @@ afterAll(async () => ts?.stop());
 
 const json = { 'content-type': 'application/json' };
 
-const POLICY: PolicyIn = {
+const POLICY: z.input<typeof PolicyIn> = {
   allowed_purposes: ['fraud_prevention', 'credit_risk'],
   allowed_intents: ['onboarding', 'pre_transaction'],
   render_ceiling: 'template',
@@ -51,7 +52,7 @@ describe('publishing and listing policies', () => {
   it('given two publications, then versions 1 and 2, each 201 PolicyOut and audited as a policy', async () => {
     const first = await publish(ts.tenant.keys.test_admin, POLICY);
     expect(first.res.status).toBe(201);
-    expect(PolicyOut.parse(first.body)).toEqual({ ...POLICY, policy_version: 1, created_at: expect.any(String), current: true });
+    expect(PolicyOut.parse(first.body)).toEqual({ ...POLICY, allowed_origins: [], policy_version: 1, created_at: expect.any(String), current: true });
     const auditId = first.res.headers.get('x-service-audit-id')!;
     expect(auditId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await auditRow(auditId)).toMatchObject({ status: 201, target_kind: 'policy', target_id: '1', action: 'publishPolicy' });
