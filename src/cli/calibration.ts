@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { parseArgs } from 'node:util';
 import { calibrationReports, reliabilitySvg } from '../calibration/report.js';
 import type { Config } from '../config.js';
@@ -20,6 +21,7 @@ export async function calibrationCommand(config: Config, args: string[]): Promis
     throw new UsageError((error as Error).message);
   }
   if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
+  if (values.tenant !== undefined && !z.uuid().safeParse(values.tenant).success) throw new UsageError('--tenant must be a tenant id (uuid)');
   await checkPostgres(config.DATABASE_OWNER_URL);
   const db = await createDb(config.DATABASE_OWNER_URL);
   try {
@@ -28,6 +30,8 @@ export async function calibrationCommand(config: Config, args: string[]): Promis
     for (const r of reports) console.log(JSON.stringify(r));
     if (reports.length === 0) console.error('no scored outcomes yet');
     if (typeof values.svg === 'string') {
+      // The plots go where asked, the directory made if it is not there yet.
+      await mkdir(values.svg, { recursive: true }).catch((error: Error) => { throw new UsageError(`--svg ${values.svg}: ${error.message}`); });
       for (const r of reports) await writeFile(`${values.svg}/reliability-${r.methodology_version.replace(/[^\w.-]/g, '_')}.svg`, reliabilitySvg(r));
     }
     return 0;

@@ -91,3 +91,27 @@ describe('tas calibration', () => {
     expect((await tas(['calibration', '--mode', 'prod'])).code).toBe(2);
   });
 });
+
+describe('tas as an operator meets it (issue 18)', () => {
+  it('given a --tenant that is not a uuid, then it says which argument is wrong and exits 2, without a stack trace', async () => {
+    const r = await tas(['calibration', '--tenant', 'acme']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--tenant must be a tenant id (uuid)');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('given --svg naming a directory that does not exist yet, then it is made and the run succeeds', async () => {
+    const dir = `/tmp/tas-cli-${randomBytes(4).toString('hex')}/plots`;
+    const r = await tas(['calibration', '--svg', dir]);
+    expect([r.code, r.stderr.includes('no scored outcomes yet')]).toEqual([0, true]);
+    const { stat } = await import('node:fs/promises');
+    expect((await stat(dir)).isDirectory()).toBe(true);
+  });
+
+  it.each(['serve', 'worker', 'migrate', 'tenant', 'key', 'score', 'audit', 'calibration', 'export'])('tas %s --help prints its usage with an example and exits 0', async (command) => {
+    const r = await tas([command, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`tas ${command}`);
+    expect(r.stdout).toContain('example:');
+  });
+});
