@@ -86,17 +86,25 @@ export const Claim = component(
   }),
 );
 
+const subjectFields = z.strictObject({
+  // 32 presentations is far more than one real subject carries; the cap
+  // bounds the fan-out of checks one request can start.
+  presentations: z.array(Presentation).max(32).optional(),
+  entity_id: idString.optional().describe('A subject resolved before.'),
+  claim: Claim.optional(),
+});
+
+/** A session's subject may be no more than a claim: its frames bring the presentations (issue 18). */
+export const SessionSubject = component(
+  'SessionSubject',
+  'Who a live intake is about, as far as known when it opens: presentations, an entity, a claim, or only some of them; frames add the rest.',
+  subjectFields,
+);
+
 export const Subject = component(
   'Subject',
   'Who or what the question is about: presented values, an entity resolved before, or both (rule I18).',
-  z
-    .strictObject({
-      // 32 presentations is far more than one real subject carries; the cap
-      // bounds the fan-out of checks one request can start.
-      presentations: z.array(Presentation).max(32).optional(),
-      entity_id: idString.optional().describe('A subject resolved before.'),
-      claim: Claim.optional(),
-    })
+  subjectFields
     .superRefine((subject, ctx) => {
       if ((subject.presentations?.length ?? 0) === 0 && subject.entity_id === undefined) {
         ruleIssue(ctx, 'I18', ['presentations'], 'A subject must carry at least one presentation or an entity_id.');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, dateTime, idString, RetentionMode, Stake, Subject, uuid } from './common.js';
+import { component, dateTime, idString, RetentionMode, SessionSubject, Stake, uuid } from './common.js';
 
 /**
  * Sessions: live intake over WebSocket. Frames go in (presentations, text
@@ -15,7 +15,7 @@ export const SessionOpen = component(
   z.strictObject({
     purpose: idString.describe('Registered purpose id (rule I13).'),
     intent: idString.describe('Registered intent id (rule I14).'),
-    subject: Subject.optional().describe('Known subject; frames may add presentations.'),
+    subject: SessionSubject.optional().describe('Known subject, even only a claim; frames may add presentations.'),
     stake: Stake,
     retention_mode: RetentionMode.default('standard'),
     consent_ref: idString.optional().describe('Required before audio or video frames (rule D36).'),

@@ -105,6 +105,23 @@ describe('a session', () => {
     }
   });
 
+  it('opens with only a claim about the subject and waits for frames to bring presentations (issue 18)', async () => {
+    const opened = await openSession(ts, { ...OPEN_BODY, subject: { claim: { name: 'Jane Doe', country: 'GB' } } });
+    expect(opened.status).toBe(201);
+    const client = await connect(opened.body);
+    await client.waitFor((m) => m.type === 'ready');
+    client.send({ type: 'text', line: LINE });
+    expect((await client.reply(1)).type).toBe('ack');
+    expect((await client.assessment(1)).type).toBe('assessment.issued');
+    client.ws.close();
+    // An inquiry still needs something to ask about (rule I18); a session does not.
+    const inquiry = await fetch(`${ts.base}/v1/inquiries`, {
+      method: 'POST', headers: { authorization: `Bearer ${ts.tenant.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: { claim: { name: 'Jane Doe' } }, intent: 'onboarding', purpose: 'fraud_prevention', stake: { kind: 'account' } }),
+    });
+    expect(inquiry.status).toBe(422);
+  });
+
   it('closes over REST: a connected socket drains, hears session.closing then session.closed, and ends with 1000', async () => {
     const opened = await openSession(ts, { ...OPEN_BODY, subject: { presentations: [{ type: 'EMAIL', value: 'omar@example.org' }] } });
     const client = await connect(opened.body);
