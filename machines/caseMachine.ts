@@ -56,6 +56,26 @@ export interface CaseAssertionEntry {
   at: string;
 }
 
+/** A connection an expansion found, with the entities that share its value: what an investigator may choose to follow. */
+export interface CaseCandidate {
+  connection_id: string;
+  type: string;
+  value: string;
+  entity_ids: string[];
+}
+
+/** A gated expansion (human_gate): its seed and candidates, waiting for an investigator's choice. */
+export interface CaseGate {
+  gate_id: string;
+  seed: Record<string, unknown>;
+  intent: string;
+  candidates: CaseCandidate[];
+  open: boolean;
+  opened_at: string;
+}
+
+export type ExpansionOutcome = 'expanded' | 'gated' | 'chosen' | 'refused';
+
 export interface CaseInput {
   case_id: string;
   tenant_id: string;
@@ -74,6 +94,8 @@ export interface CaseContext extends CaseInput {
   /** Dedupe keys of intake items already taken (`type:normalised` or `sha256:...`). */
   intake_keys: string[];
   assertions: CaseAssertionEntry[];
+  /** Gated expansions; absent on snapshots written before expansion existed. */
+  gates?: CaseGate[];
   legal_hold: boolean;
   hold_reference: string | null;
   finding: string | null;
@@ -104,7 +126,19 @@ export type CaseEvent =
   | (Stamp & { type: 'case.hold'; reason: string; reference: string | null })
   | (Stamp & { type: 'case.release'; reason: string; reference: string | null })
   | (Stamp & { type: 'case.review'; outcome: 'sign_off' | 'request_changes'; note: string | null })
-  | (Stamp & { type: 'case.close'; finding: string | null });
+  | (Stamp & { type: 'case.close'; finding: string | null })
+  | (Stamp & {
+    type: 'case.expand';
+    outcome: ExpansionOutcome;
+    /** The inquiry the hop ran (none when refused). */
+    inquiry_id: string | null;
+    /** The gate opened (gated) or the one chosen from (chosen). */
+    gate: CaseGate | null;
+    chosen: string[];
+    cost: number;
+    entity_ids: string[];
+    reason: string | null;
+  });
 
 export type CaseCommand = CaseEvent['type'];
 
@@ -134,13 +168,37 @@ export function refusalOf(state: CaseStateName, context: CaseContext, event: Cas
     }
     case 'case.intake':
     case 'case.assert':
-      if (closed) return 'A closed case takes no more evidence.';
-      if (state === 'signed_off') return 'A signed-off case takes no more evidence; a reviewer must request changes first.';
-      return null;
+      return evidenceRefusal(state);
+    case 'case.expand':
+      // A refusal is only recorded; it changes nothing the state guards.
+      if (event.outcome === 'refused') return null;
+      return evidenceRefusal(state) ?? (event.outcome === 'chosen' ? choiceRefusal(context, event) : null);
   }
 }
 
-const CHANGE_OF: Record<Exclude<CaseCommand, 'case.review' | 'case.member'>, string> = {
+function evidenceRefusal(state: CaseStateName): string | null {
+  if (state === 'closed') return 'A closed case takes no more evidence.';
+  if (state === 'signed_off') return 'A signed-off case takes no more evidence; a reviewer must request changes first.';
+  return null;
+}
+
+function choiceRefusal(context: CaseContext, event: Extract<CaseEvent, { type: 'case.expand' }>): string | null {
+  const gate = (context.gates ?? []).find((g) => g.gate_id === event.gate?.gate_id);
+  if (!gate) return 'No gated expansion of this case has that inquiry id.';
+  if (!gate.open) return 'The candidates of that expansion were already chosen.';
+  const offered = new Set(gate.candidates.map((c) => c.connection_id));
+  return event.chosen.every((id) => offered.has(id)) ? null : 'Only candidates the gated expansion showed can be chosen.';
+}
+
+/** Case events are small; a gate keeps at most this many candidates. */
+export const MAX_CANDIDATES = 20;
+
+const EXPANSION_CHANGE: Record<ExpansionOutcome, string> = {
+  // A gate is an expansion requested and waiting for its choice.
+  expanded: 'expanded', gated: 'expansion_requested', chosen: 'expansion_chosen', refused: 'expansion_refused',
+};
+
+const CHANGE_OF: Record<Exclude<CaseCommand, 'case.review' | 'case.member' | 'case.expand'>, string> = {
   'case.open': 'opened',
   'case.intake': 'intake',
   'case.assert': 'assertion',
@@ -152,6 +210,7 @@ const CHANGE_OF: Record<Exclude<CaseCommand, 'case.review' | 'case.member'>, str
 function changeOf(event: CaseEvent): string {
   if (event.type === 'case.review') return event.outcome === 'sign_off' ? 'signed_off' : 'review_requested_changes';
   if (event.type === 'case.member') return event.action === 'add' ? 'member_added' : 'member_removed';
+  if (event.type === 'case.expand') return EXPANSION_CHANGE[event.outcome];
   return CHANGE_OF[event.type];
 }
 
@@ -165,6 +224,16 @@ function summaryOf(event: CaseEvent): string {
     case 'case.release': return `Legal hold released: ${event.reason}`;
     case 'case.review': return event.outcome === 'sign_off' ? 'Signed off' : 'Changes requested';
     case 'case.close': return event.finding === null ? 'Case closed' : `Case closed: ${event.finding}`;
+    case 'case.expand': return expansionSummary(event);
+  }
+}
+
+function expansionSummary(event: Extract<CaseEvent, { type: 'case.expand' }>): string {
+  switch (event.outcome) {
+    case 'expanded': return `Expansion: inquiry ${event.inquiry_id}, cost ${event.cost}`;
+    case 'gated': return `Expansion gated: ${event.gate?.candidates.length ?? 0} candidates shown, nothing spent (inquiry ${event.inquiry_id})`;
+    case 'chosen': return `Candidates chosen by ${event.principal}: ${event.chosen.join(', ')}; inquiry ${event.inquiry_id}, cost ${event.cost}`;
+    case 'refused': return `Expansion refused: ${event.reason ?? 'over budget'}`;
   }
 }
 
@@ -207,6 +276,19 @@ export function applyCommand(context: CaseContext, event: CaseEvent): CaseContex
       return next;
     case 'case.close':
       return { ...next, finding: event.finding, closed_at: event.at };
+    case 'case.expand':
+      return expanded(next, context, event);
+  }
+}
+
+function expanded(next: CaseContext, context: CaseContext, event: Extract<CaseEvent, { type: 'case.expand' }>): CaseContext {
+  const gates = context.gates ?? [];
+  const spent = { budget_spent: context.budget_spent + event.cost, entity_ids: unique([...context.entity_ids, ...event.entity_ids]) };
+  switch (event.outcome) {
+    case 'refused': return next;
+    case 'expanded': return { ...next, ...spent };
+    case 'gated': return { ...next, gates: event.gate ? [...gates, event.gate] : gates };
+    case 'chosen': return { ...next, ...spent, gates: gates.map((g) => (g.gate_id === event.gate?.gate_id ? { ...g, open: false } : g)) };
   }
 }
 
@@ -245,7 +327,7 @@ const take = (to: CaseStateName) => runtimeSetup.enqueueActions(({ context, even
   });
 });
 
-const COMMANDS: CaseCommand[] = ['case.open', 'case.member', 'case.intake', 'case.assert', 'case.hold', 'case.release', 'case.review', 'case.close'];
+const COMMANDS: CaseCommand[] = ['case.open', 'case.member', 'case.intake', 'case.assert', 'case.hold', 'case.release', 'case.review', 'case.close', 'case.expand'];
 
 /** The transitions of one state: each command, guarded by `refusalOf`, goes where `targetOf` says. */
 function transitionsOf(state: CaseStateName) {

@@ -30,6 +30,7 @@ import { caseHandlers } from './routes/cases.js';
 import type { CaseService } from './cases/service.js';
 import type { CaseExports } from './cases/export/exports.js';
 import { publishedKeys } from './cases/export/keys.js';
+import type { CaseExpansion } from './cases/expand.js';
 import type { SessionService } from './sessions/service.js';
 import { registerSessionSocket } from './routes/sessionSocket.js';
 import { exampleRoutes } from './routes/sessionExample.js';
@@ -68,6 +69,7 @@ export interface AppDeps {
   sessions: SessionService;
   cases: CaseService;
   caseExports: CaseExports;
+  caseExpansion: CaseExpansion;
   checksDiscovered: () => number;
   /** Audit rows the spool's replay kept aside (reported by /healthz). */
   auditQuarantined?: () => Promise<number>;
@@ -164,24 +166,18 @@ export function createApp(deps: AppDeps): App {
   };
 }
 
-// Operations of the contract not built yet: they answer 501 through the pipeline (issue 14 builds them).
-const NOT_YET_BUILT: ReadonlySet<string> = new Set(['expandCase']);
-
 /**
  * Handlers are joined to operations by operationId, and the join is checked
- * both ways when the app is built: an operation with no handler (unless it is
- * one not built yet) or a handler naming no operation stops start-up, so a
- * typo can never become a silent 501.
+ * both ways when the app is built: an operation with no handler or a handler
+ * naming no operation stops start-up, so a typo can never become a silent 501.
  */
 export function assertEveryOperationHandled(handlers: ReadonlyMap<string, Handler>): void {
   const known = new Set(OPERATIONS.map((op) => op.operationId));
   const unknown = [...handlers.keys()].filter((id) => !known.has(id));
-  const missing = OPERATIONS.map((op) => op.operationId).filter((id) => !handlers.has(id) && !NOT_YET_BUILT.has(id));
-  const built = [...NOT_YET_BUILT].filter((id) => handlers.has(id));
+  const missing = OPERATIONS.map((op) => op.operationId).filter((id) => !handlers.has(id));
   const faults = [
     ...unknown.map((id) => `a handler names no operation: ${id}`),
     ...missing.map((id) => `an operation has no handler: ${id}`),
-    ...built.map((id) => `an operation listed as not yet built has a handler: ${id}`),
   ];
   if (faults.length > 0) throw new Error(`the handler table does not match the operations: ${faults.join('; ')}`);
 }
@@ -198,7 +194,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
     ...monitorHandlers(deps.monitors),
-    ...caseHandlers({ cases: deps.cases, exports: deps.caseExports }),
+    ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...sessionHandlers(deps.sessions),

@@ -4,7 +4,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
 import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import {
-  refusalOf, type CaseContext, type CaseEvent, type CaseInput, type CaseStateName,
+  refusalOf, type CaseContext, type CaseEvent, type CaseGate, type CaseInput, type CaseStateName,
 } from '../../machines/caseMachine.js';
 import type { Principal } from '../auth/authenticate.js';
 import { normalisePresentation } from '../checks/normalise.js';
@@ -68,7 +68,13 @@ export interface CaseService {
   close(ctx: CallContext, principal: Principal, caseId: string, finding: string | null): Promise<CaseOut>;
   assert(ctx: CallContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut>;
   intake(ctx: CallContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut>;
+  /** Records one expansion step (src/cases/expand.ts) with the call's audit row; 409 when the case cannot take it. */
+  recordExpansion(ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep, status: number): Promise<CaseOut>;
+  /** A gated expansion of the case by its inquiry id, or null. */
+  gate(principal: Principal, caseId: string, gateId: string): Promise<CaseGate | null>;
 }
+
+export type ExpansionStep = Omit<Extract<CaseEvent, { type: 'case.expand' }>, 'type' | 'at' | 'principal'>;
 
 /** Spending limit of a case whose CaseCreate names none (no per-tenant case budget is configured yet). */
 export const DEFAULT_CASE_BUDGET = 1000;
@@ -325,5 +331,13 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     return withTenant(deps.db, principal, (tx) => caseGraph(tx, caseId, record.snapshot.context as CaseContext, new Date()));
   }
 
-  return { open, view, timeline, graph, members, hold, release, review, close, assert, intake };
+  const recordExpansion = async (ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep, status: number) =>
+    outOf(await command(ctx, principal, caseId, status, () => ({ type: 'case.expand', ...stamp(ctx, principal), ...step })));
+
+  async function gate(principal: Principal, caseId: string, gateId: string): Promise<CaseGate | null> {
+    const context = (await readCase(principal, caseId)).snapshot.context as CaseContext;
+    return (context.gates ?? []).find((g) => g.gate_id === gateId) ?? null;
+  }
+
+  return { open, view, timeline, graph, members, hold, release, review, close, assert, intake, recordExpansion, gate };
 }

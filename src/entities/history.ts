@@ -281,3 +281,23 @@ export async function latestLedgerEntry(tx: Tx, members: string[]): Promise<Ledg
     ) ledger
     ORDER BY ledger_seq DESC LIMIT 1`);
 }
+
+/**
+ * The other entities (their survivors after merges) that carry a value, as
+ * an owner or through a recent link, at most `limit`: who a case expansion
+ * may attribute a shared value to.
+ */
+export async function carriersOf(tx: Tx, value: { type: string; normalised: string }, exclude: readonly string[], limit: number): Promise<string[]> {
+  const rows = await tx.any(sql.type(z.object({ survivor: z.string() }))`
+    WITH carriers AS (
+      SELECT entity_id FROM entity_identifiers WHERE type = ${value.type} AND normalised = ${value.normalised}
+      UNION
+      SELECT entity_id FROM entity_links WHERE type = ${value.type} AND normalised = ${value.normalised}
+        AND last_seen_at > now() - make_interval(days => ${LINK_WINDOW_DAYS})
+    )
+    SELECT DISTINCT COALESCE(e.merged_into, e.id) AS survivor
+    FROM carriers c JOIN entities e ON e.id = c.entity_id
+    WHERE NOT (COALESCE(e.merged_into, e.id) = ANY(${sql.array([...exclude], 'uuid')}))
+    ORDER BY survivor LIMIT ${limit}`);
+  return rows.map((r) => r.survivor);
+}

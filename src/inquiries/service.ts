@@ -109,6 +109,19 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     }
   }
 
+  /**
+   * What an inquiry would spend, without running it: admission, the subject
+   * gathered, the check plan, and the sum of the planned checks' costs (the
+   * audit row's cost_amount of the same call). For budgeted callers (a case
+   * expansion) that must refuse before any work.
+   */
+  async function estimate(principal: Principal, body: InquiryRequest): Promise<number> {
+    const { artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
+    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
+    const { plan } = prepareInquiry(deps.checks, gathered.body, gathered.bindings);
+    return [...plan.inline, ...plan.worker].reduce((sum, p) => sum + p.check.cost, 0);
+  }
+
   async function replay(ctx: AuditSink, principal: Principal, key: string, hash: string) {
     const prior = await resolveClash(deps.db, principal, key, hash);
     ctx.audit.target_kind = 'inquiry';
@@ -120,6 +133,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
 
   return {
     inquire,
+    estimate,
     view,
     runCheckJob: (job: CheckJob) => runCheckJob(continuation, job),
     fireTimer: (scope: { tenantId: string; mode: 'live' | 'test' }, inquiryId: string, type: 'deadline.reached' | 'reasoning.expired') =>

@@ -19,6 +19,7 @@ import type { Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
 import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
+import { createCaseExpansion, type CaseExpansion } from '../cases/expand.js';
 import { createExportWorker } from '../../workers/exports.js';
 import { inquiryEffects } from '../inquiries/effects.js';
 import { createInquiryService, type InquiryService } from '../inquiries/service.js';
@@ -49,6 +50,7 @@ export interface Core {
   sessions: SessionService;
   cases: CaseService;
   caseExports: CaseExports;
+  caseExpansion: CaseExpansion;
   policyCache: PolicyCache;
   registryCache: RegistryCache;
   webhookSubscriptions: WebhookSubscriptions;
@@ -128,6 +130,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     db, runtime, checks, registry: registryCache, policies: policyCache, pepper: config.keyPepper, publicUrl: deps.publicUrl,
   });
   const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache, publicUrl: deps.publicUrl });
+  const caseExpansion = createCaseExpansion({ db, cases, inquiries });
   const caseExports = createCaseExports({
     db, pepper: config.keyPepper, cases, publicUrl: deps.publicUrl,
     enqueue: async (job) => {
@@ -138,7 +141,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, policyCache, registryCache, webhookSubscriptions,
+    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({

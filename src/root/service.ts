@@ -89,6 +89,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       sessions: core.sessions,
       cases: core.cases,
       caseExports: core.caseExports,
+      caseExpansion: core.caseExpansion,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       auditQuarantined: () => spool.quarantined(),

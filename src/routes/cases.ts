@@ -1,17 +1,18 @@
 import type { CaseService } from '../cases/service.js';
 import type { CaseExports } from '../cases/export/exports.js';
+import type { CaseExpansion } from '../cases/expand.js';
 import type { Handler, HandlerContext } from '../http/handler.js';
-import type { CaseCreate, IntakeManifest } from '../schemas/cases.js';
+import type { CaseCreate, CaseExpandIn, IntakeManifest } from '../schemas/cases.js';
 import { requirePrincipal } from '../auth/principal.js';
 
 /**
  * The case operations (src/schemas/operationsCases.ts), keyed by operationId
  * for app.ts's handler table. The event stream of a case is in streams.ts
- * with the other streams; expand is not served yet (501). Exports: asked
- * here, read and downloaded through the two extension operations.
+ * with the other streams. Exports: asked here, read and downloaded through
+ * the two extension operations.
  */
-export function caseHandlers(deps: { cases: CaseService; exports: CaseExports }): [string, Handler][] {
-  const { cases, exports } = deps;
+export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; expansion: CaseExpansion }): [string, Handler][] {
+  const { cases, exports, expansion } = deps;
   const id = (ctx: HandlerContext) => ctx.params.case_id!;
   const p = requirePrincipal;
   return [
@@ -41,6 +42,7 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports })
     }],
     ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
     ['intakeCase', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
+    ['expandCase', async (ctx) => expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)],
     ['exportCase', async (ctx) => ({ status: 202, body: await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format) })],
     ['getCaseExport', async (ctx) => {
       ctx.audit.target_kind = 'case_export';

@@ -16,7 +16,7 @@ export const WebhookEventType = z.enum(['MonitorTriggered', 'AssessmentRevised',
 
 export const CaseState = z.enum(['open', 'in_review', 'signed_off', 'closed']);
 export const CaseChange = z.enum([
-  'opened', 'member_added', 'member_removed', 'intake', 'expansion_requested', 'expansion_chosen', 'assertion',
+  'opened', 'member_added', 'member_removed', 'intake', 'expanded', 'expansion_requested', 'expansion_chosen', 'expansion_refused', 'assertion',
   'held', 'released', 'review_requested_changes', 'signed_off', 'export_requested', 'exported', 'closed',
 ]);
 export const TriggerKind = z.enum(['label_change', 'score_below', 'score_above', 'score_moves_by', 'width_above']);

@@ -95,14 +95,6 @@ describe('errors in the contract shapes', () => {
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
   });
 
-  it('a published contract without its handler yet answers a 501 problem', async () => {
-    const res = await fetch(`${ts.base}/v1/cases/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/expand`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
-      body: JSON.stringify({ seed: { presentations: [{ type: 'EMAIL', value: 'seed@example.org' }] }, intent: 'investigation' }),
-    });
-    expect(res.status).toBe(501);
-    expect(((await problem(res)) as any).type).toBe('urn:tas:problem:not-implemented');
-  });
 
   it('/healthz is open and says nothing about tenants', async () => {
     const res = await fetch(`${ts.base}/healthz`);
