@@ -127,6 +127,46 @@ const SharedRow = z.object({ type: z.string(), normalised: z.string(), others: z
 const LINK_WINDOW_DAYS = 90;
 
 /**
+ * The shared-values statement: one parameterised LATERAL per presented value
+ * (`OFFSET 0` keeps the planner from flattening it), so every step is a
+ * look-up by the value or by the entity and the rows read stay those the
+ * values carry, on an unanalysed table of any size
+ * (test/db/hotQueryPlans.test.ts). The earlier form joined every carrier of
+ * every value in one set; unanalysed, the planner walked the tenant's whole
+ * identifier and link indexes (issue 15).
+ */
+export function sharedValuesQuery(members: readonly string[], values: readonly { type: string; normalised: string }[]) {
+  const own = sql.array([...members], 'uuid');
+  const adverse = sql.fragment`((ob.kind = 'outcome' AND ob.body->>'kind' IN ('defaulted', 'reversed', 'exposed'))
+      OR (ob.kind = 'observation' AND ob.body->>'stance' = 'weakens'))`;
+  return sql.type(SharedRow)`
+    SELECT p.type, p.normalised, s.others, s.adverse
+    FROM unnest(${sql.array(values.map((p) => p.type), 'text')},
+                ${sql.array(values.map((p) => p.normalised), 'text')}) AS p(type, normalised)
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS others, count(*) FILTER (WHERE o.adverse)::int AS adverse
+      FROM (
+        SELECT x.survivor,
+          EXISTS (SELECT 1 FROM observations ob WHERE ob.entity_id = x.survivor AND ${adverse})
+          OR EXISTS (SELECT 1 FROM entities m JOIN observations ob ON ob.entity_id = m.id WHERE m.merged_into = x.survivor AND ${adverse})
+            AS adverse
+        FROM (
+          SELECT DISTINCT COALESCE(e.merged_into, e.id) AS survivor
+          FROM (
+            SELECT i.entity_id FROM entity_identifiers i WHERE i.type = p.type AND i.normalised = p.normalised
+            UNION
+            SELECT l.entity_id FROM entity_links l
+            WHERE l.type = p.type AND l.normalised = p.normalised AND l.last_seen_at > now() - make_interval(days => ${LINK_WINDOW_DAYS})
+          ) c
+          JOIN entities e ON e.id = c.entity_id
+          WHERE NOT (e.id = ANY(${own})) AND NOT (COALESCE(e.merged_into, e.id) = ANY(${own}))
+          OFFSET 0
+        ) x
+      ) o
+    ) s`;
+}
+
+/**
  * For each presented value, how many other survivors of the tenant carry it
  * (own it as an anchor, or were linked to it within the window), and how many
  * of those the tenant already found bad: an adverse outcome (defaulted,
@@ -138,31 +178,7 @@ const LINK_WINDOW_DAYS = 90;
 async function sharedValues(tx: Tx, members: string[], subject: NormalisedPresentation[]): Promise<GraphNeighbourhood['shared']> {
   const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
   if (values.length === 0) return [];
-  const own = sql.array(members, 'uuid');
-  const rows = await tx.any(sql.type(SharedRow)`
-    WITH p AS (
-      SELECT * FROM unnest(${sql.array(values.map((p) => p.type), 'text')},
-                           ${sql.array(values.map((p) => p.normalised), 'text')}) AS p(type, normalised)
-    ), carriers AS (
-      SELECT p.type, p.normalised, i.entity_id FROM p
-      JOIN entity_identifiers i ON i.type = p.type AND i.normalised = p.normalised
-      UNION
-      SELECT p.type, p.normalised, l.entity_id FROM p
-      JOIN entity_links l ON l.type = p.type AND l.normalised = p.normalised
-        AND l.last_seen_at > now() - make_interval(days => ${LINK_WINDOW_DAYS})
-    ), others AS (
-      SELECT DISTINCT c.type, c.normalised, COALESCE(e.merged_into, e.id) AS survivor
-      FROM carriers c JOIN entities e ON e.id = c.entity_id
-      WHERE NOT (e.id = ANY(${own})) AND NOT (COALESCE(e.merged_into, e.id) = ANY(${own}))
-    )
-    SELECT p.type, p.normalised, count(o.survivor)::int AS others,
-      count(o.survivor) FILTER (WHERE EXISTS (
-        SELECT 1 FROM observations ob
-        WHERE ob.entity_id IN (SELECT m.id FROM entities m WHERE m.id = o.survivor OR m.merged_into = o.survivor)
-          AND ((ob.kind = 'outcome' AND ob.body->>'kind' IN ('defaulted', 'reversed', 'exposed'))
-            OR (ob.kind = 'observation' AND ob.body->>'stance' = 'weakens'))))::int AS adverse
-    FROM p LEFT JOIN others o ON o.type = p.type AND o.normalised = p.normalised
-    GROUP BY p.type, p.normalised`);
+  const rows = await tx.any(sharedValuesQuery(members, values));
   const counts = new Map(rows.map((r) => [`${r.type}\u0000${r.normalised}`, r]));
   return values.map((p) => {
     const row = counts.get(`${p.type}\u0000${p.normalised}`);

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { sql } from 'slonik';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, withTenant, type Db } from '../../src/db/pool.js';
+import { sharedValuesQuery } from '../../src/entities/history.js';
+import { cloneDatabase, ownerClient } from '../support/database.js';
+
+/**
+ * Hot queries keep one plan however the tenant's data grows (issue 15): on
+ * freshly filled tables that were never analysed (autovacuum has not run),
+ * holding 100,000 rows each, EXPLAIN ANALYZE must show no sequential scan of
+ * a large table and no scan that reads more of it than the values looked up
+ * carry. The earlier shared-values statement failed the second: unanalysed,
+ * the planner walked a whole index of the tenant's identifiers (about
+ * 100,000 rows read per call here) where a look-up by value reads five.
+ */
+const ROWS = 100_000;
+const LARGE = ['entities', 'entity_identifiers', 'entity_links', 'observations'];
+let database: { url: string; drop: () => Promise<void> };
+let owner: pg.Client;
+let db: Db;
+const tenantId = randomUUID();
+
+beforeAll(async () => {
+  database = await cloneDatabase();
+  owner = await ownerClient(database.url);
+  // No ANALYZE: the tables are as a busy tenant's look before autovacuum reaches them.
+  await owner.query(`SET synchronous_commit = off`);
+  await owner.query(`ALTER TABLE entities SET (autovacuum_enabled = false)`);
+  for (const t of ['entity_identifiers', 'entity_links', 'observations']) await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
+  await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
+  await owner.query(`
+    INSERT INTO entities (id, tenant_id, mode)
+    SELECT md5('e' || g)::uuid, $1, 'live' FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  await owner.query(`
+    INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
+    SELECT $1, 'live', 'EMAIL', 'user' || g || '@example.org', 'user' || g || '@example.org', md5('e' || g)::uuid FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  await owner.query(`
+    INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
+    SELECT $1, 'live', 'PHONE', '+4420' || (g % 20000), '+4420' || (g % 20000), md5('e' || g)::uuid FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  await owner.query(`
+    INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
+    SELECT md5('o' || g)::uuid, $1, 'live', md5('e' || g)::uuid, 'observation', 'tenant_supplied', '{"stance":"neutral"}', now()
+    FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  db = await createDb(database.url);
+}, 120_000);
+
+afterAll(async () => {
+  await db?.end();
+  await owner?.end();
+  await database?.drop();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+// The values looked up carry a handful of rows each; reading more than this from a table of 100,000 is a scan in disguise.
+const MAX_ROWS_READ = 1_000;
+
+/** Rows a scan node took from its relation over all its loops, kept or filtered away. */
+function rowsRead(n: PlanNode): number {
+  const perLoop = (n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0);
+  return perLoop * (n['Actual Loops'] ?? 1);
+}
+
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+async function planOf(query: ReturnType<typeof sharedValuesQuery>): Promise<PlanNode[]> {
+  const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`));
+  const explained = (rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan;
+  return nodesOf(explained);
+}
+
+describe('hot query plans on unanalysed tables of 100,000 rows', () => {
+  it('the shared-values look-up reads by index, never scanning a large table', async () => {
+    const nodes = await planOf(sharedValuesQuery([randomUUID()], [
+      { type: 'EMAIL', normalised: 'user17@example.org' }, { type: 'PHONE', normalised: '+442017' },
+    ]));
+    const large = nodes.filter((n) => LARGE.includes(n['Relation Name'] ?? ''));
+    expect(large.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
+    expect(large.filter((n) => rowsRead(n) > MAX_ROWS_READ).map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`)).toEqual([]);
+    expect(large.some((n) => n['Relation Name'] === 'entity_links')).toBe(true);
+  });
+
+  it('and answers what the rows say: the phone is shared by the other carriers of its value', async () => {
+    const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sharedValuesQuery([], [{ type: 'PHONE', normalised: '+442017' }])));
+    expect(rows).toEqual([{ type: 'PHONE', normalised: '+442017', others: ROWS / 20000, adverse: 0 }]);
+  });
+});
