@@ -64,15 +64,32 @@ export const AuditColumns = z.object({
 const AuditRow = AuditColumns.extend({ seq: z.number() });
 export type AuditRow = z.infer<typeof AuditRow>;
 
+/** Conditions on the listed rows; each one given must hold. */
+export interface AuditFilters {
+  operation?: string | undefined;
+  status?: number | undefined;
+  principal?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
 /** The tenant's rows (RLS scopes them), oldest first, strictly after the row whose id is the cursor. */
-export async function listAudit(tx: Tx, afterAuditId: string | null, limit: number): Promise<readonly AuditRow[]> {
+export async function listAudit(tx: Tx, afterAuditId: string | null, limit: number, filters: AuditFilters = {}): Promise<readonly AuditRow[]> {
   const after = afterAuditId === null
     ? sql.fragment`0`
     : sql.fragment`(SELECT seq FROM audit_log WHERE audit_id = ${afterAuditId})`;
+  const conditions = [
+    sql.fragment`seq > ${after}`,
+    ...(filters.operation !== undefined ? [sql.fragment`action = ${filters.operation}`] : []),
+    ...(filters.status !== undefined ? [sql.fragment`status = ${filters.status}`] : []),
+    ...(filters.principal !== undefined ? [sql.fragment`principal = ${filters.principal}`] : []),
+    ...(filters.since !== undefined ? [sql.fragment`occurred_at >= ${filters.since}::timestamptz`] : []),
+    ...(filters.until !== undefined ? [sql.fragment`occurred_at < ${filters.until}::timestamptz`] : []),
+  ];
   return tx.any(sql.type(AuditRow)`
     SELECT seq, audit_id, occurred_at, principal, action, target_kind, target_id, status, rule, purpose,
            cost_amount, cost_currency
-    FROM audit_log WHERE seq > ${after} ORDER BY seq LIMIT ${limit}`);
+    FROM audit_log WHERE ${sql.join(conditions, sql.fragment` AND `)} ORDER BY seq LIMIT ${limit}`);
 }
 
 export async function auditIdVisible(tx: Tx, auditId: string): Promise<boolean> {

@@ -19,6 +19,12 @@ export const AuditQuery = z.strictObject({
   after: cursor.optional().describe('Continue after this audit_id.'),
   // 1000 rows is a page a client can hold and we can serve from one index scan.
   limit: z.coerce.number().int().min(1).max(1000).default(100),
+  // Filters (issue 18): every one given must hold.
+  operation: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/).optional().describe('Only calls of this operationId (e.g. createInquiry).'),
+  status: z.coerce.number().int().min(100).max(599).optional().describe('Only calls answered with this HTTP status.'),
+  key_id: z.uuid().optional().describe('Only calls made with this key.'),
+  since: z.iso.datetime({ offset: true }).optional().describe('Only calls at or after this time.'),
+  until: z.iso.datetime({ offset: true }).optional().describe('Only calls before this time.'),
 });
 
 export const ExportQuery = z.strictObject({

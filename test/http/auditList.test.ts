@@ -66,3 +66,36 @@ describe('the cost of a call', () => {
     expect(rows.find((r) => r.audit_id === auditId)).toMatchObject({ action: 'createInquiry', cost_amount: 0, cost_currency: 'check-units' });
   });
 });
+
+describe('GET /v1/admin/audit filters and fields (issue 18)', () => {
+  it('each row names its status, rule, purpose and key; the list filters by operation, status, key and time, every filter kept across pages', async () => {
+    await new Promise((r) => setTimeout(r, 20));
+    const since = new Date().toISOString();
+    await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.live) });
+    await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee`, { headers: bearer(ts.tenant.keys.live) });
+    await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffe0`, { headers: bearer(ts.tenant.keys.live) });
+
+    const notFound = await page(`?operation=getInquiry&status=404&since=${encodeURIComponent(since)}`);
+    expect(notFound.status).toBe(200);
+    expect(notFound.rows).toHaveLength(2);
+    for (const row of notFound.rows) {
+      expect(AuditEntryOut.parse(row)).toMatchObject({ action: 'getInquiry', status: 404, rule: null, target_kind: 'inquiry' });
+      expect(row.key_id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const byKey = await page(`?key_id=${notFound.rows[0].key_id}&since=${encodeURIComponent(since)}`);
+    expect(byKey.rows.map((r) => r.action)).toEqual(['getHealth', 'getInquiry', 'getInquiry']);
+
+    const paged = await page(`?operation=getInquiry&status=404&since=${encodeURIComponent(since)}&limit=1`);
+    expect(paged.rows).toHaveLength(1);
+    expect(paged.link).toContain('operation=getInquiry');
+    expect(paged.link).toContain('status=404');
+    const until = await page(`?operation=getInquiry&until=${encodeURIComponent(since)}`);
+    expect(until.rows.filter((r) => r.status === 404 && Date.parse(r.occurred_at) >= Date.parse(since))).toEqual([]);
+  });
+
+  it('refuses a malformed filter with 422 naming it', async () => {
+    const res = await fetch(`${ts.base}/v1/admin/audit?status=abc`, { headers: bearer(ts.tenant.keys.live_admin) });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['query', 'status']);
+  });
+});
