@@ -142,6 +142,39 @@ export const WebhookOut = component(
   }),
 );
 
+export const WebhookSummary = component(
+  'WebhookSummary',
+  'A registered webhook as listed: never its secret.',
+  z.strictObject({
+    webhook_id: uuid,
+    url: z.string(),
+    event_types: z.array(WebhookEventType),
+    description: z.string().nullable(),
+    created_at: dateTime,
+    enabled: z.boolean().describe('False once the service disabled it (for example its target stopped passing rule W01).'),
+    disabled_reason: z.string().nullable(),
+  }),
+);
+
+export const WebhookDeliveryOut = component(
+  'WebhookDeliveryOut',
+  'One delivery attempt of one event to a webhook: never the payload, never the receiver\'s answer body.',
+  z.strictObject({
+    message_id: z.string().describe('The `webhook-id` header: the same on every retry of one delivery.'),
+    event_id: uuid,
+    event_type: z.string(),
+    attempt: z.int().min(1),
+    status: z.enum(['succeeded', 'failed', 'retrying', 'gave_up', 'disabled']),
+    http_status: z.int().nullable(),
+    error: z.string().nullable().describe('Our own neutral words (`timeout`, `http 503`).'),
+    next_attempt_at: dateTime.nullable(),
+    attempted_at: dateTime,
+  }),
+);
+
+export const WebhookSummaryList = z.array(WebhookSummary);
+export const WebhookDeliveryList = z.array(WebhookDeliveryOut);
+
 export const AuditEntryOut = component(
   'AuditEntryOut',
   'One audited call or analyst action, with its cost.',

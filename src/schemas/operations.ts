@@ -1,5 +1,5 @@
 import type { OperationSpec } from './operation.js';
-import { AuditEntryList, KeyCreate, KeyOut, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookIn, WebhookOut } from './admin.js';
+import { AuditEntryList, KeyCreate, KeyOut, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookDeliveryList, WebhookIn, WebhookOut, WebhookSummary, WebhookSummaryList } from './admin.js';
 import { Healthz, Liveness, OpenApiDocument } from './health.js';
 import { MonitorCreate, MonitorOut } from './monitors.js';
 import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
@@ -100,6 +100,36 @@ const CONTROL_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Register a webhook endpoint',
     body: WebhookIn,
     success: { status: 201, description: 'The webhook, with its signing secret this once.', schema: WebhookOut },
+    validation: true,
+  },
+  {
+    operationId: 'listWebhooks', method: 'get', path: '/v1/admin/webhooks', tag: 'Control plane', auth: 'admin',
+    summary: "List the tenant's webhooks of this mode",
+    description: 'Oldest first, deleted ones left out; never a secret. An extension of the control plane (issue 18).',
+    success: { status: 200, description: 'The webhooks.', schema: WebhookSummaryList },
+    validation: false,
+  },
+  {
+    operationId: 'getWebhook', method: 'get', path: '/v1/admin/webhooks/{webhook_id}', tag: 'Control plane', auth: 'admin',
+    summary: 'Read one webhook', description: 'Never its secret. An extension of the control plane (issue 18).',
+    params: { webhook_id: 'uuid' },
+    success: { status: 200, description: 'The webhook.', schema: WebhookSummary },
+    validation: true,
+  },
+  {
+    operationId: 'deleteWebhook', method: 'delete', path: '/v1/admin/webhooks/{webhook_id}', tag: 'Control plane', auth: 'admin',
+    summary: 'Delete a webhook',
+    description: 'No further deliveries, queued retries included; its delivery log stays readable. An extension of the control plane (issue 18).',
+    params: { webhook_id: 'uuid' },
+    success: { status: 204, description: 'Deleted.' },
+    validation: true,
+  },
+  {
+    operationId: 'listWebhookDeliveries', method: 'get', path: '/v1/admin/webhooks/{webhook_id}/deliveries', tag: 'Control plane', auth: 'admin',
+    summary: 'Read the delivery log of a webhook',
+    description: 'Every attempt, oldest first (the last 1,000): when, which event, the HTTP status, our neutral error and the next retry. An extension of the control plane (issue 18).',
+    params: { webhook_id: 'uuid' },
+    success: { status: 200, description: 'The attempts.', schema: WebhookDeliveryList },
     validation: true,
   },
   {

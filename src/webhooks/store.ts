@@ -60,6 +60,57 @@ export async function disableEndpoint(tx: Tx, id: string, reason: string): Promi
   return row !== null;
 }
 
+const SummaryRow = z.object({
+  id: z.string(), url: z.string(), event_types: z.array(z.string()), description: z.string().nullable(), created_at: z.string(),
+  disabled_at: z.string().nullable(), disabled_reason: z.string().nullable(),
+});
+export type SummaryRow = z.infer<typeof SummaryRow>;
+
+// The reason a tenant's own deletion is recorded under; such endpoints are no longer listed or read.
+export const DELETED_REASON = 'deleted by the tenant';
+
+/** The tenant's endpoints of this mode, oldest first, deleted ones left out. */
+export async function listEndpoints(tx: Tx): Promise<readonly SummaryRow[]> {
+  return tx.any(sql.type(SummaryRow)`
+    SELECT id, url, event_types, description, created_at, disabled_at, disabled_reason FROM webhook_endpoints
+    WHERE disabled_reason IS DISTINCT FROM ${DELETED_REASON} ORDER BY created_at, id`);
+}
+
+export async function findEndpoint(tx: Tx, id: string): Promise<SummaryRow | null> {
+  return tx.maybeOne(sql.type(SummaryRow)`
+    SELECT id, url, event_types, description, created_at, disabled_at, disabled_reason FROM webhook_endpoints
+    WHERE id = ${id} AND disabled_reason IS DISTINCT FROM ${DELETED_REASON}`);
+}
+
+/** Whether the tenant ever had this endpoint, deleted or not. */
+export async function endpointExists(tx: Tx, id: string): Promise<boolean> {
+  return tx.exists(sql.unsafe`SELECT 1 FROM webhook_endpoints WHERE id = ${id}`);
+}
+
+/** Deletes an endpoint as far as the tenant is concerned: disabled for good (its delivery log keeps referring to it). */
+export async function deleteEndpoint(tx: Tx, id: string): Promise<boolean> {
+  const row = await tx.maybeOne(sql.type(z.object({ id: z.string() }))`
+    UPDATE webhook_endpoints SET disabled_at = COALESCE(disabled_at, now()), disabled_reason = ${DELETED_REASON}
+    WHERE id = ${id} AND disabled_reason IS DISTINCT FROM ${DELETED_REASON} RETURNING id`);
+  return row !== null;
+}
+
+const DeliveryRow = z.object({
+  webhook_id: z.string(), event_id: z.string(), event_type: z.string(), attempt: z.number(), status: z.enum(['succeeded', 'failed', 'retrying', 'gave_up', 'disabled']),
+  http_status: z.number().nullable(), error: z.string().nullable(), next_attempt_at: z.string().nullable(), created_at: z.string(),
+});
+
+// A log page a person can read; older attempts stay in the table.
+const MAX_LOG_ROWS = 1000;
+
+/** The last attempts of one endpoint, oldest first. */
+export async function deliveriesOf(tx: Tx, endpointId: string): Promise<readonly z.infer<typeof DeliveryRow>[]> {
+  const rows = await tx.any(sql.type(DeliveryRow)`
+    SELECT webhook_id, event_id, event_type, attempt, status, http_status, error, next_attempt_at, created_at
+    FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${MAX_LOG_ROWS}`);
+  return [...rows].reverse();
+}
+
 export type DeliveryStatus = 'succeeded' | 'failed' | 'retrying' | 'gave_up' | 'disabled';
 
 export interface NewDelivery {

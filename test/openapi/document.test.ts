@@ -13,6 +13,10 @@ const EXTENSIONS: readonly [string, string][] = [
   ['get', '/v1/cases/{case_id}/exports/{export_id}'],
   ['get', '/v1/cases/{case_id}/exports/{export_id}/bundle'],
   ['get', '/.well-known/tas-export-keys.json'],
+  ['get', '/v1/admin/webhooks'],
+  ['get', '/v1/admin/webhooks/{webhook_id}'],
+  ['delete', '/v1/admin/webhooks/{webhook_id}'],
+  ['get', '/v1/admin/webhooks/{webhook_id}/deliveries'],
 ];
 
 const EXPECTED: readonly [string, string][] = [

@@ -278,3 +278,49 @@ describe('delivering', () => {
     expect(receiver.hits).toHaveLength(4);
   });
 });
+
+describe('the webhooks of a tenant, as its admin manages them (issue 18)', () => {
+  const admin = async (tenant: ProvisionedTenant, method: 'GET' | 'DELETE', path: string) => {
+    const res = await fetch(`${ts.base}${path}`, { method, headers: bearer(tenant.keys.test_admin) });
+    return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) };
+  };
+
+  it('lists and reads them without a secret, shows each delivery attempt, and deletes one so it receives nothing more', async () => {
+    const { tenant, receiver, webhook } = await endpointFor((n) => (n === 0 ? { status: 503 } : { status: 204 }));
+    const listed = await admin(tenant, 'GET', '/v1/admin/webhooks');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([{
+      webhook_id: webhook.webhook_id, url: webhook.url, event_types: ['InquiryConcluded'], description: null, created_at: webhook.created_at,
+      enabled: true, disabled_reason: null,
+    }]);
+    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+    expect((await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}`)).body.webhook_id).toBe(webhook.webhook_id);
+
+    await publish(tenant, concluded());
+    await eventually(() => deliveries(webhook.webhook_id), settled(2));
+    const log = await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body.map((d: any) => [d.attempt, d.status, d.http_status, d.error])).toEqual([[1, 'retrying', 503, 'http 503'], [2, 'succeeded', 204, null]]);
+    expect(log.body[0].next_attempt_at).not.toBeNull();
+    expect(new Set(log.body.map((d: any) => d.message_id)).size).toBe(1);
+
+    expect((await admin(tenant, 'DELETE', `/v1/admin/webhooks/${webhook.webhook_id}`)).status).toBe(204);
+    expect((await admin(tenant, 'GET', '/v1/admin/webhooks')).body).toEqual([]);
+    expect((await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}`)).status).toBe(404);
+    expect((await admin(tenant, 'DELETE', `/v1/admin/webhooks/${webhook.webhook_id}`)).status).toBe(404);
+    // The log of a deleted webhook stays readable.
+    expect((await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}/deliveries`)).body).toHaveLength(2);
+    const hits = receiver.hits.length;
+    await publish(tenant, concluded());
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.hits.length).toBe(hits);
+  });
+
+  it('another tenant sees none of them', async () => {
+    const { webhook } = await endpointFor(() => ({ status: 204 }));
+    const other = await ts.provision(`hooks-${randomUUID().slice(0, 8)}`);
+    expect((await admin(other, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}`)).status).toBe(404);
+    expect((await admin(other, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}/deliveries`)).status).toBe(404);
+    expect((await admin(other, 'DELETE', `/v1/admin/webhooks/${webhook.webhook_id}`)).status).toBe(404);
+  });
+});

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { withTenant, type Db, type Mode } from '../../db/pool.js';
 import type { Handler } from '../../http/handler.js';
-import { ValidationFailure } from '../../platform/problems.js';
+import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
 import { RULES, type RuleId } from '../../rules.js';
 import type { WebhookIn, WebhookOut } from '../../schemas/admin.js';
 import { generateWebhookSecret, sealSecret } from '../../webhooks/secret.js';
-import { insertEndpoint } from '../../webhooks/store.js';
+import { deleteEndpoint, deliveriesOf, endpointExists, findEndpoint, insertEndpoint, listEndpoints, type SummaryRow } from '../../webhooks/store.js';
 import { checkTarget, type LookupAll } from '../../webhooks/targets.js';
 import { requirePrincipal } from '../../auth/principal.js';
 
@@ -66,7 +66,56 @@ export function createRegisterWebhook(deps: WebhookRouteDeps): Handler {
   };
 }
 
+const summaryOf = (r: SummaryRow) => ({
+  webhook_id: r.id, url: r.url, event_types: r.event_types, description: r.description, created_at: r.created_at,
+  enabled: r.disabled_at === null, disabled_reason: r.disabled_reason,
+});
+
+const notFound = () => new ServiceProblem('not-found', 'No such webhook.');
+
 /** The webhook handlers keyed by operationId, for app.ts's handler table. */
 export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
-  return [['createWebhook', createRegisterWebhook(deps)]];
+  const target = (ctx: Parameters<Handler>[0]) => {
+    ctx.audit.target_kind = 'webhook';
+    ctx.audit.target_id = ctx.params.webhook_id ?? null;
+    return ctx.params.webhook_id!;
+  };
+  return [
+    ['createWebhook', createRegisterWebhook(deps)],
+    ['listWebhooks', async (ctx) => {
+      const rows = await withTenant(deps.db, requirePrincipal(ctx), (tx) => listEndpoints(tx));
+      return { status: 200, body: rows.map(summaryOf) };
+    }],
+    ['getWebhook', async (ctx) => {
+      const id = target(ctx);
+      const row = await withTenant(deps.db, requirePrincipal(ctx), (tx) => findEndpoint(tx, id));
+      if (!row) throw notFound();
+      return { status: 200, body: summaryOf(row) };
+    }],
+    ['deleteWebhook', async (ctx) => {
+      const id = target(ctx);
+      const principal = requirePrincipal(ctx);
+      await withTenant(deps.db, principal, async (tx) => {
+        if (!(await deleteEndpoint(tx, id))) throw notFound();
+        await ctx.auditInTx(tx, 204);
+      });
+      await deps.onChanged?.(principal).catch(() => undefined);
+      return { status: 204 };
+    }],
+    ['listWebhookDeliveries', async (ctx) => {
+      const id = target(ctx);
+      const rows = await withTenant(deps.db, requirePrincipal(ctx), async (tx) => {
+        // A deleted webhook's log stays readable; an id the tenant never had is 404.
+        if (!(await endpointExists(tx, id))) throw notFound();
+        return deliveriesOf(tx, id);
+      });
+      return {
+        status: 200,
+        body: rows.map((r) => ({
+          message_id: r.webhook_id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, status: r.status,
+          http_status: r.http_status, error: r.error, next_attempt_at: r.next_attempt_at, attempted_at: r.created_at,
+        })),
+      };
+    }],
+  ];
 }
