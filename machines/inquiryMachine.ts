@@ -138,7 +138,12 @@ function issueAs(params: IssueParams) {
     enqueue.assign({ assessmentsIssued: context.assessmentsIssued + 1, latestAssessmentId: assessment.assessment_id });
     const record = 'record' in event && event.record ? event.record : null;
     enqueue({ type: 'recordAssessment', params: { assessment, record } });
-    enqueue({ type: 'appendEvent', params: { type: params.announce, payload: assessment } });
+    // The payloads are the documented AssessmentIssued and AssessmentRevised (src/schemas/events.ts); a final one is followed by InquiryConcluded.
+    const head = { inquiry_id: context.inquiry_id, status: params.preliminary ? 'preliminary' : 'concluded', assessment };
+    const payload = params.announce === 'AssessmentRevised'
+      ? { ...head, previous_assessment_id: context.latestAssessmentId, case_id: null }
+      : head;
+    enqueue({ type: 'appendEvent', params: { type: params.announce, payload } });
   });
 }
 
@@ -177,7 +182,11 @@ export const inquiryMachine = runtimeSetup.extend({
     announceConclusion: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
       enqueue({
         type: 'appendEvent',
-        params: { type: 'InquiryConcluded', payload: { inquiry_id: context.inquiry_id, assessment_id: assessmentOf(event).assessment_id } },
+        // The final assessment, concluded as of the evidence it stands on (the machine keeps no clock of its own).
+        params: {
+          type: 'InquiryConcluded',
+          payload: { inquiry_id: context.inquiry_id, assessment: { ...assessmentOf(event), preliminary: false }, concluded_at: assessmentOf(event).as_of },
+        },
       });
     }),
   },

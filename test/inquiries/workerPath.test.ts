@@ -78,8 +78,9 @@ describe('inquiries with a worker check', () => {
     expect(events.map((e) => e.type)).toEqual(['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']);
     expect(events.map((e) => Number(e.id))).toEqual([1, 2, 3]);
     const revised = events[1]!.data.data;
-    expect(revised.preliminary).toBe(false);
-    expect(revised.assessment_id).not.toBe(body.assessment.assessment_id);
+    expect(revised.assessment.preliminary).toBe(false);
+    expect(revised.assessment.assessment_id).not.toBe(body.assessment.assessment_id);
+    expect(revised.previous_assessment_id).toBe(body.assessment.assessment_id);
     const ledger = await owner.query('SELECT preliminary FROM assessments WHERE inquiry_id = $1 ORDER BY ledger_seq', [body.inquiry_id]);
     expect(ledger.rows.map((row) => row.preliminary)).toEqual([true, false]);
     const after = await fetch(`${ts.base}/v1/inquiries/${body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) });

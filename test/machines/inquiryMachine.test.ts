@@ -53,10 +53,13 @@ const rejected: InquiryEvent = { type: 'inquiry.rejected', rule: 'I13' };
 const plain = (actions: readonly { type: string; params?: unknown }[]) => actions.map(({ type, params }) => ({ type, params }));
 const status = (s: InquiryStatus) => ({ type: 'updateInquiryStatus', params: { status: s } });
 const record = (id: string, preliminary: boolean) => ({ type: 'recordAssessment', params: { assessment: { ...assessment(id), preliminary }, record: null } });
-const announce = (type: string, id: string, preliminary: boolean) =>
-  ({ type: 'appendEvent', params: { type, payload: { ...assessment(id), preliminary } } });
+// The documented payloads (src/schemas/events.ts): the assessment nested, with the inquiry and its status; a revision names the one before.
+const announce = (type: string, id: string, preliminary: boolean, previous?: string) => {
+  const head = { inquiry_id: ID, status: preliminary ? 'preliminary' : 'concluded', assessment: { ...assessment(id), preliminary } };
+  return { type: 'appendEvent', params: { type, payload: previous === undefined ? head : { ...head, previous_assessment_id: previous, case_id: null } } };
+};
 const concludedWith = (id: string) =>
-  ({ type: 'appendEvent', params: { type: 'InquiryConcluded', payload: { inquiry_id: ID, assessment_id: id } } });
+  ({ type: 'appendEvent', params: { type: 'InquiryConcluded', payload: { inquiry_id: ID, assessment: { ...assessment(id), preliminary: false }, concluded_at: undefined } } });
 
 describe('inquiry machine', () => {
   it('is version 1 with id inquiry', () => {
@@ -184,7 +187,7 @@ describe('inquiry machine', () => {
       then: {
         value: 'concluded',
         context: { pending: [], absences: [T1], assessmentsIssued: 2, latestAssessmentId: 'as-4' },
-        actions: [record('as-4', false), announce('AssessmentRevised', 'as-4', false), concludedWith('as-4'), status('concluded')],
+        actions: [record('as-4', false), announce('AssessmentRevised', 'as-4', false, 'as-0'), concludedWith('as-4'), status('concluded')],
       },
     },
     {
@@ -194,7 +197,7 @@ describe('inquiry machine', () => {
       then: {
         value: 'preliminary',
         context: { preliminaryAllowed: true, pending: ['rdap'], signals: [S2], assessmentsIssued: 2, latestAssessmentId: 'as-2' },
-        actions: [record('as-2', true), announce('AssessmentRevised', 'as-2', true)],
+        actions: [record('as-2', true), announce('AssessmentRevised', 'as-2', true, 'as-3')],
       },
     },
     {
@@ -204,7 +207,7 @@ describe('inquiry machine', () => {
       then: {
         value: 'concluded',
         context: { preliminaryAllowed: true, pending: [], signals: [S2], assessmentsIssued: 2, latestAssessmentId: 'as-2' },
-        actions: [record('as-2', false), announce('AssessmentRevised', 'as-2', false), concludedWith('as-2'), status('concluded')],
+        actions: [record('as-2', false), announce('AssessmentRevised', 'as-2', false, 'as-3'), concludedWith('as-2'), status('concluded')],
       },
     },
     {
@@ -214,7 +217,7 @@ describe('inquiry machine', () => {
       then: {
         value: 'concluded',
         context: { preliminaryAllowed: true, pending: ['dns'], signals: [S2], assessmentsIssued: 2, latestAssessmentId: 'as-2' },
-        actions: [record('as-2', false), announce('AssessmentRevised', 'as-2', false), concludedWith('as-2'), status('concluded')],
+        actions: [record('as-2', false), announce('AssessmentRevised', 'as-2', false, 'as-3'), concludedWith('as-2'), status('concluded')],
       },
     },
     {
@@ -224,7 +227,7 @@ describe('inquiry machine', () => {
       then: {
         value: 'concluded',
         context: { preliminaryAllowed: true, pending: [], absences: [T1], assessmentsIssued: 2, latestAssessmentId: 'as-4' },
-        actions: [record('as-4', false), announce('AssessmentRevised', 'as-4', false), concludedWith('as-4'), status('concluded')],
+        actions: [record('as-4', false), announce('AssessmentRevised', 'as-4', false, 'as-3'), concludedWith('as-4'), status('concluded')],
       },
     },
   ])('given $given.0, when $when.type: $name', ({ given: [value, over], when, then }) => {
