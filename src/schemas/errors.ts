@@ -37,6 +37,15 @@ export const Problem = component(
     missing_scope: ScopeName.optional().describe('On 403: the scope the key lacks.'),
     errors: z.array(ValidationIssue).optional().describe('Per-item reasons, when there are several.'),
     retry_after: z.int().min(0).optional().describe('On 429 and 503: the Retry-After header, in seconds.'),
+    // The extension members the service sends (issue 16), each on the answers named.
+    case_state: z.enum(['open', 'in_review', 'signed_off', 'closed']).optional().describe('On 409 from a case operation: the state that refused it.'),
+    legal_hold: z.boolean().optional().describe('On 409 from a case operation: whether the case is on legal hold.'),
+    max_bytes: z.int().min(0).optional().describe('On 413: the largest request body accepted, in bytes.'),
+    budget: z.strictObject({ limit: z.number(), spent: z.number(), remaining: z.number() }).optional()
+      .describe('On 409 from POST /v1/cases/{case_id}/expand (rule C03): the case budget, in check-cost units.'),
+    estimated_cost: z.number().min(0).optional().describe('On 409 from an expansion (rule C03): what the hop would have cost.'),
+    max_cost: z.number().min(0).optional().describe("On 409 from an expansion (rule C03): the hop's own cap, when it was the one exceeded."),
+    export_status: z.enum(['queued', 'building', 'ready', 'failed']).optional().describe('On 409 from a bundle download: the export is not ready.'),
   }),
 );
 

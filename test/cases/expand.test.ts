@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseOut } from '../../src/schemas/cases.js';
+import { Problem } from '../../src/schemas/errors.js';
 import { EventEnvelopeList } from '../../src/schemas/events.js';
 import { providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
@@ -75,6 +76,7 @@ describe('case expansion', () => {
     const res = await call('POST', `/v1/cases/${opened.case_id}/expand`, { seed: seed('hop.two@example.org'), intent: 'investigation' });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ rule: 'C03', budget: { limit: 0, spent: 0, remaining: 0 }, estimated_cost: 1 });
+    Problem.parse(res.body);
     expect(provider.calls).toBe(calls);
     expect(await changes(opened.case_id)).toEqual(['opened', 'expansion_refused']);
     expect(await auditOf(res.auditId)).toMatchObject({ action: 'expandCase', status: 409, rule: 'C03', cost: 0 });
@@ -127,5 +129,6 @@ describe('case expansion', () => {
     await call('POST', `/v1/cases/${opened.case_id}/review`, { outcome: 'sign_off' });
     const res = await call('POST', `/v1/cases/${opened.case_id}/expand`, { seed: seed('late@example.org'), intent: 'investigation' });
     expect([res.status, res.body.case_state]).toEqual([409, 'signed_off']);
+    Problem.parse(res.body);
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackBundle, verifyBundle, type Jwks } from '../../src/cases/export/bundle.js';
 import { runScoreCommand } from '../../src/cli/score.js';
 import { CaseExportOut, CaseOut } from '../../src/schemas/cases.js';
+import { Problem } from '../../src/schemas/errors.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -70,6 +71,7 @@ describe('POST /v1/cases/{case_id}/export', () => {
     const res = await call('POST', `/v1/cases/${caseId}/export`);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ rule: 'C02', case_state: 'open' });
+    Problem.parse(res.body);
   });
 
   it('given a signed-off case, then the bundle is built, downloads with the key, verifies, and reproduces its scores', async () => {

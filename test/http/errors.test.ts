@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { Problem } from '../../src/schemas/errors.js';
 
 let ts: TestService;
 beforeAll(async () => {
@@ -14,6 +15,8 @@ async function problem(res: Response): Promise<any> {
   const body = (await res.json()) as any;
   expect(body.audit_id).toBe(res.headers.get('x-service-audit-id'));
   expect(body.status).toBe(res.status);
+  // Every member sent is one the published (closed) Problem schema documents.
+  Problem.parse(body);
   return body;
 }
 
