@@ -71,7 +71,6 @@ export const check = defineCheck(
   (ctx) => {
     const ip = normalisePresentation('IP', ctx.presentation.value)?.normalised;
     if (ip === undefined) return absent('no_data', 'The value is not an IP address whose network could be looked up.');
-    if (!ip.includes('.')) return absent('no_data', 'Networks of IPv6 addresses are not on record here yet.');
     if (!networksReady()) return absent('no_data', 'The network data is still loading after start-up.');
     const network = networkOf(ip);
     return network === null ? absent('no_data', 'The IP address has no network on record.') : answersFor(network, ctx);

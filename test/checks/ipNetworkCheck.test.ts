@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { check as ipNetwork } from '../../src/checks/ipNetworkCheck.js';
 import { HOSTING_ASNS } from '../../src/checks/hostingAsns.js';
-import { loadNetworks, networkOf } from '../../src/checks/ipNetworks.js';
+import { ipv6High64, loadNetworks, networkOf } from '../../src/checks/ipNetworks.js';
 import { runOn, verdict } from './support.js';
 
 /** The IP network check on the real, pinned data (loaded in the background; awaited here). */
@@ -14,6 +14,27 @@ describe('ip networks', () => {
     expect(networkOf('86.128.0.1')).toMatchObject({ asn: 2856, country: 'GB' });
     expect(networkOf('8.8.8.8')).toMatchObject({ asn: 15169, country: 'US' });
     expect(networkOf('10.0.0.1')).toMatchObject({ asn: null });
+  });
+
+  it('looks up IPv6 addresses too, by their routed prefix, and an IPv4-mapped one as the IPv4 address', () => {
+    expect(networkOf('2001:4860:4860::8888')).toMatchObject({ asn: 15169, country: 'US' });
+    expect(networkOf('2a01:4f8::1')).toMatchObject({ asn: 24940 });
+    expect(networkOf('::ffff:8.8.8.8')).toMatchObject({ asn: 15169 });
+    expect(networkOf('2001:db8::1')).toMatchObject({ asn: null });
+  });
+
+  it.each([
+    ['::1', 0n],
+    ['2001:db8::', 0x20010db800000000n],
+    ['2001:0db8:0000:0001:0000:0000:0000:0001', 0x20010db800000001n],
+    ['::ffff:192.0.2.1', 0n],
+    ['fe80::1:2', 0xfe80000000000000n],
+  ])('reads the upper 64 bits of %s', (ip, high) => {
+    expect(ipv6High64(ip)).toBe(high);
+  });
+
+  it.each(['1::2::3', '12345::', '1:2:3:4:5:6:7:8:9', '1:2:3', 'g::1', '::ffff:300.1.1.1'])('refuses %s as an IPv6 address', (ip) => {
+    expect(ipv6High64(ip)).toBeNull();
   });
 
   it('knows the large hosting networks from the maintained list', () => {
@@ -37,8 +58,14 @@ describe('ip_network', () => {
     expect(result.signals).toContainEqual(expect.objectContaining({ kind: 'ip_country_mismatch', disposition: 'weakens' }));
   });
 
-  it('IPv6 and unreadable values are absences, not evidence', async () => {
-    expect(verdict(await runOn(ipNetwork, 'IP', '2001:db8::1'))).toBe('absence:no_data');
+  it('an IPv6 data-centre address weakens like an IPv4 one', async () => {
+    const result = await runOn(ipNetwork, 'IP', '2a01:4f8::1');
+    expect(result.signals).toContainEqual(expect.objectContaining({ kind: 'ip_hosting', disposition: 'weakens' }));
+  });
+
+  it('an address no network announces says nothing either way, like an IPv4 one; unreadable values are absences', async () => {
+    expect(verdict(await runOn(ipNetwork, 'IP', '2001:db8::1'))).toBe(verdict(await runOn(ipNetwork, 'IP', '10.0.0.1')));
+    expect(verdict(await runOn(ipNetwork, 'IP', '2001:db8::1'))).not.toMatch(/weakens|supports/);
     expect(verdict(await runOn(ipNetwork, 'IP', 'not an ip'))).toBe('absence:no_data');
   });
 });

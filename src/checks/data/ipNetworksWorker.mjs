@@ -8,11 +8,14 @@ import { createInterface } from 'node:readline';
 import { parentPort, workerData } from 'node:worker_threads';
 
 class Column {
-  data = new Uint32Array(1 << 16);
+  constructor(Kind = Uint32Array) {
+    this.Kind = Kind;
+    this.data = new Kind(1 << 16);
+  }
   length = 0;
   push(value) {
     if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
+      const grown = new this.Kind(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
     }
@@ -41,18 +44,21 @@ function fields(line) {
   return out;
 }
 
-/** Ranges with a number (column `numberAt`, or none) and a label (column `labelAt`). */
-async function table(path, numberAt, labelAt) {
-  const starts = new Column();
-  const ends = new Column();
+// IPv6 ranges are kept by their upper 64 bits: routed prefixes are /64 or shorter, so no range is lost.
+const HIGH_64 = (text) => BigInt(text) >> 64n;
+
+/** Ranges with a number (column `numberAt`, or none) and a label (column `labelAt`); IPv6 ones as BigUint64 columns. */
+async function table(path, numberAt, labelAt, ipv6 = false) {
+  const starts = new Column(ipv6 ? BigUint64Array : Uint32Array);
+  const ends = new Column(ipv6 ? BigUint64Array : Uint32Array);
   const numbers = new Column();
   const labelOf = new Column();
   const labels = new Map();
   for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
     if (line.length === 0) continue;
     const f = fields(line);
-    starts.push(Number(f[0]));
-    ends.push(Number(f[1]));
+    starts.push(ipv6 ? HIGH_64(f[0]) : Number(f[0]));
+    ends.push(ipv6 ? HIGH_64(f[1]) : Number(f[1]));
     numbers.push(numberAt === null ? 0 : Number(f[numberAt]));
     const label = f[labelAt] ?? '';
     let index = labels.get(label);
@@ -67,5 +73,7 @@ async function table(path, numberAt, labelAt) {
 
 const asn = await table(workerData.asnPath, 2, 3);
 const country = await table(workerData.countryPath, null, 2);
-const buffers = [asn, country].flatMap((t) => [t.starts.buffer, t.ends.buffer, t.numbers.buffer, t.labelOf.buffer]);
-parentPort.postMessage({ asn, country }, buffers);
+const asn6 = await table(workerData.asn6Path, 2, 3, true);
+const country6 = await table(workerData.country6Path, null, 2, true);
+const buffers = [asn, country, asn6, country6].flatMap((t) => [t.starts.buffer, t.ends.buffer, t.numbers.buffer, t.labelOf.buffer]);
+parentPort.postMessage({ asn, country, asn6, country6 }, buffers);
