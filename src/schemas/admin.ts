@@ -129,28 +129,25 @@ export const WebhookIn = component(
   }),
 );
 
+const webhookFields = {
+  webhook_id: uuid,
+  url: z.string(),
+  event_types: z.array(WebhookEventType),
+  description: z.string().nullable(),
+  created_at: dateTime,
+};
+
 export const WebhookOut = component(
   'WebhookOut',
   'A registered webhook. `secret` (the signing key, `whsec_...`) is present only in the answer that registered it.',
-  z.strictObject({
-    webhook_id: uuid,
-    url: z.string(),
-    event_types: z.array(WebhookEventType),
-    description: z.string().nullable(),
-    created_at: dateTime,
-    secret: z.string().optional(),
-  }),
+  z.strictObject({ ...webhookFields, secret: z.string().optional() }),
 );
 
 export const WebhookSummary = component(
   'WebhookSummary',
   'A registered webhook as listed: never its secret.',
   z.strictObject({
-    webhook_id: uuid,
-    url: z.string(),
-    event_types: z.array(WebhookEventType),
-    description: z.string().nullable(),
-    created_at: dateTime,
+    ...webhookFields,
     enabled: z.boolean().describe('False once the service disabled it (for example its target stopped passing rule W01).'),
     disabled_reason: z.string().nullable(),
   }),
