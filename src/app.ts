@@ -36,7 +36,7 @@ import { registerSessionSocket } from './routes/sessionSocket.js';
 import { exampleRoutes } from './routes/sessionExample.js';
 import { mapInquiryValidation } from './inquiries/admit.js';
 import type { ValidationFailure } from './platform/problems.js';
-import { createListKeys, createMintKey, createRevokeKey } from './routes/admin/keys.js';
+import { createListKeys, createMintKey, createRevokeKey, createRotateKey } from './routes/admin/keys.js';
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
 import { resolverHealth } from './checks/resolverCanary.js';
@@ -201,6 +201,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
     ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['revokeKey', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
+    ['rotateKey', createRotateKey({ db: deps.db, pepper: deps.config.keyPepper, revocations: deps.revocations })],
     ['listKeys', createListKeys({ db: deps.db })],
   ]);
 }

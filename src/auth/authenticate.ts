@@ -1,5 +1,5 @@
 import { parseKey, verifyKeyHash } from './apiKey.js';
-import { lookupKey } from '../db/keys.js';
+import { lookupKey, markKeyUsed } from '../db/keys.js';
 import type { Db, Mode } from '../db/pool.js';
 
 /** Who is calling: one verified key of one tenant in one mode. */
@@ -51,6 +51,8 @@ export function createAuthenticator(deps: { db: Db; pepper: string; now?: () => 
     };
     if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     cache.set(token, { principal, until: now() + CACHE_TTL_MS, expiresAt });
+    // Approximate by design (000015): not awaited, so the call never waits on it; a lost mark is corrected by the next one.
+    markKeyUsed(deps.db, row.id).catch(() => undefined);
     return { ok: true, principal };
   }
 

@@ -49,12 +49,31 @@ export async function revokeKey(tx: Tx, keyId: string): Promise<boolean> {
 
 const KeyListRow = z.object({
   id: z.string(), mode: z.enum(['live', 'test']), name: z.string(), scopes: z.array(z.string()),
-  created_at: z.string(), expires_at: z.string().nullable(), revoked_at: z.string().nullable(),
+  created_at: z.string(), expires_at: z.string().nullable(), revoked_at: z.string().nullable(), last_used_at: z.string().nullable(),
 });
 export type KeyListRow = z.infer<typeof KeyListRow>;
 
 /** The tenant's keys of the current mode (RLS), newest first; never the salt or the hash. */
 export async function listKeys(tx: Tx): Promise<readonly KeyListRow[]> {
   return tx.any(sql.type(KeyListRow)`
-    SELECT id, mode, name, scopes, created_at, expires_at, revoked_at FROM api_keys ORDER BY created_at DESC, id`);
+    SELECT id, mode, name, scopes, created_at, expires_at, revoked_at, last_used_at FROM api_keys ORDER BY created_at DESC, id`);
+}
+
+/** One of the tenant's keys of the current mode (RLS) that is still valid, or null. */
+export async function findActiveKey(tx: Tx, keyId: string): Promise<KeyListRow | null> {
+  return tx.maybeOne(sql.type(KeyListRow)`
+    SELECT id, mode, name, scopes, created_at, expires_at, revoked_at, last_used_at FROM api_keys
+    WHERE id = ${keyId} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`);
+}
+
+/** Ends a key at `at` (its grace period), keeping an earlier expiry it already had. */
+export async function expireKeyAt(tx: Tx, keyId: string, at: string): Promise<string> {
+  return tx.oneFirst(sql.type(z.object({ expires_at: z.string() }))`
+    UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, ${at}::timestamptz), ${at}::timestamptz)
+    WHERE id = ${keyId} RETURNING expires_at`);
+}
+
+/** Marks a key used now (at most once a minute; 000015). */
+export async function markKeyUsed(db: Db | Tx, keyId: string): Promise<void> {
+  await db.query(sql.unsafe`SELECT tas_key_used(${keyId})`);
 }

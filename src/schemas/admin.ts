@@ -54,9 +54,20 @@ export const KeySummary = component(
     created_at: dateTime,
     expires_at: dateTime.nullable(),
     revoked_at: dateTime.nullable().describe('When the key was revoked; null while it is valid.'),
+    last_used_at: dateTime.nullable().describe('When the key last authenticated a call, to the minute; null if never.'),
   }),
 );
 export const KeySummaryList = z.array(KeySummary);
+
+export const KeyRotate = component(
+  'KeyRotate',
+  'Rotates a key: a new key with the same name, scopes and expiry, and the old one ended after a grace period.',
+  z.strictObject({
+    // A week covers a weekly deploy; longer and the old secret lives on as if never rotated.
+    grace_seconds: z.int().min(0).max(7 * 86_400).default(0)
+      .describe('How long the old key keeps working, so deployments can switch over; 0 revokes it at once.'),
+  }),
+);
 
 const bound = score100.optional();
 const amountBound = z.number().min(0).max(1e15).optional();
@@ -195,6 +206,7 @@ export const PolicyOutList = z.array(PolicyOut);
 export const AuditEntryList = z.array(AuditEntryOut);
 
 export type KeyCreate = z.infer<typeof KeyCreate>;
+export type KeyRotate = z.infer<typeof KeyRotate>;
 export type KeyOut = z.infer<typeof KeyOut>;
 export type PolicyIn = z.infer<typeof PolicyIn>;
 export type PolicyOut = z.infer<typeof PolicyOut>;

@@ -1,5 +1,5 @@
 import type { OperationSpec } from './operation.js';
-import { AuditEntryList, KeyCreate, KeyOut, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookDeliveryList, WebhookIn, WebhookOut, WebhookSummary, WebhookSummaryList } from './admin.js';
+import { AuditEntryList, KeyCreate, KeyOut, KeyRotate, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookDeliveryList, WebhookIn, WebhookOut, WebhookSummary, WebhookSummaryList } from './admin.js';
 import { Healthz, Liveness, OpenApiDocument } from './health.js';
 import { MonitorCreate, MonitorOut } from './monitors.js';
 import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
@@ -75,6 +75,14 @@ const CONTROL_OPERATIONS: readonly OperationSpec[] = [
     description: 'Newest first, revoked ones included; never a secret, only its public prefix. An extension of the control plane (issue 18).',
     success: { status: 200, description: 'The keys.', schema: KeySummaryList },
     validation: false,
+  },
+  {
+    operationId: 'rotateKey', method: 'post', path: '/v1/admin/keys/{key_id}/rotate', tag: 'Control plane', auth: 'admin',
+    summary: 'Rotate an API key',
+    description: 'Mints the successor (same name, scopes and expiry; its secret shown once) and ends the old key after `grace_seconds`. An extension of the control plane (issue 18).',
+    params: { key_id: 'uuid' }, body: KeyRotate,
+    success: { status: 201, description: 'The new key, with its secret this once.', schema: KeyOut },
+    validation: true,
   },
   {
     operationId: 'revokeKey', method: 'delete', path: '/v1/admin/keys/{key_id}', tag: 'Control plane', auth: 'admin',

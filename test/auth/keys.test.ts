@@ -125,3 +125,47 @@ describe('GET /v1/admin/keys', () => {
     expect((await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test) })).status).toBe(403);
   });
 });
+
+describe('key use and rotation (issue 18)', () => {
+  const keys = async () => KeySummaryList.parse(await (await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test_admin) })).json());
+  const rotate = (keyId: string, body: Record<string, unknown>, admin = ts.tenant.keys.test_admin) =>
+    fetch(`${ts.base}/v1/admin/keys/${keyId}/rotate`, { method: 'POST', headers: { ...bearer(admin), ...json }, body: JSON.stringify(body) });
+
+  it('a key used to call shows when it was last used; one never used shows null', async () => {
+    const used = await mint(ts.tenant.keys.test_admin, { name: 'used', scopes: ['registry'], mode: 'test' });
+    const idle = await mint(ts.tenant.keys.test_admin, { name: 'idle', scopes: ['registry'], mode: 'test' });
+    expect(await health(used.body.secret)).toBe(200);
+    // The mark is written beside the call, not before its answer: wait for it rather than for time.
+    let listed = await keys();
+    for (let i = 0; i < 50 && listed.find((k) => k.key_id === used.body.key_id)?.last_used_at === null; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      listed = await keys();
+    }
+    expect(listed.find((k) => k.key_id === used.body.key_id)?.last_used_at).not.toBeNull();
+    expect(listed.find((k) => k.key_id === idle.body.key_id)?.last_used_at).toBeNull();
+  });
+
+  it('rotating with a grace period gives a new key at once and keeps the old one working until the grace ends', async () => {
+    const old = await mint(ts.tenant.keys.test_admin, { name: 'deploy', scopes: ['registry', 'inquiries'], mode: 'test' });
+    const res = await rotate(old.body.key_id, { grace_seconds: 3600 });
+    expect(res.status).toBe(201);
+    const successor = KeyOut.parse(await res.json());
+    expect(successor).toMatchObject({ name: 'deploy', scopes: ['inquiries', 'registry'], mode: 'test' });
+    expect(successor.key_id).not.toBe(old.body.key_id);
+    expect(await health(successor.secret)).toBe(200);
+    expect(await health(old.body.secret)).toBe(200);
+    const ends = Date.parse((await keys()).find((k) => k.key_id === old.body.key_id)!.expires_at!);
+    expect(ends).toBeGreaterThan(Date.now() + 3500_000);
+    expect(ends).toBeLessThan(Date.now() + 3700_000);
+  });
+
+  it('rotating with no grace revokes the old key at once; an unknown or revoked key is 404', async () => {
+    const old = await mint(ts.tenant.keys.test_admin, { name: 'leaked', scopes: ['registry'], mode: 'test' });
+    const res = await rotate(old.body.key_id, {});
+    expect(res.status).toBe(201);
+    expect(await health(old.body.secret)).toBe(401);
+    expect((await rotate(old.body.key_id, {})).status).toBe(404);
+    expect((await rotate('0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee', {})).status).toBe(404);
+    expect((await rotate(old.body.key_id, { grace_seconds: -1 })).status).toBe(422);
+  });
+});

@@ -17,6 +17,7 @@ const EXTENSIONS: readonly [string, string][] = [
   ['get', '/v1/admin/webhooks/{webhook_id}'],
   ['delete', '/v1/admin/webhooks/{webhook_id}'],
   ['get', '/v1/admin/webhooks/{webhook_id}/deliveries'],
+  ['post', '/v1/admin/keys/{key_id}/rotate'],
 ];
 
 const EXPECTED: readonly [string, string][] = [

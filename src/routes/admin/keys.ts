@@ -1,10 +1,10 @@
 import type { RevocationBus } from '../../auth/revocations.js';
 import { keyPrefixOf } from '../../auth/apiKey.js';
-import { listKeys, revokeKey } from '../../db/keys.js';
+import { expireKeyAt, findActiveKey, listKeys, revokeKey } from '../../db/keys.js';
 import { withTenant, type Db } from '../../db/pool.js';
 import type { Handler } from '../../http/handler.js';
 import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
-import type { KeyCreate } from '../../schemas/admin.js';
+import type { KeyCreate, KeyRotate } from '../../schemas/admin.js';
 import { mintKey } from '../../tenancy/keys.js';
 import { requirePrincipal } from '../../auth/principal.js';
 
@@ -77,7 +77,52 @@ export function createListKeys(deps: { db: Db }): Handler {
         key_id: r.id, name: r.name, scopes: [...r.scopes].sort(), mode: r.mode, prefix: keyPrefixOf(r.mode, r.id),
         created_at: new Date(r.created_at).toISOString(), expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
         revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+        last_used_at: r.last_used_at === null ? null : new Date(r.last_used_at).toISOString(),
       })),
+    };
+  };
+}
+
+/**
+ * POST /v1/admin/keys/{key_id}/rotate: the successor (same name, scopes and
+ * expiry) is minted and the old key ended in one transaction with the audit
+ * row: revoked at once with a grace of 0, else expiring when the grace ends
+ * (an earlier expiry it had is kept). The new secret is in the 201 answer
+ * and nowhere else.
+ */
+export function createRotateKey(deps: { db: Db; pepper: string; revocations: RevocationBus; now?: () => number }): Handler {
+  const now = deps.now ?? Date.now;
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const oldKeyId = ctx.params.key_id!;
+    const { grace_seconds: grace } = ctx.body as KeyRotate;
+    ctx.audit.target_kind = 'key';
+    ctx.audit.target_id = oldKeyId;
+    const rotated = await withTenant(deps.db, principal, async (tx) => {
+      const old = await findActiveKey(tx, oldKeyId);
+      if (!old) return null;
+      const key = await mintKey(tx, deps.pepper, { tenantId: principal.tenantId, mode: principal.mode, name: old.name, scopes: old.scopes, expiresAt: old.expires_at });
+      if (grace === 0) await revokeKey(tx, oldKeyId);
+      else await expireKeyAt(tx, oldKeyId, new Date(now() + grace * 1000).toISOString());
+      await ctx.auditInTx(tx, 201);
+      return { key, old };
+    });
+    // Unknown, revoked, expired, or another tenant's or mode's key: the same 404.
+    if (!rotated) throw new ServiceProblem('not-found', 'No such key.');
+    if (grace === 0) await deps.revocations.publish(oldKeyId).catch(() => undefined);
+    return {
+      status: 201,
+      headers: { 'Cache-Control': 'no-store' },
+      body: {
+        key_id: rotated.key.keyId,
+        name: rotated.old.name,
+        scopes: [...rotated.old.scopes].sort(),
+        mode: principal.mode,
+        prefix: rotated.key.token.slice(0, 13),
+        created_at: rotated.key.createdAt,
+        expires_at: rotated.old.expires_at === null ? null : new Date(rotated.old.expires_at).toISOString(),
+        secret: rotated.key.token,
+      },
     };
   };
 }
