@@ -96,6 +96,9 @@ export interface CaseContext extends CaseInput {
   assertions: CaseAssertionEntry[];
   /** Gated expansions; absent on snapshots written before expansion existed. */
   gates?: CaseGate[];
+  /** Who opened the case and who made its latest change (separation of duties); absent on older snapshots. */
+  opened_by?: string;
+  last_changed_by?: string;
   legal_hold: boolean;
   hold_reference: string | null;
   finding: string | null;
@@ -241,12 +244,12 @@ const unique = (xs: string[]) => [...new Set(xs)];
 
 /** The context after an accepted command (pure; the fold step). */
 export function applyCommand(context: CaseContext, event: CaseEvent): CaseContext {
-  const next: CaseContext = { ...context, sequence: context.sequence + 1, updated_at: event.at };
+  const next: CaseContext = { ...context, sequence: context.sequence + 1, updated_at: event.at, last_changed_by: event.principal };
   switch (event.type) {
     case 'case.open':
       return {
         ...next, title: event.title, purpose: event.purpose, description: event.description, authorization: event.authorization,
-        budget_limit: event.budget, entity_ids: unique(event.entity_ids), created_at: event.at,
+        budget_limit: event.budget, entity_ids: unique(event.entity_ids), created_at: event.at, opened_by: event.principal,
         members: [{ principal: event.principal, role: 'lead', added_at: event.at }],
       };
     case 'case.member': {

@@ -238,10 +238,18 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
       type: 'case.release', ...stamp(ctx, principal), reason: body.reason, reference: body.reference ?? null,
     })));
 
-  const review = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn) =>
-    outOf(await command(ctx, principal, caseId, 200, () => ({
-      type: 'case.review', ...stamp(ctx, principal), outcome: body.outcome, note: body.note ?? null,
-    })));
+  async function review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut> {
+    const separate = body.outcome === 'sign_off' && (await deps.policies.current(principal))?.body.separate_sign_off === true;
+    return outOf(await command(ctx, principal, caseId, 200, (context, state) => {
+      if (separate && (principal.label === context.opened_by || principal.label === context.last_changed_by)) {
+        ctx.audit.rule = 'C04';
+        throw new ServiceProblem('conflict', "The tenant's policy separates duties: the key that signs a case off cannot be the one that opened it or made its latest change (rule C04).", {
+          rule: 'C04', case_state: state, legal_hold: context.legal_hold,
+        });
+      }
+      return { type: 'case.review', ...stamp(ctx, principal), outcome: body.outcome, note: body.note ?? null };
+    }));
+  }
 
   const close = async (ctx: CallContext, principal: Principal, caseId: string, finding: string | null) =>
     outOf(await command(ctx, principal, caseId, 200, () => ({ type: 'case.close', ...stamp(ctx, principal), finding })));

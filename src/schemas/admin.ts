@@ -99,6 +99,8 @@ const policyFields = {
   allowed_intents: z.array(idString).max(100).describe('Intents inquiries may use (rule I14).'),
   render_ceiling: RenderCeiling.describe('The most a report may be rendered with; asks above it are clamped.'),
   show_findings: z.boolean().describe('Whether findings appear in inquiry responses (the key also needs the findings scope).'),
+  separate_sign_off: z.boolean().default(false)
+    .describe("Extension (issue 18): when true, the key that signs a case off cannot be the one that opened it or made its latest change (rule C04)."),
   allowed_origins: z
     .array(z.string().max(200).regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, 'An origin: scheme, lower-case host and optional port, no path.'))
     .max(50)

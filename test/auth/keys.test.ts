@@ -152,7 +152,7 @@ describe('key use and rotation (issue 18)', () => {
     const successor = KeyOut.parse(await res.json());
     expect(successor).toMatchObject({ name: 'deploy', scopes: ['inquiries', 'registry'], mode: 'test' });
     expect(successor.key_id).not.toBe(old.body.key_id);
-    expect(await health(successor.secret)).toBe(200);
+    expect(await health(successor.secret!)).toBe(200);
     expect(await health(old.body.secret)).toBe(200);
     const ends = Date.parse((await keys()).find((k) => k.key_id === old.body.key_id)!.expires_at!);
     expect(ends).toBeGreaterThan(Date.now() + 3500_000);

@@ -132,3 +132,33 @@ describe('case expansion', () => {
     Problem.parse(res.body);
   });
 });
+
+describe('separation of duties on sign-off (issue 18, rule C04)', () => {
+  it('given a policy that separates duties, then the key that opened or last changed the case cannot sign it off; another can', async () => {
+    const tenant = await ts.provision(`sod-${Date.now()}`, true);
+    const publish = await fetch(`${ts.base}/v1/admin/policies`, {
+      method: 'POST', headers: { ...bearer(tenant.keys.live_admin), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        allowed_purposes: ['investigation'], allowed_intents: ['investigation'], render_ceiling: 'template', show_findings: true,
+        separate_sign_off: true, rules: [],
+      }),
+    });
+    expect(publish.status).toBe(201);
+    const opened = await call('POST', '/v1/cases', {
+      title: 'Duties', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-9', issued_by: 'Court' },
+    }, tenant.keys.live);
+    expect(opened.status).toBe(201);
+    const refused = await call('POST', `/v1/cases/${opened.body.case_id}/review`, { outcome: 'sign_off' }, tenant.keys.live);
+    expect([refused.status, refused.body.rule]).toEqual([409, 'C04']);
+    Problem.parse(refused.body);
+    expect(await auditOf(refused.auditId)).toMatchObject({ status: 409, rule: 'C04' });
+
+    const mint = await fetch(`${ts.base}/v1/admin/keys`, {
+      method: 'POST', headers: { ...bearer(tenant.keys.live_admin), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'reviewer', scopes: ['cases'], mode: 'live' }),
+    });
+    const reviewer = ((await mint.json()) as { secret: string }).secret;
+    const signed = await call('POST', `/v1/cases/${opened.body.case_id}/review`, { outcome: 'sign_off' }, reviewer);
+    expect([signed.status, signed.body.state]).toEqual([200, 'signed_off']);
+  });
+});
