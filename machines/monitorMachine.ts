@@ -99,6 +99,7 @@ const runtimeSetup = setup({
     updateMonitorState: (_, _params: { state: MonitorStatus }) => {},
     recordMonitorAssessment: (_, _params: { assessmentId: string }) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},
+    copyToCaseStream: (_, _params: { caseId: string; type: string; payload: Record<string, unknown> }) => {},
     enqueueJob: (_, _params: OutboxJob) => {},
   },
   guards: {
@@ -138,19 +139,16 @@ export const monitorMachine = runtimeSetup.extend({
       });
       enqueue({ type: 'recordMonitorAssessment', params: { assessmentId: event.assessment.assessment_id } });
       if (!announce) return;
-      enqueue({
-        type: 'appendEvent',
-        params: {
-          type: 'MonitorTriggered',
-          payload: {
-            monitor_id: context.monitor_id,
-            reasons: event.triggered.map((t) => t.reason),
-            assessment: event.assessment,
-            previous_assessment: event.previous,
-            case_id: context.case_id,
-          },
-        },
-      });
+      const payload = {
+        monitor_id: context.monitor_id,
+        reasons: event.triggered.map((t) => t.reason),
+        assessment: event.assessment,
+        previous_assessment: event.previous,
+        case_id: context.case_id,
+      };
+      enqueue({ type: 'appendEvent', params: { type: 'MonitorTriggered', payload } });
+      // A monitor opened in a case is part of the case: its stream carries the event too (SPEC: the case stream's event types).
+      if (context.case_id !== null) enqueue({ type: 'copyToCaseStream', params: { caseId: context.case_id, type: 'MonitorTriggered', payload } });
     }),
   },
 }).createMachine({

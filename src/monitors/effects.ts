@@ -1,4 +1,5 @@
 import type { Effect } from '../../actors/actions.js';
+import { appendEventsAndOutbox, lockActor } from '../../actors/store.js';
 import { setMonitorAssessment, updateMonitorState } from '../db/monitors.js';
 import type { MonitorStatus } from '../../machines/monitorMachine.js';
 
@@ -13,5 +14,20 @@ export const monitorEffects: Record<string, Effect> = {
   },
   async recordMonitorAssessment(tx, params: { assessmentId: string }, ctx) {
     await setMonitorAssessment(tx, ctx.actorId, params.assessmentId);
+  },
+  /**
+   * The event of a monitor opened in a case, also on the case's stream. The
+   * case's row lock gives it the stream's next sequence; monitors lock their
+   * own row first and case commands never lock a monitor's, so the order
+   * cannot deadlock. Its publish row is written here, so the relay's sweep
+   * (not the command's own dispatch) sends it: on the case stream within a
+   * couple of seconds.
+   */
+  async copyToCaseStream(tx, params: { caseId: string; type: string; payload: Record<string, unknown> }, ctx) {
+    const found = await lockActor(tx, params.caseId);
+    if (!found || found.kind !== 'case' || ctx.scope.tenantId === null || ctx.scope.mode === null) return;
+    await appendEventsAndOutbox(tx, {
+      streamId: params.caseId, tenantId: ctx.scope.tenantId, mode: ctx.scope.mode, events: [{ type: params.type, payload: params.payload }], outbox: [],
+    });
   },
 };

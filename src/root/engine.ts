@@ -95,7 +95,9 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     // a seq they have seen and the fan-out's deterministic job id makes the retry harmless.
     publish: async (streamId, event, scope) => {
       await hub.publish(streamId, event);
-      if (WEBHOOK_EVENT_TYPES.has(event.type) && (await webhookSubscriptions.wants(scope, event.type))) {
+      // A monitor's event copied onto its case's stream was already delivered from the monitor's own stream.
+      const copy = event.type === 'MonitorTriggered' && event.payload.monitor_id !== streamId;
+      if (!copy && WEBHOOK_EVENT_TYPES.has(event.type) && (await webhookSubscriptions.wants(scope, event.type))) {
         const job = fanoutJobFor(event, scope, streamKindOf(event.type));
         await queues.queue(job.queue).add(job.name, job.data, { jobId: job.jobId, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } });
       }

@@ -161,3 +161,36 @@ describe('a monitor with a 1 s cadence', () => {
     expect((await call(ts, 'DELETE', `/v1/monitors/${monitorId}`, ts.tenant.keys.test)).status).toBe(204);
   });
 });
+
+describe('a monitor opened in a case (issue 18)', () => {
+  it("carries its MonitorTriggered onto the case's stream and timeline, delivered to webhooks once", async () => {
+    alternate = true;
+    const opened = await call(ts, 'POST', '/v1/cases', ts.tenant.keys.test, {
+      title: 'Watched', purpose: 'fraud_prevention', authorization: { kind: 'court_order', reference: 'CO-M1', issued_by: 'Court' },
+    });
+    expect(opened.status).toBe(201);
+    const caseId = opened.body.case_id as string;
+    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
+      ...WATCH, cadence_seconds: 1, triggers: { score_moves_by: 10, label_change: true }, case_id: caseId,
+    });
+    expect(created.status).toBe(201);
+    const monitorId = created.body.monitor_id as string;
+    const deliveriesBefore = receiver.received.length;
+    await vi.waitFor(async () => {
+      const timeline = (await call(ts, 'GET', `/v1/cases/${caseId}/timeline`, ts.tenant.keys.test)).body as { type: string; data: { monitor_id?: string } }[];
+      expect(timeline.some((e) => e.type === 'MonitorTriggered' && e.data.monitor_id === monitorId)).toBe(true);
+    }, { timeout: 15_000, interval: 200 });
+    const timeline = (await call(ts, 'GET', `/v1/cases/${caseId}/timeline`, ts.tenant.keys.test)).body as unknown[];
+    for (const e of timeline) EventEnvelope.parse(e);
+    const onMonitor = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])).rows[0].n as number;
+    const onCase = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [caseId])).rows[0].n as number;
+    expect(onCase).toBeGreaterThanOrEqual(1);
+    expect(onCase).toBeLessThanOrEqual(onMonitor);
+    await call(ts, 'DELETE', `/v1/monitors/${monitorId}`, ts.tenant.keys.test);
+    // One webhook delivery per event of the monitor's own stream, none for the copies (give the relay's sweep time to run).
+    await sleep(2500);
+    const fromThisMonitor = receiver.received.slice(deliveriesBefore).filter((d) => JSON.parse(d.body).data.monitor_id === monitorId);
+    const finalOnMonitor = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])).rows[0].n as number;
+    expect(fromThisMonitor.length).toBeLessThanOrEqual(finalOnMonitor);
+  });
+});
