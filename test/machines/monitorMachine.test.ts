@@ -47,6 +47,11 @@ const triggeredEvent = (a: MonitorAssessment, previous: MonitorAssessment | null
   params: { type: 'MonitorTriggered', payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId } },
 });
 
+const copiedToCase = (a: MonitorAssessment, previous: MonitorAssessment | null, reasons: string[], caseId: string) => ({
+  type: 'copyToCaseStream',
+  params: { caseId, type: 'MonitorTriggered', payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId } },
+});
+
 describe('monitor machine', () => {
   it('is version 1 with id monitor', () => {
     expect(MONITOR_MACHINE_VERSION).toBe(1);
@@ -130,7 +135,8 @@ describe('monitor machine', () => {
       then: {
         value: 'rescanning',
         context: { inFlight: ['r1'], recentRuns: ['r2'], lastAssessment: A2, reference: A2 },
-        actions: [record(A2), triggeredEvent(A2, A1, ['score_below'], CASE)],
+        // Opened in a case: the event goes onto the case's stream too.
+        actions: [record(A2), triggeredEvent(A2, A1, ['score_below'], CASE), copiedToCase(A2, A1, ['score_below'], CASE)],
       },
     },
     {
