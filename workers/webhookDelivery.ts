@@ -83,7 +83,7 @@ export function decideAttempt(c: Pick<DeliveryContext, 'schedule' | 'now' | 'ran
 }
 
 /** One webhook_deliveries row per attempt; a 410 disables the endpoint in the same transaction. */
-export async function recordAttempt(c: DeliveryContext, data: WebhookDeliverJob, attempt: number, d: AttemptDecision): Promise<void> {
+export async function recordAttempt(c: DeliveryContext, data: WebhookDeliverJob, attempt: number, d: AttemptDecision, latencyMs: number | null = null): Promise<void> {
   const scope = { tenantId: data.tenantId, mode: data.mode };
   await withTenant(c.db, scope, async (tx) => {
     if (d.status === 'disabled') await disableEndpoint(tx, data.endpointId, GONE);
@@ -97,6 +97,7 @@ export async function recordAttempt(c: DeliveryContext, data: WebhookDeliverJob,
       httpStatus: d.httpStatus,
       error: d.error,
       nextAttemptAt: d.delayMs === null ? null : new Date(c.now() + d.delayMs).toISOString(),
+      latencyMs,
     });
   });
 }

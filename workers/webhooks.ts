@@ -123,9 +123,11 @@ async function deliver(c: DeliveryContext, job: Job, data: WebhookDeliverJob): P
     c.log.info({ jobId: job.id, endpointId: data.endpointId }, 'webhook endpoint is disabled; delivery dropped');
     return 'dropped';
   }
+  const started = performance.now();
   const result = await attemptDelivery(c, data, endpoint);
+  const latencyMs = Math.round(performance.now() - started);
   const decision = decideAttempt(c, result, attempt);
-  await recordAttempt(c, data, attempt, decision);
+  await recordAttempt(c, data, attempt, decision, latencyMs);
   if (decision.status === 'retrying') throw new RetryDelivery(decision.delayMs!, decision.error ?? 'failed');
   return decision.status;
 }

@@ -179,6 +179,7 @@ export const WebhookDeliveryOut = component(
     error: z.string().nullable().describe('Our own neutral words (`timeout`, `http 503`).'),
     next_attempt_at: dateTime.nullable(),
     attempted_at: dateTime,
+    latency_ms: z.int().min(0).nullable().describe('From the start of the attempt to the answer, refusal or timeout; null on attempts logged before it was measured.'),
   }),
 );
 

@@ -98,6 +98,7 @@ export async function deleteEndpoint(tx: Tx, id: string): Promise<boolean> {
 const DeliveryRow = z.object({
   webhook_id: z.string(), event_id: z.string(), event_type: z.string(), attempt: z.number(), status: z.enum(['succeeded', 'failed', 'retrying', 'gave_up', 'disabled']),
   http_status: z.number().nullable(), error: z.string().nullable(), next_attempt_at: z.string().nullable(), created_at: z.string(),
+  latency_ms: z.number().nullable(),
 });
 
 // A log page a person can read; older attempts stay in the table.
@@ -106,7 +107,7 @@ const MAX_LOG_ROWS = 1000;
 /** The last attempts of one endpoint, oldest first. */
 export async function deliveriesOf(tx: Tx, endpointId: string): Promise<readonly z.infer<typeof DeliveryRow>[]> {
   const rows = await tx.any(sql.type(DeliveryRow)`
-    SELECT webhook_id, event_id, event_type, attempt, status, http_status, error, next_attempt_at, created_at
+    SELECT webhook_id, event_id, event_type, attempt, status, http_status, error, next_attempt_at, created_at, latency_ms
     FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${MAX_LOG_ROWS}`);
   return [...rows].reverse();
 }
@@ -123,12 +124,14 @@ export interface NewDelivery {
   httpStatus: number | null;
   error: string | null;
   nextAttemptAt: string | null;
+  /** From the start of the attempt to the answer, refusal or timeout. */
+  latencyMs: number | null;
 }
 
 export async function insertDelivery(tx: Tx, scope: Scope, d: NewDelivery): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO webhook_deliveries (tenant_id, mode, endpoint_id, webhook_id, event_id, event_type, attempt, status,
-                                    http_status, error, next_attempt_at)
+                                    http_status, error, next_attempt_at, latency_ms)
     VALUES (${scope.tenantId}, ${scope.mode}, ${d.endpointId}, ${d.webhookId}, ${d.eventId}, ${d.eventType}, ${d.attempt},
-            ${d.status}, ${d.httpStatus}, ${d.error}, ${d.nextAttemptAt})`);
+            ${d.status}, ${d.httpStatus}, ${d.error}, ${d.nextAttemptAt}, ${d.latencyMs})`);
 }

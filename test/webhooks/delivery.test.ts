@@ -303,6 +303,7 @@ describe('the webhooks of a tenant, as its admin manages them (issue 18)', () =>
     expect(log.body.map((d: any) => [d.attempt, d.status, d.http_status, d.error])).toEqual([[1, 'retrying', 503, 'http 503'], [2, 'succeeded', 204, null]]);
     expect(log.body[0].next_attempt_at).not.toBeNull();
     expect(new Set(log.body.map((d: any) => d.message_id)).size).toBe(1);
+    for (const d of log.body) expect(d.latency_ms).toEqual(expect.any(Number));
 
     expect((await admin(tenant, 'DELETE', `/v1/admin/webhooks/${webhook.webhook_id}`)).status).toBe(204);
     expect((await admin(tenant, 'GET', '/v1/admin/webhooks')).body).toEqual([]);

@@ -113,7 +113,7 @@ export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
         status: 200,
         body: rows.map((r) => ({
           message_id: r.webhook_id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, status: r.status,
-          http_status: r.http_status, error: r.error, next_attempt_at: r.next_attempt_at, attempted_at: r.created_at,
+          http_status: r.http_status, error: r.error, next_attempt_at: r.next_attempt_at, attempted_at: r.created_at, latency_ms: r.latency_ms,
         })),
       };
     }],
