@@ -38,13 +38,9 @@ const ERRORS: Record<number, ErrorResponse> = {
   413: { name: 'PayloadTooLarge', slug: 'payload-too-large' },
   415: { name: 'UnsupportedMediaType', slug: 'unsupported-media-type' },
   429: { name: 'RateLimited', slug: 'rate-limited', retryAfter: true },
-  501: { name: 'NotImplemented', slug: 'not-implemented' },
   502: { name: 'EngineFailed', slug: 'engine-failed' },
   503: { name: 'Unavailable', slug: 'unavailable', retryAfter: true },
 };
-
-/** SPEC.md "Availability today": the only operations that never answer 501. */
-const LIVE = new Set(['post /v1/inquiries', 'get /v1/health']);
 
 export function responseComponents(): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -89,13 +85,12 @@ export function errorResponses(op: OperationSpec): Record<string, unknown> {
   if (keyed) statuses.push(401);
   if (keyed && op.auth !== 'key') statuses.push(403);
   if (op.params) statuses.push(404);
-  // Commands on an existing resource can meet it in the wrong state.
-  if (op.method === 'post' && op.params) statuses.push(409);
+  // Commands on an existing resource can meet it in the wrong state; an inquiry can meet its idempotency key in use (I17).
+  if ((op.method === 'post' && op.params) || op.operationId === 'createInquiry') statuses.push(409);
   if (op.success.contentType === 'text/event-stream') statuses.push(410);
   if (op.body) statuses.push(413, 415);
   if (op.validation) statuses.push(422);
   if (keyed) statuses.push(429);
-  if (op.path.startsWith('/v1/') && !LIVE.has(`${op.method} ${op.path}`)) statuses.push(501);
   if (keyed) statuses.push(502);
   statuses.push(503);
 

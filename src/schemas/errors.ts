@@ -65,7 +65,7 @@ export const PROBLEM_TYPES = {
   'payload-too-large': { status: 413, title: 'Payload Too Large', when: 'The request body exceeds the limit.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type', when: 'A body that is not `application/json`.' },
   'rate-limited': { status: 429, title: 'Too Many Requests', when: 'Over the rate limit of the key; wait `Retry-After` seconds.' },
-  'not-implemented': { status: 501, title: 'Not Implemented', when: 'A published contract without a handler yet; the shape is fixed.' },
+  'not-implemented': { status: 501, title: 'Not Implemented', when: 'Not answered by any operation today (every one is live); kept so that clients know the code.' },
   'engine-failed': { status: 502, title: 'Bad Gateway', when: 'The engine could not complete; retry once. `audit_id` names the attempt.' },
   unavailable: { status: 503, title: 'Service Unavailable', when: 'The node is draining or starting; retry after `Retry-After`.' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;
