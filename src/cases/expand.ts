@@ -4,6 +4,7 @@ import { normalisePresentation } from '../checks/normalise.js';
 import { latestAssessmentOf } from '../db/inquiries.js';
 import { withTenant, type Db } from '../db/pool.js';
 import { carriersOf } from '../entities/history.js';
+import { CHECK_COST_UNIT } from '../inquiries/engine.js';
 import type { InquiryService } from '../inquiries/service.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { CaseExpandIn, CaseOut } from '../schemas/cases.js';
@@ -39,8 +40,6 @@ export interface CaseExpansionDeps {
 }
 
 export type CaseExpansion = ReturnType<typeof createCaseExpansion>;
-
-const CHECK_COST_UNIT = 'check-units';
 
 export function createCaseExpansion(deps: CaseExpansionDeps) {
   async function expand(ctx: CallContext, principal: Principal, caseId: string, body: CaseExpandIn): Promise<{ status: 202; body: unknown }> {

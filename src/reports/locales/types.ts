@@ -9,12 +9,15 @@
  * artifact types and check kinds are the only descriptive words available.
  */
 
+import type { AbsenceKind } from '../../checks/types.js';
+
 export type SectionKey = 'summary' | 'evidence' | 'contradictions' | 'gaps' | 'method';
 /** How closely the interval places the score (see WIDTH_BANDS in template.ts). */
 export type WidthBand = 'narrow' | 'moderate' | 'wide';
 /** Where the score sits, for the share card headline (see scoreBand in template.ts). */
 export type ScoreBand = 'higher' | 'middle' | 'lower';
-export type AbsenceKindName = 'timeout' | 'error' | 'no_data' | 'refused' | 'budget' | 'unregistered';
+// The same kinds an Absence carries (machines/types.ts), so a new kind cannot be missed by the report.
+export type AbsenceKindName = AbsenceKind;
 
 /** A number formatted for the language, with its plural category. */
 export interface Num {
