@@ -1,4 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'tldts';
 
@@ -86,23 +89,62 @@ async function exchangeDomains(): Promise<string[]> {
   return found;
 }
 
+/**
+ * Fourth source: top-sites (MIT), the Moz list of the 500 domains with the
+ * most linking root domains, refreshed by its maintainer. Popularity is the
+ * reason a domain gets imitated, and the first three sources miss some of the
+ * most imitated (amazon.com, whatsapp.com, booking.com). Every entry counts by
+ * its registrable domain, except shared platforms (blogspot.com, netlify.app):
+ * their users' sites are not the platform's own, and the shared-hosting rule
+ * already covers a brand name under them.
+ *
+ * The package is not a dependency: its install script downloads the list
+ * again from moz.com, which would make `npm install` need that site. The
+ * pinned tarball is fetched with `npm pack` (no scripts run) and read here.
+ */
+const TOP = 'top-sites';
+const TOP_VERSION = '1.1.222';
+
+function topSiteDomains(): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'top-sites-'));
+  execFileSync('npm', ['pack', `${TOP}@${TOP_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: 'ignore' });
+  execFileSync('tar', ['xzf', join(dir, `${TOP}-${TOP_VERSION}.tgz`), '-C', dir]);
+  const sites = JSON.parse(readFileSync(join(dir, 'package', 'top-sites.json'), 'utf8')) as { rootDomain: string }[];
+  const found: string[] = [];
+  for (const { rootDomain } of sites) {
+    const parsed = parse(rootDomain, { allowPrivateDomains: false });
+    if (!parsed.domain || !parsed.domainWithoutSuffix || parsed.isIp) continue;
+    const asPlatform = parse(parsed.domain, { allowPrivateDomains: true });
+    if (asPlatform.isPrivate && asPlatform.publicSuffix === parsed.domain) continue;
+    found.push(parsed.domain.toLowerCase());
+  }
+  return found;
+}
+
 const domains = [
-  ...new Set([...icons.map(ownDomain).filter((d): d is string => d !== null), ...entities.flatMap(entityDomains), ...(await exchangeDomains())]),
+  ...new Set([
+    ...icons.map(ownDomain).filter((d): d is string => d !== null),
+    ...entities.flatMap(entityDomains),
+    ...(await exchangeDomains()),
+    ...topSiteDomains(),
+  ]),
 ].sort();
 const out = {
   sources: [
     `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name`,
     `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name`,
     `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name`,
+    `${TOP}@${TOP_VERSION} (MIT, https://github.com/Kikobeats/top-sites): top-sites.json, the Moz top 500 domains, by registrable domain, shared platforms left out`,
   ],
   packages: [
     { name: PACKAGE, version, licence: 'CC0-1.0' },
     { name: TPW, version: tpwVersion, licence: 'MIT' },
     { name: CCXT, version: ccxtVersion, licence: 'MIT' },
+    { name: TOP, version: TOP_VERSION, licence: 'MIT' },
   ],
   generated_by: 'scripts/build-brand-domains.ts',
   generated_at: new Date().toISOString().slice(0, 10),
   domains,
 };
 writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
-console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion} and ${CCXT}@${ccxtVersion}`);
+console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion} and ${TOP}@${TOP_VERSION}`);

@@ -107,6 +107,8 @@ describe('domain_lookalike on real names', () => {
     ['one substituted letter in a seven-letter name', 'DOMAIN', 'blnance.com', 'domain_lookalike'],
     ['an accented letter, in punycode', 'DOMAIN', 'xn--coinbse-lwa.com', 'domain_lookalike'],
     ['the name as a whole sub-domain label', 'URL', 'https://coinbase.com-secure-3f9a.site/', 'domain_lookalike'],
+    ['a misspelt top site (from the popularity list)', 'DOMAIN', 'amazzon.com', 'domain_lookalike'],
+    ['a top site run together with bait', 'URL', 'https://whatsapp-verify.top/', 'brand_embedded'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
@@ -117,7 +119,9 @@ describe('domain_lookalike', () => {
   it.each([
     ['the well-known domain itself', 'DOMAIN', 'paypal.com', 'supports', /is the well-known domain paypal.com itself/],
     ['a well-known email domain', 'EMAIL', 'jane@gmail.com', 'neutral', /gmail.com itself/],
-    ['the same name under a country suffix', 'DOMAIN', 'amazon.de', 'neutral', /different suffix/],
+    ['a top site itself', 'DOMAIN', 'booking.com', 'supports', /booking.com itself/],
+    ['a sub-domain of a top site', 'URL', 'https://smile.amazon.com/', 'supports', /amazon.com/],
+    ['the same name under a country suffix', 'DOMAIN', 'amazon.nl', 'neutral', /different suffix/],
     ['a digit for a letter', 'DOMAIN', 'paypa1.com', 'weakens', /reads like the well-known domain paypal.com/],
     ['rn for m', 'URL', 'https://rnicrosoft.com/', 'weakens', /microsoft.com/],
     ['a dropped letter', 'EMAIL', 'jane@gogle.com', 'weakens', /1 edit away from the well-known domain google.com/],
