@@ -23,6 +23,7 @@ import type { RegistryCache } from './registry/cache.js';
 import type { InquiryService } from './inquiries/service.js';
 import type { MonitorService } from './monitors/service.js';
 import { materialHandlers } from './routes/material.js';
+import type { MaterialJob } from './material/extraction.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { inquiryHandlers } from './routes/inquiries.js';
 import { sessionHandlers } from './routes/sessions.js';
@@ -70,6 +71,9 @@ export interface AppDeps {
   cases: CaseService;
   caseExports: CaseExports;
   caseExpansion: CaseExpansion;
+  enqueueMaterialExtraction: (job: MaterialJob) => Promise<void>;
+  /** The service's public base URL (for the URLs it hands out). */
+  publicUrl: () => string;
   checksDiscovered: () => number;
   /** Audit rows the spool's replay kept aside (reported by /healthz). */
   auditQuarantined?: () => Promise<number>;
@@ -196,7 +200,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
-    ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
+    ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction }),
     ...sessionHandlers(deps.sessions),
     ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
     ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],

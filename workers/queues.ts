@@ -50,12 +50,17 @@ export type MonitorRunJob = z.infer<typeof MonitorRunJob>;
 export const CaseExportJob = z.object({ exportId: z.uuid(), attempt: z.int().min(1), tenantId: z.uuid(), mode: Mode });
 export type CaseExportJob = z.infer<typeof CaseExportJob>;
 
+/** One upload's extraction (src/material/extraction.ts); the job id is the material id. */
+export const MaterialExtractJob = z.object({ materialId: z.string().min(1).max(64), tenantId: z.uuid(), mode: Mode });
+export type MaterialExtractJob = z.infer<typeof MaterialExtractJob>;
+
 export const JOB_CATALOG = {
   checks: { 'check.run': CheckRunJob },
   timers: { 'actor.timer': ActorTimerJob },
   webhooks: WEBHOOK_JOBS,
   monitors: { 'monitor.rescan': MonitorRescanJob, 'monitor.run': MonitorRunJob },
   exports: { 'case.export': CaseExportJob },
+  material: { 'material.extract': MaterialExtractJob },
 } as const;
 
 /**
@@ -77,6 +82,8 @@ const QUEUE_DEFAULTS: Partial<Record<QueueName, DefaultJobOptions>> = {
   // A build that hit a fault (PostgreSQL or Redis away) is retried; when the last attempt fails the export says failed,
   // and asking for it again queues its next attempt.
   exports: { attempts: 4, backoff: { type: 'exponential', delay: 2000 } },
+  // A fault of ours (the OCR program missing, the thread killed) is retried; after the last attempt the material says failed.
+  material: { attempts: 4, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 export type QueueName = keyof typeof JOB_CATALOG;

@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
 import { jsonb } from './jsonb.js';
+import { MaterialFailureReason } from '../schemas/material.js';
 
 /**
  * One function per query on material, its content-addressed raw content and
@@ -43,13 +44,15 @@ export const MaterialRow = z.object({
   extracted_at: z.string().nullable(),
   items: z.number(),
   bytes_stored: z.boolean(),
+  failure_reason: MaterialFailureReason.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type MaterialRow = z.infer<typeof MaterialRow>;
 
-const COLUMNS = sql.fragment`id, kind, media_type, sha256, size, retention_mode, data_class, case_id, status,
-  extractor_version, extracted_at, items, bytes_stored, created_at, updated_at`;
+export const MATERIAL_COLUMNS = sql.fragment`id, kind, media_type, sha256, size, retention_mode, data_class, case_id, status,
+  extractor_version, extracted_at, items, bytes_stored, failure_reason, created_at, updated_at`;
+const COLUMNS = MATERIAL_COLUMNS;
 
 export async function insertMaterial(tx: Tx, m: NewMaterial): Promise<MaterialRow> {
   return tx.one(sql.type(MaterialRow)`

@@ -43,3 +43,74 @@ export function readBody(ex: Exchange, maxBytes: number): Promise<Buffer> {
 function tooLarge(maxBytes: number): ServiceProblem {
   return new ServiceProblem('payload-too-large', `The request body exceeds ${maxBytes} bytes.`, { max_bytes: maxBytes });
 }
+
+/**
+ * A request body as a stream, for uploads too large to hold (PUT of material
+ * bytes). Chunks are copied into a small queue; when it holds HIGH_WATER
+ * bytes the client is paused (uWS `pause`, which stops reading the socket)
+ * until the consumer catches up, so memory stays bounded whatever the upload
+ * size. A body longer than `maxBytes` or a client that goes away ends the
+ * iteration with an error. Until the body has been read to its end, the
+ * exchange is marked to close after its answer: an early refusal must not
+ * leave the rest of the upload to be read as the next request.
+ */
+const HIGH_WATER = 1024 * 1024;
+
+export function streamBody(ex: Exchange, maxBytes: number): AsyncIterable<Buffer> {
+  const queue: Buffer[] = [];
+  let queued = 0;
+  let total = 0;
+  let ended = false;
+  let failure: Error | null = null;
+  let paused = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  ex.closeAfterAnswer = true;
+  ex.onAbort.push(() => {
+    failure ??= new Error('client aborted');
+    notify();
+  });
+  ex.res.onData((chunk, isLast) => {
+    if (failure || ended) return;
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      failure = tooLarge(maxBytes);
+    } else {
+      // uWS reuses the chunk's memory after this callback returns: copy it.
+      if (chunk.byteLength > 0) queue.push(Buffer.from(chunk.slice(0)));
+      queued += chunk.byteLength;
+      if (isLast) ended = true;
+      if (queued >= HIGH_WATER && !paused && !ex.aborted) {
+        paused = true;
+        ex.res.pause();
+      }
+    }
+    notify();
+  });
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        if (queue.length > 0) {
+          const next = queue.shift()!;
+          queued -= next.length;
+          if (paused && queued < HIGH_WATER && !ex.aborted) {
+            paused = false;
+            ex.res.resume();
+          }
+          yield next;
+          continue;
+        }
+        if (failure) throw failure;
+        if (ended) {
+          ex.closeAfterAnswer = false;
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+  };
+}

@@ -20,6 +20,8 @@ export interface Exchange {
   /** Headers every answer of this exchange carries, whoever writes it (the CORS headers of an allowed origin). */
   extraHeaders: Record<string, string>;
   onAbort: (() => void)[];
+  /** Set while a streamed request body is unread: the answer then closes the connection. */
+  closeAfterAnswer?: boolean;
 }
 
 export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
@@ -78,8 +80,9 @@ function mergeHeaders(own: Record<string, string>, answer: Record<string, string
 }
 
 /** Writes a whole response once; a no-op when the client is gone or a response was already sent. */
-export function send(ex: Exchange, r: SimpleResponse, closeConnection = false): void {
+export function send(ex: Exchange, r: SimpleResponse, close = false): void {
   if (ex.aborted || ex.responded) return;
+  const closeConnection = close || ex.closeAfterAnswer === true;
   ex.responded = true;
   ex.res.cork(() => {
     ex.res.writeStatus(statusLine(r.status));

@@ -11,6 +11,8 @@ export interface HandlerContext<Body = unknown, Query = unknown> extends CallCon
   params: Record<string, string>;
   query: Query;
   body: Body;
+  /** The request body as a stream, for PUT (uploads); JSON bodies arrive parsed in `body` instead. */
+  bodyStream?: AsyncIterable<Buffer>;
 }
 
 export type HandlerResult =

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { AuditWriter } from '../audit/auditWriter.js';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { insertAudit } from '../db/audit.js';
-import { readBody } from './body.js';
+import { readBody, streamBody } from './body.js';
+import { MAX_UPLOAD_BYTES } from '../schemas/material.js';
 import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
 import { classifyError } from './errorMapping.js';
@@ -34,7 +35,9 @@ export interface PipelineDeps {
   originAllowed?: (principal: Principal, origin: string) => Promise<boolean>;
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const BODY_METHODS = new Set(['POST', 'PATCH']);
+// PUT carries bytes (material uploads), read as a stream with its own ceiling, never held whole.
+const STREAM_METHODS = new Set(['PUT']);
 
 /** Calls whose audit row was written by the handler itself (in its transaction, or before a stream). */
 const auditedInTx = new WeakSet<HandlerContext>();
@@ -46,8 +49,9 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
     // uWS delivers body chunks only to a reader attached before the first await.
     const bodyPromise = BODY_METHODS.has(ex.method) ? readBody(ex, deps.maxBodyBytes) : null;
     bodyPromise?.catch(() => undefined);
+    const bodyStream = STREAM_METHODS.has(ex.method) ? streamBody(ex, MAX_UPLOAD_BYTES) : undefined;
     deps.calls?.begin();
-    handle(deps, ex, bodyPromise)
+    handle(deps, ex, bodyPromise, bodyStream)
       .catch((error) => {
         deps.log.error({ err: error }, 'pipeline failure');
         send(ex, { status: 500, headers: { 'content-type': 'text/plain' }, body: 'internal error' }, true);
@@ -56,10 +60,11 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
   };
 }
 
-async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buffer> | null): Promise<void> {
+async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buffer> | null, bodyStream?: AsyncIterable<Buffer>): Promise<void> {
   if (ex.method === 'OPTIONS') return answerOptions(deps, ex);
   const started = performance.now();
   const ctx = newContext(ex);
+  if (bodyStream) ctx.bodyStream = bodyStream;
   let result: HandlerResult;
   try {
     result = await run(deps, ctx, bodyPromise);

@@ -1,8 +1,9 @@
 import type { ExtractionRow, MaterialRow } from '../db/material.js';
-import type { ExtractionOut, MaterialOut } from '../schemas/material.js';
+import type { ExtractionOut, MaterialOut, UploadTarget } from '../schemas/material.js';
 
 /** Rows to the closed response shapes of src/schemas/material.ts. */
-export function materialOut(row: MaterialRow): MaterialOut {
+/** `upload` only in the answer to the declaration: the URL's secret is not kept, so it cannot be shown again. */
+export function materialOut(row: MaterialRow, upload: UploadTarget | null = null): MaterialOut {
   return {
     material_id: row.id,
     kind: row.kind,
@@ -13,8 +14,8 @@ export function materialOut(row: MaterialRow): MaterialOut {
     retention_mode: row.retention_mode,
     data_class: row.data_class,
     case_id: row.case_id,
-    // Only inline text is served so far: there is never an upload outstanding.
-    upload: null,
+    upload,
+    failure_reason: row.failure_reason,
     derivation: {
       extractor_version: row.extractor_version,
       extracted_at: row.extracted_at,

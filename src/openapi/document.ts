@@ -96,6 +96,9 @@ function operationObject(op: OperationSpec, schemas: ConvertedSchemas): Record<s
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.schemaFor(op.body) } } } }
       : {}),
+    ...(op.bytesBody
+      ? { requestBody: { required: true, description: op.bytesBody.description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
+      : {}),
     responses: { [String(op.success.status)]: successResponse(op, schemas), ...streamEndedResponse(op), ...errorResponses(op) },
   };
 }

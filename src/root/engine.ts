@@ -21,6 +21,8 @@ import { createCaseService, type CaseService } from '../cases/service.js';
 import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
 import { createCaseExpansion, type CaseExpansion } from '../cases/expand.js';
 import { createExportWorker } from '../../workers/exports.js';
+import { createMaterialWorker } from '../../workers/material.js';
+import { createMaterialExtraction, type MaterialJob } from '../material/extraction.js';
 import { inquiryEffects } from '../inquiries/effects.js';
 import { createInquiryService, type InquiryService } from '../inquiries/service.js';
 import { monitorEffects } from '../monitors/effects.js';
@@ -51,6 +53,8 @@ export interface Core {
   cases: CaseService;
   caseExports: CaseExports;
   caseExpansion: CaseExpansion;
+  /** Queues the extraction of uploaded material bytes (job id: the material id, so a repeat is a no-op). */
+  enqueueMaterialExtraction(job: MaterialJob): Promise<void>;
   policyCache: PolicyCache;
   registryCache: RegistryCache;
   webhookSubscriptions: WebhookSubscriptions;
@@ -140,10 +144,15 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     },
   });
 
+  const materialExtraction = createMaterialExtraction({ db });
+  const enqueueMaterialExtraction = async (job: MaterialJob) => {
+    await queues.queue('material').add('material.extract', job, { jobId: job.materialId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
+  };
+
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, policyCache, registryCache, webhookSubscriptions,
+    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, enqueueMaterialExtraction, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({
@@ -157,6 +166,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
         },
       }));
       workers.push(createExportWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
+      workers.push(createMaterialWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
       workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, runtime, inquiries, queue: monitorQueue, log }));
       const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
       closers.push(() => webhooks.close());

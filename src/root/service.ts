@@ -90,6 +90,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       cases: core.cases,
       caseExports: core.caseExports,
       caseExpansion: core.caseExpansion,
+      enqueueMaterialExtraction: (job) => core.enqueueMaterialExtraction(job),
+      publicUrl: () => publicUrl,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,
       auditQuarantined: () => spool.quarantined(),

@@ -11,6 +11,10 @@ import { component, count, DataClass, dateTime, idString, RetentionMode, ruleIss
 
 export const MaterialKind = z.enum(['text', 'document', 'image', 'audio', 'video']);
 export const MaterialStatus = z.enum(['awaiting_upload', 'received', 'extracting', 'extracted', 'failed', 'discarded']);
+export const MaterialFailureReason = z.enum([
+  'media_type_mismatch', 'unsupported_media_type', 'corrupt', 'encrypted', 'too_large', 'too_many_pages', 'timeout', 'extractor_failed',
+]);
+export type MaterialFailureReason = z.infer<typeof MaterialFailureReason>;
 export const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the bytes, lower-case hex.');
 export const mediaType = z.string().max(127).regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/).describe('IANA media type, for example `application/pdf`.');
 
@@ -52,6 +56,10 @@ export const MaterialCreate = component(
     }),
 );
 
+export const MaterialUploadQuery = z.strictObject({
+  token: z.string().min(1).max(200).describe('The authorisation the upload URL carries; copy the URL as given.'),
+});
+
 export const UploadTarget = component(
   'UploadTarget',
   'Where to PUT the declared bytes; the upload must match the declared hash and size.',
@@ -88,7 +96,12 @@ export const MaterialOut = component(
     retention_mode: RetentionMode,
     data_class: DataClass,
     case_id: z.string().nullable(),
-    upload: UploadTarget.nullable().describe('Present until the bytes are received.'),
+    upload: UploadTarget.nullable().describe(
+      "Where to PUT the bytes: only in the 201 answer to a declaration by hash (the URL's secret is kept only as a hash, so it is never shown again); null otherwise.",
+    ),
+    failure_reason: MaterialFailureReason
+      .nullable()
+      .describe('Why extraction gave up, when `status` is `failed`: the bytes disagree with the declared type, no extractor reads the type, the file is corrupt or encrypted, it expands past the limits, or extraction ran out of time.'),
     derivation: MaterialDerivation,
     created_at: dateTime,
     updated_at: dateTime,
@@ -134,5 +147,6 @@ export const ExtractionOut = component(
 
 export type MaterialCreate = z.infer<typeof MaterialCreate>;
 export type MaterialOut = z.infer<typeof MaterialOut>;
+export type UploadTarget = z.infer<typeof UploadTarget>;
 export type BindingOut = z.infer<typeof BindingOut>;
 export type ExtractionOut = z.infer<typeof ExtractionOut>;

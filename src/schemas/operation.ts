@@ -24,7 +24,7 @@ export const NON_ADMIN_SCOPES: readonly Scope[] = [
 ];
 export const ALL_SCOPES: readonly Scope[] = [...NON_ADMIN_SCOPES, 'admin'];
 
-export type HttpMethod = 'get' | 'post' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
 export interface OperationSpec {
   operationId: string;
@@ -42,6 +42,8 @@ export interface OperationSpec {
   query?: z.ZodObject;
   /** Closed request body schema; its presence means the operation takes a JSON body. */
   body?: z.ZodType;
+  /** The operation takes raw bytes (PUT), streamed to the handler; documented as application/octet-stream. */
+  bytesBody?: { description: string };
   /** Extra request headers documented (e.g. X-Purpose). */
   headers?: { name: string; required: boolean; description: string }[];
   success: {

@@ -1,7 +1,7 @@
 import type { OperationSpec } from './operation.js';
 import { InquiryRequest, InquiryResponse } from './inquiries.js';
 import { ObservationBatchIn, ObservationIn, ObservationOut, ObservationOutList, OutcomeBatchIn, OutcomeIn } from './observations.js';
-import { ExtractionOut, MaterialCreate, MaterialOut } from './material.js';
+import { ExtractionOut, MaterialCreate, MaterialOut, MaterialUploadQuery } from './material.js';
 import { EntityOut, LedgerEntryList } from './entities.js';
 import { RegistryEntryList } from './registry.js';
 import { AfterQuery } from './queries.js';
@@ -94,6 +94,20 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Read material status and derivation',
     params: { material_id: 'string' },
     success: { status: 200, description: 'The material.', schema: MaterialOut },
+    validation: true,
+  },
+  {
+    operationId: 'uploadMaterialContent', method: 'put', path: '/v1/material/{material_id}/content', tag: 'Material', auth: 'open',
+    summary: 'Upload the declared bytes of material (the signed URL)',
+    description:
+      'The `upload.url` of a declaration by hash: its `token` is the authorisation (no key), it works once and until `upload.expires_at`. ' +
+      'The bytes stream (at most 64 MiB); a body whose SHA-256 or length differs from the declaration is refused with 422 and nothing of it is kept. ' +
+      'A worker then extracts from the bytes; read the material until its status is `extracted` or `failed`. 403: not a valid URL for this material; ' +
+      '409: already used; 410: expired. An extension of the contract (issue 14): SPEC.md names the signed upload URL but not its shape.',
+    params: { material_id: 'string' },
+    query: MaterialUploadQuery,
+    bytesBody: { description: 'The bytes, exactly as declared (any Content-Type).' },
+    success: { status: 200, description: 'Received; extraction is queued.', schema: MaterialOut },
     validation: true,
   },
   {

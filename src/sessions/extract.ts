@@ -28,7 +28,8 @@ interface Span {
 }
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/giu;
-const IPV4_PATTERN = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/gu;
+// Not part of a longer dotted number (`1.2.3.4.5`), but a full stop after it ends a sentence (`from 203.0.113.9.`).
+const IPV4_PATTERN = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?!\d|\.\d)/gu;
 const IPV6_PATTERN = /(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])/gu;
 const DOMAIN_PATTERN = /(?<![\w@.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\w@-])/gu;
 // Punctuation that ends a sentence is not part of a URL or an email written at its end.

@@ -116,12 +116,18 @@ describe('material: inline text', () => {
     expect(r.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', 'colour'], type: 'extra_forbidden' }));
   });
 
-  it('declared bytes (the upload path) are refused with a 422 naming sha256, for now', async () => {
+  it('declared bytes answer 201 awaiting_upload with a signed, expiring PUT URL on this service, shown only once', async () => {
     const r = await call('POST', '/v1/material', ts.tenant.keys.test, {
       kind: 'document', media_type: 'application/pdf', purpose: 'fraud_prevention', sha256: 'a'.repeat(64), size_bytes: 10,
     });
-    expect(r.status).toBe(422);
-    expect(r.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'sha256'], type: 'not_supported' })]);
+    expect(r.status).toBe(201);
+    const out = MaterialOut.parse(r.body);
+    expect(out).toMatchObject({ status: 'awaiting_upload', sha256: 'a'.repeat(64), size_bytes: 10, derivation: { items: 0, bytes_stored: false } });
+    expect(out.upload).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'application/pdf' } });
+    expect(out.upload!.url.startsWith(`${ts.base}/v1/material/${out.material_id}/content?token=`)).toBe(true);
+    expect(Date.parse(out.upload!.expires_at)).toBeGreaterThan(Date.now());
+    const read = MaterialOut.parse((await call('GET', `/v1/material/${out.material_id}`, ts.tenant.keys.test)).body);
+    expect(read.upload).toBeNull();
   });
 
   it('audio without consent_ref is refused by rule D36', async () => {

@@ -18,6 +18,7 @@ const EXTENSIONS: readonly [string, string][] = [
   ['delete', '/v1/admin/webhooks/{webhook_id}'],
   ['get', '/v1/admin/webhooks/{webhook_id}/deliveries'],
   ['post', '/v1/admin/keys/{key_id}/rotate'],
+  ['put', '/v1/material/{material_id}/content'],
 ];
 
 const EXPECTED: readonly [string, string][] = [

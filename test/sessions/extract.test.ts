@@ -14,6 +14,8 @@ describe('extractIdentifiers', () => {
     ['IPv4 and IPv6 addresses', 'from 203.0.113.9 and 2001:db8::1 today', [['IP', '203.0.113.9', '203.0.113.9'], ['IP', '2001:db8::1', '2001:db8::1']]],
     ['a bare domain under a public suffix, not file names or abbreviations', 'visit WWW.Paypa1.com, not file.txt or e.g. node.js', [['DOMAIN', 'WWW.Paypa1.com', 'paypa1.com']]],
     ['not an IP when out of range', 'version 10.0.0.256 here', []],
+    ['an IP ending a sentence', 'The login came from 203.0.113.9.', [['IP', '203.0.113.9', '203.0.113.9']]],
+    ['not an IP inside a longer dotted number', 'build 1.2.3.4.5 shipped', []],
     ['nothing at all', 'just words, nothing to see', []],
   ])('%s', (_name, line, want) => {
     expect(found(line)).toEqual(want);

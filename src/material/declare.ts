@@ -1,0 +1,110 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/authenticate.js';
+import type { CallContext } from '../auth/call.js';
+import { insertExtractions, insertMaterial, insertMaterialContent, type MaterialRow, type NewExtraction } from '../db/material.js';
+import { setUploadToken } from '../db/materialBytes.js';
+import { withTenant, type Db } from '../db/pool.js';
+import { PURPOSE_REFUSAL } from '../inquiries/admit.js';
+import type { PolicyCache } from '../policies/cache.js';
+import { allows } from '../policies/evaluate.js';
+import type { RegistryCache } from '../registry/cache.js';
+import type { MaterialCreate, UploadTarget } from '../schemas/material.js';
+import { extractText } from './extractOffLoop.js';
+import { fingerprintOf, sha256Hex, TEXT_EXTRACTOR_VERSION } from './extractText.js';
+import { issueUploadToken } from './upload.js';
+
+/**
+ * Declaring material (`POST /v1/material`), HTTP-free.
+ *
+ * Inline text is hashed, extracted at once and answered `extracted`; its raw
+ * text is stored by hash only under retention_mode=standard (rule D35). A
+ * declaration by hash is answered `awaiting_upload` with a signed,
+ * single-use, expiring URL for the bytes (src/material/upload.ts); a worker
+ * extracts them once they arrive. C2 material is extracted to outcomes only:
+ * each item keeps a fingerprint in place of its value.
+ */
+export interface DeclareDeps {
+  db: Db;
+  registry: RegistryCache;
+  policies: PolicyCache;
+  /** The service's public base URL, for the upload URL. */
+  publicUrl: () => string;
+  now?: () => Date;
+}
+
+export interface Declared {
+  row: MaterialRow;
+  upload: UploadTarget | null;
+}
+
+function newMaterialId(): string {
+  return `mat_${randomBytes(16).toString('base64url')}`;
+}
+
+export async function declareMaterial(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate): Promise<Declared> {
+  call.audit.target_kind = 'material';
+  call.audit.purpose = body.purpose;
+  // Material is declared for a purpose like any inquiry: granted and allowed, or the same I13 refusal.
+  const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
+  if (!grants.purposes.has(body.purpose) || !allows(policy?.body ?? null, { purpose: body.purpose, intent: '' }).purpose) throw PURPOSE_REFUSAL;
+  const id = newMaterialId();
+  call.audit.target_id = id;
+  return body.text !== undefined ? declareText(deps, call, principal, body, body.text, id) : declareUpload(deps, call, principal, body, id);
+}
+
+function baseRow(principal: Principal, body: MaterialCreate, id: string) {
+  return {
+    id, tenantId: principal.tenantId, mode: principal.mode, kind: body.kind, mediaType: body.media_type, purpose: body.purpose,
+    retentionMode: body.retention_mode, dataClass: body.data_class, consentRef: body.consent_ref ?? null, caseId: body.case_id ?? null,
+  };
+}
+
+async function declareText(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, text: string, id: string): Promise<Declared> {
+  const sha256 = sha256Hex(text);
+  const size = Buffer.byteLength(text, 'utf8');
+  const outcomesOnly = body.data_class === 'C2';
+  const storeContent = body.retention_mode === 'standard' && !outcomesOnly;
+  const scope = { tenantId: principal.tenantId, mode: principal.mode };
+  const extractions: NewExtraction[] = (await extractText(text)).map((x, seq) => ({
+    bindingId: randomUUID(),
+    seq,
+    type: x.type,
+    value: outcomesOnly ? null : x.normalised,
+    targetKind: outcomesOnly ? 'fingerprint' : 'artifact',
+    targetId: outcomesOnly ? fingerprintOf(scope, x.type, x.normalised) : `${x.type}:${x.normalised}`,
+    locatorKind: 'text',
+    locator: { start: x.start, end: x.end },
+    confidence: x.confidence,
+  }));
+  const row = await withTenant(deps.db, principal, async (tx) => {
+    if (storeContent) await insertMaterialContent(tx, { ...scope, sha256, size, content: text });
+    const inserted = await insertMaterial(tx, {
+      ...baseRow(principal, body, id), sha256, size, status: 'extracted', extractorVersion: TEXT_EXTRACTOR_VERSION,
+      extractedAt: new Date().toISOString(), items: extractions.length, bytesStored: storeContent,
+    });
+    await insertExtractions(tx, { ...scope, materialId: id }, extractions);
+    await call.auditInTx(tx, 201);
+    return inserted;
+  });
+  return { row, upload: null };
+}
+
+async function declareUpload(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, id: string): Promise<Declared> {
+  const issued = issueUploadToken(principal, (deps.now ?? (() => new Date()))());
+  const row = await withTenant(deps.db, principal, async (tx) => {
+    const inserted = await insertMaterial(tx, {
+      ...baseRow(principal, body, id), sha256: body.sha256!, size: body.size_bytes!, status: 'awaiting_upload',
+      extractorVersion: null, extractedAt: null, items: 0, bytesStored: false,
+    });
+    await setUploadToken(tx, id, issued.tokenHash, issued.expiresAt);
+    await call.auditInTx(tx, 201);
+    return inserted;
+  });
+  const upload: UploadTarget = {
+    url: `${deps.publicUrl()}/v1/material/${encodeURIComponent(id)}/content?token=${issued.token}`,
+    method: 'PUT',
+    headers: { 'Content-Type': body.media_type },
+    expires_at: issued.expiresAt,
+  };
+  return { row, upload };
+}

@@ -1,0 +1,41 @@
+import { extractDocx } from './extractors/docx.js';
+import { extractImage, OCR_ENGINE } from './extractors/image.js';
+import { extractPdf } from './extractors/pdf.js';
+import { identifiersIn } from './extractors/textLines.js';
+import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './extractors/types.js';
+import type { Family } from './sniff.js';
+
+/**
+ * Every extractor by family: the one place that says which code reads which
+ * bytes. Runs inside the extraction thread (extractBytesOffLoop.ts), never on
+ * the service's event loop. The version names the extractors, so a stored
+ * extraction says what produced it.
+ */
+export const BYTES_EXTRACTOR_VERSION = `bytes-identifiers/1 (pdf.js, mammoth, ${OCR_ENGINE}, exifr)`;
+
+export async function extractFromBytes(family: Family, bytes: Buffer, opts: ExtractOptions): Promise<ExtractedThing[]> {
+  switch (family) {
+    case 'pdf':
+      return extractPdf(bytes, opts);
+    case 'docx':
+      return extractDocx(bytes, opts);
+    case 'text':
+      return extractPlainText(bytes, opts);
+    case 'png':
+    case 'jpeg':
+    case 'gif':
+    case 'webp':
+    case 'tiff':
+      return extractImage(bytes, family, opts);
+  }
+}
+
+function extractPlainText(bytes: Buffer, opts: ExtractOptions): ExtractedThing[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ExtractionFailure('corrupt');
+  }
+  return identifiersIn(text, 'text', {}, opts);
+}

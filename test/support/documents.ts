@@ -1,0 +1,60 @@
+import JSZip from 'jszip';
+
+/**
+ * Small real documents for the material tests, written byte by byte so the
+ * tests need no office suite: a PDF with one text line per page (optionally
+ * encrypted, or claiming thousands of pages), a DOCX with paragraphs, and a
+ * ZIP that inflates far past its size.
+ */
+export function pdf(pages: string[], opts: { encrypted?: boolean; claimedPages?: number; author?: string } = {}): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => objects.push(body) + 0;
+  add('<< /Type /Catalog /Pages 2 0 R >>');
+  const kids = pages.map((_, i) => `${3 + i * 2} 0 R`).join(' ');
+  add(`<< /Type /Pages /Kids [${kids}] /Count ${opts.claimedPages ?? pages.length} >>`);
+  const fontRef = 3 + pages.length * 2;
+  pages.forEach((text, i) => {
+    const content = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, (c) => `\\${c}`)}) Tj ET`;
+    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + i * 2} 0 R /Resources << /Font << /F1 ${fontRef} 0 R >> >> >>`);
+    add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+  });
+  add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const infoRef = opts.author ? add(`<< /Author (${opts.author}) >>`) && objects.length : null;
+  // A standard security handler whose check value matches no password: a reader must ask for one.
+  const encryptRef = opts.encrypted ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`) && objects.length : null;
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  const extras = [infoRef ? `/Info ${infoRef} 0 R` : '', encryptRef ? `/Encrypt ${encryptRef} 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]` : ''].join(' ');
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${extras} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+export async function docx(paragraphs: string[]): Promise<Buffer> {
+  const zip = new JSZip();
+  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  zip.file('[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+    '<Default Extension="xml" ContentType="application/xml"/>' +
+    '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
+  zip.file('_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file('word/document.xml',
+    '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>' +
+    paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escape(p)}</w:t></w:r></w:p>`).join('') + '</w:body></w:document>');
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** A ZIP of `megabytes` of zeros: a few kilobytes that inflate a thousandfold. */
+export async function zipBomb(megabytes: number): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file('word/document.xml', Buffer.alloc(megabytes * 1024 * 1024));
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+}
