@@ -17,7 +17,7 @@ export const RULES = {
   D36: 'Audio and video material, and self-attested testimony, require a consent_ref.',
   D37: 'Analyst-asserted testimony requires a case_id.',
   C01: 'Cases require an investigative (KYB) tenant with an authorization record.',
-  C02: 'Only a signed-off case can be exported; a reviewer signs it off first.',
+  C02: 'Only a case signed off in review can be exported (signed off, or closed after its sign-off; a legal hold does not prevent it); a reviewer signs it off first.',
   C04: "Where the tenant's policy separates duties, the key that signs a case off is neither the one that opened it nor the one that last changed it.",
   C03: 'A case expansion may not spend more than what remains of the case budget, nor more than its own max_cost.',
   O01: "A browser page may call with a tenant's key only from an origin listed in the tenant's policy (allowed_origins).",

@@ -74,6 +74,28 @@ describe('POST /v1/cases/{case_id}/export', () => {
     Problem.parse(res.body);
   });
 
+  it('given a signed-off case under legal hold, and one closed after its sign-off, then both export; one closed without a sign-off is 409 C02', async () => {
+    const held = await signedOffCase();
+    expect((await call('POST', `/v1/cases/${held.case_id}/hold`, { reason: 'Litigation hold', reference: 'LH-1' })).status).toBe(200);
+    const heldExport = await call('POST', `/v1/cases/${held.case_id}/export`);
+    expect(heldExport.status).toBe(202);
+    expect((await readyExport(held.case_id, CaseExportOut.parse(heldExport.body).export_id)).status).toBe('ready');
+
+    const closed = await signedOffCase();
+    expect((await call('POST', `/v1/cases/${closed.case_id}/close`)).status).toBe(200);
+    const closedExport = await call('POST', `/v1/cases/${closed.case_id}/export`);
+    expect(closedExport.status).toBe(202);
+    expect((await readyExport(closed.case_id, CaseExportOut.parse(closedExport.body).export_id)).status).toBe('ready');
+
+    const unsigned = CaseOut.parse((await call('POST', '/v1/cases', {
+      title: 'Closed unsigned', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-2', issued_by: 'Court' },
+    })).body);
+    expect((await call('POST', `/v1/cases/${unsigned.case_id}/close`)).status).toBe(200);
+    const refused = await call('POST', `/v1/cases/${unsigned.case_id}/export`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ rule: 'C02', case_state: 'closed' });
+  });
+
   it('given a signed-off case, then the bundle is built, downloads with the key, verifies, and reproduces its scores', async () => {
     const signed = await signedOffCase();
     const asked = await call('POST', `/v1/cases/${signed.case_id}/export`);

@@ -96,6 +96,9 @@ const FIXTURES: Record<string, Fixture> = {
   material_content: async (c, t, m) => {
     await c.query(`INSERT INTO material_content (tenant_id, mode, sha256, size, content) VALUES ($1, $2, repeat('0', 64), 1, 'x')`, [t, m]);
   },
+  material_bytes: async (c, t, m) => {
+    await c.query(`INSERT INTO material_bytes (tenant_id, mode, sha256, seq, chunk) VALUES ($1, $2, repeat('0', 64), 0, '\\x00')`, [t, m]);
+  },
   material_extractions: async (c, t, m) => {
     const id = await insertMaterial(c, t, m);
     await c.query(`INSERT INTO material_extractions (binding_id, tenant_id, mode, material_id, seq, type, value, target_kind, target_id, locator_kind, locator, confidence)

@@ -49,13 +49,30 @@ export function createCaseExports(deps: CaseExportDeps) {
     };
   }
 
+  /**
+   * Signed off in review: a case in `signed_off` (held or not), or one closed
+   * while its last review stood as a sign-off. A case closed without one, or
+   * after a reviewer asked for changes, is not.
+   */
+  async function exportable(principal: Principal, caseId: string, state: string): Promise<boolean> {
+    if (state === 'signed_off') return true;
+    if (state !== 'closed') return false;
+    let signedOff = false;
+    for (const event of await deps.cases.timeline(principal, caseId)) {
+      const change = event.type === 'CaseChanged' ? event.data.change : null;
+      if (change === 'signed_off') signedOff = true;
+      else if (change === 'review_requested_changes') signedOff = false;
+    }
+    return signedOff;
+  }
+
   /** Asks for the bundle of a signed-off case; asking again before the case changes returns the same export. */
   async function request(ctx: CallContext, principal: Principal, caseId: string, format: string): Promise<CaseExportOut> {
     ctx.audit.target_kind = 'case';
     ctx.audit.target_id = caseId;
     const current = await deps.cases.view(principal, caseId);
     ctx.audit.purpose = current.purpose;
-    if (current.state !== 'signed_off') {
+    if (!(await exportable(principal, caseId, current.state))) {
       ctx.audit.rule = 'C02';
       throw new ServiceProblem('conflict', 'Only a signed-off case can be exported: a reviewer signs it off first (POST /v1/cases/{case_id}/review).', {
         rule: 'C02', case_state: current.state, legal_hold: current.legal_hold,
@@ -114,7 +131,7 @@ export function createCaseExports(deps: CaseExportDeps) {
   async function gatherFiles(scope: { tenantId: string; mode: Mode }, row: ExportRow): Promise<BundleFile[]> {
     const reader: Principal = { tenantId: scope.tenantId, mode: scope.mode, keyId: row.id, scopes: new Set(['cases']), label: `export:${row.id}` };
     const current = await deps.cases.view(reader, row.case_id);
-    if (current.sequence !== row.case_sequence || current.state !== 'signed_off') {
+    if (current.sequence !== row.case_sequence || !(await exportable(reader, row.case_id, current.state))) {
       throw new ExportRefused('The case changed after the export was asked; ask again once it is signed off.');
     }
     const [timeline, graph] = [await deps.cases.timeline(reader, row.case_id), await deps.cases.graph(reader, row.case_id)];
