@@ -15,8 +15,9 @@ import type { OutboxJob, TriggerHit } from './types.js';
  *   derived from the run id) and moves to `rescanning`.
  * - `rescanning`: one or more runs are outstanding (`inFlight`). Each ends
  *   with `rescan.completed` (its assessment becomes `lastAssessment`, and
- *   when triggers fired `MonitorTriggered` is appended to the stream) or
- *   `rescan.failed`. The last outstanding run's end returns to `active`.
+ *   when triggers fired `MonitorTriggered` is appended to the stream),
+ *   `rescan.unchanged` (the answer equalled `lastAssessment`: no inquiry was
+ *   opened, only the heartbeat is recorded) or `rescan.failed`. The last outstanding run's end returns to `active`.
  *   A run that comes due while another is still outstanding is enqueued too,
  *   rather than dropped: every scheduled run gets its inquiry.
  * - `closed` (final): DELETE sent `monitor.close`, from either open state.
@@ -28,7 +29,8 @@ import type { OutboxJob, TriggerHit } from './types.js';
  * outstanding (a rescan job that ran twice).
  *
  * Actions the runtime carries out (see actors/types.ts): `updateMonitorState`,
- * `recordMonitorAssessment` (in-transaction effects on the monitors row),
+ * `recordMonitorAssessment` and `recordMonitorHeartbeat` (in-transaction
+ * effects on the monitors row),
  * `appendEvent`, `enqueueJob`.
  */
 export const MONITOR_MACHINE_VERSION = 1;
@@ -71,6 +73,7 @@ export interface MonitorContext extends MonitorInput {
 export type MonitorEvent =
   | { type: 'monitor.rescanDue'; runId: string }
   | { type: 'rescan.completed'; runId: string; assessment: MonitorAssessment; previous: MonitorAssessment | null; triggered: TriggerHit[] }
+  | { type: 'rescan.unchanged'; runId: string; checkedAt: string }
   | { type: 'rescan.failed'; runId: string; reason: string }
   | { type: 'monitor.close' };
 
@@ -97,7 +100,8 @@ const runtimeSetup = setup({
   actions: {
     // Carried out by the runtime; declared here only so their params are typed.
     updateMonitorState: (_, _params: { state: MonitorStatus }) => {},
-    recordMonitorAssessment: (_, _params: { assessmentId: string }) => {},
+    recordMonitorAssessment: (_, _params: { assessmentId: string; checkedAt: string }) => {},
+    recordMonitorHeartbeat: (_, _params: { checkedAt: string }) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},
     copyToCaseStream: (_, _params: { caseId: string; type: string; payload: Record<string, unknown> }) => {},
     enqueueJob: (_, _params: OutboxJob) => {},
@@ -137,7 +141,7 @@ export const monitorMachine = runtimeSetup.extend({
         lastAssessment: event.assessment,
         reference: announce || context.reference === null ? event.assessment : context.reference,
       });
-      enqueue({ type: 'recordMonitorAssessment', params: { assessmentId: event.assessment.assessment_id } });
+      enqueue({ type: 'recordMonitorAssessment', params: { assessmentId: event.assessment.assessment_id, checkedAt: String(event.assessment.as_of) } });
       if (!announce) return;
       const payload = {
         monitor_id: context.monitor_id,
@@ -149,6 +153,11 @@ export const monitorMachine = runtimeSetup.extend({
       enqueue({ type: 'appendEvent', params: { type: 'MonitorTriggered', payload } });
       // A monitor opened in a case is part of the case: its stream carries the event too (SPEC: the case stream's event types).
       if (context.case_id !== null) enqueue({ type: 'copyToCaseStream', params: { caseId: context.case_id, type: 'MonitorTriggered', payload } });
+    }),
+    // An unchanged rescan appended nothing to the ledger: the machine keeps its last assessment and only the heartbeat is written.
+    recordHeartbeat: runtimeSetup.enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'rescan.unchanged') return;
+      enqueue({ type: 'recordMonitorHeartbeat', params: { checkedAt: event.checkedAt } });
     }),
   },
 }).createMachine({
@@ -179,6 +188,10 @@ export const monitorMachine = runtimeSetup.extend({
         'rescan.completed': [
           { guard: 'isLastInFlight', target: 'active', actions: ['absorbAssessment', 'finishRun'] },
           { guard: 'isInFlight', actions: ['absorbAssessment', 'finishRun'] },
+        ],
+        'rescan.unchanged': [
+          { guard: 'isLastInFlight', target: 'active', actions: ['recordHeartbeat', 'finishRun'] },
+          { guard: 'isInFlight', actions: ['recordHeartbeat', 'finishRun'] },
         ],
         'rescan.failed': [
           { guard: 'isLastInFlight', target: 'active', actions: 'finishRun' },

@@ -50,13 +50,15 @@ const MonitorRow = z.object({
   created_at: z.string(),
   closed_at: z.string().nullable(),
   last_assessment_id: z.string().nullable(),
+  last_checked_at: z.string().nullable(),
+  unchanged_rescans: z.number().int(),
 });
 export type MonitorRow = z.infer<typeof MonitorRow>;
 
 export async function findMonitor(tx: Tx, id: string): Promise<MonitorRow | null> {
   return tx.maybeOne(sql.type(MonitorRow)`
     SELECT id, tenant_id, mode, subject, intent, purpose, stake, triggers, cadence_seconds, case_id, created_by,
-           created_by_key_id, state, created_at, closed_at, last_assessment_id
+           created_by_key_id, state, created_at, closed_at, last_assessment_id, last_checked_at, unchanged_rescans::int
     FROM monitors WHERE id = ${id}`);
 }
 
@@ -76,8 +78,13 @@ export async function updateMonitorState(tx: Tx, id: string, state: 'active' | '
     WHERE id = ${id}`);
 }
 
-export async function setMonitorAssessment(tx: Tx, id: string, assessmentId: string): Promise<void> {
-  await tx.query(sql.unsafe`UPDATE monitors SET last_assessment_id = ${assessmentId} WHERE id = ${id}`);
+export async function setMonitorAssessment(tx: Tx, id: string, assessmentId: string, checkedAt: string): Promise<void> {
+  await tx.query(sql.unsafe`UPDATE monitors SET last_assessment_id = ${assessmentId}, last_checked_at = ${checkedAt} WHERE id = ${id}`);
+}
+
+/** An unchanged rescan: when the subject was last checked, and one more quiet rescan. Nothing else is written. */
+export async function recordMonitorHeartbeat(tx: Tx, id: string, checkedAt: string): Promise<void> {
+  await tx.query(sql.unsafe`UPDATE monitors SET last_checked_at = ${checkedAt}, unchanged_rescans = unchanged_rescans + 1 WHERE id = ${id}`);
 }
 
 /** Whether the monitor was closed (its stream can get nothing more). */

@@ -18,11 +18,16 @@ import type { StreamEvent } from '../../actors/types.js';
  *             process shutting down); the consumer ends its response;
  * - `resync`: the subscriber connection dropped and came back, so messages may
  *             have been lost in between; the consumer re-reads Postgres.
+ * - `checked`: a monitor's rescan ended unchanged at `at`: a signal for the
+ *             streams open now, never stored (a reconnect does not replay it).
  */
 export type HubMessage =
   | { type: 'event'; event: StreamEvent }
   | { type: 'close'; reason: string }
+  | { type: 'checked'; at: string }
   | { type: 'resync' };
+
+export type HubControl = { type: 'close'; reason: string } | { type: 'checked'; at: string };
 
 export type HubListener = (message: HubMessage) => void;
 
@@ -32,7 +37,7 @@ export type Unsubscribe = (() => void) & { ready: Promise<void> };
 export interface EventHub {
   subscribe(streamId: string, listener: HubListener): Unsubscribe;
   publish(streamId: string, event: StreamEvent): Promise<void>;
-  publishControl(streamId: string, control: { type: 'close'; reason: string }): Promise<void>;
+  publishControl(streamId: string, control: HubControl): Promise<void>;
   /** Local listener count of one stream (for tests and metrics). */
   listenerCount(streamId: string): number;
   /** Tells every local listener `close: shutdown`, then drops both connections. */
@@ -57,6 +62,7 @@ const WireMessage = z.discriminatedUnion('kind', [
     }),
   }),
   z.object({ kind: z.literal('close'), reason: z.string() }),
+  z.object({ kind: z.literal('checked'), at: z.string() }),
 ]);
 
 interface Channel {
@@ -120,7 +126,8 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
       await pub.publish(channelOf(streamId), JSON.stringify({ kind: 'event', event }));
     },
     async publishControl(streamId, control) {
-      await pub.publish(channelOf(streamId), JSON.stringify({ kind: control.type, reason: control.reason }));
+      const { type, ...rest } = control;
+      await pub.publish(channelOf(streamId), JSON.stringify({ kind: type, ...rest }));
     },
     listenerCount(streamId) {
       return channels.get(channelOf(streamId))?.listeners.size ?? 0;
@@ -184,7 +191,10 @@ function dispatch(entry: Channel | undefined, raw: string, log: Logger): void {
     log.warn({ err }, 'event hub dropped a malformed message');
     return;
   }
-  const message: HubMessage = parsed.kind === 'event' ? { type: 'event', event: parsed.event } : { type: 'close', reason: parsed.reason };
+  const message: HubMessage =
+    parsed.kind === 'event' ? { type: 'event', event: parsed.event }
+    : parsed.kind === 'checked' ? { type: 'checked', at: parsed.at }
+    : { type: 'close', reason: parsed.reason };
   // A copy: a listener that unsubscribes while being called must not skip its neighbour.
   for (const l of [...entry.listeners]) safeCall(l, message, log);
 }

@@ -45,6 +45,8 @@ export interface SseWriter {
   /** Writes one event: `id:` is the sequence, `event:` the type, `data:` the JSON of `data`. */
   event(id: number, type: string, data: unknown): void;
   comment(text: string): void;
+  /** Writes an event with no `id:`: a live signal a reconnecting client does not resume from. */
+  signal(type: string, data: unknown): void;
   /** Settles when nothing waits in our queue (a replay waits on it before reading the next page). */
   drained(): Promise<void>;
   /** Flushes what is queued and ends the response. */
@@ -155,6 +157,9 @@ export function openSse(ex: Exchange, opts: SseOptions): SseWriter {
       // A line break in the type would forge fields; event types never contain one.
       const name = type.replace(/[\r\n]/g, '');
       push(`id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    signal(type, data) {
+      push(`event: ${type.replace(/[\r\n]/g, '')}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     comment(text) {
       push(`: ${text.replace(/[\r\n]/g, ' ')}\n\n`);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
-import type { CheckDefinition, CheckEnvironment, InquiryTestimony } from '../checks/types.js';
+import type { Absence, CheckDefinition, CheckEnvironment, InquiryTestimony, Signal } from '../checks/types.js';
 import { insertObservation } from '../db/observations.js';
 import { stanceOf } from '../observations/stance.js';
 import type { MaterialBinding } from './gather.js';
 import { insertInquiry, type AssessmentRow } from '../db/inquiries.js';
-import type { Tx } from '../db/pool.js';
+import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
 import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
 
@@ -17,6 +17,7 @@ import { ServiceProblem } from '../platform/problems.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
 import type { InquiryEvent, PendingCheck } from '../../machines/inquiryMachine.js';
 import { assessNow, normaliseSubject, runInline, type InquiryFacts } from './evaluate.js';
+import type { AssessmentBody } from './assess.js';
 import { planChecks, type CheckPlan } from './plan.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 
@@ -100,6 +101,7 @@ export async function openInquiry(
   policy: CurrentPolicy | null,
   deadlineAt: number,
   claimIdempotency: (tx: Tx, inquiryId: string) => Promise<void>,
+  gathered?: ProbedEvidence,
 ): Promise<OpenedInquiry> {
   const { inquiryId, presentations, plan } = prepared;
   ctx.audit.target_kind = 'inquiry';
@@ -131,14 +133,17 @@ export async function openInquiry(
         intent: body.intent, purpose: body.purpose, request: facts, principal: principal.label,
       });
       const now = deps.now();
-      const { signals, absences } = await runInline(plan, facts, env, now);
-      const out = assessNow(facts, { assessmentId: randomUUID(), asOf: now, signals, absences, pendingCount: plan.worker.length, preliminary: false });
+      // Evidence a probe already gathered (every check, worker tier included) is taken as it is: nothing runs twice.
+      const { signals, absences } = gathered?.evidence ?? (await runInline(plan, facts, env, now));
+      const worker = gathered ? [] : plan.worker;
+      const asOf = gathered ? new Date(gathered.asOf) : now;
+      const out = assessNow(facts, { assessmentId: randomUUID(), asOf, signals, absences, pendingCount: worker.length, preliminary: false });
       evaluated = out;
       return {
         type: 'inquiry.evaluated',
         signals,
         absences,
-        pending: plan.worker.map((p) => pendingJob(principal, inquiryId, p, presentations, body)),
+        pending: worker.map((p) => pendingJob(principal, inquiryId, p, presentations, body)),
         // The machine carries the assessment and its record opaquely (it reads only assessment_id):
         // typed interfaces have no index signature, so they are widened to the event's JSON object type here.
         assessment: out.assessment as unknown as Record<string, unknown> & { assessment_id: string },
@@ -153,6 +158,66 @@ export async function openInquiry(
   // Concluded at once: the answer is what was just written, no need to read it back.
   const issued = created.state === 'concluded' && evaluated ? ledgerRowOf(evaluated) : null;
   return { inquiryId, state: created.state, facts: facts!, issued };
+}
+
+/**
+ * What the inquiry would answer now, writing nothing: the subject is
+ * resolved and its history read in a transaction that is then rolled back
+ * (a new entity is not kept), every planned check runs here, inline and
+ * worker tier alike (each under its own timeout), and the one scoring
+ * function scores them. A monitor's rescan asks this first and opens a real
+ * inquiry only when the answer differs from its last one (issue 18), so an
+ * unchanged subject costs the checks and no ledger entry. A changed one opens
+ * its inquiry with the probe's evidence (`openInquiry`'s `gathered`): the
+ * checks never run twice, and the ledger holds exactly what was compared.
+ */
+export interface ProbedEvidence {
+  evidence: { signals: Signal[]; absences: Absence[] };
+  asOf: string;
+}
+
+export interface Probe extends ProbedEvidence {
+  assessment: AssessmentBody;
+}
+
+export async function probeInquiry(
+  deps: { db: Db; now: () => Date },
+  principal: Principal,
+  body: InquiryRequest,
+  prepared: PreparedInquiry,
+  policy: CurrentPolicy | null,
+): Promise<Probe> {
+  const { inquiryId, presentations, plan } = prepared;
+  const read = await readWithoutWriting(deps.db, principal, async (tx) => {
+    const resolution = await resolveSubject(tx, principal, body, presentations);
+    const loaded: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
+    return { entityId: resolution && !resolution.created ? resolution.entityId : null, env: { ...loaded, context: contextTestimony(body) } };
+  });
+  const facts = factsOf(inquiryId, body, presentations, policy, plan, read.entityId, read.env.graph, Date.now());
+  const now = deps.now();
+  const everyCheck = { ...plan, inline: [...plan.inline, ...plan.worker], worker: [] };
+  const { signals, absences } = await runInline(everyCheck, facts, read.env, now);
+  const { assessment } = assessNow(facts, { assessmentId: randomUUID(), asOf: now, signals, absences, pendingCount: 0, preliminary: false });
+  return { assessment, evidence: { signals, absences }, asOf: now.toISOString() };
+}
+
+class RolledBack<T> extends Error {
+  constructor(readonly value: T) {
+    super('rolled back on purpose');
+  }
+}
+
+/** Runs `fn` in the tenant's transaction and rolls it back, keeping only what `fn` returned. */
+async function readWithoutWriting<T>(db: Db, principal: Principal, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    await withTenant(db, principal, async (tx) => {
+      throw new RolledBack(await fn(tx));
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.value as T;
+    throw error;
+  }
+  throw new Error('unreachable: the probe transaction always rolls back');
 }
 
 function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {

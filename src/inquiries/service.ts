@@ -13,7 +13,7 @@ import type { ModelRenderer } from '../reports/model.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
-import { openInquiry, prepareInquiry, type AuditSink } from './engine.js';
+import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, type ProbedEvidence } from './engine.js';
 import { checkById, type InquiryFacts } from './evaluate.js';
 import { claimer, IdempotencyClash, rememberResponse, requestHash, resolveClash } from './idempotency.js';
 import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
@@ -81,7 +81,13 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    * monitor's rescan): admission, idempotency, opening, waiting up to the
    * deadline, and the answer as the caller sees it.
    */
-  async function inquire(ctx: AuditSink, principal: Principal, body: InquiryRequest, purposeHeader?: string): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  async function inquire(
+    ctx: AuditSink,
+    principal: Principal,
+    body: InquiryRequest,
+    purposeHeader?: string,
+    probed?: ProbedEvidence,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     ctx.audit.purpose = body.purpose;
     const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
     const started = Date.now();
@@ -91,10 +97,10 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
     body = gathered.body;
     const prepared = prepareInquiry(deps.checks, body, gathered.bindings);
-    const answered = prepared.plan.worker.length > 0 ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
+    const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const opened = await openInquiry({ runtime: deps.runtime, checks: deps.checks, now }, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, body.idempotency_key, hash));
+      const opened = await openInquiry({ runtime: deps.runtime, checks: deps.checks, now }, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, body.idempotency_key, hash), probed);
       if (opened.state === 'reasoning') await waitOrFireDeadline(answered!, deadlineAt, () => fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'));
       const response = opened.issued
         ? await render(principal, opened.inquiryId, opened.state, opened.facts, opened.issued)
@@ -107,6 +113,14 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     } finally {
       answered?.stop();
     }
+  }
+
+  /** What the inquiry would answer now, writing nothing (engine.ts `probeInquiry`); admission refuses as for `inquire`. */
+  async function probe(principal: Principal, body: InquiryRequest): Promise<Probe> {
+    const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
+    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
+    const prepared = prepareInquiry(deps.checks, gathered.body, gathered.bindings);
+    return probeInquiry({ db: deps.db, now }, principal, gathered.body, prepared, policy);
   }
 
   /**
@@ -133,6 +147,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
 
   return {
     inquire,
+    probe,
     estimate,
     view,
     runCheckJob: (job: CheckJob) => runCheckJob(continuation, job),

@@ -1,6 +1,6 @@
 import type { Effect } from '../../actors/actions.js';
 import { appendEventsAndOutbox, lockActor } from '../../actors/store.js';
-import { setMonitorAssessment, updateMonitorState } from '../db/monitors.js';
+import { recordMonitorHeartbeat, setMonitorAssessment, updateMonitorState } from '../db/monitors.js';
 import type { MonitorStatus } from '../../machines/monitorMachine.js';
 
 /**
@@ -12,8 +12,11 @@ export const monitorEffects: Record<string, Effect> = {
   async updateMonitorState(tx, params: { state: MonitorStatus }, ctx) {
     await updateMonitorState(tx, ctx.actorId, params.state);
   },
-  async recordMonitorAssessment(tx, params: { assessmentId: string }, ctx) {
-    await setMonitorAssessment(tx, ctx.actorId, params.assessmentId);
+  async recordMonitorAssessment(tx, params: { assessmentId: string; checkedAt: string }, ctx) {
+    await setMonitorAssessment(tx, ctx.actorId, params.assessmentId, params.checkedAt);
+  },
+  async recordMonitorHeartbeat(tx, params: { checkedAt: string }, ctx) {
+    await recordMonitorHeartbeat(tx, ctx.actorId, params.checkedAt);
   },
   /**
    * The event of a monitor opened in a case, also on the case's stream. The

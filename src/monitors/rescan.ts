@@ -8,6 +8,7 @@ import type { AuditFacts } from '../auth/call.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { AuditSink } from '../inquiries/engine.js';
 import type { InquiryService } from '../inquiries/service.js';
+import type { ProbedEvidence } from '../inquiries/engine.js';
 import { InquiryRequest } from '../schemas/inquiries.js';
 import type { MonitorAssessment } from '../../machines/monitorMachine.js';
 
@@ -20,7 +21,10 @@ import type { MonitorAssessment } from '../../machines/monitorMachine.js';
  * Every attempt writes exactly one audit row: in the inquiry's own
  * transaction when it opens one, otherwise (a replay, a refusal) on its own.
  */
-export type RescanOutcome = { ok: true; assessment: MonitorAssessment } | { ok: false; reason: string };
+export type RescanOutcome =
+  | { ok: true; assessment: MonitorAssessment }
+  | { ok: true; unchanged: true; checkedAt: string }
+  | { ok: false; reason: string };
 
 /** The inquiry of an earlier attempt of this run is still reasoning: retry the job later. */
 export class RescanPendingError extends Error {
@@ -29,8 +33,66 @@ export class RescanPendingError extends Error {
 
 export interface RescanDeps {
   db: Db;
-  inquiries: Pick<InquiryService, 'inquire' | 'view'>;
+  inquiries: Pick<InquiryService, 'inquire' | 'view' | 'probe'>;
   now?: () => Date;
+}
+
+/**
+ * Whether two answers say the same (issue 18): score, interval, the tenant's
+ * label and the evidence counts. Times are left out (every rescan is as of
+ * its own now), and so are ids.
+ */
+export function sameAnswer(a: Pick<MonitorAssessment, 'score' | 'low' | 'high' | 'label'> & { evidence?: unknown }, b: MonitorAssessment): boolean {
+  return a.score === b.score && a.low === b.low && a.high === b.high && (a.label?.value ?? null) === (b.label?.value ?? null) &&
+    evidenceKey(a.evidence) === evidenceKey(b.evidence);
+}
+
+function evidenceKey(evidence: unknown): string {
+  const e = (evidence ?? {}) as Record<string, unknown>;
+  const sorted = (o: unknown) => JSON.stringify(Object.entries((o ?? {}) as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return [e.signals, e.failed_signals, e.contradictions, sorted(e.by_provenance_class), sorted(e.by_trust_band)].join('|');
+}
+
+/**
+ * One rescan. When the monitor holds an assessment, the question is first
+ * asked without writing (`probe`); an answer equal to the last one ends the
+ * run as unchanged, with its audit row and nothing else. Otherwise (the first
+ * rescan, a change, or a run an earlier attempt already opened an inquiry
+ * for) the monitor's inquiry is opened as before.
+ */
+export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: MonitorAssessment | null, runId: string): Promise<RescanOutcome> {
+  if (last === null) return runRescanInquiry(deps, monitor, runId);
+  const principal = rescanPrincipal(monitor);
+  if (await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId))) return runRescanInquiry(deps, monitor, runId);
+  const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
+  try {
+    const probe = await deps.inquiries.probe(principal, rescanRequest(monitor, runId));
+    if (!sameAnswer(probe.assessment, last)) return runRescanInquiry(deps, monitor, runId, probe);
+    await audit.writeNow(200);
+    return { ok: true, unchanged: true, checkedAt: probe.assessment.as_of };
+  } catch (error) {
+    return refusedRun(error, audit);
+  }
+}
+
+function rescanRequest(monitor: MonitorRow, runId: string): InquiryRequest {
+  return InquiryRequest.parse({ subject: monitor.subject, intent: monitor.intent, purpose: monitor.purpose, stake: monitor.stake, idempotency_key: runId });
+}
+
+/** A refusal that every retry would meet again ends the run; anything else is thrown for the queue to retry. */
+async function refusedRun(error: unknown, audit: RescanAudit): Promise<RescanOutcome> {
+  if (error instanceof ValidationFailure) {
+    // The tenant withdrew the purpose or intent since the watch opened: this run is refused, the watch goes on.
+    audit.audit.rule = error.rule;
+    await audit.writeNow(422);
+    return { ok: false, reason: error.rule ?? 'refused' };
+  }
+  if (error instanceof ServiceProblem && error.status < 500 && error.code !== 'conflict') {
+    // Refused the same way on every retry (an entity_id no longer visible, say): this run fails, the watch goes on.
+    await audit.writeNow(error.status);
+    return { ok: false, reason: error.code };
+  }
+  throw error;
 }
 
 export function rescanPrincipal(m: Pick<MonitorRow, 'id' | 'tenant_id' | 'mode' | 'created_by_key_id'>): Principal {
@@ -65,28 +127,16 @@ function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () =>
   };
 }
 
-export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, runId: string): Promise<RescanOutcome> {
+export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, runId: string, probed?: ProbedEvidence): Promise<RescanOutcome> {
   const principal = rescanPrincipal(monitor);
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
-  const body = InquiryRequest.parse({ subject: monitor.subject, intent: monitor.intent, purpose: monitor.purpose, stake: monitor.stake, idempotency_key: runId });
   try {
-    const answer = await deps.inquiries.inquire(audit, principal, body);
+    const answer = await deps.inquiries.inquire(audit, principal, rescanRequest(monitor, runId), undefined, probed);
     if (!audit.written()) await audit.writeNow(answer.status);
     return { ok: true, assessment: assessmentIn(answer.body) };
   } catch (error) {
-    if (error instanceof ValidationFailure) {
-      // The tenant withdrew the purpose or intent since the watch opened: this run is refused, the watch goes on.
-      audit.audit.rule = error.rule;
-      await audit.writeNow(422);
-      return { ok: false, reason: error.rule ?? 'refused' };
-    }
     if (error instanceof ServiceProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId, audit);
-    if (error instanceof ServiceProblem && error.status < 500) {
-      // Refused the same way on every retry (an entity_id no longer visible, say): this run fails, the watch goes on.
-      await audit.writeNow(error.status);
-      return { ok: false, reason: error.code };
-    }
-    throw error;
+    return refusedRun(error, audit);
   }
 }
 

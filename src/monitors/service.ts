@@ -123,6 +123,8 @@ function monitorOut(m: MonitorRow, lastAssessment: MonitorOut['last_assessment']
     case_id: m.case_id,
     next_run_at: nextRun,
     last_assessment: lastAssessment,
+    last_checked_at: m.last_checked_at,
+    unchanged_rescans: m.unchanged_rescans,
     events_url: `${publicUrl}/v1/monitors/${m.id}/events`,
     created_at: m.created_at,
   };

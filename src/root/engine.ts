@@ -9,6 +9,7 @@ import { SESSION_MACHINE_VERSION, sessionMachine } from '../../machines/sessionM
 import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js';
 import { createCheckWorker } from '../../workers/checks.js';
 import { createMonitorWorker } from '../../workers/monitors.js';
+import { createMonitorRuns } from '../monitors/runs.js';
 import { createQueues, type Queues } from '../../workers/queues.js';
 import { createTimerWorker } from '../../workers/timers.js';
 import { createWebhookWorker, fanoutJobFor } from '../../workers/webhooks.js';
@@ -167,7 +168,8 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
       }));
       workers.push(createExportWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
       workers.push(createMaterialWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
-      workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, runtime, inquiries, queue: monitorQueue, log }));
+      const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
+      workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, runs }));
       const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
       closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));

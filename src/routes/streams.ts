@@ -215,6 +215,11 @@ function createPump(d: PumpDeps): Pump {
     onHub(message) {
       if (message.type === 'close') closeRequested = true;
       else if (message.type === 'resync') needRead = true;
+      else if (message.type === 'checked') {
+        // Shown to the streams open now and never stored: no id, so a client's Last-Event-ID is untouched.
+        if (writer && !writer.closed) writer.signal('MonitorChecked', { stream_id: d.streamId, checked_at: message.at, unchanged: true });
+        return;
+      }
       else if (live.length < MAX_LIVE_PENDING) live.push(message.event);
       else {
         live = [];

@@ -111,6 +111,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       pump.offer([message.event]);
     }
     else if (message.type === 'resync') pump.resync();
+    // A monitor's signal; a session's stream never gets one.
+    else if (message.type === 'checked') return;
     else end(CLOSE_CODES.goingAway, 'going away', message.reason === 'shutdown' ? 'server_shutdown' : 'stream_closed');
   }
 

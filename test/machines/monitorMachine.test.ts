@@ -23,7 +23,7 @@ const TENANT = '00000000-0000-4000-8000-00000000000b';
 const CASE = '00000000-0000-4000-8000-00000000000c';
 const input = { monitor_id: ID, tenant_id: TENANT, mode: 'test' as const, case_id: null };
 
-const assessment = (id: string, score = 60): MonitorAssessment => ({ assessment_id: id, score, low: score - 10, high: score + 10, label: null });
+const assessment = (id: string, score = 60): MonitorAssessment => ({ assessment_id: id, score, low: score - 10, high: score + 10, label: null, as_of: `2026-11-25T10:00:0${id.at(-1)}.000Z` });
 const A1 = assessment('as-1', 70);
 const A2 = assessment('as-2', 40);
 
@@ -35,13 +35,15 @@ const due = (runId: string): MonitorEvent => ({ type: 'monitor.rescanDue', runId
 const completed = (runId: string, a: MonitorAssessment, triggered: TriggerHit[] = [], previous: MonitorAssessment | null = null): MonitorEvent =>
   ({ type: 'rescan.completed', runId, assessment: a, previous, triggered });
 const failed = (runId: string): MonitorEvent => ({ type: 'rescan.failed', runId, reason: 'I13' });
+const unchanged = (runId: string): MonitorEvent => ({ type: 'rescan.unchanged', runId, checkedAt: '2026-11-25T11:00:00.000Z' });
+const heartbeat = { type: 'recordMonitorHeartbeat', params: { checkedAt: '2026-11-25T11:00:00.000Z' } };
 const close: MonitorEvent = { type: 'monitor.close' };
 
 // The runtime's view of the actions: type and params, nothing else.
 const plain = (actions: readonly { type: string; params?: unknown }[]) => actions.map(({ type, params }) => ({ type, params }));
 const status = (s: MonitorStatus) => ({ type: 'updateMonitorState', params: { state: s } });
 const enqueue = (runId: string) => ({ type: 'enqueueJob', params: rescanJobOf(input, runId) });
-const record = (a: MonitorAssessment) => ({ type: 'recordMonitorAssessment', params: { assessmentId: a.assessment_id } });
+const record = (a: MonitorAssessment) => ({ type: 'recordMonitorAssessment', params: { assessmentId: a.assessment_id, checkedAt: a.as_of } });
 const triggeredEvent = (a: MonitorAssessment, previous: MonitorAssessment | null, reasons: string[], caseId: string | null = null) => ({
   type: 'appendEvent',
   params: { type: 'MonitorTriggered', payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId } },
@@ -117,6 +119,28 @@ describe('monitor machine', () => {
         context: { inFlight: [], recentRuns: ['r1', 'r2'], lastAssessment: A2, reference: A2 },
         actions: [record(A2), triggeredEvent(A2, A1, ['label_change', 'score_moves_by']), status('active')],
       },
+    },
+    {
+      name: 'rescanning, a rescan ends unchanged: only the heartbeat, the last assessment and the reference stay, nothing announced',
+      given: ['rescanning', { inFlight: ['r2'], recentRuns: ['r1'], lastAssessment: A1, reference: A1 }],
+      when: unchanged('r2'),
+      then: {
+        value: 'active',
+        context: { inFlight: [], recentRuns: ['r1', 'r2'], lastAssessment: A1, reference: A1 },
+        actions: [heartbeat, status('active')],
+      },
+    },
+    {
+      name: 'rescanning with two runs out, one ends unchanged: the heartbeat, still rescanning',
+      given: ['rescanning', { inFlight: ['r1', 'r2'], lastAssessment: A1, reference: A1 }],
+      when: unchanged('r1'),
+      then: { value: 'rescanning', context: { inFlight: ['r2'], recentRuns: ['r1'], lastAssessment: A1 }, actions: [heartbeat] },
+    },
+    {
+      name: 'rescanning, an unchanged result for a run not outstanding (a duplicate job): ignored',
+      given: ['rescanning', { inFlight: ['r2'], recentRuns: ['r1'], lastAssessment: A1, reference: A1 }],
+      when: unchanged('r1'),
+      then: { value: 'rescanning', context: { inFlight: ['r2'], recentRuns: ['r1'] }, actions: [] },
     },
     {
       name: 'rescanning, a rescan completes with no trigger met: recorded, the reference stays',

@@ -1,0 +1,95 @@
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import type { AnyMachineSnapshot } from 'xstate';
+import { ActorNotFoundError } from '../../actors/errors.js';
+import type { ActorRuntime } from '../../actors/runtime.js';
+import type { MonitorContext, MonitorEvent } from '../../machines/monitorMachine.js';
+import { findMonitor, type MonitorRow } from '../db/monitors.js';
+import { withTenant, type Mode } from '../db/pool.js';
+import type { EventHub } from '../events/hub.js';
+import { rescanOnce, type RescanDeps, type RescanOutcome } from './rescan.js';
+import { unscheduleRescans } from './schedule.js';
+import { evaluateTriggers, type Triggers } from './triggers.js';
+
+/**
+ * The monitor's two jobs as commands (the worker in workers/monitors.ts only
+ * parses and calls):
+ *
+ * - `tick`: a slot of the monitor's schedule came due; the machine enqueues
+ *   the run (or ignores a closed watch or a tick it has seen).
+ * - `run`: one rescan (`rescanOnce`), then its result to the machine:
+ *   `rescan.completed` (with the triggers met against the machine's last
+ *   assessment, read under the actor's row lock), `rescan.unchanged` (then a
+ *   `MonitorChecked` signal to the monitor's open streams) or `rescan.failed`.
+ *
+ * Both are safe to run twice, which is what a worker killed mid-job leads to:
+ * the machine ignores a tick it has seen, and a repeated run replays its
+ * inquiry instead of appending a second ledger entry.
+ */
+export interface MonitorRunDeps extends RescanDeps {
+  runtime: ActorRuntime;
+  /** The `monitors` queue, to end the schedule of a watch that no longer exists. */
+  queue: () => Queue;
+  hub: Pick<EventHub, 'publishControl'>;
+  log: Pick<Logger, 'warn' | 'error'>;
+}
+
+export interface TickJob { tenantId: string; mode: Mode; monitorId: string }
+export interface RunJob extends TickJob { runId: string }
+
+export function createMonitorRuns(deps: MonitorRunDeps) {
+  async function tick(job: TickJob, runId: string, finalAttempt: boolean): Promise<void> {
+    const scope = { tenantId: job.tenantId, mode: job.mode };
+    try {
+      const sent = await deps.runtime.send<MonitorEvent>(scope, job.monitorId, { type: 'monitor.rescanDue', runId });
+      // A schedule outliving its watch (DELETE committed, the removal failed): end it now.
+      if (sent.state === 'closed') await unscheduleRescans(deps.queue(), job.monitorId);
+    } catch (error) {
+      // The schedule is upserted inside the creating transaction, so the first tick can run before
+      // the commit: retry. Once retries are spent, that transaction rolled back and no watch exists.
+      if (!(error instanceof ActorNotFoundError) || !finalAttempt) throw error;
+      deps.log.warn({ actorId: job.monitorId, jobId: runId }, 'schedule of a monitor that does not exist; removed');
+      await unscheduleRescans(deps.queue(), job.monitorId);
+    }
+  }
+
+  async function run(job: RunJob, finalAttempt: boolean): Promise<void> {
+    const scope = { tenantId: job.tenantId, mode: job.mode };
+    const [monitor, actor] = await Promise.all([
+      withTenant(deps.db, scope, (tx) => findMonitor(tx, job.monitorId)),
+      deps.runtime.read(scope, job.monitorId),
+    ]);
+    // The watch ended after this run was enqueued, or the run already finished (a duplicate job).
+    const context = actor?.snapshot.context as MonitorContext | undefined;
+    if (!monitor || monitor.state === 'closed' || !context?.inFlight.includes(job.runId)) return;
+    let outcome: RescanOutcome;
+    try {
+      outcome = await rescanOnce(deps, monitor, context.lastAssessment, job.runId);
+    } catch (error) {
+      if (!finalAttempt) throw error;
+      // Out of retries: the run is recorded as failed so the machine stops waiting for it.
+      deps.log.error({ err: error, actorId: monitor.id, jobId: job.runId }, 'monitor rescan failed');
+      outcome = { ok: false, reason: 'error' };
+    }
+    const sent = await deps.runtime.send<MonitorEvent>(scope, monitor.id, (snapshot) => resultOf(snapshot, monitor, job.runId, outcome));
+    if ('unchanged' in outcome && sent.state !== 'closed') {
+      await deps.hub.publishControl(monitor.id, { type: 'checked', at: outcome.checkedAt }).catch((err: unknown) =>
+        deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told of an unchanged rescan'));
+    }
+  }
+
+  return { tick, run };
+}
+
+export type MonitorRuns = ReturnType<typeof createMonitorRuns>;
+
+/** The run's result event, built under the actor's row lock so `previous` is the assessment the machine holds. */
+function resultOf(snapshot: AnyMachineSnapshot, monitor: MonitorRow, runId: string, outcome: RescanOutcome): MonitorEvent | null {
+  const context = snapshot.context as MonitorContext;
+  if (!context.inFlight.includes(runId)) return null;
+  if (!outcome.ok) return { type: 'rescan.failed', runId, reason: outcome.reason };
+  if ('unchanged' in outcome) return { type: 'rescan.unchanged', runId, checkedAt: outcome.checkedAt };
+  const previous = context.lastAssessment;
+  const triggered = evaluateTriggers(monitor.triggers as Triggers, { current: outcome.assessment, previous, reference: context.reference });
+  return { type: 'rescan.completed', runId, assessment: outcome.assessment, previous, triggered };
+}
