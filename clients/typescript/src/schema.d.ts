@@ -1,0 +1,4603 @@
+// Generated from the service's OpenAPI document by clients/typescript/scripts/generate.ts; do not edit.
+export interface paths {
+    "/.well-known/tas-export-keys.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public keys that sign evidentiary bundles
+         * @description A JWKS of Ed25519 keys (kty OKP), each with its kid; keys rotated out stay listed so older bundles still verify. An extension of the contract (issue 14, DESIGN.md section 3).
+         *
+         *     No key needed.
+         */
+        get: operations["getExportKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browsable API reference
+         * @description No key needed.
+         */
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Build, tools, gateway and database health
+         * @description No key needed.
+         */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI 3.1 document
+         * @description No key needed.
+         */
+        get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit trail
+         * @description Every call and analyst action with its cost, oldest first.
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's keys of this mode
+         * @description Newest first, revoked ones included; never a secret, only its public prefix. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Mint an API key
+         * @description The secret is shown once and stored only as a salted hash (rule I11).
+         *
+         *     Requires scope `admin`.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Requires scope `admin`.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Mints the successor (same name, scopes and expiry; its secret shown once) and ends the old key after `grace_seconds`. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        post: operations["rotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every policy version, current first
+         * @description Requires scope `admin`.
+         */
+        get: operations["listPolicies"];
+        put?: never;
+        /**
+         * Publish a new policy version
+         * @description Changes labels from now on; never a score or a published assessment.
+         *
+         *     Requires scope `admin`.
+         */
+        post: operations["publishPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's webhooks of this mode
+         * @description Oldest first, deleted ones left out; never a secret. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Requires scope `admin`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one webhook
+         * @description Never its secret. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description No further deliveries, queued retries included; its delivery log stays readable. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the delivery log of a webhook
+         * @description Every attempt, oldest first (the last 1,000): when, which event, the HTTP status, our neutral error and the next retry. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a case
+         * @description Requires an investigative (KYB) tenant and an authorization record (rules C01, I13).
+         *
+         *     Requires scope `cases`.
+         */
+        post: operations["createCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a case
+         * @description Requires scope `cases`.
+         */
+        get: operations["getCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/assertions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter an analyst's judgement as evidence
+         * @description Requires scope `cases`.
+         */
+        post: operations["createCaseAssertion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a case
+         * @description Requires scope `cases`.
+         */
+        post: operations["closeCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream case events (SSE)
+         * @description Events: `CaseChanged`, `AssessmentRevised` (expansions), `MonitorTriggered` (case monitors).
+         *
+         *     Requires scope `cases`.
+         */
+        get: operations["streamCaseEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expand one budgeted hop of attribution
+         * @description With `human_gate` the candidates come back first (as connections) and nothing is spent until `choose` picks some.
+         *
+         *     Requires scope `cases`.
+         */
+        post: operations["expandCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a signed-off case as an evidentiary bundle
+         * @description Requires scope `cases`.
+         */
+        post: operations["exportCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an export of a case
+         * @description Its status, and the download URL once ready. An extension of the contract (issue 14): SPEC.md gives no way to learn when an export is ready.
+         *
+         *     Requires scope `cases`.
+         */
+        get: operations["getCaseExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/exports/{export_id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the evidentiary bundle of an export
+         * @description The tar.gz bundle (DESIGN.md section 3) once the export is ready; 409 naming its status before. An extension of the contract (issue 14).
+         *
+         *     Requires scope `cases`.
+         */
+        get: operations["downloadCaseExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the graph of a case
+         * @description Requires scope `cases`.
+         */
+        get: operations["getCaseGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a legal hold on a case
+         * @description Requires scope `cases`.
+         */
+        post: operations["holdCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/intake": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take in a bounded manifest of presentations and material
+         * @description Each item answers for itself (accepted, duplicate, rejected); the manifest becomes one case event; nothing is spent.
+         *
+         *     Requires scope `cases`.
+         */
+        post: operations["intakeCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove a case member
+         * @description Requires scope `cases`.
+         */
+        post: operations["changeCaseMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the legal hold of a case
+         * @description Requires scope `cases`.
+         */
+        post: operations["releaseCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a case: sign off or request changes
+         * @description Requires scope `cases`.
+         */
+        post: operations["reviewCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{case_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the timeline of a case
+         * @description Requires scope `cases`.
+         */
+        get: operations["getCaseTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a resolved subject
+         * @description Requires scope `entities`.
+         */
+        get: operations["getEntity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{entity_id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an entity's assessment ledger
+         * @description Every assessment in order, append-only, with the inputs that reproduce it.
+         *
+         *     Requires scope `entities`.
+         */
+        get: operations["getEntityLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness, for a keyed caller
+         * @description Any valid key.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assess a subject for a purpose at a stake
+         * @description Returns the score, its interval and the tenant label within `stake.deadline_ms`. `findings` appear when the policy shows them and the key has the `findings` scope. Only `mode=sync` is served (rule I16); a missing or disallowed purpose is refused with rule I13.
+         *
+         *     Requires scope `inquiries`.
+         */
+        post: operations["createInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inquiries/{inquiry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an inquiry and its latest assessment
+         * @description Requires scope `inquiries`.
+         */
+        get: operations["getInquiry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inquiries/{inquiry_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream revisions of an inquiry (SSE)
+         * @description Events: `AssessmentIssued`, `AssessmentRevised`, `InquiryConcluded`.
+         *
+         *     Requires scope `inquiries`.
+         */
+        get: operations["streamInquiryEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/material": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declare material: inline text or bytes to upload
+         * @description Audio and video require `consent_ref` (rule D36); `retention_mode=transient` stores no bytes (rule D35).
+         *
+         *     Requires scope `material`.
+         */
+        post: operations["createMaterial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/material/{material_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read material status and derivation
+         * @description Requires scope `material`.
+         */
+        get: operations["getMaterial"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/material/{material_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the declared bytes of material (the signed URL)
+         * @description The `upload.url` of a declaration by hash: its `token` is the authorisation (no key), it works once and until `upload.expires_at`. The bytes stream (at most 64 MiB); a body whose SHA-256 or length differs from the declaration is refused with 422 and nothing of it is kept. A worker then extracts from the bytes; read the material until its status is `extracted` or `failed`. 403: not a valid URL for this material; 409: already used; 410: expired. An extension of the contract (issue 14): SPEC.md names the signed upload URL but not its shape.
+         *
+         *     No key needed.
+         */
+        put: operations["uploadMaterialContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/material/{material_id}/extraction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what was extracted from material
+         * @description Requires scope `material`.
+         */
+        get: operations["getMaterialExtraction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a standing watch on a subject
+         * @description Requires scope `monitors`.
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors/{monitor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a monitor and its last assessment
+         * @description Requires scope `monitors`.
+         */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /**
+         * End a watch and its schedule
+         * @description Requires scope `monitors`.
+         */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors/{monitor_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream monitor triggers (SSE)
+         * @description Events: `MonitorTriggered`.
+         *
+         *     Requires scope `monitors`.
+         */
+        get: operations["streamMonitorEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record testimony about a subject
+         * @description Testimony enters with its provenance class and never sets a score.
+         *
+         *     Requires scope `observations`.
+         */
+        post: operations["createObservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/observations/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record up to 100 observations at once
+         * @description Requires scope `observations`.
+         */
+        post: operations["createObservationBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what happened after a decision
+         * @description References an assessment of the same tenant and mode (rule A01); feeds calibration.
+         *
+         *     Requires scope `outcomes`.
+         */
+        post: operations["createOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/outcomes/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record up to 100 outcomes at once
+         * @description Requires scope `outcomes`.
+         */
+        post: operations["createOutcomeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/registry/artifact-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the artifact types the tenant may present
+         * @description Requires scope `registry`.
+         */
+        get: operations["listArtifactTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/registry/intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the intents the tenant may use
+         * @description Requires scope `registry`.
+         */
+        get: operations["listIntents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/registry/purposes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the purposes the tenant may declare
+         * @description Requires scope `registry`.
+         */
+        get: operations["listPurposes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a live intake session (WebSocket)
+         * @description Connect to `ws_url` offering the subprotocols `tas.v1` and `tas.token.<token>` (browsers cannot set an Authorization header on a WebSocket); the token is single-use and expires at `expires_at`. Frames are JSON text: `presentation`, `text`, `observation`, `claim`, `close`; each gets `ack` or `refused` (with the rule), and `assessment.issued`, `assessment.revised`, `findings.added` and `session.closed` come back on the same socket. The protocol, limits and close codes are in docs/sessions.md. Purpose and intent are admitted as for an inquiry (rules I13, I14).
+         *
+         *     Requires scope `sessions`.
+         */
+        post: operations["openSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{session_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a session and apply its retention mode
+         * @description Requires scope `sessions`.
+         */
+        post: operations["closeSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    AssessmentRevised: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AssessmentRevised delivery
+         * @description An EventEnvelope with `type` AssessmentRevised. Answer 2xx within 10 s; anything else is retried on the published schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; a longer `Retry-After` is honoured). 410 disables the endpoint.
+         */
+        post: operations["deliverAssessmentRevised"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CaseChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CaseChanged delivery
+         * @description An EventEnvelope with `type` CaseChanged. Answer 2xx within 10 s; anything else is retried on the published schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; a longer `Retry-After` is honoured). 410 disables the endpoint.
+         */
+        post: operations["deliverCaseChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    InquiryConcluded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * InquiryConcluded delivery
+         * @description An EventEnvelope with `type` InquiryConcluded. Answer 2xx within 10 s; anything else is retried on the published schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; a longer `Retry-After` is honoured). 410 disables the endpoint.
+         */
+        post: operations["deliverInquiryConcluded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    MonitorTriggered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MonitorTriggered delivery
+         * @description An EventEnvelope with `type` MonitorTriggered. Answer 2xx within 10 s; anything else is retried on the published schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; a longer `Retry-After` is honoured). 410 disables the endpoint.
+         */
+        post: operations["deliverMonitorTriggered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /** @description A check that failed or did not answer. Part of the result, never an HTTP error. */
+        Absence: {
+            about: string;
+            about_type: string;
+            /** @enum {string} */
+            kind: "timeout" | "error" | "no_data" | "refused" | "budget" | "unregistered";
+            /** @description Stated reason with every source name removed. */
+            reason: string;
+        };
+        /** @description Score and honest interval from the admitted evidence through one function (the methodology), with the tenant label. */
+        Assessment: {
+            /**
+             * Format: date-time
+             * @description Moment the evidence was current.
+             */
+            as_of: string;
+            /** Format: uuid */
+            assessment_id: string;
+            entity_id: string | null;
+            evidence: components["schemas"]["EvidenceSummary"];
+            /** @description Upper bound of the interval. */
+            high: number;
+            /** Format: uuid */
+            inquiry_id: string;
+            /** @description Tenant's policy label; null when no policy labels it. */
+            label: components["schemas"]["Label"] | null;
+            /** @description Lower bound of the interval. */
+            low: number;
+            methodology_version: string;
+            /** @description True when the stopping rule was not yet met (`pre_transaction` only). */
+            preliminary: boolean;
+            score: number;
+        };
+        /** @description The first assessment of an inquiry. */
+        AssessmentIssued: {
+            assessment: components["schemas"]["Assessment"];
+            /** Format: uuid */
+            inquiry_id: string;
+            /** @enum {string} */
+            status: "accepted" | "reasoning" | "preliminary" | "concluded" | "rejected";
+        };
+        /** @description A later assessment of the same inquiry (or of a case expansion), appended to the ledger; the earlier one is unchanged. */
+        AssessmentRevised: {
+            assessment: components["schemas"]["Assessment"];
+            case_id: string | null;
+            /** Format: uuid */
+            inquiry_id: string;
+            /** Format: uuid */
+            previous_assessment_id: string;
+            /** @enum {string} */
+            status: "accepted" | "reasoning" | "preliminary" | "concluded" | "rejected";
+        };
+        /** @description One audited call or analyst action, with its cost. */
+        AuditEntryOut: {
+            /** @description The operationId of the call (or the analyst action). */
+            action: string;
+            /** Format: uuid */
+            audit_id: string;
+            cost_amount: number | null;
+            cost_currency: string | null;
+            /** @description The key that made the call; null for anonymous calls and the service's own work. */
+            key_id: string | null;
+            /** Format: date-time */
+            occurred_at: string;
+            principal: string;
+            /** @description The purpose the call declared, if any. */
+            purpose: string | null;
+            /** @description The rule that refused the call, if one did. */
+            rule: string | null;
+            /** @description The HTTP status the call was answered with. */
+            status: number;
+            target_id: string | null;
+            target_kind: string | null;
+        };
+        /** @description Where an extracted thing sits in its material. */
+        BindingOut: {
+            /** Format: uuid */
+            binding_id: string;
+            confidence: number;
+            /** @description Free-form: text offsets `{start, end}`, `{page}`, a region `{page, x, y, w, h}`, a time span `{start_ms, end_ms}`. */
+            locator: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            locator_kind: "text" | "document" | "image" | "audio" | "video" | "structured";
+            target_id: string;
+            /** @enum {string} */
+            target_kind: "artifact" | "fingerprint" | "signal" | "claim";
+        };
+        /** @description An analyst's judgement entered as evidence (provenance analyst_asserted). */
+        CaseAssertionIn: {
+            /**
+             * @description Handling the fact requires: C0 open, C1 personal, C2 special category.
+             * @default C1
+             * @enum {string}
+             */
+            data_class?: "C0" | "C1" | "C2";
+            /** @enum {string} */
+            disposition: "supports" | "weakens" | "neutral";
+            /** @description Findings the judgement rests on. */
+            finding_ids?: string[];
+            /** @description Material the judgement rests on. */
+            material_ids?: string[];
+            /** Format: date-time */
+            observed_at: string;
+            statement: string;
+            subject: components["schemas"]["Subject"];
+        };
+        /** @description The record that authorises the investigation (rule C01). */
+        CaseAuthorization: {
+            issued_by: string;
+            /** @enum {string} */
+            kind: "court_order" | "warrant" | "regulatory_request" | "engagement" | "internal_mandate" | "other";
+            /** @description Identifier of the authorising record. */
+            reference: string;
+            /** Format: date-time */
+            valid_until?: string;
+        };
+        /** @description A case's spending in the tenant's budget units. Intake spends nothing; each chosen expansion is one costed hop. */
+        CaseBudget: {
+            limit: number;
+            remaining: number;
+            spent: number;
+        };
+        /** @description A command moved a case; the case state is the fold of these events. */
+        CaseChanged: {
+            /** Format: uuid */
+            case_id: string;
+            /** @enum {string} */
+            change: "opened" | "member_added" | "member_removed" | "intake" | "expanded" | "expansion_requested" | "expansion_chosen" | "expansion_refused" | "assertion" | "held" | "released" | "review_requested_changes" | "signed_off" | "export_requested" | "exported" | "closed";
+            legal_hold: boolean;
+            /** @description Who did it: the key name or analyst id, never a secret. */
+            principal: string;
+            /** @enum {string} */
+            state: "open" | "in_review" | "signed_off" | "closed";
+            summary: string;
+        };
+        /** @description Opens a case. */
+        CaseCreate: {
+            authorization: components["schemas"]["CaseAuthorization"];
+            /** @description Spending limit in the tenant's budget units; defaults to the tenant's case budget. */
+            budget?: number;
+            description?: string;
+            /** @description Registered purpose id (rule I13). */
+            purpose: string;
+            /** @description The first subject of the case. */
+            subject?: components["schemas"]["Subject"];
+            title: string;
+        };
+        /** @description One budgeted hop of attribution from a seed, or the choice of candidates shown earlier under human_gate. */
+        CaseExpandIn: {
+            /** @description Candidates chosen from an earlier gated expansion. */
+            choose?: {
+                connection_ids: string[];
+                /** Format: uuid */
+                inquiry_id: string;
+            };
+            /**
+             * @description Show the candidates first; nothing is spent until one is chosen.
+             * @default false
+             */
+            human_gate?: boolean;
+            /** @description Registered intent of the hop; required with seed. */
+            intent?: string;
+            /** @description Cap for this hop; defaults to what remains of the case budget. */
+            max_cost?: number;
+            /** @description Relationship types to follow; all registered ones when absent. */
+            relations?: string[];
+            seed?: components["schemas"]["Subject"];
+            /**
+             * @description Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.
+             * @default t2
+             * @enum {string}
+             */
+            tier_ceiling?: "t0" | "t1" | "t2";
+        };
+        /** @description An evidentiary bundle being built: manifest of hashes, timeline, graph, assessments, audit chain excerpt, signature. */
+        CaseExportOut: {
+            /** Format: uuid */
+            case_id: string;
+            download_url: string | null;
+            expires_at: string | null;
+            /** Format: uuid */
+            export_id: string;
+            format: string;
+            manifest_sha256: string | null;
+            /** Format: date-time */
+            requested_at: string;
+            /** @enum {string} */
+            status: "queued" | "building" | "ready" | "failed";
+        };
+        /** @description A relation between two nodes, with its computed weight. */
+        CaseGraphEdge: {
+            edge_id: string;
+            from: string;
+            provenance_class: string;
+            relation: string;
+            to: string;
+            weight: number;
+        };
+        /** @description A value or entity in the case graph. */
+        CaseGraphNode: {
+            entity_id: string | null;
+            label: string;
+            node_id: string;
+            provenance_class: string;
+            /** @description Artifact type, or `entity`. */
+            type: string;
+        };
+        /** @description Nodes and edges of a case, with types, weights and provenance classes. */
+        CaseGraphOut: {
+            /** Format: uuid */
+            case_id: string;
+            edges: components["schemas"]["CaseGraphEdge"][];
+            /** Format: date-time */
+            generated_at: string;
+            nodes: components["schemas"]["CaseGraphNode"][];
+        };
+        /** @description Places or lifts a legal hold. */
+        CaseHoldIn: {
+            reason: string;
+            /** @description Identifier of the hold order. */
+            reference?: string;
+        };
+        /** @description A person working the case. */
+        CaseMember: {
+            /** Format: date-time */
+            added_at: string;
+            principal: string;
+            /** @enum {string} */
+            role: "lead" | "analyst" | "reviewer" | "observer";
+        };
+        /** @description Adds a member to a case, or removes one. */
+        CaseMemberIn: {
+            /**
+             * @default add
+             * @enum {string}
+             */
+            action?: "add" | "remove";
+            /** @description The analyst's id in the tenant's own directory. */
+            principal: string;
+            /**
+             * @default analyst
+             * @enum {string}
+             */
+            role?: "lead" | "analyst" | "reviewer" | "observer";
+        };
+        /** @description A case as derived from its event log. */
+        CaseOut: {
+            authorization: components["schemas"]["CaseAuthorization"];
+            budget: components["schemas"]["CaseBudget"];
+            /** Format: uuid */
+            case_id: string;
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            entity_ids: string[];
+            events_url: string;
+            /** @description Finding recorded at close. */
+            finding: string | null;
+            legal_hold: boolean;
+            members: components["schemas"]["CaseMember"][];
+            purpose: string;
+            /** @description Sequence of the latest case event. */
+            sequence: number;
+            /** @enum {string} */
+            state: "open" | "in_review" | "signed_off" | "closed";
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A reviewer's decision; `sign_off` is what export requires. */
+        CaseReviewIn: {
+            note?: string;
+            /** @enum {string} */
+            outcome: "sign_off" | "request_changes";
+        };
+        /** @description What the subject says about itself. Checked for consistency against the presentations; never taken as true. */
+        Claim: {
+            /** @description ISO 3166-1 alpha-2, upper case. */
+            country?: string;
+            email?: string;
+            name?: string;
+            organisation?: string;
+            phone?: string;
+            website?: string;
+        };
+        /** @description An edge in the tenant's graph between the subject's values and others. */
+        Connection: {
+            connection_id: string;
+            /** @description Caller's own value where it was theirs, else its type. */
+            from_label: string;
+            from_type: string;
+            reason: string;
+            /** @description Registered relationship type, for example `shares_registrant`. */
+            relation: string;
+            to_label: string;
+            to_type: string;
+            weight: number;
+        };
+        /** @description How much of the possible checking was done. */
+        Coverage: {
+            checks_answered: number;
+            checks_run: number;
+            checks_unanswered: number;
+            gaps?: components["schemas"]["CoverageGap"][];
+            /**
+             * @description Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.
+             * @enum {string}
+             */
+            tier_ceiling: "t0" | "t1" | "t2";
+        };
+        /** @description Checks the tier ceiling put out of reach: which question, at which tier, how many. */
+        CoverageGap: {
+            count: number;
+            /** @description The question that was not asked, for example `domain_age`. */
+            kind: string;
+            /**
+             * @description Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.
+             * @enum {string}
+             */
+            tier: "t0" | "t1" | "t2";
+        };
+        /** @description A resolved subject as the tenant may see it. */
+        EntityOut: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            entity_id: string;
+            latest_assessment: components["schemas"]["Assessment"] | null;
+            ledger_url: string;
+            /** @description The tenant's own values, normalised. */
+            presentations: components["schemas"]["Presentation"][];
+        };
+        /** @description One event of a stream: its type, its position in the stream and its payload. */
+        EventEnvelope: {
+            data: components["schemas"]["AssessmentIssued"];
+            /** Format: uuid */
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description Position in the stream; the SSE `id:` and the `after` cursor. */
+            sequence: number;
+            /** @enum {string} */
+            stream: "inquiry" | "case" | "monitor" | "session";
+            /** Format: uuid */
+            stream_id: string;
+            /** @constant */
+            type: "AssessmentIssued";
+        } | {
+            data: components["schemas"]["AssessmentRevised"];
+            /** Format: uuid */
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description Position in the stream; the SSE `id:` and the `after` cursor. */
+            sequence: number;
+            /** @enum {string} */
+            stream: "inquiry" | "case" | "monitor" | "session";
+            /** Format: uuid */
+            stream_id: string;
+            /** @constant */
+            type: "AssessmentRevised";
+        } | {
+            data: components["schemas"]["InquiryConcluded"];
+            /** Format: uuid */
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description Position in the stream; the SSE `id:` and the `after` cursor. */
+            sequence: number;
+            /** @enum {string} */
+            stream: "inquiry" | "case" | "monitor" | "session";
+            /** Format: uuid */
+            stream_id: string;
+            /** @constant */
+            type: "InquiryConcluded";
+        } | {
+            data: components["schemas"]["MonitorTriggered"];
+            /** Format: uuid */
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description Position in the stream; the SSE `id:` and the `after` cursor. */
+            sequence: number;
+            /** @enum {string} */
+            stream: "inquiry" | "case" | "monitor" | "session";
+            /** Format: uuid */
+            stream_id: string;
+            /** @constant */
+            type: "MonitorTriggered";
+        } | {
+            data: components["schemas"]["CaseChanged"];
+            /** Format: uuid */
+            event_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description Position in the stream; the SSE `id:` and the `after` cursor. */
+            sequence: number;
+            /** @enum {string} */
+            stream: "inquiry" | "case" | "monitor" | "session";
+            /** Format: uuid */
+            stream_id: string;
+            /** @constant */
+            type: "CaseChanged";
+        };
+        /** @description Counts of the admitted evidence. Never contains source names or raw content. */
+        EvidenceSummary: {
+            /** @description Counts by provenance class. */
+            by_provenance_class: {
+                [key: string]: number;
+            };
+            /** @description Counts by banded trust of the source. */
+            by_trust_band: {
+                high: number;
+                low: number;
+                medium: number;
+            };
+            contradictions: number;
+            failed_signals: number;
+            /**
+             * Format: date-time
+             * @description Equal to as_of when there is no evidence.
+             */
+            newest_observed_at: string;
+            /**
+             * Format: date-time
+             * @description Equal to as_of when there is no evidence.
+             */
+            oldest_observed_at: string;
+            signals: number;
+        };
+        /** @description An Ed25519 public key (JWK, RFC 8037) that signs evidentiary bundles. */
+        ExportKey: {
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description The id a bundle's manifest names. */
+            kid: string;
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            use: "sig";
+            /** @description The public key, base64url. */
+            x: string;
+        };
+        /** @description The JWKS at /.well-known/tas-export-keys.json: every key that ever signed a bundle, newest first. */
+        ExportKeySet: {
+            keys: components["schemas"]["ExportKey"][];
+        };
+        /** @description One thing extracted from material (an identifier, a fingerprint, a signal, a claim) with its binding. */
+        ExtractedItem: {
+            binding: components["schemas"]["BindingOut"];
+            /** @description Artifact type for artifacts, else the kind of fingerprint, signal or claim. */
+            type: string;
+            /** @description The tenant's own extracted value; null where only a fingerprint is kept. */
+            value: string | null;
+        };
+        /** @description The things extracted from a piece of material, each with its binding. */
+        ExtractionOut: {
+            extractor_version: string | null;
+            items: components["schemas"]["ExtractedItem"][];
+            material_id: string;
+            outcomes_only: boolean;
+            /** @enum {string} */
+            status: "awaiting_upload" | "received" | "extracting" | "extracted" | "failed" | "discarded";
+        };
+        /** @description One thing found, with every source name removed. */
+        Finding: {
+            /** @description The caller's own presented value concerned, when it was theirs. */
+            about: string;
+            about_type: string;
+            /**
+             * @description Handling the fact requires: C0 open, C1 personal, C2 special category.
+             * @enum {string}
+             */
+            data_class: "C0" | "C1" | "C2";
+            /** @description `supports`, `weakens` or `neutral`. */
+            disposition?: string;
+            finding_id: string;
+            /** @description Sort of check, for example `account_age`; names the question, never the source. */
+            kind?: string;
+            /** Format: date-time */
+            observed_at: string;
+            /** @description How it came to be known, for example `third_party`, `computed`. */
+            provenance_class: string;
+            statement: string;
+            /**
+             * @description Extension (trust-method/2): how diagnostic the finding is, declared by its check for this kind and disposition; absent on neutral findings, which are not scored. See docs/checks.md.
+             * @enum {string}
+             */
+            strength?: "weak" | "moderate" | "strong";
+            /** @enum {string} */
+            trust_band: "high" | "medium" | "low";
+        };
+        /** @description What was found, what could not be found, and connections. Present when the tenant may see findings. */
+        Findings: {
+            absences?: components["schemas"]["Absence"][];
+            assessment_id: string;
+            connections?: components["schemas"]["Connection"][];
+            coverage: components["schemas"]["Coverage"];
+            findings?: components["schemas"]["Finding"][];
+            /** Format: date-time */
+            generated_at: string;
+            inquiry_id: string;
+            /** @description Echo of what was asked. */
+            subject: components["schemas"]["Presentation"][];
+        };
+        /** @description Running build, tools discovered, whether the gateway schema answers and whether the database is reachable. Nothing about any tenant. */
+        Healthz: {
+            [key: string]: unknown;
+        };
+        /** @description The request was refused (422). Do not retry it unchanged. */
+        HTTPValidationError: {
+            detail: components["schemas"]["ValidationIssue"][];
+        };
+        /** @description The inquiry stopped reasoning; `assessment` is its final one. */
+        InquiryConcluded: {
+            assessment: components["schemas"]["Assessment"];
+            /** Format: date-time */
+            concluded_at: string;
+            /** Format: uuid */
+            inquiry_id: string;
+        };
+        /** @description How much should this subject be trusted for this purpose at this stake. Request body of POST /v1/inquiries. */
+        InquiryRequest: {
+            /** @description Caller testimony attached inline. */
+            context?: components["schemas"]["ObservationIn"][];
+            /** @description Replays the first answer for the same key and body (rule I17). */
+            idempotency_key?: string;
+            /** @description Registered intent id, for example `pre_transaction` (rule I14). */
+            intent: string;
+            /** @description Material already ingested, to reason over. */
+            material_ids?: string[];
+            /**
+             * @description Only `sync` is served; `async` and `stream` are refused (rule I16).
+             * @default sync
+             * @enum {string}
+             */
+            mode?: "sync" | "async" | "stream";
+            /** @description Registered purpose id; required on every call (rule I13). */
+            purpose: string;
+            /**
+             * @description Whether findings are written up as a report; the reply states which renderer ran.
+             * @default none
+             * @enum {string}
+             */
+            render?: "none" | "template" | "model";
+            /** @description BCP 47 language tag of the report, for example `en`, `pt-BR`. */
+            render_lang?: string;
+            stake: components["schemas"]["Stake"];
+            subject: components["schemas"]["Subject"];
+            /**
+             * @description Highest provider tier this inquiry may use (rule I19).
+             * @default t2
+             * @enum {string}
+             */
+            tier_ceiling?: "t0" | "t1" | "t2";
+        };
+        /** @description An inquiry and its latest assessment. */
+        InquiryResponse: {
+            assessment: components["schemas"]["Assessment"];
+            /** @description SSE stream of revisions while reasoning. */
+            events_url?: string;
+            findings?: components["schemas"]["Findings"];
+            inquiry_id: string;
+            report?: components["schemas"]["Report"];
+            /** @enum {string} */
+            status: "accepted" | "reasoning" | "preliminary" | "concluded" | "rejected";
+        };
+        /** @description One presentation, or one piece of declared material whose bytes follow by hash. */
+        IntakeItem: {
+            /** @constant */
+            kind: "presentation";
+            presentation: components["schemas"]["Presentation"];
+            /** @description The caller's own reference for the item, echoed in the answer. */
+            ref: string;
+        } | {
+            /** @description Required for audio and video (rule D36). */
+            consent_ref?: string;
+            /**
+             * @description Handling the fact requires: C0 open, C1 personal, C2 special category.
+             * @default C1
+             * @enum {string}
+             */
+            data_class?: "C0" | "C1" | "C2";
+            /** @constant */
+            kind: "material";
+            /** @enum {string} */
+            material_kind: "text" | "document" | "image" | "audio" | "video";
+            /** @description IANA media type, for example `application/pdf`. */
+            media_type: string;
+            ref: string;
+            /** @description SHA-256 of the bytes, lower-case hex. */
+            sha256: string;
+            size_bytes: number;
+        };
+        /** @description How one manifest item was taken. */
+        IntakeItemResult: {
+            reason: string | null;
+            ref: string;
+            /** @description Rule id that rejected the item. */
+            rule: string | null;
+            /** @enum {string} */
+            status: "accepted" | "duplicate" | "rejected";
+            /** @description Entity or material id the item landed on. */
+            target_id: string | null;
+            /** @description Where to PUT the bytes of an accepted material item. */
+            upload: components["schemas"]["UploadTarget"] | null;
+        };
+        /** @description A bounded manifest; it becomes one case event and spends nothing. Open-ended intake uses a session opened with case_id. */
+        IntakeManifest: {
+            items: components["schemas"]["IntakeItem"][];
+            note?: string;
+        };
+        /** @description Answer to an intake manifest: each item for itself. */
+        IntakeOut: {
+            accepted: number;
+            /** Format: uuid */
+            case_id: string;
+            duplicate: number;
+            /** Format: uuid */
+            intake_id: string;
+            items: components["schemas"]["IntakeItemResult"][];
+            rejected: number;
+            /** @description The case event the manifest became. */
+            sequence: number;
+        };
+        /** @description Mints an API key with the given scopes. */
+        KeyCreate: {
+            /** Format: date-time */
+            expires_at?: string;
+            /**
+             * @description Test keys see only test data; live keys only live data.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            name: string;
+            scopes: ("inquiries" | "findings" | "observations" | "outcomes" | "material" | "cases" | "monitors" | "sessions" | "entities" | "registry" | "admin")[];
+        };
+        /** @description An API key. `secret` is present only in the answer that minted it; it is stored as a salted hash and cannot be recovered. */
+        KeyOut: {
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            /** Format: uuid */
+            key_id: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string;
+            /** @description Public start of the key, for recognising it in logs, for example `tas_live_ab12`. */
+            prefix: string;
+            scopes: ("inquiries" | "findings" | "observations" | "outcomes" | "material" | "cases" | "monitors" | "sessions" | "entities" | "registry" | "admin")[];
+            secret?: string;
+        };
+        /** @description Rotates a key: a new key with the same name, scopes and expiry, and the old one ended after a grace period. */
+        KeyRotate: {
+            /**
+             * @description How long the old key keeps working, so deployments can switch over; 0 revokes it at once.
+             * @default 0
+             */
+            grace_seconds?: number;
+        };
+        /** @description One of the tenant's keys as the list shows it: never its secret, only its public prefix. Extension: not in SPEC.md's control plane table. */
+        KeySummary: {
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            /** Format: uuid */
+            key_id: string;
+            /** @description When the key last authenticated a call, to the minute; null if never. */
+            last_used_at: string | null;
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string;
+            /** @description Public start of the key, for example `tas_live_ab12`. */
+            prefix: string;
+            /** @description When the key was revoked; null while it is valid. */
+            revoked_at: string | null;
+            scopes: ("inquiries" | "findings" | "observations" | "outcomes" | "material" | "cases" | "monitors" | "sessions" | "entities" | "registry" | "admin")[];
+        };
+        /** @description The tenant's own policy label and the version of the policy that applied it. */
+        Label: {
+            policy_version: number;
+            value: string;
+        };
+        /** @description One entry of an entity's assessment ledger. */
+        LedgerEntryOut: {
+            assessment: components["schemas"]["Assessment"];
+            /** Format: uuid */
+            entry_id: string;
+            inputs: components["schemas"]["LedgerInputs"];
+            /** Format: date-time */
+            recorded_at: string;
+            sequence: number;
+        };
+        /** @description One admitted evidence item, as the methodology function reads it. */
+        LedgerEvidenceItem: {
+            /** @enum {string} */
+            disposition: "supports" | "weakens";
+            /** Format: date-time */
+            observed_at: string;
+            provenance_class: string;
+            /**
+             * @description Present on every trust-method/2 item, absent on trust-method/1 items.
+             * @enum {string}
+             */
+            strength?: "weak" | "moderate" | "strong";
+            /** @enum {string} */
+            trust_band: "high" | "medium" | "low";
+        };
+        /** @description Everything the methodology function needs to reproduce the assessment, in stored order. */
+        LedgerInputs: {
+            absences: number;
+            /** Format: date-time */
+            as_of: string;
+            evidence: components["schemas"]["LedgerEvidenceItem"][];
+            /**
+             * @description The version `tas score` applies to these inputs.
+             * @enum {string}
+             */
+            methodology_version: "trust-method/1" | "trust-method/2";
+        };
+        /** @description Liveness of the service, as string pairs (for example `status: ok`). */
+        Liveness: {
+            [key: string]: string;
+        };
+        /** @description Declares material: inline `text`, or the `sha256` and `size_bytes` of bytes to upload to the returned URL. */
+        MaterialCreate: {
+            case_id?: string;
+            /** @description Required for audio and video (rule D36). */
+            consent_ref?: string;
+            /**
+             * @description Declared C2 material is extracted to outcomes only.
+             * @default C1
+             * @enum {string}
+             */
+            data_class?: "C0" | "C1" | "C2";
+            /** @enum {string} */
+            kind: "text" | "document" | "image" | "audio" | "video";
+            /** @description IANA media type, for example `application/pdf`. */
+            media_type: string;
+            /** @description Registered purpose id (rule I13). */
+            purpose: string;
+            /**
+             * @description `transient`: raw content is processed and never stored (rule D35).
+             * @default standard
+             * @enum {string}
+             */
+            retention_mode?: "standard" | "transient";
+            /** @description SHA-256 of the bytes, lower-case hex. */
+            sha256?: string;
+            size_bytes?: number;
+            /** @description Who the material is about, when known. */
+            subject?: components["schemas"]["Subject"];
+            /** @description Inline content, for kind `text` only. */
+            text?: string;
+        };
+        /** @description What was derived from the material and by which extractor. */
+        MaterialDerivation: {
+            /** @description False under transient retention: only the hash is kept. */
+            bytes_stored: boolean;
+            extracted_at: string | null;
+            extractor_version: string | null;
+            /** @description Extracted items (see the extraction). */
+            items: number;
+            /** @description True for C2 material: extracted to outcomes only. */
+            outcomes_only: boolean;
+        };
+        /** @description Declared material, its status and derivation. */
+        MaterialOut: {
+            case_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Handling the fact requires: C0 open, C1 personal, C2 special category.
+             * @enum {string}
+             */
+            data_class: "C0" | "C1" | "C2";
+            derivation: components["schemas"]["MaterialDerivation"];
+            /** @description Why extraction gave up, when `status` is `failed`: the bytes disagree with the declared type, no extractor reads the type, the file is corrupt or encrypted, it expands past the limits, or extraction ran out of time. */
+            failure_reason: ("media_type_mismatch" | "unsupported_media_type" | "corrupt" | "encrypted" | "too_large" | "too_many_pages" | "timeout" | "extractor_failed") | null;
+            /** @enum {string} */
+            kind: "text" | "document" | "image" | "audio" | "video";
+            material_id: string;
+            media_type: string;
+            /**
+             * @description `transient`: raw content is processed and never stored (rule D35).
+             * @enum {string}
+             */
+            retention_mode: "standard" | "transient";
+            sha256: string | null;
+            size_bytes: number | null;
+            /** @enum {string} */
+            status: "awaiting_upload" | "received" | "extracting" | "extracted" | "failed" | "discarded";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where to PUT the bytes: only in the 201 answer to a declaration by hash (the URL's secret is kept only as a hash, so it is never shown again); null otherwise. */
+            upload: components["schemas"]["UploadTarget"] | null;
+        };
+        /** @description Opens a standing watch on a subject. */
+        MonitorCreate: {
+            cadence_seconds: number;
+            /**
+             * Format: uuid
+             * @description Makes this a case monitor: its events also go to the case stream.
+             */
+            case_id?: string;
+            /** @description Registered intent id (rule I14). */
+            intent: string;
+            /** @description Registered purpose id (rule I13). */
+            purpose: string;
+            stake: components["schemas"]["Stake"];
+            subject: components["schemas"]["Subject"];
+            triggers: components["schemas"]["MonitorTriggers"];
+        };
+        /** @description A monitor and its last assessment. */
+        MonitorOut: {
+            cadence_seconds: number;
+            case_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            events_url: string;
+            intent: string;
+            last_assessment: components["schemas"]["Assessment"] | null;
+            /** @description When a rescan last ran to its end, changed or not; null before the first. */
+            last_checked_at: string | null;
+            /** Format: uuid */
+            monitor_id: string;
+            /** @description Null once closed. */
+            next_run_at: string | null;
+            purpose: string;
+            stake: components["schemas"]["Stake"];
+            /** @enum {string} */
+            state: "active" | "rescanning" | "closed";
+            subject: components["schemas"]["Subject"];
+            triggers: components["schemas"]["MonitorTriggers"];
+            /** @description Rescans whose answer equalled the last assessment (score, interval, label and evidence counts): they append no ledger entry and notify no one; the stream shows each as a `MonitorChecked` signal. */
+            unchanged_rescans: number;
+        };
+        /** @description A monitor's rescan met one of its triggers. */
+        MonitorTriggered: {
+            assessment: components["schemas"]["Assessment"];
+            case_id: string | null;
+            /** Format: uuid */
+            monitor_id: string;
+            previous_assessment: components["schemas"]["Assessment"] | null;
+            reasons: ("label_change" | "score_below" | "score_above" | "score_moves_by" | "width_above")[];
+        };
+        /** @description When a rescan is announced. At least one trigger is set. */
+        MonitorTriggers: {
+            /** @description The tenant's label changed. */
+            label_change?: boolean;
+            /** @description The score rose above this value. */
+            score_above?: number;
+            /** @description The score fell below this value. */
+            score_below?: number;
+            /** @description The score moved at least this far from the last announced one. */
+            score_moves_by?: number;
+            /** @description The interval (high - low) widened beyond this. */
+            width_above?: number;
+        };
+        /** @description Testimony about a subject. It enters with its provenance class and never sets a score. */
+        ObservationIn: {
+            /** @description Required when provenance_class is analyst_asserted (rule D37). */
+            case_id?: string;
+            /** @description Required when provenance_class is self_attested (rule D36). */
+            consent_ref?: string;
+            /**
+             * @description Handling the fact requires: C0 open, C1 personal, C2 special category.
+             * @enum {string}
+             */
+            data_class?: "C0" | "C1" | "C2";
+            /** Format: date-time */
+            observed_at: string;
+            /** Format: date-time */
+            observed_range_end?: string;
+            /** Format: date-time */
+            observed_range_start?: string;
+            /** @enum {string} */
+            provenance_class: "tenant_supplied" | "self_attested" | "analyst_asserted";
+            /** @description Registered purpose id (rule I13). */
+            purpose: string;
+            /**
+             * @description Extension: which way the testimony points. When absent it is derived from summary (adverse words such as chargeback, fraud, stolen, scam, impersonation, in en, de, es, fr, pt, not negated, weaken; anything else is neutral).
+             * @enum {string}
+             */
+            stance?: "supports" | "weakens" | "neutral";
+            subject: components["schemas"]["Subject"];
+            summary: string;
+        };
+        /** @description A recorded observation, outcome or analyst assertion, as evidence about the resolved entity. */
+        ObservationOut: {
+            /** @description Set for outcomes. */
+            assessment_id: string | null;
+            case_id: string | null;
+            /**
+             * @description Handling the fact requires: C0 open, C1 personal, C2 special category.
+             * @enum {string}
+             */
+            data_class: "C0" | "C1" | "C2";
+            /** @description Entity the subject resolved to (for an outcome, its assessment's entity); null when there was none. */
+            entity_id: string | null;
+            /** @enum {string} */
+            kind: "observation" | "outcome" | "assertion";
+            /** Format: uuid */
+            observation_id: string;
+            /** Format: date-time */
+            observed_at: string;
+            provenance_class: string;
+            /** Format: date-time */
+            recorded_at: string;
+        };
+        /** @description What happened after a decision the tenant took on an assessment; feeds calibration (rule A01). */
+        OutcomeIn: {
+            assessment_id: string;
+            /** @description Tenant's own id of the decision taken. */
+            decision_ref: string;
+            detail?: string;
+            /** @enum {string} */
+            kind: "repaid" | "defaulted" | "reversed" | "settled" | "confirmed" | "exposed" | "closed_finding" | "other";
+            /** Format: date-time */
+            observed_at: string;
+        };
+        /** @description All given conditions must hold for the rule to match (an empty condition always matches). Width is high - low. */
+        PolicyCondition: {
+            amount_gte?: number;
+            amount_lte?: number;
+            high_gte?: number;
+            high_lte?: number;
+            intents?: string[];
+            low_gte?: number;
+            low_lte?: number;
+            preliminary?: boolean;
+            purposes?: string[];
+            score_gte?: number;
+            score_lte?: number;
+            stake_kinds?: ("payment" | "credit" | "account" | "listing" | "hire" | "belief" | "other")[];
+            width_gte?: number;
+            width_lte?: number;
+        };
+        /** @description A new policy version. Publishing changes labels and never scores. */
+        PolicyIn: {
+            /** @description Intents inquiries may use (rule I14). */
+            allowed_intents: string[];
+            /**
+             * @description Extension (issue 16): origins (`https://app.example.com`) of the tenant's web apps whose pages may call with its keys (rule O01); none by default.
+             * @default []
+             */
+            allowed_origins?: string[];
+            /** @description Purposes inquiries may declare (rule I13). */
+            allowed_purposes: string[];
+            /**
+             * @description The most a report may be rendered with; asks above it are clamped.
+             * @enum {string}
+             */
+            render_ceiling: "none" | "template" | "model";
+            rules: components["schemas"]["PolicyRule"][];
+            /**
+             * @description Extension (issue 18): when true, the key that signs a case off cannot be the one that opened it or made its latest change (rule C04).
+             * @default false
+             */
+            separate_sign_off?: boolean;
+            /** @description Whether findings appear in inquiry responses (the key also needs the findings scope). */
+            show_findings: boolean;
+        };
+        /** @description A published policy version. */
+        PolicyOut: {
+            /** @description Intents inquiries may use (rule I14). */
+            allowed_intents: string[];
+            /**
+             * @description Extension (issue 16): origins (`https://app.example.com`) of the tenant's web apps whose pages may call with its keys (rule O01); none by default.
+             * @default []
+             */
+            allowed_origins?: string[];
+            /** @description Purposes inquiries may declare (rule I13). */
+            allowed_purposes: string[];
+            /** Format: date-time */
+            created_at: string;
+            current: boolean;
+            policy_version: number;
+            /**
+             * @description The most a report may be rendered with; asks above it are clamped.
+             * @enum {string}
+             */
+            render_ceiling: "none" | "template" | "model";
+            rules: components["schemas"]["PolicyRule"][];
+            /**
+             * @description Extension (issue 18): when true, the key that signs a case off cannot be the one that opened it or made its latest change (rule C04).
+             * @default false
+             */
+            separate_sign_off?: boolean;
+            /** @description Whether findings appear in inquiry responses (the key also needs the findings scope). */
+            show_findings: boolean;
+        };
+        /** @description A label rule; rules are tried in order and the first that matches gives the label. */
+        PolicyRule: {
+            label: string;
+            when: components["schemas"]["PolicyCondition"];
+        };
+        /** @description A value the caller presented, with its registered artifact type (from GET /v1/registry/artifact-types). */
+        Presentation: {
+            /** @description Registered artifact type id, for example `EMAIL`, `PHONE`. */
+            type: string;
+            /** @description Presented value; normalised by the service. */
+            value: string;
+        };
+        /** @description RFC 9457 problem details, served as application/problem+json. */
+        Problem: {
+            /**
+             * Format: uuid
+             * @description Audit row written for this call; the same value as the X-Service-Audit-Id header.
+             */
+            audit_id: string;
+            /** @description On 409 from POST /v1/cases/{case_id}/expand (rule C03): the case budget, in check-cost units. */
+            budget?: {
+                limit: number;
+                remaining: number;
+                spent: number;
+            };
+            /**
+             * @description On 409 from a case operation: the state that refused it.
+             * @enum {string}
+             */
+            case_state?: "open" | "in_review" | "signed_off" | "closed";
+            detail: string;
+            /** @description Per-item reasons, when there are several. */
+            errors?: components["schemas"]["ValidationIssue"][];
+            /** @description On 409 from an expansion (rule C03): what the hop would have cost. */
+            estimated_cost?: number;
+            /**
+             * @description On 409 from a bundle download: the export is not ready.
+             * @enum {string}
+             */
+            export_status?: "queued" | "building" | "ready" | "failed";
+            /** @description On 409 from a case operation: whether the case is on legal hold. */
+            legal_hold?: boolean;
+            /** @description On 413: the largest request body accepted, in bytes. */
+            max_bytes?: number;
+            /** @description On 409 from an expansion (rule C03): the hop's own cap, when it was the one exceeded. */
+            max_cost?: number;
+            /**
+             * @description On 403: the scope the key lacks.
+             * @enum {string}
+             */
+            missing_scope?: "inquiries" | "findings" | "observations" | "outcomes" | "material" | "cases" | "monitors" | "sessions" | "entities" | "registry" | "admin";
+            /** @description On 429 and 503: the Retry-After header, in seconds. */
+            retry_after?: number;
+            /** @description Rule id, when a rule refused the call. */
+            rule?: string;
+            status: number;
+            title: string;
+            /** @description URI identifying the problem type, `urn:tas:problem:<code>`. */
+            type: string;
+        };
+        /** @description One registered id the tenant may use. */
+        RegistryEntryOut: {
+            description: string;
+            id: string;
+            /** @description Artifact types only: how presented values are normalised, for example `e164`. */
+            normaliser?: string;
+        };
+        /** @description Findings written up; `rendered_by` states which renderer ran (a tenant may be clamped to `template`). */
+        Report: {
+            assessment_id: string;
+            /** Format: date-time */
+            generated_at: string;
+            inquiry_id: string;
+            lang?: string;
+            /** @description Set when a model wrote it; null for a template. */
+            prompt_version?: string | null;
+            /** @enum {string} */
+            rendered_by: "template" | "model";
+            sections: components["schemas"]["ReportSection"][];
+            share: components["schemas"]["ShareCardOut"];
+        };
+        /** @description One section of a written report, with the findings it rests on. */
+        ReportSection: {
+            body: string;
+            finding_ids: string[];
+            /** @description Stable section key, for example `summary`, `evidence`, `gaps`. */
+            key: string;
+            title: string;
+        };
+        /** @description A close accepted; the retention mode is applied as the session drains. */
+        SessionCloseOut: {
+            reason: string;
+            /** Format: uuid */
+            session_id: string;
+            /** @enum {string} */
+            state: "open" | "closing" | "closed";
+        };
+        /** @description Opens a live intake session. */
+        SessionOpen: {
+            /**
+             * Format: uuid
+             * @description Open-ended intake into a case.
+             */
+            case_id?: string;
+            /** @description Required before audio or video frames (rule D36). */
+            consent_ref?: string;
+            /** @default 300 */
+            idle_timeout_seconds?: number;
+            /** @description Registered intent id (rule I14). */
+            intent: string;
+            /** @description Registered purpose id (rule I13). */
+            purpose: string;
+            /**
+             * @description `transient`: raw content is processed and never stored (rule D35).
+             * @default standard
+             * @enum {string}
+             */
+            retention_mode?: "standard" | "transient";
+            stake: components["schemas"]["Stake"];
+            /** @description Known subject, even only a claim; frames may add presentations. */
+            subject?: components["schemas"]["SessionSubject"];
+        };
+        /** @description An opened session. The token is single-use and shown once; present it when connecting to ws_url. */
+        SessionOut: {
+            /**
+             * Format: date-time
+             * @description The token must be used before this moment.
+             */
+            expires_at: string;
+            /**
+             * @description `transient`: raw content is processed and never stored (rule D35).
+             * @enum {string}
+             */
+            retention_mode: "standard" | "transient";
+            /** Format: uuid */
+            session_id: string;
+            /** @enum {string} */
+            state: "open" | "closing" | "closed";
+            token: string;
+            ws_url: string;
+        };
+        /** @description Who a live intake is about, as far as known when it opens: presentations, an entity, a claim, or only some of them; frames add the rest. */
+        SessionSubject: {
+            claim?: components["schemas"]["Claim"];
+            /** @description A subject resolved before. */
+            entity_id?: string;
+            presentations?: components["schemas"]["Presentation"][];
+        };
+        /** @description A short card of the result that can be shown to a person: no findings, no values. */
+        ShareCardOut: {
+            /** Format: date-time */
+            as_of: string;
+            body: string;
+            headline: string;
+            high: number;
+            label: components["schemas"]["Label"] | null;
+            low: number;
+            score: number;
+        };
+        /** @description What the truster stands to lose; it fixes how narrow the interval must be and how much evidence is worth gathering. */
+        Stake: {
+            amount?: number;
+            /** @description ISO 4217 code, upper case. */
+            currency?: string;
+            /** @description Milliseconds the caller can wait for a first answer (default 3000). */
+            deadline_ms?: number;
+            /** @enum {string} */
+            kind: "payment" | "credit" | "account" | "listing" | "hire" | "belief" | "other";
+            /** @description Whether the truster can undo the act afterwards. */
+            reversible?: boolean;
+        };
+        /** @description Who or what the question is about: presented values, an entity resolved before, or both (rule I18). */
+        Subject: {
+            claim?: components["schemas"]["Claim"];
+            /** @description A subject resolved before. */
+            entity_id?: string;
+            presentations?: components["schemas"]["Presentation"][];
+        };
+        /** @description Where to PUT the declared bytes; the upload must match the declared hash and size. */
+        UploadTarget: {
+            /** Format: date-time */
+            expires_at: string;
+            headers: {
+                [key: string]: string;
+            };
+            /** @constant */
+            method: "PUT";
+            url: string;
+        };
+        /** @description One reason a request was refused: where (`loc`), why (`msg`) and a stable code or rule id (`type`). */
+        ValidationIssue: {
+            /** @description Path to the offending input, for example `["body", "stake", "kind"]`. */
+            loc: (string | number)[];
+            msg: string;
+            /** @description A rule id (`I13`, ...) or a validation code (`extra_forbidden`, `missing`, ...). */
+            type: string;
+        };
+        /** @description One delivery attempt of one event to a webhook: never the payload, never the receiver's answer body. */
+        WebhookDeliveryOut: {
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description Our own neutral words (`timeout`, `http 503`). */
+            error: string | null;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            http_status: number | null;
+            /** @description From the start of the attempt to the answer, refusal or timeout; null on attempts logged before it was measured. */
+            latency_ms: number | null;
+            /** @description The `webhook-id` header: the same on every retry of one delivery. */
+            message_id: string;
+            next_attempt_at: string | null;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "retrying" | "gave_up" | "disabled";
+        };
+        /** @description Registers a webhook endpoint. Deliveries are signed per Standard Webhooks. */
+        WebhookIn: {
+            description?: string;
+            event_types: ("MonitorTriggered" | "AssessmentRevised" | "InquiryConcluded" | "CaseChanged")[];
+            /**
+             * Format: uri
+             * @description HTTPS target; private and loopback addresses are refused outside test mode.
+             */
+            url: string;
+        };
+        /** @description A registered webhook. `secret` (the signing key, `whsec_...`) is present only in the answer that registered it. */
+        WebhookOut: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            event_types: ("MonitorTriggered" | "AssessmentRevised" | "InquiryConcluded" | "CaseChanged")[];
+            secret?: string;
+            url: string;
+            /** Format: uuid */
+            webhook_id: string;
+        };
+        /** @description A registered webhook as listed: never its secret. */
+        WebhookSummary: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            disabled_reason: string | null;
+            /** @description False once the service disabled it (for example its target stopped passing rule W01). */
+            enabled: boolean;
+            event_types: ("MonitorTriggered" | "AssessmentRevised" | "InquiryConcluded" | "CaseChanged")[];
+            url: string;
+            /** Format: uuid */
+            webhook_id: string;
+        };
+    };
+    responses: {
+        /** @description Conflict: The resource is not in a state that allows this (for example export before sign-off). */
+        Conflict: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:conflict",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "The resource is not in a state that allows this (for example export before sign-off).",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bad Gateway: The engine could not complete; retry once. `audit_id` names the attempt. */
+        EngineFailed: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:engine-failed",
+                 *       "title": "Bad Gateway",
+                 *       "status": 502,
+                 *       "detail": "The engine could not complete; retry once. `audit_id` names the attempt.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: A valid key without the scope (`missing_scope`), or a tenant the operation is not for. */
+        Forbidden: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:forbidden",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "A valid key without the scope (`missing_scope`), or a tenant the operation is not for.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192",
+                 *       "missing_scope": "admin"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Gone: An event cursor older than the retained stream: replay is impossible, not silently gapped. */
+        Gone: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:gone",
+                 *       "title": "Gone",
+                 *       "status": 410,
+                 *       "detail": "An event cursor older than the retained stream: replay is impossible, not silently gapped.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Not Found: Unknown id; an id of another tenant or mode is answered identically. */
+        NotFound: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:not-found",
+                 *       "title": "Not Found",
+                 *       "status": 404,
+                 *       "detail": "Unknown id; an id of another tenant or mode is answered identically.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Payload Too Large: The request body exceeds the limit. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:payload-too-large",
+                 *       "title": "Payload Too Large",
+                 *       "status": 413,
+                 *       "detail": "The request body exceeds the limit.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too Many Requests: Over the rate limit of the key; wait `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:rate-limited",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "detail": "Over the rate limit of the key; wait `Retry-After` seconds.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unauthorized: No key, or a malformed, unknown, expired or revoked key. */
+        Unauthorized: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:unauthorized",
+                 *       "title": "Unauthorized",
+                 *       "status": 401,
+                 *       "detail": "No key, or a malformed, unknown, expired or revoked key.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Service Unavailable: The node is draining or starting; retry after `Retry-After`. */
+        Unavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:unavailable",
+                 *       "title": "Service Unavailable",
+                 *       "status": 503,
+                 *       "detail": "The node is draining or starting; retry after `Retry-After`.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unsupported Media Type: A body that is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:tas:problem:unsupported-media-type",
+                 *       "title": "Unsupported Media Type",
+                 *       "status": 415,
+                 *       "detail": "A body that is not `application/json`.",
+                 *       "audit_id": "0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Refused: a field is missing, malformed or unknown (`extra_forbidden`), or a rule refused the call (`type` is the rule id). Do not retry unchanged. */
+        ValidationError: {
+            headers: {
+                "X-Service-Audit-Id": components["headers"]["AuditId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": [
+                 *         {
+                 *           "loc": [
+                 *             "body",
+                 *             "purpose"
+                 *           ],
+                 *           "msg": "Field required",
+                 *           "type": "missing"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["HTTPValidationError"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Id of the one audit row this call wrote, refused or not (also `audit_id` in problem bodies). */
+        AuditId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getExportKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JWKS. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportKeySet"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page rendering /openapi.json. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free-form health report; nothing about any tenant. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Healthz"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Continue after this audit_id. */
+                after?: string;
+                /** @description Only calls made with this key. */
+                key_id?: string;
+                limit?: number;
+                /** @description Only calls of this operationId (e.g. createInquiry). */
+                operation?: string;
+                /** @description Only calls at or after this time. */
+                since?: string;
+                /** @description Only calls answered with this HTTP status. */
+                status?: number;
+                /** @description Only calls before this time. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit entries. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeySummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret this once. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the key (uuid). */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked; it now yields 401. */
+            204: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the key (uuid). */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRotate"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret this once. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policy versions. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    publishPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyIn"];
+            };
+        };
+        responses: {
+            /** @description The published version, now current. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookIn"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its signing secret this once. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook (uuid). */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook (uuid). */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook (uuid). */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseCreate"];
+            };
+        };
+        responses: {
+            /** @description The opened case. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCaseAssertion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseAssertionIn"];
+            };
+        };
+        responses: {
+            /** @description The recorded assertion. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservationOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    closeCase: {
+        parameters: {
+            query?: {
+                /** @description The finding the case closes with. */
+                finding?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The closed case. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    streamCaseEvents: {
+        parameters: {
+            query?: {
+                /** @description For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one. */
+                access_token?: string;
+                /** @description Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins. */
+                after?: string;
+            };
+            header?: {
+                /** @description Sent by an SSE client on reconnect; wins over a stale `after`. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events; each `data:` is an EventEnvelope. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The stream has ended and the cursor is at its end: stop reconnecting. */
+            204: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    expandCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseExpandIn"];
+            };
+        };
+        responses: {
+            /** @description The expansion inquiry; revisions follow on the case stream. */
+            202: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportCase: {
+        parameters: {
+            query?: {
+                /** @description Evidentiary bundle: manifest of hashes, timeline, graph, assessments, audit excerpt, signature. */
+                format?: "bundle";
+            };
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, being built. */
+            202: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseExportOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCaseExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+                /** @description Id of the export (uuid). */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseExportOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadCaseExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+                /** @description Id of the export (uuid). */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle: manifest.json, manifest.sig and the case files. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCaseGraph: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nodes and edges. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseGraphOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    holdCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseHoldIn"];
+            };
+        };
+        responses: {
+            /** @description The case after the command. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    intakeCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntakeManifest"];
+            };
+        };
+        responses: {
+            /** @description How each item was taken. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntakeOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeCaseMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseMemberIn"];
+            };
+        };
+        responses: {
+            /** @description The case after the command. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    releaseCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseHoldIn"];
+            };
+        };
+        responses: {
+            /** @description The case after the command. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reviewCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseReviewIn"];
+            };
+        };
+        responses: {
+            /** @description The case after the command. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCaseTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Case events in observed order. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEnvelope"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the entity (uuid). */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entity as the tenant may see it. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEntityLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the entity (uuid). */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ledger entries, oldest first. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description String pairs. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The body's `idempotency_key` by its header name (1-128 characters), with the same rules (I17). Both given and different: 422 `idempotency_key_conflict` at `["header","Idempotency-Key"]`. */
+                "Idempotency-Key"?: string;
+                /** @description Declared purpose, for gateways that route on headers. When sent it must equal the body's `purpose` (rule I13). */
+                "X-Purpose"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryRequest"];
+            };
+        };
+        responses: {
+            /** @description The inquiry and its first assessment. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the inquiry (uuid). */
+                inquiry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inquiry and its latest assessment. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    streamInquiryEvents: {
+        parameters: {
+            query?: {
+                /** @description For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one. */
+                access_token?: string;
+                /** @description Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins. */
+                after?: string;
+            };
+            header?: {
+                /** @description Sent by an SSE client on reconnect; wins over a stale `after`. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Id of the inquiry (uuid). */
+                inquiry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events; each `data:` is an EventEnvelope. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The stream has ended and the cursor is at its end: stop reconnecting. */
+            204: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaterialCreate"];
+            };
+        };
+        responses: {
+            /** @description The declared material, with an upload URL when bytes follow. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaterialOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the material. */
+                material_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The material. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaterialOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadMaterialContent: {
+        parameters: {
+            query: {
+                /** @description The authorisation the upload URL carries; copy the URL as given. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the material. */
+                material_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The bytes, exactly as declared (any Content-Type). */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Received; extraction is queued. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaterialOut"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMaterialExtraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the material. */
+                material_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extracted things with their bindings. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorCreate"];
+            };
+        };
+        responses: {
+            /** @description The monitor. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the monitor (uuid). */
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the monitor (uuid). */
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watch is closed. */
+            204: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    streamMonitorEvents: {
+        parameters: {
+            query?: {
+                /** @description For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one. */
+                access_token?: string;
+                /** @description Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins. */
+                after?: string;
+            };
+            header?: {
+                /** @description Sent by an SSE client on reconnect; wins over a stale `after`. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Id of the monitor (uuid). */
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events; each `data:` is an EventEnvelope. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The stream has ended and the cursor is at its end: stop reconnecting. */
+            204: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObservationIn"];
+            };
+        };
+        responses: {
+            /** @description The recorded observation. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservationOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createObservationBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObservationIn"][];
+            };
+        };
+        responses: {
+            /** @description The recorded observations, in request order. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservationOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeIn"];
+            };
+        };
+        responses: {
+            /** @description The recorded outcome. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservationOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createOutcomeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeIn"][];
+            };
+        };
+        responses: {
+            /** @description The recorded outcomes, in request order. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObservationOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listArtifactTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Registered artifact types. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryEntryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listIntents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Registered intents. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryEntryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPurposes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Registered purposes. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryEntryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    openSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionOpen"];
+            };
+        };
+        responses: {
+            /** @description The session, its WebSocket URL and one-time token. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    closeSession: {
+        parameters: {
+            query?: {
+                reason?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the session (uuid). */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The close is accepted. */
+            202: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionCloseOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deliverAssessmentRevised: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id; the same on every retry, for de-duplication. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body` with the webhook secret. */
+                "webhook-signature": string;
+                /** @description Unix seconds when the delivery was signed; reject ones too old. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivery accepted. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivery refused; retried on the published schedule. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCaseChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id; the same on every retry, for de-duplication. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body` with the webhook secret. */
+                "webhook-signature": string;
+                /** @description Unix seconds when the delivery was signed; reject ones too old. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivery accepted. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivery refused; retried on the published schedule. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverInquiryConcluded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id; the same on every retry, for de-duplication. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body` with the webhook secret. */
+                "webhook-signature": string;
+                /** @description Unix seconds when the delivery was signed; reject ones too old. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivery accepted. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivery refused; retried on the published schedule. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverMonitorTriggered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id; the same on every retry, for de-duplication. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body` with the webhook secret. */
+                "webhook-signature": string;
+                /** @description Unix seconds when the delivery was signed; reject ones too old. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivery accepted. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivery refused; retried on the published schedule. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}
