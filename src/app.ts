@@ -24,6 +24,7 @@ import type { InquiryService } from './inquiries/service.js';
 import type { MonitorService } from './monitors/service.js';
 import { materialHandlers } from './routes/material.js';
 import type { MaterialJob } from './material/extraction.js';
+import { createResponseChecker, type ResponseChecker } from './openapi/responseCheck.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { inquiryHandlers } from './routes/inquiries.js';
 import { sessionHandlers } from './routes/sessions.js';
@@ -97,7 +98,8 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const document = buildOpenApiDocument(OPERATIONS, { build: deps.config.TAS_BUILD, checks: deps.checkCatalogue ?? [] });
   const documentJson = JSON.stringify(document);
-  const handlers = handlerTable(deps, documentJson);
+  const checker = deps.config.TAS_CHECK_RESPONSES === 'true' ? createResponseChecker(document) : null;
+  const handlers = handlerTable(deps, documentJson, checker);
   assertEveryOperationHandled(handlers);
   const router = createRouter<BoundRoute>();
   for (const op of OPERATIONS) {
@@ -122,6 +124,7 @@ export function createApp(deps: AppDeps): App {
     },
   };
   const pipeline = createPipeline({
+    ...(checker ? { checkAnswer: answerChecker(checker, deps.log) } : {}),
     calls,
     router,
     authenticator: deps.authenticator,
@@ -170,6 +173,21 @@ export function createApp(deps: AppDeps): App {
   };
 }
 
+function eventChecker(checker: ResponseChecker, log: Logger) {
+  return (envelope: unknown) => {
+    const violations = checker.event(envelope);
+    if (violations.length > 0) log.warn({ violations }, 'event does not match the document');
+  };
+}
+
+/** Logs every answer that differs from the document (TAS_CHECK_RESPONSES); the tests fail on such a line. */
+function answerChecker(checker: ResponseChecker, log: Logger) {
+  return (operationId: string, status: number, contentType: string, body: string | Buffer) => {
+    const violations = checker.answer(operationId, status, contentType, body);
+    if (violations.length > 0) log.warn({ operationId, status, violations }, 'response does not match the document');
+  };
+}
+
 /**
  * Handlers are joined to operations by operationId, and the join is checked
  * both ways when the app is built: an operation with no handler or a handler
@@ -186,7 +204,7 @@ export function assertEveryOperationHandled(handlers: ReadonlyMap<string, Handle
   if (faults.length > 0) throw new Error(`the handler table does not match the operations: ${faults.join('; ')}`);
 }
 
-function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler> {
+function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChecker | null): Map<string, Handler> {
   return new Map<string, Handler>([
     ['getHealth', health],
     ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth })],
@@ -196,7 +214,7 @@ function handlerTable(deps: AppDeps, documentJson: string): Map<string, Handler>
     ['listAudit', createListAudit({ db: deps.db })],
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
-    ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations }),
+    ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations, ...(checker ? { checkEvent: eventChecker(checker, deps.log) } : {}) }),
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],

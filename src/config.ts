@@ -59,6 +59,12 @@ const ConfigSchema = z.object({
   TAS_SPOOL_DIR: z.string().default('.tas-spool'),
   /** Build identifier reported by /healthz. */
   TAS_BUILD: z.string().default('dev'),
+  /**
+   * Check every answer and stream event against the served document and log
+   * a warning on a mismatch (src/openapi/responseCheck.ts). The tests run with
+   * it; it costs a schema validation per answer, so it is off by default.
+   */
+  TAS_CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
 });
 
 const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';

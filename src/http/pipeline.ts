@@ -31,6 +31,8 @@ export interface PipelineDeps {
   isDraining: () => boolean;
   /** Told when a call starts and when it has been answered, so a drain can wait for calls in flight. */
   calls?: { begin(): void; end(): void };
+  /** Told every JSON answer before it is sent, to check it against the document (TAS_CHECK_RESPONSES). */
+  checkAnswer?: (operationId: string, status: number, contentType: string, body: string | Buffer) => void;
   /** Whether the key's tenant lets pages of this origin call (its policy's allowed_origins); none when absent. */
   originAllowed?: (principal: Principal, origin: string) => Promise<boolean>;
 }
@@ -78,7 +80,7 @@ async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buf
     return;
   }
   result = await ensureAudited(deps, ctx, result);
-  respond(ctx, result);
+  respond(ctx, result, deps.checkAnswer);
   logCall(deps, ctx, result.status, started);
 }
 
@@ -256,11 +258,12 @@ function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): E
   return { status: problem.status, body: problem.toBody(ctx.auditId), headers: problem.headers, contentType: 'application/problem+json' };
 }
 
-function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true }>): void {
+function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true }>, checkAnswer?: PipelineDeps['checkAnswer']): void {
   const headers: Record<string, string> = { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ...rateHeaders.get(ctx), ...r.headers };
   let body: string | Buffer | undefined;
   if (r.raw !== undefined) body = r.raw;
   else if (r.body !== undefined) body = JSON.stringify(r.body);
+  checkAnswer?.(ctx.audit.action, r.status, r.contentType ?? 'application/json', body ?? '');
   if (body === undefined) return send(ctx.ex, { status: r.status, headers, body });
   headers['Content-Type'] = r.contentType ?? 'application/json';
   const read = (ctx.ex.method === 'GET' || ctx.ex.method === 'HEAD') && r.status === 200;

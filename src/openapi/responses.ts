@@ -93,8 +93,10 @@ export function errorResponses(op: OperationSpec): Record<string, unknown> {
   if (keyed) statuses.push(429);
   if (keyed) statuses.push(502);
   statuses.push(503);
+  // What the rules above cannot know: an operation names its other refusals itself.
+  for (const extra of op.extraErrors ?? []) if (!statuses.includes(extra)) statuses.push(extra);
+  statuses.sort((a, b) => a - b);
 
-  // Pushed in ascending order, so the document lists them in status order.
   const out: Record<string, unknown> = {};
   for (const status of statuses) {
     const name = status === 422 ? 'ValidationError' : ERRORS[status]?.name;

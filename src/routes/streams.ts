@@ -48,6 +48,8 @@ export interface EventStreamOptions {
   log?: Logger;
   heartbeatMs?: number;
   maxBufferedBytes?: number;
+  /** Told every envelope before it is sent, to check it against the document (TAS_CHECK_RESPONSES). */
+  checkEvent?: (envelope: unknown) => void;
 }
 
 // Rows per replay read: large enough that a replay is a few round trips, small
@@ -59,7 +61,9 @@ const MAX_LIVE_PENDING = 1000;
 const MAX_SEQ = 2_147_483_647; // actor_events.seq is a Postgres integer
 const CURSOR = /^\d+$/;
 
-export function streamHandlers(deps: { db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number; revocations?: Pick<RevocationBus, 'onRevoked'> }): [string, Handler][] {
+export function streamHandlers(deps: {
+  db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number; revocations?: Pick<RevocationBus, 'onRevoked'>; checkEvent?: (envelope: unknown) => void;
+}): [string, Handler][] {
   return [
     ['streamInquiryEvents', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
     ['streamMonitorEvents', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: monitorClosed })],
@@ -162,7 +166,9 @@ function createPump(d: PumpDeps): Pump {
 
   const deliver = (w: SseWriter, e: StreamEvent) => {
     if (e.seq <= lastSent || w.closed) return;
-    w.event(e.seq, e.type, envelopeOf(e, d.kind));
+    const envelope = envelopeOf(e, d.kind);
+    d.checkEvent?.(envelope);
+    w.event(e.seq, e.type, envelope);
     lastSent = e.seq;
     if (d.terminal.has(e.type)) w.end();
   };

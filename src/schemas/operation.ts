@@ -54,6 +54,8 @@ export interface OperationSpec {
     /** Default application/json. */
     contentType?: 'application/json' | 'text/event-stream' | 'text/html' | 'application/gzip';
   };
+  /** Error statuses beyond those the document derives from the operation's shape (src/openapi/responses.ts). */
+  extraErrors?: (403 | 404 | 409 | 410 | 413)[];
   /** Whether the operation can answer 422 HTTPValidationError (SPEC: all but registry, policy list and health). */
   validation: boolean;
 }

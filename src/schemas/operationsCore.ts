@@ -34,6 +34,8 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     }],
     body: InquiryRequest,
     success: { status: 200, description: 'The inquiry and its first assessment.', schema: InquiryResponse },
+    // An `entity_id` in the subject that the tenant cannot see is the same 404 as an unknown one.
+    extraErrors: [404],
     validation: true,
   },
   {
@@ -107,6 +109,7 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     params: { material_id: 'string' },
     query: MaterialUploadQuery,
     bytesBody: { description: 'The bytes, exactly as declared (any Content-Type).' },
+    extraErrors: [403, 409, 410, 413],
     success: { status: 200, description: 'Received; extraction is queued.', schema: MaterialOut },
     validation: true,
   },

@@ -16,7 +16,7 @@ import { createPipeline } from '../../src/http/pipeline.js';
 import { createRateLimiter } from '../../src/http/rateLimit.js';
 import { createRouter } from '../../src/http/router.js';
 import { createEventStreamHandler } from '../../src/routes/streams.js';
-import { EVENT_TYPES, EventEnvelope } from '../../src/schemas/events.js';
+import { AssessmentIssued, EVENT_TYPES, EventEnvelope, InquiryConcluded } from '../../src/schemas/events.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -52,6 +52,16 @@ async function actor(kind: string, tenantId = ts.tenant.tenant_id, mode = 'live'
 }
 
 /** Inserts the row as the engine would (as the DB owner), returning the event it would publish. */
+/** An assessment in the documented shape: the service checks every event it sends against its document. */
+function documentedAssessment(inquiryId: string) {
+  const at = new Date().toISOString();
+  return {
+    assessment_id: randomUUID(), inquiry_id: inquiryId, score: 50, low: 5, high: 95, preliminary: false, as_of: at,
+    methodology_version: 'trust-method/2', label: null, entity_id: null,
+    evidence: { signals: 0, failed_signals: 0, contradictions: 0, by_provenance_class: {}, by_trust_band: { high: 0, medium: 0, low: 0 }, oldest_observed_at: at, newest_observed_at: at },
+  };
+}
+
 async function append(streamId: string, seq: number, type = 'CaseChanged', payload?: Record<string, unknown>): Promise<StreamEvent> {
   const body = payload ?? { case_id: streamId, change: 'assertion', state: 'open', legal_hold: false, principal: 'key:test', summary: `step ${seq}` };
   const { rows } = await owner.query(
@@ -202,8 +212,9 @@ describe('GET /v1/cases/{case_id}/events', () => {
 describe('stream endings', () => {
   it('given InquiryConcluded, then the stream ends after it and a client holding it is told 204 (stop reconnecting)', async () => {
     const id = await actor('inquiry');
-    await append(id, 1, 'AssessmentIssued', { inquiry_id: id });
-    await append(id, 2, 'InquiryConcluded', { inquiry_id: id });
+    const assessment = documentedAssessment(id);
+    await append(id, 1, 'AssessmentIssued', AssessmentIssued.parse({ inquiry_id: id, status: 'concluded', assessment }));
+    await append(id, 2, 'InquiryConcluded', InquiryConcluded.parse({ inquiry_id: id, assessment, concluded_at: assessment.as_of }));
     const res = await fetch(`${ts.base}/v1/inquiries/${id}/events`, { headers: auth() });
     const body = await res.text(); // resolves only because the server ended the response
     expect(body).toContain('id: 2\nevent: InquiryConcluded\n');
@@ -281,7 +292,8 @@ describe('stream transport (handler with injected heartbeat and buffer bound)', 
     await vi.waitFor(() => expect(hub.listenerCount(id)).toBe(1));
     const big = 'x'.repeat(100_000);
     for (let seq = 1; seq <= 200 && hub.listenerCount(id) > 0; seq += 1) {
-      await hub.publish(id, { stream_id: id, seq, type: 'CaseChanged', payload: { big }, occurred_at: new Date().toISOString() });
+      const payload = { case_id: id, change: 'assertion', state: 'open', legal_hold: false, principal: 'key:test', summary: big };
+      await hub.publish(id, { stream_id: id, seq, type: 'CaseChanged', payload, occurred_at: new Date().toISOString() });
     }
     await vi.waitFor(() => expect(hub.listenerCount(id)).toBe(0), { timeout: 5000 });
 

@@ -45,6 +45,8 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     // Network checks only where a test points them at its own fixture servers.
     TAS_DNS_SERVERS: 'off',
     TAS_RDAP_BASE_URL: 'off',
+    // Every answer and stream event of every test is checked against the served document (issue 16).
+    TAS_CHECK_RESPONSES: 'true',
     ...env,
   });
   const log = pino({ level: 'info' }, sink);
@@ -62,6 +64,9 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       // that forgot to say so fails quietly into a retry, so every test service guards it.
       const denied = logs.find((line) => line.includes('permission denied for'));
       if (denied !== undefined) throw new Error(`the service hit a permission it lacks as tas_app: ${denied.slice(0, 400)}`);
+      // What was sent must be what is documented: a mismatch anywhere in the file's run fails it.
+      const mismatch = logs.filter((line) => line.includes('does not match the document'));
+      if (mismatch.length > 0) throw new Error(`${mismatch.length} answers or events did not match the served document, first: ${mismatch[0]!.slice(0, 600)}`);
     },
   };
 }
