@@ -160,7 +160,7 @@ function createPump(d: PumpDeps): Pump {
   let live: StreamEvent[] = [];
   let needRead = true;
   let running = false;
-  let closeRequested = false;
+  let closeRequested: string | null = null;
   let endWhenCaughtUp = false;
   let writer: SseWriter | null = null;
 
@@ -196,7 +196,12 @@ function createPump(d: PumpDeps): Pump {
     running = true;
     try {
       while (!w.closed) {
-        if (closeRequested) return w.end();
+        if (closeRequested !== null) {
+          // Said before the end, so a client knows why: a shutdown is worth reconnecting (to another instance, resuming
+          // with Last-Event-ID); a deleted monitor or a revoked key is not. No id: it is not an event of the stream.
+          w.signal('StreamEnding', { stream_id: d.streamId, reason: closeRequested });
+          return w.end();
+        }
         const ahead = sendLive(w);
         if (!needRead && !ahead) return endWhenCaughtUp ? w.end() : undefined;
         const before = lastSent;
@@ -219,7 +224,7 @@ function createPump(d: PumpDeps): Pump {
 
   return {
     onHub(message) {
-      if (message.type === 'close') closeRequested = true;
+      if (message.type === 'close') closeRequested = message.reason;
       else if (message.type === 'resync') needRead = true;
       else if (message.type === 'checked') {
         // Shown to the streams open now and never stored: no id, so a client's Last-Event-ID is untouched.
