@@ -24,6 +24,7 @@ import type { InquiryService } from './inquiries/service.js';
 import type { MonitorService } from './monitors/service.js';
 import { materialHandlers } from './routes/material.js';
 import type { MaterialJob } from './material/extraction.js';
+import type { Redelivery } from './routes/admin/webhooks.js';
 import { createResponseChecker, type ResponseChecker } from './openapi/responseCheck.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { inquiryHandlers } from './routes/inquiries.js';
@@ -73,6 +74,7 @@ export interface AppDeps {
   caseExports: CaseExports;
   caseExpansion: CaseExpansion;
   enqueueMaterialExtraction: (job: MaterialJob) => Promise<void>;
+  redeliverWebhook?: (message: Redelivery) => Promise<void>;
   /** The service's public base URL (for the URLs it hands out). */
   publicUrl: () => string;
   checksDiscovered: () => number;
@@ -220,7 +222,10 @@ function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChec
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction }),
     ...sessionHandlers(deps.sessions),
-    ...webhookHandlers({ db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged }),
+    ...webhookHandlers({
+      db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged,
+      ...(deps.redeliverWebhook ? { redeliver: deps.redeliverWebhook } : {}),
+    }),
     ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
     ['revokeKey', createRevokeKey({ db: deps.db, revocations: deps.revocations })],
     ['rotateKey', createRotateKey({ db: deps.db, pepper: deps.config.keyPepper, revocations: deps.revocations })],

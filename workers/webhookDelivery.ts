@@ -36,10 +36,19 @@ export interface AttemptDecision {
   delayMs: number | null;
 }
 
+/** The current secret, and during a rotation's overlap the previous one too: a delivery is signed under each. */
+function signingSecrets(c: DeliveryContext, data: WebhookDeliverJob, endpoint: EndpointRow): string[] {
+  const ctx = { tenantId: data.tenantId, endpointId: endpoint.id };
+  const secrets = [openSecret(c.pepper, endpoint.secret_sealed, ctx)];
+  const overlap = endpoint.previous_secret_sealed !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > c.now();
+  if (overlap) secrets.push(openSecret(c.pepper, endpoint.previous_secret_sealed!, ctx));
+  return secrets;
+}
+
 export async function attemptDelivery(c: DeliveryContext, data: WebhookDeliverJob, endpoint: EndpointRow): Promise<AttemptResult> {
-  let secret: string;
+  let secrets: string[];
   try {
-    secret = openSecret(c.pepper, endpoint.secret_sealed, { tenantId: data.tenantId, endpointId: endpoint.id });
+    secrets = signingSecrets(c, data, endpoint);
   } catch {
     return { kind: 'secret' };
   }
@@ -49,7 +58,7 @@ export async function attemptDelivery(c: DeliveryContext, data: WebhookDeliverJo
   // The same envelope as the SSE `data:`, serialised once so the signed bytes are the sent bytes.
   const body = JSON.stringify(envelopeOf(data.event, data.stream));
   const headers = {
-    ...signatureHeaders(secret, data.webhookId, Math.floor(c.now() / 1000), body),
+    ...signatureHeaders(secrets, data.webhookId, Math.floor(c.now() / 1000), body),
     'content-type': 'application/json',
     'user-agent': 'tas-webhooks/1',
   };
@@ -98,6 +107,7 @@ export async function recordAttempt(c: DeliveryContext, data: WebhookDeliverJob,
       error: d.error,
       nextAttemptAt: d.delayMs === null ? null : new Date(c.now() + d.delayMs).toISOString(),
       latencyMs,
+      event: { streamId: data.event.stream_id, seq: data.event.seq, stream: data.stream },
     });
   });
 }

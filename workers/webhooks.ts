@@ -89,6 +89,25 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   };
 }
 
+/**
+ * The job of one message delivered again on request (the control plane's
+ * redeliver): the same `webhook-id`, a fresh round of attempts on the
+ * schedule, a job id of its own so it never collides with the original.
+ */
+export function redeliveryJob(data: WebhookDeliverJob, requestedAt: number, schedule = STANDARD_RETRY_SCHEDULE) {
+  return {
+    name: DELIVER_JOB,
+    data,
+    opts: {
+      jobId: `${data.endpointId}.${eventIdOf(data.event.stream_id, data.event.seq)}.again.${requestedAt}`,
+      attempts: attemptsOf(schedule),
+      backoff: { type: BACKOFF_TYPE },
+      removeOnComplete: KEEP_COMPLETED,
+      removeOnFail: KEEP_FAILED,
+    },
+  };
+}
+
 /** Enqueues one delivery per subscribed endpoint; returns how many. */
 async function fanout(c: DeliveryContext, queue: Queue, data: WebhookFanoutJob): Promise<number> {
   const type = WebhookEventType.safeParse(data.event.type);

@@ -10,6 +10,8 @@ import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js
 import { createCheckWorker } from '../../workers/checks.js';
 import { createMonitorWorker } from '../../workers/monitors.js';
 import { createMonitorRuns } from '../monitors/runs.js';
+import { redeliveryJob, type WebhookDeliverJob } from '../../workers/webhooks.js';
+import type { Redelivery } from '../routes/admin/webhooks.js';
 import { createQueues, type Queues } from '../../workers/queues.js';
 import { createTimerWorker } from '../../workers/timers.js';
 import { createWebhookWorker, fanoutJobFor } from '../../workers/webhooks.js';
@@ -54,6 +56,8 @@ export interface Core {
   cases: CaseService;
   caseExports: CaseExports;
   caseExpansion: CaseExpansion;
+  /** Queues one webhook message for delivery again (the control plane's redeliver). */
+  redeliverWebhook(message: Redelivery): Promise<void>;
   /** Queues the extraction of uploaded material bytes (job id: the material id, so a repeat is a no-op). */
   enqueueMaterialExtraction(job: MaterialJob): Promise<void>;
   policyCache: PolicyCache;
@@ -150,10 +154,16 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     await queues.queue('material').add('material.extract', job, { jobId: job.materialId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
   };
 
+  const redeliverWebhook = async (m: Redelivery) => {
+    const data: WebhookDeliverJob = { tenantId: m.tenantId, mode: m.mode, event: m.event, stream: m.stream, endpointId: m.endpointId, webhookId: m.messageId };
+    const job = redeliveryJob(data, Date.now());
+    await queues.queue('webhooks').add(job.name, job.data, job.opts);
+  };
+
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, enqueueMaterialExtraction, policyCache, registryCache, webhookSubscriptions,
+    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, enqueueMaterialExtraction, redeliverWebhook, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({

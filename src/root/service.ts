@@ -91,6 +91,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       caseExports: core.caseExports,
       caseExpansion: core.caseExpansion,
       enqueueMaterialExtraction: (job) => core.enqueueMaterialExtraction(job),
+      redeliverWebhook: (message) => core.redeliverWebhook(message),
       publicUrl: () => publicUrl,
       rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
       auditWriter,

@@ -156,6 +156,38 @@ export const WebhookOut = component(
   z.strictObject({ ...webhookFields, secret: z.string().optional() }),
 );
 
+export const WebhookPatch = component(
+  'WebhookPatch',
+  'Changes a webhook: its target (checked again by rule W01), its event types, its description, or whether it is enabled. Only the fields given change.',
+  z
+    .strictObject({
+      url: WebhookIn.shape.url.optional(),
+      event_types: WebhookIn.shape.event_types.optional(),
+      description: valueString.nullable().optional(),
+      enabled: z.boolean().optional().describe('False pauses deliveries; true resumes them, also after the service disabled the endpoint (a 410 from the receiver).'),
+    })
+    .refine((p) => Object.keys(p).length > 0, { message: 'Give at least one field to change.' }),
+);
+
+export const WebhookSecretRotate = component(
+  'WebhookSecretRotate',
+  'Rotates the signing secret. Until `grace_seconds` have passed, deliveries are signed under both the new and the old secret (Standard Webhooks).',
+  z.strictObject({
+    grace_seconds: z.int().min(0).max(7 * 86_400).default(86_400).describe('How long the old secret still signs; 0 ends it at once. At most 7 days.'),
+  }),
+);
+
+export const WebhookRedeliveryOut = component(
+  'WebhookRedeliveryOut',
+  'A message queued to be delivered again, with the same `webhook-id`, so a receiver that already has it can tell.',
+  z.strictObject({
+    message_id: z.string(),
+    event_id: uuid,
+    event_type: z.string(),
+    queued_at: dateTime,
+  }),
+);
+
 export const WebhookSummary = component(
   'WebhookSummary',
   'A registered webhook as listed: never its secret.',
@@ -216,4 +248,6 @@ export type PolicyOut = z.infer<typeof PolicyOut>;
 export type PolicyCondition = z.infer<typeof PolicyCondition>;
 export type WebhookIn = z.infer<typeof WebhookIn>;
 export type WebhookOut = z.infer<typeof WebhookOut>;
+export type WebhookPatch = z.infer<typeof WebhookPatch>;
+export type WebhookSecretRotate = z.infer<typeof WebhookSecretRotate>;
 export type AuditEntryOut = z.infer<typeof AuditEntryOut>;

@@ -24,7 +24,7 @@ export const NON_ADMIN_SCOPES: readonly Scope[] = [
 ];
 export const ALL_SCOPES: readonly Scope[] = [...NON_ADMIN_SCOPES, 'admin'];
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface OperationSpec {
   operationId: string;

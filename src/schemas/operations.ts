@@ -1,5 +1,5 @@
 import type { OperationSpec } from './operation.js';
-import { AuditEntryList, KeyCreate, KeyOut, KeyRotate, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookDeliveryList, WebhookIn, WebhookOut, WebhookSummary, WebhookSummaryList } from './admin.js';
+import { AuditEntryList, KeyCreate, KeyOut, KeyRotate, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookDeliveryList, WebhookIn, WebhookOut, WebhookPatch, WebhookRedeliveryOut, WebhookSecretRotate, WebhookSummary, WebhookSummaryList } from './admin.js';
 import { Healthz, Liveness, OpenApiDocument } from './health.js';
 import { MonitorCreate, MonitorOut } from './monitors.js';
 import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
@@ -122,6 +122,32 @@ const CONTROL_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Read one webhook', description: 'Never its secret. An extension of the control plane (issue 18).',
     params: { webhook_id: 'uuid' },
     success: { status: 200, description: 'The webhook.', schema: WebhookSummary },
+    validation: true,
+  },
+  {
+    operationId: 'updateWebhook', method: 'patch', path: '/v1/admin/webhooks/{webhook_id}', tag: 'Control plane', auth: 'admin',
+    summary: 'Change a webhook',
+    description: 'Only the fields given change; a new `url` passes rule W01 again. `enabled: false` pauses deliveries, `true` resumes them. An extension of the control plane (issue 18).',
+    params: { webhook_id: 'uuid' },
+    body: WebhookPatch,
+    success: { status: 200, description: 'The webhook as it now is.', schema: WebhookSummary },
+    validation: true,
+  },
+  {
+    operationId: 'rotateWebhookSecret', method: 'post', path: '/v1/admin/webhooks/{webhook_id}/rotate-secret', tag: 'Control plane', auth: 'admin',
+    summary: "Rotate a webhook's signing secret",
+    description: 'The new secret is in this answer and nowhere else. During `grace_seconds` each delivery carries two signatures, one per secret, in `webhook-signature`. An extension of the control plane (issue 18).',
+    params: { webhook_id: 'uuid' },
+    body: WebhookSecretRotate,
+    success: { status: 200, description: 'The webhook with its new secret, this once.', schema: WebhookOut },
+    validation: true,
+  },
+  {
+    operationId: 'redeliverWebhookMessage', method: 'post', path: '/v1/admin/webhooks/{webhook_id}/deliveries/{message_id}/redeliver', tag: 'Control plane', auth: 'admin',
+    summary: 'Deliver one message again',
+    description: 'Queues the message (a `message_id` of the delivery log) for a new round of attempts on the retry schedule, with the same `webhook-id`. 409 when the endpoint is disabled or the message predates the log keeping its event. An extension of the control plane (issue 18).',
+    params: { webhook_id: 'uuid', message_id: 'string' },
+    success: { status: 202, description: 'Queued.', schema: WebhookRedeliveryOut },
     validation: true,
   },
   {

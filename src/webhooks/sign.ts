@@ -6,6 +6,8 @@ import { secretKeyBytes } from './secret.js';
  * `${webhook-id}.${webhook-timestamp}.${body}` and the signature is
  * `v1,<base64 HMAC-SHA256>` keyed with the secret's decoded bytes. The body
  * must be the exact bytes sent, so callers sign the string they then POST.
+ * Several secrets (a rotation's overlap) give several signatures, separated
+ * by spaces, as the standard provides: a receiver accepts any one it can check.
  */
 export interface SignatureHeaders {
   'webhook-id': string;
@@ -13,8 +15,10 @@ export interface SignatureHeaders {
   'webhook-signature': string;
 }
 
-export function signatureHeaders(secret: string, msgId: string, timestampSeconds: number, body: string): SignatureHeaders {
+export function signatureHeaders(secrets: string | readonly string[], msgId: string, timestampSeconds: number, body: string): SignatureHeaders {
   const timestamp = String(Math.floor(timestampSeconds));
-  const mac = createHmac('sha256', secretKeyBytes(secret)).update(`${msgId}.${timestamp}.${body}`, 'utf8').digest('base64');
-  return { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
+  const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1,${createHmac('sha256', secretKeyBytes(secret)).update(`${msgId}.${timestamp}.${body}`, 'utf8').digest('base64')}`,
+  );
+  return { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
 }

@@ -18,6 +18,8 @@ const EndpointRow = z.object({
   event_types: z.array(z.string()),
   description: z.string().nullable(),
   secret_sealed: z.instanceof(Buffer),
+  previous_secret_sealed: z.instanceof(Buffer).nullable(),
+  previous_secret_expires_at: z.string().nullable(),
   created_at: z.string(),
   disabled_at: z.string().nullable(),
 });
@@ -49,7 +51,7 @@ export async function listSubscribedEndpoints(tx: Tx, eventType: string): Promis
 
 export async function loadEndpoint(tx: Tx, id: string): Promise<EndpointRow | null> {
   return tx.maybeOne(sql.type(EndpointRow)`
-    SELECT id, url, event_types, description, secret_sealed, created_at, disabled_at
+    SELECT id, url, event_types, description, secret_sealed, previous_secret_sealed, previous_secret_expires_at, created_at, disabled_at
     FROM webhook_endpoints WHERE id = ${id}`);
 }
 
@@ -80,6 +82,55 @@ export async function findEndpoint(tx: Tx, id: string): Promise<SummaryRow | nul
   return tx.maybeOne(sql.type(SummaryRow)`
     SELECT id, url, event_types, description, created_at, disabled_at, disabled_reason FROM webhook_endpoints
     WHERE id = ${id} AND disabled_reason IS DISTINCT FROM ${DELETED_REASON}`);
+}
+
+export interface EndpointPatch {
+  url?: string;
+  eventTypes?: readonly string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+// The reason a tenant's own pause is recorded under; `enabled: true` clears it, as it clears a disabling by the service.
+export const PAUSED_REASON = 'disabled by the tenant';
+
+/** Changes what the patch names; a deleted endpoint is not found. */
+export async function updateEndpoint(tx: Tx, id: string, p: EndpointPatch): Promise<SummaryRow | null> {
+  const sets = [sql.fragment`updated_at = now()`];
+  if (p.url !== undefined) sets.push(sql.fragment`url = ${p.url}`);
+  if (p.eventTypes !== undefined) sets.push(sql.fragment`event_types = ${sql.array([...p.eventTypes], 'text')}`);
+  if (p.description !== undefined) sets.push(sql.fragment`description = ${p.description}`);
+  if (p.enabled === true) sets.push(sql.fragment`disabled_at = NULL`, sql.fragment`disabled_reason = NULL`);
+  if (p.enabled === false) sets.push(sql.fragment`disabled_at = COALESCE(disabled_at, now())`, sql.fragment`disabled_reason = COALESCE(disabled_reason, ${PAUSED_REASON})`);
+  return tx.maybeOne(sql.type(SummaryRow)`
+    UPDATE webhook_endpoints SET ${sql.join(sets, sql.fragment`, `)}
+    WHERE id = ${id} AND disabled_reason IS DISTINCT FROM ${DELETED_REASON}
+    RETURNING id, url, event_types, description, created_at, disabled_at, disabled_reason`);
+}
+
+/**
+ * A new signing secret; the current one becomes the previous one until
+ * `previousUntil` (none when null: the old secret stops at once).
+ */
+export async function rotateSecret(tx: Tx, id: string, sealed: Buffer, previousUntil: string | null): Promise<SummaryRow | null> {
+  return tx.maybeOne(sql.type(SummaryRow)`
+    UPDATE webhook_endpoints SET
+      previous_secret_sealed = CASE WHEN ${previousUntil}::timestamptz IS NULL THEN NULL ELSE secret_sealed END,
+      previous_secret_expires_at = ${previousUntil}::timestamptz,
+      secret_sealed = ${sql.binary(sealed)},
+      updated_at = now()
+    WHERE id = ${id} AND disabled_reason IS DISTINCT FROM ${DELETED_REASON}
+    RETURNING id, url, event_types, description, created_at, disabled_at, disabled_reason`);
+}
+
+const LoggedEvent = z.object({ stream_id: z.string(), seq: z.number(), stream: z.enum(['inquiry', 'monitor', 'case']) });
+
+/** The event a logged message carried, when its attempts recorded it. */
+export async function loggedEventOf(tx: Tx, endpointId: string, messageId: string): Promise<z.infer<typeof LoggedEvent> | null> {
+  return tx.maybeOne(sql.type(LoggedEvent)`
+    SELECT stream_id, seq, stream FROM webhook_deliveries
+    WHERE endpoint_id = ${endpointId} AND webhook_id = ${messageId} AND stream_id IS NOT NULL
+    ORDER BY id DESC LIMIT 1`);
 }
 
 /** Whether the tenant ever had this endpoint, deleted or not. */
@@ -126,12 +177,14 @@ export interface NewDelivery {
   nextAttemptAt: string | null;
   /** From the start of the attempt to the answer, refusal or timeout. */
   latencyMs: number | null;
+  /** The event it carried, so the message can be sent again. */
+  event: { streamId: string; seq: number; stream: string };
 }
 
 export async function insertDelivery(tx: Tx, scope: Scope, d: NewDelivery): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO webhook_deliveries (tenant_id, mode, endpoint_id, webhook_id, event_id, event_type, attempt, status,
-                                    http_status, error, next_attempt_at, latency_ms)
+                                    http_status, error, next_attempt_at, latency_ms, stream_id, seq, stream)
     VALUES (${scope.tenantId}, ${scope.mode}, ${d.endpointId}, ${d.webhookId}, ${d.eventId}, ${d.eventType}, ${d.attempt},
-            ${d.status}, ${d.httpStatus}, ${d.error}, ${d.nextAttemptAt}, ${d.latencyMs})`);
+            ${d.status}, ${d.httpStatus}, ${d.error}, ${d.nextAttemptAt}, ${d.latencyMs}, ${d.event.streamId}, ${d.event.seq}, ${d.event.stream})`);
 }

@@ -19,6 +19,9 @@ const EXTENSIONS: readonly [string, string][] = [
   ['get', '/v1/admin/webhooks/{webhook_id}/deliveries'],
   ['post', '/v1/admin/keys/{key_id}/rotate'],
   ['put', '/v1/material/{material_id}/content'],
+  ['patch', '/v1/admin/webhooks/{webhook_id}'],
+  ['post', '/v1/admin/webhooks/{webhook_id}/rotate-secret'],
+  ['post', '/v1/admin/webhooks/{webhook_id}/deliveries/{message_id}/redeliver'],
 ];
 
 const EXPECTED: readonly [string, string][] = [
@@ -154,10 +157,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('gives uuid path parameters the uuid format, and material_id none', () => {
+  it('gives uuid path parameters the uuid format, and material_id and a webhook message_id none', () => {
     const params = Object.values(doc.paths).flatMap((item) => Object.values(item)).flatMap((op) => op.parameters ?? [])
       .filter((p) => p.in === 'path');
-    for (const p of params) expect(p.schema.format, p.name).toBe(p.name === 'material_id' ? undefined : 'uuid');
+    for (const p of params) expect(p.schema.format, p.name).toBe(p.name === 'material_id' || p.name === 'message_id' ? undefined : 'uuid');
   });
 
   it('publishes the rule catalog', () => {

@@ -251,7 +251,13 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook
+         * @description Only the fields given change; a new `url` passes rule W01 again. `enabled: false` pauses deliveries, `true` resumes them. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/v1/admin/webhooks/{webhook_id}/deliveries": {
@@ -270,6 +276,50 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{webhook_id}/deliveries/{message_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver one message again
+         * @description Queues the message (a `message_id` of the delivery log) for a new round of attempts on the retry schedule, with the same `webhook-id`. 409 when the endpoint is disabled or the message predates the log keeping its event. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        post: operations["redeliverWebhookMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description The new secret is in this answer and nowhere else. During `grace_seconds` each delivery carries two signatures, one per secret, in `webhook-signature`. An extension of the control plane (issue 18).
+         *
+         *     Requires scope `admin`.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2388,6 +2438,35 @@ export interface components {
             /** Format: uuid */
             webhook_id: string;
         };
+        /** @description Changes a webhook: its target (checked again by rule W01), its event types, its description, or whether it is enabled. Only the fields given change. */
+        WebhookPatch: {
+            description?: string | null;
+            /** @description False pauses deliveries; true resumes them, also after the service disabled the endpoint (a 410 from the receiver). */
+            enabled?: boolean;
+            event_types?: ("MonitorTriggered" | "AssessmentRevised" | "InquiryConcluded" | "CaseChanged")[];
+            /**
+             * Format: uri
+             * @description HTTPS target; private and loopback addresses are refused outside test mode.
+             */
+            url?: string;
+        };
+        /** @description A message queued to be delivered again, with the same `webhook-id`, so a receiver that already has it can tell. */
+        WebhookRedeliveryOut: {
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            message_id: string;
+            /** Format: date-time */
+            queued_at: string;
+        };
+        /** @description Rotates the signing secret. Until `grace_seconds` have passed, deliveries are signed under both the new and the old secret (Standard Webhooks). */
+        WebhookSecretRotate: {
+            /**
+             * @description How long the old secret still signs; 0 ends it at once. At most 7 days.
+             * @default 86400
+             */
+            grace_seconds?: number;
+        };
         /** @description A registered webhook as listed: never its secret. */
         WebhookSummary: {
             /** Format: date-time */
@@ -3068,6 +3147,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook (uuid). */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The webhook as it now is. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: never;
@@ -3093,6 +3209,78 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the message. */
+                message_id: string;
+                /** @description Id of the webhook (uuid). */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliveryOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook (uuid). */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotate"];
+            };
+        };
+        responses: {
+            /** @description The webhook with its new secret, this once. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             502: components["responses"]["EngineFailed"];

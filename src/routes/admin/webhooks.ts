@@ -3,9 +3,14 @@ import { withTenant, type Db, type Mode } from '../../db/pool.js';
 import type { Handler } from '../../http/handler.js';
 import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
 import { RULES, type RuleId } from '../../rules.js';
-import type { WebhookIn, WebhookOut } from '../../schemas/admin.js';
+import type { WebhookIn, WebhookOut, WebhookPatch, WebhookSecretRotate } from '../../schemas/admin.js';
+import type { StreamEvent } from '../../../actors/types.js';
+import { readStreamAfter } from '../../db/events.js';
+import { eventIdOf } from '../../events/hub.js';
 import { generateWebhookSecret, sealSecret } from '../../webhooks/secret.js';
-import { deleteEndpoint, deliveriesOf, endpointExists, findEndpoint, insertEndpoint, listEndpoints, type SummaryRow } from '../../webhooks/store.js';
+import {
+  deleteEndpoint, deliveriesOf, endpointExists, findEndpoint, insertEndpoint, listEndpoints, loggedEventOf, rotateSecret, updateEndpoint, type SummaryRow,
+} from '../../webhooks/store.js';
 import { checkTarget, type LookupAll } from '../../webhooks/targets.js';
 import { requirePrincipal } from '../../auth/principal.js';
 
@@ -24,6 +29,18 @@ export interface WebhookRouteDeps {
   lookup?: LookupAll;
   /** Told after a registration commits, so every process's fan-out cache sees the new endpoint. */
   onChanged?: (scope: { tenantId: string; mode: Mode }) => Promise<void>;
+  /** Queues one message for delivery again (the composition root adds it to the webhooks queue). */
+  redeliver?: (message: Redelivery) => Promise<void>;
+  now?: () => Date;
+}
+
+export interface Redelivery {
+  tenantId: string;
+  mode: Mode;
+  endpointId: string;
+  messageId: string;
+  stream: 'inquiry' | 'monitor' | 'case';
+  event: StreamEvent;
 }
 
 // Until the lead adds W01 to the catalog in src/rules.ts, the 422 still names it and the audit row has no rule.
@@ -73,6 +90,83 @@ const summaryOf = (r: SummaryRow) => ({
 
 const notFound = () => new ServiceProblem('not-found', 'No such webhook.');
 
+function updateWebhook(deps: WebhookRouteDeps): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const id = ctx.params.webhook_id!;
+    ctx.audit.target_kind = 'webhook';
+    ctx.audit.target_id = id;
+    const body = ctx.body as WebhookPatch;
+    if (body.url !== undefined) {
+      const verdict = await checkTarget(body.url, { allowInsecure: deps.allowInsecureTargets(principal.mode), lookup: deps.lookup });
+      if (!verdict.ok) throw new ValidationFailure([{ loc: ['body', 'url'], msg: REFUSED_MESSAGE, type: 'W01' }], W01);
+    }
+    const row = await withTenant(deps.db, principal, async (tx) => {
+      const updated = await updateEndpoint(tx, id, {
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        ...(body.event_types !== undefined ? { eventTypes: body.event_types } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+      });
+      if (!updated) throw notFound();
+      await ctx.auditInTx(tx, 200);
+      return updated;
+    });
+    await deps.onChanged?.(principal).catch(() => undefined);
+    return { status: 200, body: summaryOf(row) };
+  };
+}
+
+function rotateWebhookSecret(deps: WebhookRouteDeps): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const id = ctx.params.webhook_id!;
+    ctx.audit.target_kind = 'webhook';
+    ctx.audit.target_id = id;
+    const { grace_seconds } = ctx.body as WebhookSecretRotate;
+    const secret = generateWebhookSecret();
+    const now = (deps.now ?? (() => new Date()))();
+    const previousUntil = grace_seconds === 0 ? null : new Date(now.getTime() + grace_seconds * 1000).toISOString();
+    const row = await withTenant(deps.db, principal, async (tx) => {
+      const rotated = await rotateSecret(tx, id, sealSecret(deps.pepper, secret, { tenantId: principal.tenantId, endpointId: id }), previousUntil);
+      if (!rotated) throw notFound();
+      await ctx.auditInTx(tx, 200);
+      return rotated;
+    });
+    const out: WebhookOut = { webhook_id: id, url: row.url, event_types: row.event_types as WebhookOut['event_types'], description: row.description, created_at: row.created_at, secret };
+    return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: out };
+  };
+}
+
+function redeliverMessage(deps: WebhookRouteDeps): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const id = ctx.params.webhook_id!;
+    const messageId = ctx.params.message_id!;
+    ctx.audit.target_kind = 'webhook';
+    ctx.audit.target_id = id;
+    const found = await withTenant(deps.db, principal, async (tx) => {
+      const endpoint = await findEndpoint(tx, id);
+      if (!endpoint) throw notFound();
+      if (endpoint.disabled_at !== null) throw new ServiceProblem('conflict', 'The webhook is disabled; enable it (PATCH enabled: true) before asking for a redelivery.');
+      const logged = await loggedEventOf(tx, id, messageId);
+      if (!logged) throw new ServiceProblem('not-found', 'No such message in this webhook\'s delivery log.');
+      const [event] = await readStreamAfter(tx, logged.stream_id, logged.seq - 1, 1);
+      if (!event || event.seq !== logged.seq) throw new ServiceProblem('conflict', 'The event of this message is no longer kept.');
+      return { logged, event };
+    });
+    if (!deps.redeliver) throw new ServiceProblem('unavailable', 'Redelivery is not available in this process.');
+    await deps.redeliver({ tenantId: principal.tenantId, mode: principal.mode, endpointId: id, messageId, stream: found.logged.stream, event: found.event });
+    return {
+      status: 202,
+      body: {
+        message_id: messageId, event_id: eventIdOf(found.event.stream_id, found.event.seq), event_type: found.event.type,
+        queued_at: (deps.now ?? (() => new Date()))().toISOString(),
+      },
+    };
+  };
+}
+
 /** The webhook handlers keyed by operationId, for app.ts's handler table. */
 export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
   const target = (ctx: Parameters<Handler>[0]) => {
@@ -82,6 +176,9 @@ export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
   };
   return [
     ['createWebhook', createRegisterWebhook(deps)],
+    ['updateWebhook', updateWebhook(deps)],
+    ['rotateWebhookSecret', rotateWebhookSecret(deps)],
+    ['redeliverWebhookMessage', redeliverMessage(deps)],
     ['listWebhooks', async (ctx) => {
       const rows = await withTenant(deps.db, requirePrincipal(ctx), (tx) => listEndpoints(tx));
       return { status: 200, body: rows.map(summaryOf) };
