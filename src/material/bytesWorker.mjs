@@ -8,9 +8,9 @@ register();
 const { extractFromBytes } = await import('./extractBytes.ts');
 const { ExtractionFailure } = await import('./extractors/types.ts');
 
-const { family, bytes, opts } = workerData;
+const { family, bytes, opts, mediaType } = workerData;
 try {
-  const found = await extractFromBytes(family, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), opts);
+  const found = await extractFromBytes(family, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), opts, mediaType);
   parentPort.postMessage({ found });
 } catch (error) {
   if (error instanceof ExtractionFailure) parentPort.postMessage({ failure: error.reason });

@@ -1,6 +1,7 @@
 import { extractDocx } from './extractors/docx.js';
 import { extractImage, OCR_ENGINE } from './extractors/image.js';
 import { extractPdf } from './extractors/pdf.js';
+import { extractMedia } from './extractors/media.js';
 import { identifiersIn } from './extractors/textLines.js';
 import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './extractors/types.js';
 import type { Family } from './sniff.js';
@@ -11,10 +12,12 @@ import type { Family } from './sniff.js';
  * the service's event loop. The version names the extractors, so a stored
  * extraction says what produced it.
  */
-export const BYTES_EXTRACTOR_VERSION = `bytes-identifiers/1 (pdf.js, mammoth, ${OCR_ENGINE}, exifr)`;
+export const BYTES_EXTRACTOR_VERSION = `bytes-identifiers/1 (pdf.js, mammoth, ${OCR_ENGINE}, exifr, music-metadata)`;
 
-export async function extractFromBytes(family: Family, bytes: Buffer, opts: ExtractOptions): Promise<ExtractedThing[]> {
+export async function extractFromBytes(family: Family, bytes: Buffer, opts: ExtractOptions, mediaType = ''): Promise<ExtractedThing[]> {
   switch (family) {
+    case 'media':
+      return extractMedia(bytes, mediaType);
     case 'pdf':
       return extractPdf(bytes, opts);
     case 'docx':

@@ -16,10 +16,10 @@ const MAX_OLD_GENERATION_MB = 512;
 
 type Reply = { found: ExtractedThing[] } | { failure: ExtractionFailure['reason'] } | { error: string };
 
-export function extractBytesOffLoop(family: Family, bytes: Buffer, opts: ExtractOptions, timeoutMs = EXTRACTION_TIMEOUT_MS): Promise<ExtractedThing[]> {
+export function extractBytesOffLoop(family: Family, bytes: Buffer, opts: ExtractOptions, mediaType: string, timeoutMs = EXTRACTION_TIMEOUT_MS): Promise<ExtractedThing[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./bytesWorker.mjs', import.meta.url), {
-      workerData: { family, bytes, opts },
+      workerData: { family, bytes, opts, mediaType },
       resourceLimits: { maxOldGenerationSizeMb: MAX_OLD_GENERATION_MB },
     });
     let settled = false;

@@ -5,7 +5,7 @@
  * renamed file) are refused before any parser sees them, because a parser
  * chosen by the declaration would read bytes it was never meant for.
  */
-export type Family = 'pdf' | 'docx' | 'png' | 'jpeg' | 'gif' | 'webp' | 'tiff' | 'text';
+export type Family = 'pdf' | 'docx' | 'png' | 'jpeg' | 'gif' | 'webp' | 'tiff' | 'text' | 'media';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -19,6 +19,11 @@ const DECLARED: Readonly<Record<string, Family>> = {
   'image/tiff': 'tiff',
   'application/json': 'text',
   'application/xml': 'text',
+  // Audio and video: one family, read for their metadata by one parser that tells the containers apart itself.
+  ...Object.fromEntries([
+    'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/mpeg', 'audio/ogg', 'audio/flac', 'audio/mp4', 'audio/x-m4a', 'audio/webm',
+    'video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska', 'video/ogg',
+  ].map((t) => [t, 'media' as const])),
 };
 
 /** The family a declared media type promises, or null when no extractor reads it. */
@@ -40,9 +45,19 @@ export function sniffFamily(head: Buffer): Family | null {
   if (startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'))) return 'gif';
   if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'webp';
   if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
+  if (isMedia(head)) return 'media';
   // A DOCX is a ZIP; which ZIP it is, the extractor checks from its entries.
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return 'docx';
   return looksLikeText(head.subarray(0, TEXT_PROBE_BYTES)) ? 'text' : null;
+}
+
+/** RIFF/WAVE, MP3 (ID3 or a frame sync), Ogg, FLAC, the ISO media family (MP4, MOV, M4A) and Matroska/WebM. */
+function isMedia(head: Buffer): boolean {
+  return (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WAVE'), 8))
+    || startsWith(head, ascii('ID3')) || (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0)
+    || startsWith(head, ascii('OggS')) || startsWith(head, ascii('fLaC'))
+    || startsWith(head, ascii('ftyp'), 4)
+    || startsWith(head, [0x1a, 0x45, 0xdf, 0xa3]);
 }
 
 function looksLikeText(probe: Buffer): boolean {

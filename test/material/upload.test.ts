@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
-import { docx, pdf, zipBomb } from '../support/documents.js';
+import { docx, pdf, wav, zipBomb } from '../support/documents.js';
 import type pg from 'pg';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -104,6 +104,18 @@ describe('material bytes: extraction', () => {
     expect(extraction.items.map((i) => [i.type, i.value, i.binding.locator.paragraph])).toEqual([
       ['IP', '203.0.113.9', 2],
       ['EMAIL', 'ops@example.org', 3],
+    ]);
+  });
+
+  it('an audio recording (with its consent_ref) comes back with its duration, creation time, device and author as claims', async () => {
+    const bytes = wav(2, { artist: 'Jane Doe', software: 'Field Recorder 2', created: '2026-11-20' });
+    const { out, extraction } = await upload(bytes, 'audio', 'audio/wav', { consent_ref: 'consent-2026-11-20-1' });
+    expect(out.status).toBe('extracted');
+    expect(extraction.items.map((i) => [i.type, i.value, i.binding.target_kind])).toEqual([
+      ['media_duration_ms', '2000', 'claim'],
+      ['capture_time', '2026-11-20', 'claim'],
+      ['capture_device', 'Field Recorder 2', 'claim'],
+      ['document_author', 'Jane Doe', 'claim'],
     ]);
   });
 

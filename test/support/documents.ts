@@ -58,3 +58,27 @@ export async function zipBomb(megabytes: number): Promise<Buffer> {
   zip.file('word/document.xml', Buffer.alloc(megabytes * 1024 * 1024));
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
 }
+
+/** A WAV file of silence (16-bit mono, 8 kHz) with a RIFF INFO list naming its artist, software and creation date. */
+export function wav(seconds: number, info: { artist?: string; software?: string; created?: string } = {}): Buffer {
+  const rate = 8000;
+  const data = Buffer.alloc(rate * 2 * seconds);
+  const fmt = Buffer.alloc(16);
+  fmt.writeUInt16LE(1, 0);
+  fmt.writeUInt16LE(1, 2);
+  fmt.writeUInt32LE(rate, 4);
+  fmt.writeUInt32LE(rate * 2, 8);
+  fmt.writeUInt16LE(2, 12);
+  fmt.writeUInt16LE(16, 14);
+  const chunk = (id: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.write(id, 0, 'latin1');
+    head.writeUInt32LE(body.length, 4);
+    return Buffer.concat([head, body, body.length % 2 === 1 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+  };
+  const text = (s: string) => Buffer.from(`${s}\u0000`, 'latin1');
+  const tags = [['IART', info.artist], ['ISFT', info.software], ['ICRD', info.created]].filter((t): t is [string, string] => t[1] !== undefined);
+  const list = tags.length > 0 ? [chunk('LIST', Buffer.concat([Buffer.from('INFO', 'latin1'), ...tags.map(([id, v]) => chunk(id, text(v)))]))] : [];
+  const body = Buffer.concat([Buffer.from('WAVE', 'latin1'), chunk('fmt ', fmt), ...list, chunk('data', data)]);
+  return Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from(new Uint32Array([body.length]).buffer), body]);
+}
