@@ -116,3 +116,16 @@ export async function markFailed(tx: Tx, m: { id: string; reason: string; extrac
                         bytes_stored = ${m.bytesStored}, updated_at = now()
     WHERE id = ${m.id}`);
 }
+
+/** The hashes of a case's material whose bytes are kept (standard retention, not C2), oldest first. */
+export async function keptMaterialHashes(tx: Tx, caseId: string): Promise<readonly string[]> {
+  return tx.anyFirst(sql.type(z.object({ sha256: z.string() }))`
+    SELECT sha256 FROM material WHERE case_id = ${caseId} AND bytes_stored AND sha256 IS NOT NULL AND status <> 'awaiting_upload'
+    GROUP BY sha256 ORDER BY min(created_at), sha256`);
+}
+
+/** Inline text material's content by hash (material_content, standard retention only), or null. */
+export async function readInlineContent(tx: Tx, sha256: string): Promise<Buffer | null> {
+  const content = await tx.maybeOneFirst(sql.type(z.object({ content: z.string() }))`SELECT content FROM material_content WHERE sha256 = ${sha256}`);
+  return content === null ? null : Buffer.from(content, 'utf8');
+}

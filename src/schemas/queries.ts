@@ -28,7 +28,10 @@ export const AuditQuery = z.strictObject({
 });
 
 export const ExportQuery = z.strictObject({
-  format: z.enum(['bundle']).default('bundle').describe('Evidentiary bundle: manifest of hashes, timeline, graph, assessments, audit excerpt, signature.'),
+  format: z
+    .enum(['bundle', 'bundle_with_bytes'])
+    .default('bundle')
+    .describe('Evidentiary bundle: manifest of hashes, timeline, graph, assessments, audit excerpt, signature. `bundle_with_bytes` also carries, as `material/<sha256>`, the bytes of the case\'s material that retention kept (standard retention, not C2), up to 256 MiB.'),
 });
 
 export const CloseCaseQuery = z.strictObject({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,30 @@ describe('POST /v1/cases/{case_id}/export', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ rule: 'C02', case_state: 'open' });
     Problem.parse(res.body);
+  });
+
+  it('given format bundle_with_bytes, then the kept bytes of the case\'s material travel as material/<sha256>, and transient material\'s do not', async () => {
+    const opened = CaseOut.parse((await call('POST', '/v1/cases', {
+      title: 'With bytes', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-7', issued_by: 'Court' },
+    })).body);
+    const kept = 'Statement of the witness: contact kept.bytes@example.org';
+    const declare = (text: string, extra: Record<string, unknown> = {}) => call('POST', '/v1/material', { kind: 'text', media_type: 'text/plain', purpose: 'investigation', text, case_id: opened.case_id, ...extra });
+    const standard = await declare(kept);
+    expect(standard.status).toBe(201);
+    expect((await declare('transient note: gone@example.org', { retention_mode: 'transient' })).status).toBe(201);
+    expect((await call('POST', `/v1/cases/${opened.case_id}/review`, { outcome: 'sign_off', note: 'Done.' })).status).toBe(200);
+
+    const asked = await call('POST', `/v1/cases/${opened.case_id}/export?format=bundle_with_bytes`);
+    expect(asked.status).toBe(202);
+    const ready = await readyExport(opened.case_id, CaseExportOut.parse(asked.body).export_id);
+    expect(ready.status).toBe('ready');
+    const bundle = Buffer.from(await (await fetch(ready.download_url!, { headers: bearer(ts.tenant.keys.live) })).arrayBuffer());
+    const keys = (await (await fetch(`${ts.base}/.well-known/tas-export-keys.json`)).json()) as Jwks;
+    expect(await verifyBundle(bundle, keys)).toMatchObject({ ok: true, problems: [] });
+    const { files } = await unpackBundle(bundle);
+    const sha = createHash('sha256').update(kept).digest('hex');
+    expect(files.get(`material/${sha}`)?.toString('utf8')).toBe(kept);
+    expect([...files.keys()].filter((n) => n.startsWith('material/'))).toEqual([`material/${sha}`]);
   });
 
   it('given a signed-off case under legal hold, and one closed after its sign-off, then both export; one closed without a sign-off is 409 C02', async () => {

@@ -3513,8 +3513,8 @@ export interface operations {
     exportCase: {
         parameters: {
             query?: {
-                /** @description Evidentiary bundle: manifest of hashes, timeline, graph, assessments, audit excerpt, signature. */
-                format?: "bundle";
+                /** @description Evidentiary bundle: manifest of hashes, timeline, graph, assessments, audit excerpt, signature. `bundle_with_bytes` also carries, as `material/<sha256>`, the bytes of the case's material that retention kept (standard retention, not C2), up to 256 MiB. */
+                format?: "bundle" | "bundle_with_bytes";
             };
             header?: never;
             path: {

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/authenticate.js';
 import type { CallContext } from '../../auth/call.js';
-import { withTenant, type Db, type Mode } from '../../db/pool.js';
+import { withTenant, type Db, type Mode, type Tx } from '../../db/pool.js';
+import { keptMaterialHashes, readChunk, readInlineContent } from '../../db/materialBytes.js';
 import {
   assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundle, failExport, findExport, finishExport, materialOfCase,
   observationsOfEntities, recordExport, type ExportRow,
@@ -150,10 +151,44 @@ export function createCaseExports(deps: CaseExportDeps) {
       { name: 'observations.json', bytes: json(rows.observations) },
       { name: 'material.json', bytes: json(rows.material) },
       { name: 'audit.json', bytes: json(rows.audit) },
+      ...(row.format === WITH_BYTES ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, row.case_id)) : []),
     ];
   }
 
   return { request, view, download, build, giveUp };
+}
+
+/** The format that also carries the bytes of the case's material, where retention kept them. */
+export const WITH_BYTES = 'bundle_with_bytes';
+// The bundle is built in memory and stored in one row: the bytes it carries are capped.
+export const MAX_EXPORTED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * `material/<sha256>`: the bytes of each piece of the case's material that
+ * keeps them (standard retention, not C2; rule D35 leaves nothing else to
+ * export), named by their hash so the manifest's hash can be read against
+ * the name.
+ */
+async function materialBytesFiles(tx: Tx, caseId: string): Promise<BundleFile[]> {
+  const files: BundleFile[] = [];
+  let total = 0;
+  for (const sha256 of await keptMaterialHashes(tx, caseId)) {
+    const chunks: Buffer[] = [];
+    for (let seq = 0; ; seq += 1) {
+      const chunk = await readChunk(tx, sha256, seq);
+      if (chunk === null) break;
+      total += chunk.length;
+      if (total > MAX_EXPORTED_BYTES) throw new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
+      chunks.push(chunk);
+    }
+    // Inline text is kept whole in material_content rather than in chunks.
+    const bytes = chunks.length > 0 ? Buffer.concat(chunks) : await readInlineContent(tx, sha256);
+    if (bytes === null) continue;
+    if (chunks.length === 0) total += bytes.length;
+    if (total > MAX_EXPORTED_BYTES) throw new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
+    files.push({ name: `material/${sha256}`, bytes });
+  }
+  return files;
 }
 
 /** A refusal the export states as its failure reason (the case moved on), not a fault. */

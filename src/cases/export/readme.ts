@@ -26,4 +26,7 @@ Files: \`case.json\` (the case), \`timeline.json\` (its events in order),
 with its scoring inputs, enough for \`tas score\` to reproduce it),
 \`observations.json\`, \`material.json\` (hashes and extractions with their
 bindings), \`audit.json\` (the case's audit rows with their chain links).
+When the export was asked as \`bundle_with_bytes\`, \`material/<sha256>\` holds
+the bytes of each piece of material that retention kept, named by their
+SHA-256, so the name itself can be checked against the content.
 `;
