@@ -58,8 +58,21 @@ export function catalogueOf(checks: readonly CheckDefinition[]): CatalogueRow[] 
  * runs here), and no operator providers file is read.
  */
 export async function builtInCatalogue(): Promise<CatalogueRow[]> {
-  const checks = await discoverChecks({ dnsServers: ['127.0.0.1:53'], rdapBaseUrl: 'https://rdap.invalid' });
-  return catalogueOf(checks);
+  return catalogueOf(await everyBuiltInCheck());
+}
+
+function everyBuiltInCheck(): Promise<CheckDefinition[]> {
+  return discoverChecks({ dnsServers: ['127.0.0.1:53'], rdapBaseUrl: 'https://rdap.invalid' });
+}
+
+/**
+ * The built-in checks this deployment does not run (the network ones when no
+ * resolver or RDAP base is configured): reported in every inquiry's coverage
+ * as `switched_off` gaps, so a report can say exactly what was not asked.
+ */
+export async function switchedOffChecks(enabled: readonly CheckDefinition[]): Promise<CheckDefinition[]> {
+  const on = new Set(enabled.map((c) => c.id));
+  return (await everyBuiltInCheck()).filter((c) => !on.has(c.id));
 }
 
 const HEADER = `# Checks: what each one looks at, and how much it counts

@@ -60,10 +60,15 @@ export interface PreparedInquiry {
 }
 
 /** Pure preparation: normalised presentations and the check plan, before any I/O. */
-export function prepareInquiry(checks: readonly CheckDefinition[], body: InquiryRequest, bindings: MaterialBinding[] = []): PreparedInquiry {
+export function prepareInquiry(
+  checks: readonly CheckDefinition[],
+  body: InquiryRequest,
+  bindings: MaterialBinding[] = [],
+  switchedOff: readonly CheckDefinition[] = [],
+): PreparedInquiry {
   const inquiryId = randomUUID();
   const presentations = normaliseSubject(body);
-  return { inquiryId, presentations, bindings, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake }) };
+  return { inquiryId, presentations, bindings, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake, switchedOff }) };
 }
 
 /** The inquiry's attached testimony, each item with the stance it was given or that its words imply. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { connectionsFrom } from '../checks/graphCheck.js';
 import type { Absence, GraphNeighbourhood, Signal, Tier } from '../checks/types.js';
+import type { CoverageGap } from './plan.js';
 
 /**
  * The findings of an assessment as a reviewer reads them: every signal as a
@@ -12,7 +13,7 @@ export interface CoverageFacts {
   tierCeiling: Tier;
   checksRun: number;
   checksAnswered: number;
-  gaps: { tier: Tier; kind: string; count: number }[];
+  gaps: CoverageGap[];
 }
 
 export function buildFindings(input: {

@@ -21,7 +21,15 @@ export interface CheckPlan {
   inline: PlannedCheck[];
   worker: PlannedCheck[];
   absences: Absence[];
-  gaps: { tier: Tier; kind: string; count: number }[];
+  gaps: CoverageGap[];
+}
+
+/** A question the inquiry could not ask: out of its tier ceiling, or a check this deployment has switched off. */
+export interface CoverageGap {
+  tier: Tier;
+  kind: string;
+  count: number;
+  reason: 'beyond_tier_ceiling' | 'switched_off';
 }
 
 // Stands in for a zero cost so free checks sort first without dividing by zero.
@@ -33,19 +41,23 @@ export function planChecks(input: {
   presentations: readonly NormalisedPresentation[];
   tierCeiling: Tier;
   stake: Stake;
+  /** Built-in checks this deployment does not run (the network ones when no resolver or RDAP base is set). */
+  switchedOff?: readonly CheckDefinition[];
 }): CheckPlan {
   const inline: PlannedCheck[] = [];
   const candidates: PlannedCheck[] = [];
   const absences: Absence[] = [];
-  const gaps = new Map<string, { tier: Tier; kind: string; count: number }>();
+  const gaps = new Map<string, CoverageGap>();
+  const count = (check: CheckDefinition, reason: CoverageGap['reason']) => {
+    const id = `${reason}:${check.tier}:${check.kind}`;
+    const gap = gaps.get(id) ?? { tier: check.tier, kind: check.kind, count: 0, reason };
+    gap.count += 1;
+    gaps.set(id, gap);
+  };
   for (const presentation of input.presentations) {
     const reachable = applicableChecks(input.checks, presentation.type, input.tierCeiling);
-    for (const beyond of checksBeyondCeiling(input.checks, presentation.type, input.tierCeiling)) {
-      const id = `${beyond.tier}:${beyond.kind}`;
-      const gap = gaps.get(id) ?? { tier: beyond.tier, kind: beyond.kind, count: 0 };
-      gap.count += 1;
-      gaps.set(id, gap);
-    }
+    for (const beyond of checksBeyondCeiling(input.checks, presentation.type, input.tierCeiling)) count(beyond, 'beyond_tier_ceiling');
+    for (const off of input.switchedOff ?? []) if (off.artifactTypes.includes(presentation.type)) count(off, 'switched_off');
     if (reachable.length === 0 && !input.checks.some((c) => c.artifactTypes.includes(presentation.type))) {
       absences.push({ about: presentation.value, about_type: presentation.type, kind: 'unregistered', reason: 'No check is registered for this type of value.' });
     }
@@ -59,7 +71,7 @@ export function planChecks(input: {
   for (const skipped of candidates.slice(allowed)) {
     absences.push({ about: skipped.presentation.value, about_type: skipped.presentation.type, kind: 'budget', reason: 'Not run: the stake did not justify more checks.' });
   }
-  return { inline, worker: candidates.slice(0, allowed), absences, gaps: [...gaps.values()].sort((a, b) => (a.tier + a.kind).localeCompare(b.tier + b.kind)) };
+  return { inline, worker: candidates.slice(0, allowed), absences, gaps: [...gaps.values()].sort((a, b) => (a.reason + a.tier + a.kind).localeCompare(b.reason + b.tier + b.kind)) };
 }
 
 export function maxWeight(check: CheckDefinition): number {

@@ -37,6 +37,8 @@ export interface InquiryServiceDeps {
   registry: RegistryCache;
   policies: PolicyCache;
   model: ModelRenderer | null;
+  /** Built-in checks this deployment has switched off, reported as coverage gaps (never as absences). */
+  switchedOff?: readonly CheckDefinition[];
   /** Base of events_url; known only once the server listens when the port is chosen by the OS. */
   publicUrl: () => string;
   now?: () => Date;
@@ -96,7 +98,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const hash = requestHash(body);
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
     body = gathered.body;
-    const prepared = prepareInquiry(deps.checks, body, gathered.bindings);
+    const prepared = prepareInquiry(deps.checks, body, gathered.bindings, deps.switchedOff);
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
@@ -119,7 +121,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   async function probe(principal: Principal, body: InquiryRequest): Promise<Probe> {
     const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
-    const prepared = prepareInquiry(deps.checks, gathered.body, gathered.bindings);
+    const prepared = prepareInquiry(deps.checks, gathered.body, gathered.bindings, deps.switchedOff);
     return probeInquiry({ db: deps.db, now }, principal, gathered.body, prepared, policy);
   }
 

@@ -173,9 +173,14 @@ function gapsSection(ctx: Ctx): ReportSectionOut {
     grouped.set(key, g);
   }
   const absences = [...grouped.values()].map((g) => m.absence({ kind: g.kind, type: g.type, count: f.num(g.n) }));
-  const tiers = (cov.gaps ?? []).map((g) => m.tierGap({ kind: g.kind.replaceAll('_', ' '), tier: g.tier, count: f.num(g.count) }));
-  const anyGap = absences.length > 0 || tiers.length > 0 || cov.checks_unanswered > 0;
-  return section(ctx, 'gaps', [[coverage], absences, tiers, [anyGap ? m.gapsMeaning() : m.noGaps()]]);
+  const tiers = (cov.gaps ?? []).map((g) =>
+    g.reason === 'switched_off'
+      ? m.switchedOffGap({ kind: g.kind.replaceAll('_', ' '), count: f.num(g.count) })
+      : m.tierGap({ kind: g.kind.replaceAll('_', ' '), tier: g.tier, count: f.num(g.count) }));
+  // Only what was asked and not answered widens the interval; a question never asked (tier, switched off) says so itself.
+  const unanswered = absences.length > 0 || cov.checks_unanswered > 0;
+  const closing = unanswered ? [m.gapsMeaning()] : tiers.length > 0 ? [] : [m.noGaps()];
+  return section(ctx, 'gaps', [[coverage], absences, tiers, closing]);
 }
 
 function methodSection(ctx: Ctx): ReportSectionOut {

@@ -10,6 +10,7 @@ import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js
 import { createCheckWorker } from '../../workers/checks.js';
 import { createMonitorWorker } from '../../workers/monitors.js';
 import { createMonitorRuns } from '../monitors/runs.js';
+import { switchedOffChecks } from '../checks/catalogue.js';
 import { redeliveryJob, type WebhookDeliverJob } from '../../workers/webhooks.js';
 import type { Redelivery } from '../routes/admin/webhooks.js';
 import { createQueues, type Queues } from '../../workers/queues.js';
@@ -131,7 +132,8 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
   const model = config.TAS_MODEL_ENDPOINT
     ? createModelRenderer({ endpoint: config.TAS_MODEL_ENDPOINT, ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}), timeoutMs: 10_000, promptVersion: 'report-prompt/1', onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template') })
     : null;
-  const inquiries = createInquiryService({ db, runtime, hub, checks, registry: registryCache, policies: policyCache, model, publicUrl: deps.publicUrl });
+  const switchedOff = await switchedOffChecks(checks);
+  const inquiries = createInquiryService({ db, runtime, hub, checks, switchedOff, registry: registryCache, policies: policyCache, model, publicUrl: deps.publicUrl });
   const monitorQueue = () => queues.queue(MONITOR_QUEUE);
   const monitors = createMonitorService({
     db, runtime, queue: monitorQueue, hub, registry: registryCache, policies: policyCache,

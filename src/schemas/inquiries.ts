@@ -121,11 +121,15 @@ export const Connection = component(
 
 export const CoverageGap = component(
   'CoverageGap',
-  'Checks the tier ceiling put out of reach: which question, at which tier, how many.',
+  'Questions the inquiry could not ask: which, at which tier, how many, and why. Neither kind is an absence: it does not widen the interval.',
   z.strictObject({
     tier: Tier,
     kind: z.string().describe('The question that was not asked, for example `domain_age`.'),
     count: z.int().min(1),
+    reason: z
+      .enum(['beyond_tier_ceiling', 'switched_off'])
+      .optional()
+      .describe('`beyond_tier_ceiling`: the inquiry\'s `tier_ceiling` put it out of reach; `switched_off`: this deployment does not run the check (a network check with no resolver or RDAP service configured). Absent on assessments issued before 2026-11-25, where it means `beyond_tier_ceiling`.'),
   }),
 );
 

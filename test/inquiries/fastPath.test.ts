@@ -141,6 +141,28 @@ describe('reports', () => {
     expect(JSON.stringify(report.share)).not.toContain('jane.doe');
   });
 
+  it('with the network checks switched off, coverage and the gaps section name exactly the checks not run, in English and in German', async () => {
+    // This test service runs with TAS_DNS_SERVERS=off and TAS_RDAP_BASE_URL=off.
+    const en = await inquire(ts, { ...EMAIL_AND_PHONE, render: 'template', render_lang: 'en' });
+    const gaps = InquiryResponse.parse(en.body).findings!.coverage.gaps ?? [];
+    const off = [...new Set(gaps.filter((g) => g.reason === 'switched_off').map((g) => g.kind))].sort();
+    // Exactly the built-in checks this deployment does not run, of those that read an email or a phone.
+    const { builtInCatalogue } = await import('../../src/checks/catalogue.js');
+    const served = (await (await fetch(`${ts.base}/openapi.json`)).json()) as { 'x-check-catalogue': { id: string }[] };
+    const running = new Set(served['x-check-catalogue'].map((c) => c.id));
+    const expected = [...new Set((await builtInCatalogue())
+      .filter((c) => !running.has(c.id) && c.artifact_types.some((t) => t === 'EMAIL' || t === 'PHONE'))
+      .flatMap((c) => c.answers.length > 0 ? [c.answers[0]!.kind] : []))].sort();
+    expect(off.length).toBeGreaterThan(0);
+    expect(off).toEqual(expected);
+    const section = (r: typeof en, key: string) => InquiryResponse.parse(r.body).report!.sections.find((x) => x.key === key)!.body;
+    const enGaps = section(en, 'gaps');
+    expect(enGaps).toContain('switched off in this deployment');
+    expect(enGaps).not.toContain('Every check that ran answered, and the tier ceiling put nothing out of reach');
+    const de = await inquire(ts, { ...EMAIL_AND_PHONE, render: 'template', render_lang: 'de' });
+    expect(section(de, 'gaps')).toContain('in dieser Installation abgeschaltet');
+  });
+
   it('render=model with no model configured says the template renderer ran', async () => {
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, render: 'model' });
     expect(r.body.report.rendered_by).toBe('template');

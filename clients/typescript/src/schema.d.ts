@@ -1517,11 +1517,16 @@ export interface components {
              */
             tier_ceiling: "t0" | "t1" | "t2";
         };
-        /** @description Checks the tier ceiling put out of reach: which question, at which tier, how many. */
+        /** @description Questions the inquiry could not ask: which, at which tier, how many, and why. Neither kind is an absence: it does not widen the interval. */
         CoverageGap: {
             count: number;
             /** @description The question that was not asked, for example `domain_age`. */
             kind: string;
+            /**
+             * @description `beyond_tier_ceiling`: the inquiry's `tier_ceiling` put it out of reach; `switched_off`: this deployment does not run the check (a network check with no resolver or RDAP service configured). Absent on assessments issued before 2026-11-25, where it means `beyond_tier_ceiling`.
+             * @enum {string}
+             */
+            reason?: "beyond_tier_ceiling" | "switched_off";
             /**
              * @description Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.
              * @enum {string}

@@ -63,6 +63,8 @@ export const de: ReportMessages = {
   absence: ({ kind, type, count }) => `Prüfungen zum vorgelegten Wert vom Typ ${type}, die ${ABSENCE[kind]}: ${count.text}.`,
   tierGap: ({ kind, tier, count }) =>
     `Prüfungen der Art „${kind}“, die Stufe ${tier} erfordern (oberhalb der Stufenobergrenze dieser Anfrage) und daher nicht liefen: ${count.text}.`,
+  switchedOffGap: ({ kind, count }) =>
+    `Prüfungen der Art „${kind}“, die in dieser Installation abgeschaltet sind und daher nicht liefen: ${count.text}. Das zählt weder für noch gegen das Subjekt.`,
   failedSignals: ({ count }) => `Prüfungen ohne verwertbares Ergebnis: ${count.text}.`,
   gapsMeaning: () => 'Was nicht geprüft werden konnte, zählt weder für noch gegen das Subjekt; es verbreitert stattdessen das Intervall.',
   noGaps: () => 'Jede durchgeführte Prüfung hat geantwortet, und die Stufenobergrenze hat nichts außer Reichweite gelassen.',

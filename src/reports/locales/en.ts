@@ -63,6 +63,8 @@ export const en: ReportMessages = {
   absence: ({ kind, type, count }) => `${s(count, 'check', 'checks')} on the presented ${type} ${ABSENCE[kind]}.`,
   tierGap: ({ kind, tier, count }) =>
     `${s(count, 'check', 'checks')} of the kind “${kind}” would need tier ${tier}, above this inquiry's tier ceiling, so ${count.one ? 'it was' : 'they were'} not run.`,
+  switchedOffGap: ({ kind, count }) =>
+    `${s(count, 'check', 'checks')} of the kind “${kind}” ${count.one ? 'is' : 'are'} switched off in this deployment, so ${count.one ? 'it was' : 'they were'} not run; this counts neither for nor against the subject.`,
   failedSignals: ({ count }) => `${s(count, 'check', 'checks')} produced nothing usable.`,
   gapsMeaning: () => 'What could not be checked counts neither for nor against the subject; it widens the interval instead.',
   noGaps: () => 'Every check that ran answered, and the tier ceiling put nothing out of reach.',

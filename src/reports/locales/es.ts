@@ -63,6 +63,8 @@ export const es: ReportMessages = {
   absence: ({ kind, type, count }) => `Comprobaciones sobre el valor ${type} presentado que ${ABSENCE[kind]}: ${count.text}.`,
   tierGap: ({ kind, tier, count }) =>
     `Comprobaciones del tipo «${kind}» que requieren el nivel ${tier}, por encima del límite de nivel de esta consulta, y no se ejecutaron: ${count.text}.`,
+  switchedOffGap: ({ kind, count }) =>
+    `Comprobaciones del tipo «${kind}» desactivadas en esta instalación, que por eso no se ejecutaron: ${count.text}. No cuenta ni a favor ni en contra del sujeto.`,
   failedSignals: ({ count }) => `Comprobaciones que no produjeron nada utilizable: ${count.text}.`,
   gapsMeaning: () => 'Lo que no se pudo comprobar no cuenta ni a favor ni en contra del sujeto; en su lugar, amplía el intervalo.',
   noGaps: () => 'Todas las comprobaciones ejecutadas respondieron, y el límite de nivel no dejó nada fuera de alcance.',

@@ -68,6 +68,8 @@ export const fr: ReportMessages = {
   absence: ({ kind, type, count }) => `Vérifications sur la valeur ${type} présentée qui ${ABSENCE[kind]}${C} ${count.text}.`,
   tierGap: ({ kind, tier, count }) =>
     `Vérifications du type «\u00a0${kind}\u00a0» nécessitant le niveau ${tier}, au-delà du plafond de niveau de cette demande, et non lancées${C} ${count.text}.`,
+  switchedOffGap: ({ kind, count }) =>
+    `Vérifications du type «\u00a0${kind}\u00a0» désactivées dans cette installation, et donc non lancées${C} ${count.text}. Cela ne compte ni pour ni contre le sujet.`,
   failedSignals: ({ count }) => `Vérifications n'ayant rien produit d'exploitable${C} ${count.text}.`,
   gapsMeaning: () => `Ce qui n'a pas pu être vérifié ne compte ni pour ni contre le sujet${SC} cela élargit l'intervalle.`,
   noGaps: () => "Toutes les vérifications lancées ont répondu, et le plafond de niveau n'a rien laissé hors d'atteinte.",

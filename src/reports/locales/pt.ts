@@ -63,6 +63,8 @@ export const pt: ReportMessages = {
   absence: ({ kind, type, count }) => `Verificações sobre o valor ${type} apresentado que ${ABSENCE[kind]}: ${count.text}.`,
   tierGap: ({ kind, tier, count }) =>
     `Verificações do tipo “${kind}” que exigem o nível ${tier}, acima do teto de nível desta consulta, e não foram executadas: ${count.text}.`,
+  switchedOffGap: ({ kind, count }) =>
+    `Verificações do tipo “${kind}” desativadas nesta instalação, e por isso não executadas: ${count.text}. Isto não conta nem a favor nem contra o sujeito.`,
   failedSignals: ({ count }) => `Verificações que não produziram nada utilizável: ${count.text}.`,
   gapsMeaning: () => 'O que não pôde ser verificado não conta nem a favor nem contra o sujeito; em vez disso, alarga o intervalo.',
   noGaps: () => 'Todas as verificações executadas responderam, e o teto de nível não deixou nada fora de alcance.',

@@ -58,6 +58,8 @@ export interface ReportMessages {
   coverage(p: { run: Num; answered: Num; unanswered: Num }): string;
   absence(p: { kind: AbsenceKindName; type: string; count: Num }): string;
   tierGap(p: { kind: string; tier: string; count: Num }): string;
+  /** A check this deployment does not run at all (say, the network checks with no resolver configured). */
+  switchedOffGap(p: { kind: string; count: Num }): string;
   failedSignals(p: { count: Num }): string;
   gapsMeaning(): string;
   noGaps(): string;
