@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startService, type Service } from '../../src/root/service.js';
@@ -60,6 +61,8 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     async stop() {
       await service.stop();
       await db.drop();
+      // Every key this service wrote lives under its own prefix: none is left behind for the next run.
+      await dropRedisKeys(config.REDIS_URL, config.TAS_REDIS_PREFIX);
       // The service login (tas_app) reaches cross-tenant tables only as tas_system: a path
       // that forgot to say so fails quietly into a retry, so every test service guards it.
       const denied = logs.find((line) => line.includes('permission denied for'));
@@ -69,6 +72,22 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       if (mismatch.length > 0) throw new Error(`${mismatch.length} answers or events did not match the served document, first: ${mismatch[0]!.slice(0, 600)}`);
     },
   };
+}
+
+/** Deletes every Redis key under `prefix:` (SCAN, never KEYS: the server stays responsive). */
+export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export function bearer(key: string): Record<string, string> {
