@@ -3,9 +3,9 @@ import uWS from 'uWebSockets.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AuditWriter } from './audit/auditWriter.js';
-import type { Authenticator } from './auth/authenticate.js';
+import type { Authenticator, Principal } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import type { Db } from './db/pool.js';
+import { withTenant, type Db } from './db/pool.js';
 import type { EventHub } from './events/hub.js';
 import { captureExchange, send, type Exchange } from './http/exchange.js';
 import { framingRefusal, type FramingRefusal } from './http/framing.js';
@@ -26,6 +26,8 @@ import { materialHandlers } from './routes/material.js';
 import type { MaterialJob } from './material/extraction.js';
 import type { Redelivery } from './routes/admin/webhooks.js';
 import { createResponseChecker, type ResponseChecker } from './openapi/responseCheck.js';
+import type { ReplayStore } from './http/replay.js';
+import { answerReplay, claimReplay, findReplay, releaseReplay, retakeReplay } from './db/replays.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { inquiryHandlers } from './routes/inquiries.js';
 import { sessionHandlers } from './routes/sessions.js';
@@ -126,6 +128,7 @@ export function createApp(deps: AppDeps): App {
     },
   };
   const pipeline = createPipeline({
+    replays: replayStore(deps.db),
     ...(checker ? { checkAnswer: answerChecker(checker, deps.log) } : {}),
     calls,
     router,
@@ -179,6 +182,24 @@ function eventChecker(checker: ResponseChecker, log: Logger) {
   return (envelope: unknown) => {
     const violations = checker.event(envelope);
     if (violations.length > 0) log.warn({ violations }, 'event does not match the document');
+  };
+}
+
+/** The Idempotency-Key answers, in PostgreSQL under the caller's tenant (src/db/replays.ts). */
+function replayStore(db: Db): ReplayStore {
+  const k = (p: Principal, operation: string, key: string) => ({ tenantId: p.tenantId, mode: p.mode, operation, key });
+  return {
+    claim: (p, operation, key, hash) =>
+      withTenant(db, p, async (tx) => {
+        if (await claimReplay(tx, k(p, operation, key), hash)) return 'claimed' as const;
+        const row = await findReplay(tx, k(p, operation, key));
+        // Released between the two statements (its first call failed): the retry may claim it again.
+        if (!row) return (await claimReplay(tx, k(p, operation, key), hash)) ? ('claimed' as const) : { hash, status: null, response: null, ageMs: 0 };
+        return { hash: row.request_hash, status: row.status_code, response: row.response, ageMs: row.age_ms };
+      }),
+    retake: (p, operation, key, hash, olderThanMs) => withTenant(db, p, (tx) => retakeReplay(tx, k(p, operation, key), hash, olderThanMs)),
+    answer: (p, operation, key, status, response) => withTenant(db, p, (tx) => answerReplay(tx, k(p, operation, key), status, response)),
+    release: (p, operation, key) => withTenant(db, p, (tx) => releaseReplay(tx, k(p, operation, key))),
   };
 }
 

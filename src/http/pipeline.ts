@@ -4,6 +4,7 @@ import type { AuditWriter } from '../audit/auditWriter.js';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { insertAudit } from '../db/audit.js';
 import { readBody, streamBody } from './body.js';
+import { withReplay, type ReplayStore } from './replay.js';
 import { MAX_UPLOAD_BYTES } from '../schemas/material.js';
 import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
@@ -31,6 +32,8 @@ export interface PipelineDeps {
   isDraining: () => boolean;
   /** Told when a call starts and when it has been answered, so a drain can wait for calls in flight. */
   calls?: { begin(): void; end(): void };
+  /** Keeps the answers of Idempotency-Key calls (replayable operations only). */
+  replays?: ReplayStore;
   /** Told every JSON answer before it is sent, to check it against the document (TAS_CHECK_RESPONSES). */
   checkAnswer?: (operationId: string, status: number, contentType: string, body: string | Buffer) => void;
   /** Whether the key's tenant lets pages of this origin call (its policy's allowed_origins); none when absent. */
@@ -139,7 +142,9 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   if (ctx.ex.method === 'HEAD' && op.success.contentType === 'text/event-stream') {
     return { status: 200, headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' } };
   }
-  return route.handler(ctx);
+  const handler = route.handler;
+  if (op.replayable && deps.replays) return withReplay(deps.replays, ctx, op.operationId, () => handler(ctx));
+  return handler(ctx);
 }
 
 /**

@@ -129,8 +129,14 @@ function queryParameters(op: OperationSpec, schemas: ConvertedSchemas): unknown[
   });
 }
 
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key', required: false,
+  description: 'Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); '
+    + 'with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation.',
+};
+
 function headerParameters(op: OperationSpec): unknown[] {
-  return (op.headers ?? []).map((h) => ({
+  return [...(op.headers ?? []), ...(op.replayable ? [IDEMPOTENCY_HEADER] : [])].map((h) => ({
     name: h.name,
     in: 'header',
     required: h.required,

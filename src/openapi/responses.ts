@@ -86,7 +86,8 @@ export function errorResponses(op: OperationSpec): Record<string, unknown> {
   if (keyed && op.auth !== 'key') statuses.push(403);
   if (op.params) statuses.push(404);
   // Commands on an existing resource can meet it in the wrong state; an inquiry can meet its idempotency key in use (I17).
-  if ((op.method === 'post' && op.params) || op.operationId === 'createInquiry') statuses.push(409);
+  // An Idempotency-Key retry can meet its first call still running.
+  if ((op.method === 'post' && op.params) || op.operationId === 'createInquiry' || op.replayable) statuses.push(409);
   if (op.success.contentType === 'text/event-stream') statuses.push(410);
   if (op.body) statuses.push(413, 415);
   if (op.validation) statuses.push(422);

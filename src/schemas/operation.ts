@@ -54,6 +54,11 @@ export interface OperationSpec {
     /** Default application/json. */
     contentType?: 'application/json' | 'text/event-stream' | 'text/html' | 'application/gzip';
   };
+  /**
+   * Takes the Idempotency-Key header (src/http/replay.ts): a POST that creates
+   * and whose answer carries no secret (a secret is shown once, never kept).
+   */
+  replayable?: true;
   /** Error statuses beyond those the document derives from the operation's shape (src/openapi/responses.ts). */
   extraErrors?: (403 | 404 | 409 | 410 | 413)[];
   /** Whether the operation can answer 422 HTTPValidationError (SPEC: all but registry, policy list and health). */

@@ -15,7 +15,7 @@ import { ExportKeySet } from './cases.js';
 
 const STANDING_OPERATIONS: readonly OperationSpec[] = [
   {
-    operationId: 'createMonitor', method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'monitors',
+    operationId: 'createMonitor', replayable: true, method: 'post', path: '/v1/monitors', tag: 'Monitors', auth: 'monitors',
     summary: 'Open a standing watch on a subject',
     body: MonitorCreate,
     success: { status: 201, description: 'The monitor.', schema: MonitorOut },
@@ -97,7 +97,7 @@ const CONTROL_OPERATIONS: readonly OperationSpec[] = [
     validation: false,
   },
   {
-    operationId: 'publishPolicy', method: 'post', path: '/v1/admin/policies', tag: 'Control plane', auth: 'admin',
+    operationId: 'publishPolicy', replayable: true, method: 'post', path: '/v1/admin/policies', tag: 'Control plane', auth: 'admin',
     summary: 'Publish a new policy version', description: 'Changes labels from now on; never a score or a published assessment.',
     body: PolicyIn,
     success: { status: 201, description: 'The published version, now current.', schema: PolicyOut },

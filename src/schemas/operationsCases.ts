@@ -30,7 +30,7 @@ function command(
 
 export const CASE_OPERATIONS: readonly OperationSpec[] = [
   {
-    operationId: 'createCase', method: 'post', path: '/v1/cases', tag: 'Cases', auth: 'cases',
+    operationId: 'createCase', replayable: true, method: 'post', path: '/v1/cases', tag: 'Cases', auth: 'cases',
     summary: 'Open a case',
     description: 'Requires an investigative (KYB) tenant and an authorization record (rules C01, I13).',
     body: CaseCreate,
@@ -45,7 +45,7 @@ export const CASE_OPERATIONS: readonly OperationSpec[] = [
   },
   command('changeCaseMembers', 'members', 'Add or remove a case member', CaseMemberIn),
   {
-    operationId: 'intakeCase', method: 'post', path: '/v1/cases/{case_id}/intake', tag: 'Cases', auth: 'cases',
+    operationId: 'intakeCase', replayable: true, method: 'post', path: '/v1/cases/{case_id}/intake', tag: 'Cases', auth: 'cases',
     summary: 'Take in a bounded manifest of presentations and material',
     description: 'Each item answers for itself (accepted, duplicate, rejected); the manifest becomes one case event; nothing is spent.',
     params: caseId, body: IntakeManifest,
@@ -53,7 +53,7 @@ export const CASE_OPERATIONS: readonly OperationSpec[] = [
     validation: true,
   },
   {
-    operationId: 'expandCase', method: 'post', path: '/v1/cases/{case_id}/expand', tag: 'Cases', auth: 'cases',
+    operationId: 'expandCase', replayable: true, method: 'post', path: '/v1/cases/{case_id}/expand', tag: 'Cases', auth: 'cases',
     summary: 'Expand one budgeted hop of attribution',
     description: 'With `human_gate` the candidates come back first (as connections) and nothing is spent until `choose` picks some.',
     params: caseId, body: CaseExpandIn,
@@ -61,7 +61,7 @@ export const CASE_OPERATIONS: readonly OperationSpec[] = [
     validation: true,
   },
   {
-    operationId: 'createCaseAssertion', method: 'post', path: '/v1/cases/{case_id}/assertions', tag: 'Cases', auth: 'cases',
+    operationId: 'createCaseAssertion', replayable: true, method: 'post', path: '/v1/cases/{case_id}/assertions', tag: 'Cases', auth: 'cases',
     summary: "Enter an analyst's judgement as evidence",
     params: caseId, body: CaseAssertionIn,
     success: { status: 201, description: 'The recorded assertion.', schema: ObservationOut },

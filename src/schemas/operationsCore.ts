@@ -54,7 +54,7 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     validation: true,
   },
   {
-    operationId: 'createObservation', method: 'post', path: '/v1/observations', tag: 'Observations', auth: 'observations',
+    operationId: 'createObservation', replayable: true, method: 'post', path: '/v1/observations', tag: 'Observations', auth: 'observations',
     summary: 'Record testimony about a subject',
     description: 'Testimony enters with its provenance class and never sets a score.',
     body: ObservationIn,
@@ -62,14 +62,14 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     validation: true,
   },
   {
-    operationId: 'createObservationBatch', method: 'post', path: '/v1/observations/batch', tag: 'Observations', auth: 'observations',
+    operationId: 'createObservationBatch', replayable: true, method: 'post', path: '/v1/observations/batch', tag: 'Observations', auth: 'observations',
     summary: 'Record up to 100 observations at once',
     body: ObservationBatchIn,
     success: { status: 201, description: 'The recorded observations, in request order.', schema: ObservationOutList },
     validation: true,
   },
   {
-    operationId: 'createOutcome', method: 'post', path: '/v1/outcomes', tag: 'Outcomes', auth: 'outcomes',
+    operationId: 'createOutcome', replayable: true, method: 'post', path: '/v1/outcomes', tag: 'Outcomes', auth: 'outcomes',
     summary: 'Record what happened after a decision',
     description: 'References an assessment of the same tenant and mode (rule A01); feeds calibration.',
     body: OutcomeIn,
@@ -77,7 +77,7 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
     validation: true,
   },
   {
-    operationId: 'createOutcomeBatch', method: 'post', path: '/v1/outcomes/batch', tag: 'Outcomes', auth: 'outcomes',
+    operationId: 'createOutcomeBatch', replayable: true, method: 'post', path: '/v1/outcomes/batch', tag: 'Outcomes', auth: 'outcomes',
     summary: 'Record up to 100 outcomes at once',
     body: OutcomeBatchIn,
     success: { status: 201, description: 'The recorded outcomes, in request order.', schema: ObservationOutList },

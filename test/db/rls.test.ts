@@ -96,6 +96,9 @@ const FIXTURES: Record<string, Fixture> = {
   material_content: async (c, t, m) => {
     await c.query(`INSERT INTO material_content (tenant_id, mode, sha256, size, content) VALUES ($1, $2, repeat('0', 64), 1, 'x')`, [t, m]);
   },
+  request_replays: async (c, t, m) => {
+    await c.query(`INSERT INTO request_replays (tenant_id, mode, operation, key, request_hash) VALUES ($1, $2, 'createCase', 'k', 'h')`, [t, m]);
+  },
   material_bytes: async (c, t, m) => {
     await c.query(`INSERT INTO material_bytes (tenant_id, mode, sha256, seq, chunk) VALUES ($1, $2, repeat('0', 64), 0, '\\x00')`, [t, m]);
   },

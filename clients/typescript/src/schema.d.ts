@@ -3003,7 +3003,10 @@ export interface operations {
     publishPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3025,6 +3028,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -3295,7 +3299,10 @@ export interface operations {
     createCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3317,6 +3324,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -3359,7 +3367,10 @@ export interface operations {
     createCaseAssertion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Id of the case (uuid). */
                 case_id: string;
@@ -3480,7 +3491,10 @@ export interface operations {
     expandCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Id of the case (uuid). */
                 case_id: string;
@@ -3688,7 +3702,10 @@ export interface operations {
     intakeCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Id of the case (uuid). */
                 case_id: string;
@@ -4211,7 +4228,10 @@ export interface operations {
     createMonitor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4233,6 +4253,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -4352,7 +4373,10 @@ export interface operations {
     createObservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4374,6 +4398,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -4385,7 +4410,10 @@ export interface operations {
     createObservationBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4407,6 +4435,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -4418,7 +4447,10 @@ export interface operations {
     createOutcome: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4440,6 +4472,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -4451,7 +4484,10 @@ export interface operations {
     createOutcomeBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4473,6 +4509,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];

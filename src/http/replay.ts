@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import type { Principal } from '../auth/authenticate.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
+import { canonicalJson } from '../inquiries/idempotency.js';
+import type { HandlerContext, HandlerResult } from './handler.js';
+
+/**
+ * The `Idempotency-Key` header (the IETF draft's name, as Stripe uses it) on
+ * the POSTs that create. The first call with a key runs and its answer is
+ * kept; a retry with the same key and the same request gets that answer again
+ * (`Idempotent-Replayed: true`), whatever happened to the first response on
+ * the way; the same key with another request is refused (rule I17); a retry
+ * while the first call is still running gets 409 with Retry-After.
+ *
+ * Not atomic with the handler's own transaction (that is POST /v1/inquiries's
+ * `idempotency_key`, claimed inside it): a process that dies between the
+ * commit and the answer being kept leaves a claim that a retry takes over
+ * after IN_FLIGHT_MS and runs again. A failed call (an error answer) gives
+ * its key back, so the retry runs afresh.
+ */
+export interface ReplayStore {
+  claim(principal: Principal, operation: string, key: string, hash: string): Promise<'claimed' | { hash: string; status: number | null; response: unknown; ageMs: number }>;
+  retake(principal: Principal, operation: string, key: string, hash: string, olderThanMs: number): Promise<boolean>;
+  answer(principal: Principal, operation: string, key: string, status: number, response: unknown): Promise<void>;
+  release(principal: Principal, operation: string, key: string): Promise<void>;
+}
+
+export const IN_FLIGHT_MS = 60_000;
+const KEY = /^[\x21-\x7e]{1,128}$/;
+
+export async function withReplay(store: ReplayStore, ctx: HandlerContext, operation: string, run: () => Promise<HandlerResult>): Promise<HandlerResult> {
+  const key = ctx.ex.headers['idempotency-key'];
+  if (key === undefined || ctx.principal === null) return run();
+  if (!KEY.test(key)) throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], type: 'string_pattern_mismatch', msg: 'An idempotency key is 1 to 128 visible ASCII characters.' }]);
+  const principal = ctx.principal;
+  const hash = createHash('sha256').update(canonicalJson({ params: ctx.params, query: ctx.query, body: ctx.body })).digest('hex');
+  const claimed = await store.claim(principal, operation, key, hash);
+  if (claimed !== 'claimed') {
+    if (claimed.hash !== hash) throw ValidationFailure.rule('I17', ['header', 'Idempotency-Key'], 'This idempotency key was used with a different request (rule I17).');
+    if (claimed.status !== null) return { status: claimed.status, body: claimed.response, headers: { 'Idempotent-Replayed': 'true' } };
+    if (!(claimed.ageMs > IN_FLIGHT_MS && (await store.retake(principal, operation, key, hash, IN_FLIGHT_MS)))) {
+      throw new ServiceProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });
+    }
+  }
+  let result: HandlerResult;
+  try {
+    result = await run();
+  } catch (error) {
+    await store.release(principal, operation, key).catch(() => undefined);
+    throw error;
+  }
+  if ('streamed' in result) return result;
+  await store.answer(principal, operation, key, result.status, result.body ?? null);
+  return result;
+}
