@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { StreamEvent } from '../../actors/types.js';
 import type { RevocationBus } from '../auth/revocations.js';
+import { createEventPump } from '../events/pump.js';
 import { readStreamAfter, streamOwner, streamTail } from '../db/events.js';
 import { monitorClosed } from '../db/monitors.js';
 import { withTenant, type Db, type TenantScope, type Tx } from '../db/pool.js';
@@ -52,12 +52,7 @@ export interface EventStreamOptions {
   checkEvent?: (envelope: unknown) => void;
 }
 
-// Rows per replay read: large enough that a replay is a few round trips, small
-// enough that one page's JSON never dominates the process's memory.
-const REPLAY_PAGE = 500;
-// Live events held while the pump is busy (a replay page, a slow client). Past
-// this they are dropped and Postgres, which has every one of them, is re-read.
-const MAX_LIVE_PENDING = 1000;
+// Replay page size and the bound on live events held behind a gap are the shared pump's (src/events/pump.ts).
 const MAX_SEQ = 2_147_483_647; // actor_events.seq is a Postgres integer
 const CURSOR = /^\d+$/;
 
@@ -151,92 +146,59 @@ interface Pump {
 }
 
 /**
- * The serialised sender of one stream. Live events arriving before `start`
- * (during the replay hand-over) simply wait in `live`; `start` reads
- * Postgres first, so they are sent only if the replay did not already.
+ * One stream's sender: the shared in-order pump (src/events/pump.ts) with an
+ * SSE writer as its output. Live events that arrive while the response is
+ * being opened are held until it is; the replay from the client's cursor
+ * waits for the writer to drain before it reads the next page.
  */
 function createPump(d: PumpDeps): Pump {
-  let lastSent = d.lastSent;
-  let live: StreamEvent[] = [];
-  let needRead = true;
-  let running = false;
-  let closeRequested: string | null = null;
-  let endWhenCaughtUp = false;
   let writer: SseWriter | null = null;
-
-  const deliver = (w: SseWriter, e: StreamEvent) => {
-    if (e.seq <= lastSent || w.closed) return;
-    const envelope = envelopeOf(e, d.kind);
-    d.checkEvent?.(envelope);
-    w.event(e.seq, e.type, envelope);
-    lastSent = e.seq;
-    if (d.terminal.has(e.type)) w.end();
+  let endWhenCaughtUp = false;
+  const finish = (reason: string | null) => {
+    if (!writer || writer.closed) return;
+    // Said before the end, so a client knows why: a shutdown is worth reconnecting (to another instance, resuming
+    // with Last-Event-ID); a deleted monitor or a revoked key is not. No id: it is not an event of the stream.
+    if (reason !== null) writer.signal('StreamEnding', { stream_id: d.streamId, reason });
+    writer.end();
+    core.stop();
   };
-
-  /** Sends what is contiguous; reports whether a live event is ahead of a gap. */
-  const sendLive = (w: SseWriter): boolean => {
-    live = live.filter((e) => e.seq > lastSent).sort((a, b) => a.seq - b.seq);
-    while (live[0]?.seq === lastSent + 1 && !w.closed) deliver(w, live.shift()!);
-    return live.length > 0;
-  };
-
-  const read = async (w: SseWriter) => {
-    // A replay respects backpressure: the next page is read only once the last one left.
-    await w.drained();
-    if (w.closed) return;
-    // Cleared before the await, so a resync that arrives during the read asks for another.
-    needRead = false;
-    const rows = await withTenant(d.db, d.scope, (tx) => readStreamAfter(tx, d.streamId, lastSent, REPLAY_PAGE));
-    for (const e of rows) deliver(w, e);
-    if (rows.length === REPLAY_PAGE) needRead = true;
-  };
-
-  const run = async (w: SseWriter) => {
-    if (running) return;
-    running = true;
-    try {
-      while (!w.closed) {
-        if (closeRequested !== null) {
-          // Said before the end, so a client knows why: a shutdown is worth reconnecting (to another instance, resuming
-          // with Last-Event-ID); a deleted monitor or a revoked key is not. No id: it is not an event of the stream.
-          w.signal('StreamEnding', { stream_id: d.streamId, reason: closeRequested });
-          return w.end();
-        }
-        const ahead = sendLive(w);
-        if (!needRead && !ahead) return endWhenCaughtUp ? w.end() : undefined;
-        const before = lastSent;
-        await read(w);
-        // Postgres did not have the missing rows either (it should, as publishing follows commit):
-        // trust the committed live events rather than stall the stream behind a gap forever.
-        if (ahead && !needRead && lastSent === before && live[0] && live[0].seq > lastSent) {
-          d.log?.warn({ streamId: d.streamId, from: lastSent, to: live[0].seq }, 'stream gap not found in Postgres; sending live event');
-          lastSent = live[0].seq - 1;
-        }
-      }
-    } catch (err) {
+  const core = createEventPump({
+    startAfter: d.lastSent,
+    async read(afterSeq, limit) {
+      await writer?.drained();
+      if (!writer || writer.closed) return [];
+      return withTenant(d.db, d.scope, (tx) => readStreamAfter(tx, d.streamId, afterSeq, limit));
+    },
+    deliver(e) {
+      if (!writer || writer.closed) return;
+      const envelope = envelopeOf(e, d.kind);
+      d.checkEvent?.(envelope);
+      writer.event(e.seq, e.type, envelope);
+      if (d.terminal.has(e.type)) finish(null);
+    },
+    onError(err) {
       // The client reconnects with Last-Event-ID and resumes from Postgres.
       d.log?.error({ err, streamId: d.streamId }, 'event stream failed; ending it');
-      w.end();
-    } finally {
-      running = false;
-    }
-  };
+      finish(null);
+    },
+    onGap(from, to) {
+      d.log?.warn({ streamId: d.streamId, from, to }, 'stream gap not found in Postgres; sending live event');
+    },
+    onCaughtUp() {
+      if (endWhenCaughtUp) finish(null);
+    },
+  });
+  // Nothing is sent before the response is open; `start` releases what waited.
+  core.hold();
 
   return {
     onHub(message) {
-      if (message.type === 'close') closeRequested = message.reason;
-      else if (message.type === 'resync') needRead = true;
+      if (message.type === 'close') finish(message.reason);
+      else if (message.type === 'resync') core.resync();
       else if (message.type === 'checked') {
         // Shown to the streams open now and never stored: no id, so a client's Last-Event-ID is untouched.
         if (writer && !writer.closed) writer.signal('MonitorChecked', { stream_id: d.streamId, checked_at: message.at, unchanged: true });
-        return;
-      }
-      else if (live.length < MAX_LIVE_PENDING) live.push(message.event);
-      else {
-        live = [];
-        needRead = true;
-      }
-      if (writer) void run(writer);
+      } else core.offer([message.event]);
     },
     endWhenCaughtUp() {
       endWhenCaughtUp = true;
@@ -247,10 +209,14 @@ function createPump(d: PumpDeps): Pump {
         reqId: ctx.reqId,
         heartbeatMs: d.heartbeatMs,
         maxBufferedBytes: d.maxBufferedBytes,
-        onClose: cleanup,
+        onClose: () => {
+          core.stop();
+          cleanup();
+        },
       });
       if (writer.closed) return;
-      void run(writer);
+      core.release();
+      core.resync();
     },
   };
 }

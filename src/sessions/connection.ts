@@ -5,7 +5,7 @@ import type { EventHub, HubMessage, Unsubscribe } from '../events/hub.js';
 import type { SessionBinding, SessionCommands } from './commands.js';
 import { parseFrame, type Refusal } from './frames.js';
 import { CLOSE_CODES, FRAME_BURST, FRAMES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_FRAME_BYTES, MAX_QUEUED_FRAMES } from './limits.js';
-import { createEventPump } from './pump.js';
+import { createEventPump } from '../events/pump.js';
 import { createFrameBucket } from './rateLimit.js';
 
 /**

@@ -1,16 +1,18 @@
 import type { StreamEvent } from '../../actors/types.js';
 
 /**
- * The in-order sender of one session's events to its socket, the WebSocket
- * counterpart of the SSE pump (src/routes/streams.ts). Events come from three
- * places: the commands this socket ran (returned after commit), the Redis
- * fan-out (commands run elsewhere: a REST close, a timer), and Postgres (the
- * replay when the socket attaches, and any gap). Every one goes through
- * `offer`; only seq = last sent + 1 is delivered, duplicates are dropped, and
- * a gap is filled from Postgres, where every published event already is.
+ * The one in-order sender of a stream's events, used by the SSE streams
+ * (src/routes/streams.ts) and the session sockets (src/sessions/connection.ts).
+ * Events come from Postgres (the replay from the client's cursor, and any
+ * gap), from the Redis fan-out, and for a socket from the commands it ran.
+ * Every one goes through `offer`; only seq = last sent + 1 is delivered,
+ * duplicates are dropped, and a gap is filled from Postgres, where every
+ * published event already is. A reader that must respect backpressure waits
+ * inside its own `read` (the next page is asked for only once the last left).
  *
- * `hold` / `release` bracket a frame's command, so its ack is written before
- * the events it caused even when the fan-out delivers them first.
+ * `hold` / `release` bracket what must go out first: a session frame's ack
+ * before the events its command caused, or an SSE response's head before the
+ * events that arrive while it is being opened.
  */
 export interface EventPump {
   offer(events: readonly StreamEvent[]): void;
@@ -32,8 +34,12 @@ export function createEventPump(deps: {
   deliver(event: StreamEvent): void;
   onError(error: unknown): void;
   onGap?(from: number, to: number): void;
+  /** After a read that left nothing waiting: the stream is sent up to what Postgres holds. */
+  onCaughtUp?(): void;
+  /** The seq the client already holds (its Last-Event-ID); 0 for the whole stream. */
+  startAfter?: number;
 }): EventPump {
-  let last = 0;
+  let last = deps.startAfter ?? 0;
   const held = new Map<number, StreamEvent>();
   let holds = 0;
   let reading = false;
@@ -76,6 +82,7 @@ export function createEventPump(deps: {
         if (rows.length < PAGE) break;
       }
     } while (again && !stopped);
+    if (!stopped && held.size === 0) deps.onCaughtUp?.();
   };
 
   const resync = () => {
