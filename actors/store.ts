@@ -1,7 +1,7 @@
 import { sql, type SerializableValue } from 'slonik';
 import { z } from 'zod';
 import type { Mode, Tx } from '../src/db/pool.js';
-import type { StreamEvent } from './types.js';
+import { StreamEventSchema, type StreamEvent } from './types.js';
 
 /**
  * The actor runtime's queries, one function per statement, connection first.
@@ -22,13 +22,7 @@ const ActorRow = z.object({
 });
 export type ActorRow = z.infer<typeof ActorRow>;
 
-const StreamEventRow = z.object({
-  stream_id: z.string(),
-  seq: z.number().int(),
-  type: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-  occurred_at: z.string(),
-});
+const StreamEventRow = StreamEventSchema;
 
 export interface NewActor {
   id: string;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The contract between persisted machines, the actor runtime and the rest.
  *
@@ -19,12 +20,18 @@
  */
 export const RUNTIME_ACTION_TYPES = ['appendEvent', 'enqueueJob', 'scheduleEvent'] as const;
 
-export interface StreamEvent {
-  stream_id: string;
-  seq: number;
-  type: string;
-  payload: Record<string, unknown>;
-  occurred_at: string;
-}
+/**
+ * One event of a stream as stored (actor_events), fanned out (the hub), read
+ * back (replays) and carried by a webhook job: one shape, one schema, parsed
+ * wherever it crosses a boundary (a row, a Redis message, a job).
+ */
+export const StreamEventSchema = z.object({
+  stream_id: z.string().min(1),
+  seq: z.number().int().min(1),
+  type: z.string().min(1),
+  payload: z.record(z.string(), z.unknown()),
+  occurred_at: z.string(),
+});
+export type StreamEvent = z.infer<typeof StreamEventSchema>;
 
 export type { OutboxJob } from '../machines/types.js';

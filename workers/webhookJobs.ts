@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UnrecoverableError, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { StreamEvent } from '../actors/types.js';
+import { StreamEventSchema, type StreamEvent } from '../actors/types.js';
 import type { Db, Mode } from '../src/db/pool.js';
 import type { RetrySchedule } from '../src/webhooks/schedule.js';
 import type { LookupAll } from '../src/webhooks/targets.js';
@@ -18,13 +18,8 @@ export const FANOUT_JOB = 'webhook.fanout';
 export const DELIVER_JOB = 'webhook.deliver';
 
 const JobMode = z.enum(['live', 'test']);
-const StreamEventData = z.object({
-  stream_id: z.uuid(),
-  seq: z.int().min(1),
-  type: z.string().min(1),
-  payload: z.record(z.string(), z.unknown()),
-  occurred_at: z.string(),
-});
+// The stored event's own schema, with a stream id that must be an actor's uuid.
+const StreamEventData = StreamEventSchema.extend({ stream_id: z.uuid() });
 export const WebhookStream = z.enum(['inquiry', 'monitor', 'case']);
 export type WebhookStream = z.infer<typeof WebhookStream>;
 

@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { StreamEvent } from '../../actors/types.js';
+import { StreamEventSchema, type StreamEvent } from '../../actors/types.js';
 import type { Tx } from './pool.js';
 
 /**
@@ -8,13 +8,7 @@ import type { Tx } from './pool.js';
  * a `withTenant` transaction, so row-level security limits it to the caller's
  * tenant and mode: another tenant's stream reads exactly like no stream.
  */
-const EventRow = z.object({
-  stream_id: z.string(),
-  seq: z.number().int(),
-  type: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-  occurred_at: z.string(),
-});
+const EventRow = StreamEventSchema;
 
 /** Up to `limit` events of the stream with seq > afterSeq, in sequence order. */
 export async function readStreamAfter(tx: Tx, streamId: string, afterSeq: number, limit: number): Promise<StreamEvent[]> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { StreamEvent } from '../../actors/types.js';
+import { StreamEventSchema, type StreamEvent } from '../../actors/types.js';
 
 /**
  * Live fan-out of stream events across processes (DESIGN 2.2). Postgres is the
@@ -53,13 +53,7 @@ export interface EventHubOptions {
 const WireMessage = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('event'),
-    event: z.object({
-      stream_id: z.string(),
-      seq: z.number().int().min(1),
-      type: z.string(),
-      payload: z.record(z.string(), z.unknown()),
-      occurred_at: z.string(),
-    }),
+    event: StreamEventSchema,
   }),
   z.object({ kind: z.literal('close'), reason: z.string() }),
   z.object({ kind: z.literal('checked'), at: z.string() }),
