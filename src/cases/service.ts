@@ -13,12 +13,11 @@ import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { EntityNotFoundError, resolveEntity, resolvingIdentifiers } from '../entities/resolve.js';
 import { envelopeOf } from '../events/hub.js';
 import type { CallContext } from '../auth/call.js';
-import { ServiceProblem, ValidationFailure, type ValidationItem } from '../platform/problems.js';
-import { PURPOSE_REFUSAL } from '../inquiries/admit.js';
+import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
+import { admit } from '../auth/admission.js';
 import { loadAdmission, observationRefusals, recordObservation } from '../observations/record.js';
 import type { PolicyCache } from '../policies/cache.js';
-import { allows } from '../policies/evaluate.js';
-import type { Grants, RegistryCache } from '../registry/cache.js';
+import type { RegistryCache } from '../registry/cache.js';
 import type { RuleId } from '../rules.js';
 import type { CaseCreate, CaseGraphOut, CaseOut, IntakeManifest, IntakeOut } from '../schemas/cases.js';
 import type { EventEnvelope } from '../schemas/events.js';
@@ -103,15 +102,6 @@ export function caseOut(state: CaseStateName, c: CaseContext, publicUrl: string)
   };
 }
 
-function purposeAllowed(grants: Grants, policy: Awaited<ReturnType<PolicyCache['current']>>, purpose: string): boolean {
-  return grants.purposes.has(purpose) && allows(policy?.body ?? null, { purpose, intent: '' }).purpose;
-}
-
-function unknownTypes(grants: Grants, presentations: readonly { type: string }[], at: (string | number)[]): ValidationItem[] {
-  return presentations.flatMap((p, i) => (grants.artifactTypes.has(p.type)
-    ? []
-    : [{ loc: ['body', ...at, 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' }]));
-}
 
 function normalised(p: { type: string; value: string }, country: string | undefined): NormalisedPresentation | null {
   return normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {});
@@ -178,10 +168,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     if (!mayInvestigate) {
       throw ValidationFailure.rule('C01', ['body'], 'Cases require an investigative (KYB) tenant with an authorization record (rule C01).');
     }
-    const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
-    if (!purposeAllowed(grants, policy, body.purpose)) throw PURPOSE_REFUSAL;
-    const types = unknownTypes(grants, body.subject?.presentations ?? [], ['subject']);
-    if (types.length > 0) throw new ValidationFailure(types, 'I15');
+    await admit(deps, principal, { purpose: body.purpose, presentations: body.subject?.presentations ?? [] });
     const id = randomUUID();
     ctx.audit.target_id = id;
     const input: CaseInput = { case_id: id, tenant_id: principal.tenantId, mode: principal.mode };

@@ -1,12 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.js';
+import { admit } from '../auth/admission.js';
 import type { CallContext } from '../auth/call.js';
 import { insertExtractions, insertMaterial, insertMaterialContent, type MaterialRow, type NewExtraction } from '../db/material.js';
 import { setUploadToken } from '../db/materialBytes.js';
 import { withTenant, type Db } from '../db/pool.js';
-import { PURPOSE_REFUSAL } from '../inquiries/admit.js';
 import type { PolicyCache } from '../policies/cache.js';
-import { allows } from '../policies/evaluate.js';
 import type { RegistryCache } from '../registry/cache.js';
 import type { MaterialCreate, UploadTarget } from '../schemas/material.js';
 import { extractText } from './extractOffLoop.js';
@@ -45,8 +44,7 @@ export async function declareMaterial(deps: DeclareDeps, call: CallContext, prin
   call.audit.target_kind = 'material';
   call.audit.purpose = body.purpose;
   // Material is declared for a purpose like any inquiry: granted and allowed, or the same I13 refusal.
-  const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
-  if (!grants.purposes.has(body.purpose) || !allows(policy?.body ?? null, { purpose: body.purpose, intent: '' }).purpose) throw PURPOSE_REFUSAL;
+  await admit(deps, principal, { purpose: body.purpose, presentations: body.subject?.presentations ?? [] });
   const id = newMaterialId();
   call.audit.target_id = id;
   return body.text !== undefined ? declareText(deps, call, principal, body, body.text, id) : declareUpload(deps, call, principal, body, id);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { purposePermitted, unregisteredTypes } from '../auth/admission.js';
 import type { Principal } from '../auth/authenticate.js';
 import { normalisePresented } from '../checks/normalise.js';
 import { assessmentEntity, insertObservation } from '../db/observations.js';
@@ -8,7 +9,6 @@ import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
 import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
 import type { Grants } from '../registry/cache.js';
 import type { CurrentPolicy } from '../policies/cache.js';
-import { allows } from '../policies/evaluate.js';
 import { stanceOf } from './stance.js';
 import type { ObservationIn, ObservationOut, OutcomeIn } from '../schemas/observations.js';
 
@@ -31,13 +31,11 @@ export async function loadAdmission(tx: Tx, principal: Principal, grants: Grants
 /** Rule refusals for one observation; `at` is the item's place in the body (empty for a single one). */
 export function observationRefusals(obs: ObservationIn, admission: Admission, at: (string | number)[]): ValidationItem[] {
   const refusals: ValidationItem[] = [];
-  const purposeAllowed = admission.grants.purposes.has(obs.purpose) && allows(admission.policy?.body ?? null, { purpose: obs.purpose, intent: '' }).purpose;
-  if (!purposeAllowed) refusals.push({ loc: ['body', ...at, 'purpose'], msg: 'The declared purpose is not permitted for this tenant (rule I13).', type: 'I13' });
-  (obs.subject.presentations ?? []).forEach((p, i) => {
-    if (!admission.grants.artifactTypes.has(p.type)) {
-      refusals.push({ loc: ['body', ...at, 'subject', 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' });
-    }
-  });
+  // The one admission's rules (src/auth/admission.ts), collected per item rather than thrown: a batch names every refusal.
+  if (!purposePermitted(admission.grants, admission.policy, obs.purpose)) {
+    refusals.push({ loc: ['body', ...at, 'purpose'], msg: 'The declared purpose is not permitted for this tenant (rule I13).', type: 'I13' });
+  }
+  refusals.push(...unregisteredTypes(admission.grants, obs.subject.presentations ?? [], [...at, 'subject']));
   if (obs.provenance_class === 'analyst_asserted' && !admission.investigative) {
     refusals.push({ loc: ['body', ...at, 'provenance_class'], msg: 'Analyst assertions require an investigative tenant (rule C01).', type: 'C01' });
   }

@@ -11,10 +11,9 @@ import { tenantIsInvestigative } from '../db/tenants.js';
 import { EntityNotFoundError } from '../entities/resolve.js';
 import type { CallContext } from '../auth/call.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { INTENT_REFUSAL, PURPOSE_REFUSAL } from '../inquiries/admit.js';
+import { admit, type AdmissionDeps } from '../auth/admission.js';
 import { mayShowFindings } from '../inquiries/view.js';
 import type { PolicyCache, CurrentPolicy } from '../policies/cache.js';
-import { allows } from '../policies/evaluate.js';
 import type { RegistryCache } from '../registry/cache.js';
 import type { SessionOpen } from '../schemas/sessions.js';
 import { createSessionCommands, type SessionBinding } from './commands.js';
@@ -57,17 +56,10 @@ export function wsUrlOf(publicUrl: string, sessionId: string): string {
 }
 
 /** The same refusals as an inquiry's (rules I13, I14, I15), for a session's purpose, intent and opening subject. */
-async function admitSession(deps: { registry: RegistryCache; policies: PolicyCache }, principal: Principal, body: SessionOpen, purposeHeader: string | undefined): Promise<CurrentPolicy | null> {
-  if (purposeHeader !== undefined && purposeHeader !== body.purpose) throw PURPOSE_REFUSAL;
-  const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
-  const allowed = allows(policy?.body ?? null, { purpose: body.purpose, intent: body.intent });
-  if (!grants.purposes.has(body.purpose) || !allowed.purpose) throw PURPOSE_REFUSAL;
-  if (!grants.intents.has(body.intent) || !allowed.intent) throw INTENT_REFUSAL;
-  const unknownTypes = (body.subject?.presentations ?? [])
-    .map((p, i) => ({ p, i }))
-    .filter(({ p }) => !grants.artifactTypes.has(p.type))
-    .map(({ i }) => ({ loc: ['body', 'subject', 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' }));
-  if (unknownTypes.length > 0) throw new ValidationFailure(unknownTypes, 'I15');
+async function admitSession(deps: AdmissionDeps, principal: Principal, body: SessionOpen, purposeHeader: string | undefined): Promise<CurrentPolicy | null> {
+  const { policy } = await admit(deps, principal, {
+    purpose: body.purpose, intent: body.intent, presentations: body.subject?.presentations ?? [], purposeHeader,
+  });
   return policy;
 }
 
