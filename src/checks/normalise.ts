@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { validate as validateBitcoinAddress } from 'bitcoin-address-validation';
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { domainHost, parseWebAddress, viewHost } from './hosts.js';
 import type { NormalisedPresentation } from './types.js';
 
@@ -29,7 +31,28 @@ const NORMALISERS: Record<string, Normaliser> = {
   IP: normaliseIp,
   NAME: (value) => value.normalize('NFC').replace(/\s+/gu, ' ').trim() || null,
   ACCOUNT: (value) => value.trim() || null,
+  IBAN: normaliseIban,
+  CRYPTO_ADDRESS: normaliseCryptoAddress,
 };
+
+/** The compact upper-case form, when its country's length and the mod-97 check digits hold (ibantools). */
+function normaliseIban(value: string): string | null {
+  const compact = electronicFormatIBAN(value.trim());
+  return compact && isValidIBAN(compact) ? compact : null;
+}
+
+/**
+ * A Bitcoin address whose checksum holds (base58check or bech32, via
+ * bitcoin-address-validation; bech32 lower-cased) or an Ethereum address
+ * (0x and 40 hex digits, lower-cased: its mixed-case checksum needs Keccak,
+ * which only tells a typo, not a different account).
+ */
+function normaliseCryptoAddress(value: string): string | null {
+  const v = value.trim();
+  if (/^0x[0-9a-fA-F]{40}$/.test(v)) return v.toLowerCase();
+  if (!validateBitcoinAddress(v)) return null;
+  return /^bc1/i.test(v) ? v.toLowerCase() : v;
+}
 
 export function normalisePresentation(
   type: string,

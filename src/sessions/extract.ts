@@ -28,6 +28,10 @@ interface Span {
 }
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/giu;
+// An IBAN as printed: country, check digits, then groups of four (spaced or not); its checksum decides.
+const IBAN_PATTERN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/gu;
+// Bitcoin (base58 from 1 or 3, bech32 from bc1) and Ethereum (0x and 40 hex digits) addresses; checksums decide for Bitcoin.
+const CRYPTO_PATTERN = /\b(?:bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34}|0x[0-9a-fA-F]{40})\b/gu;
 // Not part of a longer dotted number (`1.2.3.4.5`), but a full stop after it ends a sentence (`from 203.0.113.9.`).
 const IPV4_PATTERN = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?!\d|\.\d)/gu;
 const IPV6_PATTERN = /(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])/gu;
@@ -84,6 +88,9 @@ function candidates(line: string, defaultCountry: string | undefined): Span[] {
   return [
     ...matches(line, URL_PATTERN, 'URL', () => true),
     ...emailCandidates(line),
+    // Before phones: the digits of an account number must not be read as a phone number.
+    ...matches(line, IBAN_PATTERN, 'IBAN', (t) => normalisePresentation('IBAN', t) !== null),
+    ...matches(line, CRYPTO_PATTERN, 'CRYPTO_ADDRESS', (t) => normalisePresentation('CRYPTO_ADDRESS', t) !== null),
     ...matches(line, IPV4_PATTERN, 'IP', (t) => isIP(t) === 4),
     ...matches(line, IPV6_PATTERN, 'IP', (t) => t.length >= 3 && isIP(t) === 6),
     ...phoneSpans(line, defaultCountry),

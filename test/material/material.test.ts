@@ -64,6 +64,16 @@ describe('material: inline text', () => {
     for (const i of extraction.items) expect(i.binding.confidence).toBeGreaterThan(0);
   });
 
+  it('types IBANs and crypto addresses in material, each checked by its own checksum', async () => {
+    const text = 'Refund to GB82 WEST 1234 5698 7654 32, or in bitcoin to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq.';
+    const created = MaterialOut.parse((await declare(text)).body);
+    const ex = ExtractionOut.parse((await call('GET', `/v1/material/${created.material_id}/extraction`, ts.tenant.keys.test)).body);
+    expect(ex.items.map((i) => [i.type, i.value])).toEqual([
+      ['IBAN', 'GB82WEST12345698765432'],
+      ['CRYPTO_ADDRESS', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
+    ]);
+  });
+
   it('standard retention keeps the text by hash; transient keeps nothing of it, in no table and no log line (D35)', async () => {
     const kept = `kept-${randomBytes(12).toString('hex')}`;
     const standard = await declare(`note ${kept} from ops@example.org`);

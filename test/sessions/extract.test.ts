@@ -15,6 +15,12 @@ describe('extractIdentifiers', () => {
     ['a bare domain under a public suffix, not file names or abbreviations', 'visit WWW.Paypa1.com, not file.txt or e.g. node.js', [['DOMAIN', 'WWW.Paypa1.com', 'paypa1.com']]],
     ['not an IP when out of range', 'version 10.0.0.256 here', []],
     ['an IP ending a sentence', 'The login came from 203.0.113.9.', [['IP', '203.0.113.9', '203.0.113.9']]],
+    ['an IBAN as printed, not read as a phone number', 'Pay to GB82 WEST 1234 5698 7654 32 today', [['IBAN', 'GB82 WEST 1234 5698 7654 32', 'GB82WEST12345698765432']]],
+    ['not an IBAN when its check digits fail', 'ref GB82 WEST 1234 5698 7654 33 only', []],
+    ['Bitcoin and Ethereum addresses', 'send to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq or 0x52908400098527886E0F7030069857D2E4169EE7',
+      [['CRYPTO_ADDRESS', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
+        ['CRYPTO_ADDRESS', '0x52908400098527886E0F7030069857D2E4169EE7', '0x52908400098527886e0f7030069857d2e4169ee7']]],
+    ['not a Bitcoin address when its checksum fails', 'wallet 1BoatSLRHtKNngkdXEeobR76b53LETtpyX here', []],
     ['not an IP inside a longer dotted number', 'build 1.2.3.4.5 shipped', []],
     ['nothing at all', 'just words, nothing to see', []],
   ])('%s', (_name, line, want) => {
