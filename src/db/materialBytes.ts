@@ -70,6 +70,24 @@ export async function readChunk(tx: Tx, sha256: string, seq: number): Promise<Bu
   return row?.chunk ?? null;
 }
 
+/** Bytes over a reader's bound: reading stops at the chunk that crosses it. */
+export class BytesOverLimit extends Error {
+  override name = 'BytesOverLimit';
+}
+
+/** All the bytes stored under a hash, chunk by chunk (empty when none are); BytesOverLimit past `maxBytes`. */
+export async function readBytes(tx: Tx, sha256: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (let seq = 0; ; seq += 1) {
+    const chunk = await readChunk(tx, sha256, seq);
+    if (chunk === null) return Buffer.concat(chunks);
+    total += chunk.length;
+    if (total > maxBytes) throw new BytesOverLimit(`more than ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+}
+
 /**
  * Deletes the bytes unless a piece of material that keeps its bytes
  * (standard retention, not C2) still names them: the rows are shared.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { insertExtractions, type NewExtraction } from '../db/material.js';
-import { deleteBytesUnlessKept, lockForExtraction, markExtracted, markFailed, readChunk, type ExtractionTarget } from '../db/materialBytes.js';
+import { deleteBytesUnlessKept, lockForExtraction, markExtracted, markFailed, readBytes, type ExtractionTarget } from '../db/materialBytes.js';
 import { withTenant, type Db, type Mode } from '../db/pool.js';
 import { BYTES_EXTRACTOR_VERSION } from './extractBytes.js';
 import { extractBytesOffLoop } from './extractBytesOffLoop.js';
@@ -39,7 +39,7 @@ export function createMaterialExtraction(deps: { db: Db }): MaterialExtraction {
       const loaded = await withTenant(deps.db, job, async (tx) => {
         const target = await lockForExtraction(tx, job.materialId);
         if (!target || target.status !== 'received') return null;
-        return { target, bytes: await readAll(tx, target.sha256) };
+        return { target, bytes: await readBytes(tx, target.sha256) };
       });
       if (!loaded) return;
       const outcome = await extractOutcome(loaded.target, loaded.bytes);
@@ -52,15 +52,6 @@ export function createMaterialExtraction(deps: { db: Db }): MaterialExtraction {
 }
 
 type Outcome = { ok: true; found: ExtractedThing[] } | { ok: false; reason: ExtractionFailure['reason'] };
-
-async function readAll(tx: Parameters<typeof readChunk>[0], sha256: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for (let seq = 0; ; seq += 1) {
-    const chunk = await readChunk(tx, sha256, seq);
-    if (chunk === null) return Buffer.concat(chunks);
-    chunks.push(chunk);
-  }
-}
 
 async function extractOutcome(target: ExtractionTarget, bytes: Buffer): Promise<Outcome> {
   const verdict = judgeBytes(target.media_type, bytes.subarray(0, 8192));

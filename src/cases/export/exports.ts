@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/authenticate.js';
 import type { CallContext } from '../../auth/call.js';
 import { withTenant, type Db, type Mode, type Tx } from '../../db/pool.js';
-import { keptMaterialHashes, readChunk, readInlineContent } from '../../db/materialBytes.js';
+import { BytesOverLimit, keptMaterialHashes, readBytes, readInlineContent } from '../../db/materialBytes.js';
 import {
   assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundle, failExport, findExport, finishExport, materialOfCase,
   observationsOfEntities, recordExport, type ExportRow,
@@ -172,20 +172,16 @@ export const MAX_EXPORTED_BYTES = 256 * 1024 * 1024;
 async function materialBytesFiles(tx: Tx, caseId: string): Promise<BundleFile[]> {
   const files: BundleFile[] = [];
   let total = 0;
+  const tooLarge = () => new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
   for (const sha256 of await keptMaterialHashes(tx, caseId)) {
-    const chunks: Buffer[] = [];
-    for (let seq = 0; ; seq += 1) {
-      const chunk = await readChunk(tx, sha256, seq);
-      if (chunk === null) break;
-      total += chunk.length;
-      if (total > MAX_EXPORTED_BYTES) throw new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
-      chunks.push(chunk);
-    }
+    const uploaded = await readBytes(tx, sha256, MAX_EXPORTED_BYTES - total).catch((error: unknown) => {
+      throw error instanceof BytesOverLimit ? tooLarge() : error;
+    });
     // Inline text is kept whole in material_content rather than in chunks.
-    const bytes = chunks.length > 0 ? Buffer.concat(chunks) : await readInlineContent(tx, sha256);
+    const bytes = uploaded.length > 0 ? uploaded : await readInlineContent(tx, sha256);
     if (bytes === null) continue;
-    if (chunks.length === 0) total += bytes.length;
-    if (total > MAX_EXPORTED_BYTES) throw new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
+    total += bytes.length;
+    if (total > MAX_EXPORTED_BYTES) throw tooLarge();
     files.push({ name: `material/${sha256}`, bytes });
   }
   return files;
