@@ -24,7 +24,8 @@ if (error) throw new Error(`refused: ${JSON.stringify(error)}`);
 const a = data.assessment!;
 console.log(`score ${a.score} [${a.low}-${a.high}], label ${a.label?.value ?? 'none'}, status ${data.status}`);
 
-// Later revisions (worker checks answering after the deadline) arrive on the inquiry's stream.
+// An inquiry still reasoning at its deadline (worker checks out) gives an events_url: its revisions arrive there.
+// A concluded one (the usual case with the network checks off) has none.
 if (data.events_url) {
   const stream = streamEvents({ url: data.events_url, key, onEvent: (e) => console.log(e.type, e.sequence) });
   setTimeout(() => stream.close(), 5000);
