@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTasClient, openSessionSocket, streamEvents, verifyWebhook, type EventEnvelope } from '../../clients/typescript/src/index.js';
 import { json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { startReceiver } from '../monitors/support.js';
 
 /**
  * The typed client (clients/typescript) against the real server: an
@@ -106,19 +105,11 @@ describe('the typed client', () => {
   });
 
   it('verifies a webhook delivery with the endpoint secret, and refuses a tampered body', async () => {
-    const received: { headers: IncomingMessage['headers']; body: string }[] = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const receiver = await startReceiver();
+    const received = receiver.received;
     try {
       const admin = createTasClient({ baseUrl: ts.base, key: ts.tenant.keys.test_admin });
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      const url = receiver.url;
       const { data: hook } = await admin.POST('/v1/admin/webhooks', { body: { url, event_types: ['InquiryConcluded'] } });
       const client = createTasClient({ baseUrl: ts.base, key: ts.tenant.keys.test });
       await client.POST('/v1/inquiries', { body: { subject: SUBJECT, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'account' } } });
@@ -129,8 +120,7 @@ describe('the typed client', () => {
       expect(envelope.type).toBe('InquiryConcluded');
       expect(() => verifyWebhook(hook!.secret!, delivery.body.replace('InquiryConcluded', 'InquiryConcludeD'), headers)).toThrow();
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await receiver.close();
     }
   });
 });

@@ -1,9 +1,9 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebhookOut, WebhookSummary } from '../../src/schemas/admin.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { startReceiver } from '../monitors/support.js';
 
 /**
  * The webhook control plane of issue 18, through the real server, relay and
@@ -12,25 +12,18 @@ import { bearer, startTestService, type TestService } from '../support/service.j
  * message again with the same `webhook-id`.
  */
 let ts: TestService;
-const hits: { headers: IncomingHttpHeaders; body: string }[] = [];
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    hits.push({ headers: req.headers, body });
-    res.writeHead(204).end();
-  });
-});
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let hits: { headers: IncomingHttpHeaders; body: string }[] = [];
 let url = '';
 
 beforeAll(async () => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver();
+  hits = receiver.received;
+  url = receiver.url;
   ts = await startTestService();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await receiver?.close();
   await ts?.stop();
 });
 
