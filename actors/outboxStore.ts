@@ -49,3 +49,17 @@ export async function markDispatched(tx: Tx | Db, ids: readonly number[]): Promi
   await tx.query(sql.unsafe`
     UPDATE outbox SET dispatched_at = now() WHERE id = ANY(${sql.array(ids, 'int8')})`);
 }
+
+/**
+ * Marks rows dispatched in a transaction of its own, as the system role,
+ * committed without waiting for the WAL flush: a mark lost in a crash only
+ * makes the sweep carry the row out once more, which the relay's consumers
+ * already tolerate (at least once), so the flush would buy nothing.
+ */
+export async function markDispatchedLazily(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.query(sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('synchronous_commit', 'off', true)`);
+    await markDispatched(tx, ids);
+  });
+}

@@ -1,10 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { scopeSystem, withSystem, type Db, type Mode, type Tx } from '../src/db/pool.js';
+import { scopeSystem, type Db, type Mode, type Tx } from '../src/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
-import { claimOutboxByIds, claimStaleOutbox, markDispatched, type OutboxRow } from './outboxStore.js';
+import { claimOutboxByIds, claimStaleOutbox, markDispatched, markDispatchedLazily, type OutboxRow } from './outboxStore.js';
+import { createMarkBatcher } from './markBatcher.js';
 import type { StreamEvent } from './types.js';
 
 /**
@@ -79,6 +80,9 @@ function remaining(delayMs: number | undefined, ageMs: number): number {
 class PoisonRow extends Error {}
 
 export function createRelay(deps: RelayDeps): Relay {
+  // Marking is cross-tenant bookkeeping (the service login reaches the outbox only as tas_system),
+  // grouped across the commands dispatching at the same moment.
+  const marks = createMarkBatcher((ids) => markDispatchedLazily(deps.db, ids));
   const jobOptions = (jobId: string, delay: number) =>
     ({ jobId: toBullJobId(jobId), delay, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED });
 
@@ -151,16 +155,16 @@ export function createRelay(deps: RelayDeps): Relay {
 
   /**
    * Rows a command just committed, carried out from memory (no read back, no
-   * claim), then marked in one statement. A crash in between leaves them for
-   * the sweep, which may carry one out a second time: harmless, as for dispatch.
+   * claim), then marked together with those of the other commands dispatching
+   * now (actors/markBatcher.ts). A crash in between leaves them for the
+   * sweep, which may carry one out a second time: harmless, as for dispatch.
    */
   async function dispatchWritten(rows: readonly WrittenOutboxRow[], owner: { tenantId: string; mode: Mode; actorId: string }): Promise<number> {
     if (rows.length === 0) return 0;
     const full: OutboxRow[] = rows.map((r) => ({ id: r.id, tenant_id: owner.tenantId, mode: owner.mode, actor_id: owner.actorId, kind: r.kind, payload: r.payload, age_ms: 0 }));
     try {
       const { done } = await carryOutAll(full);
-      // Marking is cross-tenant bookkeeping: the service login reaches the outbox only as tas_system.
-      if (done.length > 0) await withSystem(deps.db, (tx) => markDispatched(tx, done));
+      await marks.mark(done);
       return done.length;
     } catch (err) {
       deps.log.warn({ err, outboxIds: rows.map((r) => r.id) }, 'outbox dispatch failed; the sweep will retry');
@@ -203,6 +207,7 @@ export function createRelay(deps: RelayDeps): Relay {
       if (timer) clearInterval(timer);
       timer = null;
       await inFlight;
+      await marks.drain();
     },
   };
 }
