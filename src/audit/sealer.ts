@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { withSystem, type Db, type Tx } from '../db/pool.js';
-import { chainHead, chainRows, chainKeys, insertLink, unsealedRows } from '../db/auditChain.js';
+import { chainHead, chainRows, chainKeys, insertLink, unlistSealed, unsealedRows } from '../db/auditChain.js';
 import { chainKeyOf, GENESIS, link } from './chain.js';
 
 /**
@@ -27,6 +27,7 @@ export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS): Promise<nu
       await insertLink(tx, { auditId: row.audit_id, chainKey: key, tenantId: row.tenant_id, mode: row.mode, position: next.position, prev: head.hash, hash: next.hash });
       heads.set(key, next);
     }
+    await unlistSealed(tx, rows.map((r) => r.audit_id));
     return rows.length;
   });
 }

@@ -13,12 +13,26 @@ const Row = AuditColumns.extend({
 const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.principal, l.action, l.target_kind,
   l.target_id, l.status, l.rule, l.purpose, l.cost_amount, l.cost_currency`;
 
-/** Rows not yet sealed that are older than the horizon, in insertion order. */
+/**
+ * Rows not yet sealed that are older than the horizon, in insertion order,
+ * read from the sealer's work list (000021): an index walk from its head,
+ * so the cost is the rows taken, not the size of the log.
+ */
 export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly ChainRow[]> {
-  return tx.any(sql.type(Row)`
-    SELECT ${COLUMNS} FROM audit_log l LEFT JOIN audit_chain c ON c.audit_id = l.audit_id
-    WHERE c.audit_id IS NULL AND l.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
-    ORDER BY l.seq LIMIT ${limit}`);
+  return tx.any(unsealedRowsQuery(horizonMs, limit));
+}
+
+export function unsealedRowsQuery(horizonMs: number, limit: number) {
+  return sql.type(Row)`
+    SELECT ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id
+    WHERE u.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
+    ORDER BY u.seq LIMIT ${limit}`;
+}
+
+/** Takes sealed rows off the work list, in the transaction that chained them. */
+export async function unlistSealed(tx: Tx, auditIds: readonly string[]): Promise<void> {
+  if (auditIds.length === 0) return;
+  await tx.query(sql.unsafe`DELETE FROM audit_unsealed WHERE audit_id = ANY(${sql.array([...auditIds], 'uuid')})`);
 }
 
 const Head = z.object({ position: z.number(), hash: z.instanceof(Buffer) });

@@ -41,11 +41,14 @@ describe('the audit hash chain', () => {
       { chainKey: 'anonymous', rows: 10, brokenAt: null },
       { chainKey: `${tenant}:live`, rows: 20, brokenAt: null },
     ]));
+    // The sealer's work list (000021) holds exactly what is still unchained: nothing, now.
+    expect((await owner.query('SELECT count(*)::int AS n FROM audit_unsealed')).rows[0].n).toBe(0);
   });
 
   it('rows newer than the horizon wait for a later run', async () => {
     await appendAuditBatch(db, [{ ...row(0, tenant), occurred_at: new Date().toISOString() }]);
     expect(await sealAudit(db)).toBe(0);
+    expect((await owner.query('SELECT count(*)::int AS n FROM audit_unsealed')).rows[0].n).toBe(1);
     expect(await sealAudit(db, 0)).toBe(1);
   });
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, withTenant, type Db } from '../../src/db/pool.js';
+import { unsealedRowsQuery } from '../../src/db/auditChain.js';
+import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/db/pool.js';
 import { sharedValuesQuery } from '../../src/entities/history.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
@@ -16,7 +17,7 @@ import { cloneDatabase, ownerClient } from '../support/database.js';
  * 100,000 rows read per call here) where a look-up by value reads five.
  */
 const ROWS = 100_000;
-const LARGE = ['entities', 'entity_identifiers', 'entity_links', 'observations'];
+const LARGE = ['entities', 'entity_identifiers', 'entity_links', 'observations', 'audit_log'];
 let database: { url: string; drop: () => Promise<void> };
 let owner: pg.Client;
 let db: Db;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   // No ANALYZE: the tables are as a busy tenant's look before autovacuum reaches them.
   await owner.query(`SET synchronous_commit = off`);
   await owner.query(`ALTER TABLE entities SET (autovacuum_enabled = false)`);
-  for (const t of ['entity_identifiers', 'entity_links', 'observations']) await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
+  for (const t of ['entity_identifiers', 'entity_links', 'observations', 'audit_log', 'audit_unsealed']) await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
   await owner.query(`
     INSERT INTO entities (id, tenant_id, mode)
@@ -43,6 +44,14 @@ beforeAll(async () => {
     INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
     SELECT md5('o' || g)::uuid, $1, 'live', md5('e' || g)::uuid, 'observation', 'tenant_supplied', '{"stance":"neutral"}', now()
     FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  // A long audit log already sealed (its work list emptied), then five rows waiting past the horizon.
+  await owner.query(`
+    INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status)
+    SELECT md5('a' || g)::uuid, now() - interval '1 hour', $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  await owner.query(`DELETE FROM audit_unsealed`);
+  await owner.query(`
+    INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status)
+    SELECT md5('w' || g)::uuid, now() - interval '1 minute', $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, 5) g`, [tenantId]);
   db = await createDb(database.url);
 }, 120_000);
 
@@ -75,8 +84,9 @@ function nodesOf(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 }
 
-async function planOf(query: ReturnType<typeof sharedValuesQuery>): Promise<PlanNode[]> {
-  const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`));
+async function planOf(query: Parameters<Tx['any']>[0], as: 'tenant' | 'system' = 'tenant'): Promise<PlanNode[]> {
+  const explain = (tx: Tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`);
+  const rows = as === 'tenant' ? await withTenant(db, { tenantId, mode: 'live' }, explain) : await withSystem(db, explain);
   const explained = (rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan;
   return nodesOf(explained);
 }
@@ -95,5 +105,14 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
   it('and answers what the rows say: the phone is shared by the other carriers of its value', async () => {
     const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sharedValuesQuery([], [{ type: 'PHONE', normalised: '+442017' }])));
     expect(rows).toEqual([{ type: 'PHONE', normalised: '+442017', others: ROWS / 20000, adverse: 0 }]);
+  });
+
+  it("the audit sealer reads its work list, not the log: a run over a long sealed log reads what waits", async () => {
+    const nodes = await planOf(unsealedRowsQuery(15_000, 1000), 'system');
+    const large = nodes.filter((n) => LARGE.includes(n['Relation Name'] ?? ''));
+    expect(large.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
+    expect(large.filter((n) => rowsRead(n) > MAX_ROWS_READ).map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`)).toEqual([]);
+    const taken = await withSystem(db, (tx) => tx.any(unsealedRowsQuery(15_000, 1000)));
+    expect(taken).toHaveLength(5);
   });
 });
