@@ -13,6 +13,8 @@ import { percentiles, round, Samples } from './lib/stats.js';
  */
 export interface LoadJob {
   port: number;
+  /** Several edges of one service: connection i goes to ports[i % ports.length] (default: `port` alone). */
+  ports?: number[];
   connections: number;
   durationS: number;
   warmupS: number;
@@ -24,6 +26,14 @@ export interface LoadJob {
   body?: { seed: string; worker: boolean; emails?: number };
   /** Count responses by their `"status":"..."` (inquiry: concluded / preliminary). */
   classify?: boolean;
+  /**
+   * Open loop: offer this many requests per second whatever the answers,
+   * spread over the connections (a request waits for a free one). Latency
+   * counts from when the request was due, not when a connection took it, so
+   * a server falling behind shows as latency instead of hiding as a slower
+   * offered rate (coordinated omission). Absent: a closed loop.
+   */
+  rateRps?: number;
 }
 
 export interface LoadResult {
@@ -32,6 +42,10 @@ export interface LoadResult {
   completed: number;
   duration_s: number;
   rps: number;
+  /** Successful answers per second in each 10-second window of the measured time, in order. */
+  windows_rps: number[];
+  /** The open-loop rate offered, when there was one. */
+  offered_rps?: number;
   latency_ms: ReturnType<typeof percentiles>;
   errors: number;
   warmup_errors: number;
@@ -72,7 +86,9 @@ export function parseResponse(buf: Buffer): Parsed | null {
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const makeBody = job.body ? bodyFactory(job.body.seed, { worker: job.body.worker, emails: job.body.emails }) : null;
-  const fixedHead = `${job.method} ${job.path} HTTP/1.1\r\nHost: 127.0.0.1:${job.port}\r\n`
+  const ports = job.ports && job.ports.length > 0 ? job.ports : [job.port];
+  let nextConn = 0;
+  const fixedHead = `${job.method} ${job.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`
     + Object.entries(job.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   let counter = 0;
   let completed = 0;
@@ -89,6 +105,23 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const warmupEnd = t0 + job.warmupS * 1000;
   const end = warmupEnd + job.durationS * 1000;
   const inWindow = (t: number) => t >= warmupEnd && t < end;
+  const WINDOW_MS = 10_000;
+  const windows = new Array<number>(Math.max(1, Math.ceil((job.durationS * 1000) / WINDOW_MS))).fill(0);
+  const countWindow = (t: number) => {
+    const i = Math.floor((t - warmupEnd) / WINDOW_MS);
+    if (i >= 0 && i < windows.length) windows[i]! += 1;
+  };
+  // Open loop: the due times of requests not yet taken by a connection, and the connections waiting for one.
+  const rate = job.rateRps && job.rateRps > 0 ? job.rateRps : null;
+  const due: number[] = [];
+  const idle: Array<(dueAt: number) => void> = [];
+  let scheduled = 0;
+  const offer = () => {
+    const now = performance.now();
+    if (rate === null) return;
+    while (t0 + (scheduled * 1000) / rate <= Math.min(now, end)) due.push(t0 + (scheduled++ * 1000) / rate);
+    while (due.length > 0 && idle.length > 0) idle.shift()!(due.shift()!);
+  };
   const fail = (t: number, what: string) => {
     if (t < warmupEnd) warmupErrors += 1;
     else if (t < end) errors += 1;
@@ -112,14 +145,20 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       sock.destroy();
       if (--open === 0) finished();
     };
-    const send = () => {
+    const sendNow = (dueAt: number | null) => {
       const now = performance.now();
       if (now >= end) return retire();
       const body = makeBody ? JSON.stringify(makeBody(counter++)) : '';
       const req = `${fixedHead}${body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`;
       busy = true;
-      sentAt = performance.now();
+      sentAt = dueAt ?? performance.now();
       sock.write(req);
+    };
+    const send = () => {
+      if (rate === null) return sendNow(null);
+      if (performance.now() >= end) return retire();
+      idle.push((dueAt) => sendNow(dueAt));
+      offer();
     };
     /** A dropped connection is replaced (after a pause, so a refusing server is not hammered). */
     const reconnect = () => {
@@ -133,7 +172,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         setTimeout(startConn, 50);
       }
     };
-    sock = connect({ host: '127.0.0.1', port: job.port, noDelay: true });
+    sock = connect({ host: '127.0.0.1', port: ports[nextConn++ % ports.length]!, noDelay: true });
     sock.on('connect', send);
     sock.on('data', (chunk: Buffer) => {
       buf = buf ? Buffer.concat([buf, chunk]) : chunk;
@@ -148,6 +187,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       if (parsed.status >= 200 && parsed.status < 300) {
         if (inWindow(t)) {
           samples.push(t - sentAt);
+          countWindow(t);
           if (job.classify) {
             const m = /"status":"([a-z_]+)"/.exec(parsed.body.toString('utf8'));
             const c = m?.[1] ?? 'unknown';
@@ -180,9 +220,16 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
 
   const timers = new Set<() => void>();
   const ticker = setInterval(() => timers.forEach((f) => f()), 250);
+  // An open loop needs a clock of its own: requests fall due whether or not an answer arrived.
+  const offering = rate === null ? null : setInterval(() => {
+    offer();
+    // Past the end, connections still waiting for a request retire.
+    if (performance.now() >= end) while (idle.length > 0) idle.shift()!(end);
+  }, 1);
   for (let i = 0; i < job.connections; i += 1) startConn();
   await allDone;
   clearInterval(ticker);
+  if (offering) clearInterval(offering);
 
   const latency = percentiles(samples.view());
   return {
@@ -190,6 +237,9 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     completed,
     duration_s: job.durationS,
     rps: round(latency.count / job.durationS, 1),
+    // The last window is shorter when the duration is not a multiple of ten seconds.
+    windows_rps: windows.map((n, i) => round(n / (Math.min(WINDOW_MS, job.durationS * 1000 - i * WINDOW_MS) / 1000), 1)),
+    ...(rate !== null ? { offered_rps: rate } : {}),
     latency_ms: latency,
     errors,
     warmup_errors: warmupErrors,

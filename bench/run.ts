@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { anatomyScenario } from './lib/anatomy.js';
 import { BENCH_DIR, cleanupAll, installExitHandlers } from './lib/children.js';
 import { machineBusyCores } from './lib/cpu.js';
-import { bareScenario, healthScenario, inquiryScenario, type LoadSettings, type ScenarioResult } from './lib/scenarios.js';
+import { bareScenario, healthScenario, inquiryScenario, inquiryTwoEdgesScenario, type LoadSettings, type ScenarioResult } from './lib/scenarios.js';
 import { preflight } from './lib/service.js';
 import { sseScenario } from './lib/sse.js';
 import { formatSummary, summarise } from './profile-summary.js';
@@ -18,7 +18,7 @@ import { formatSummary, summarise } from './profile-summary.js';
  * One JSON line per scenario on stdout, then the table; progress on stderr.
  */
 function usage(message: string): never {
-  console.error(`bench: ${message}\nusage: tsx bench/run.ts [--ci | --quick | --profile] [--only a,b] [--duration S] [--subscribers N]`);
+  console.error(`bench: ${message}\nusage: tsx bench/run.ts [--ci | --quick | --profile] [--only a,b] [--duration S] [--rate N] [--subscribers N]`);
   process.exit(2);
 }
 
@@ -27,7 +27,7 @@ try {
   parsed = parseArgs({
     options: {
       ci: { type: 'boolean' }, quick: { type: 'boolean' }, profile: { type: 'boolean' },
-      only: { type: 'string' }, duration: { type: 'string' }, subscribers: { type: 'string' },
+      only: { type: 'string' }, duration: { type: 'string' }, subscribers: { type: 'string' }, rate: { type: 'string' },
     },
   });
 } catch (error) {
@@ -35,14 +35,19 @@ try {
 }
 const args = parsed.values;
 
-const ALL = ['bare-json', 'bare-insert', 'health', 'inquiry', 'inquiry-1conn', 'inquiry-worker', 'sse-fanout', 'ws-sessions', 'inquiry-anatomy'];
+const ALL = ['bare-json', 'bare-insert', 'health', 'inquiry', 'inquiry-1conn', 'inquiry-2edges', 'inquiry-worker', 'sse-fanout', 'ws-sessions', 'inquiry-anatomy'];
 const mode = args.ci ? 'ci' : args.profile ? 'profile' : args.quick ? 'quick' : 'full';
 const selected = args.only ? args.only.split(',').map((s) => s.trim())
   : mode === 'ci' ? ['health', 'inquiry'] : mode === 'profile' ? ['inquiry'] : ALL;
 for (const s of selected) if (!ALL.includes(s)) usage(`unknown scenario '${s}' (known: ${ALL.join(', ')})`);
 
 const seconds = (full: number, quick: number, ci: number) => Number(args.duration ?? (mode === 'ci' ? ci : mode === 'quick' ? quick : full));
-const load = (full: number, quick: number, ci: number): LoadSettings => ({ connections: 32, durationS: seconds(full, quick, ci), warmupS: mode === 'full' ? 3 : 2 });
+// --rate N turns the load scenarios into an open loop offering N requests per second (bench/loadgen.ts).
+const rate = args.rate === undefined ? undefined : Number(args.rate);
+if (rate !== undefined && !(rate > 0)) usage('--rate takes a positive number of requests per second');
+const load = (full: number, quick: number, ci: number): LoadSettings => ({
+  connections: 32, durationS: seconds(full, quick, ci), warmupS: mode === 'full' ? 3 : 2, ...(rate ? { rateRps: rate } : {}),
+});
 const subscribers = Number(args.subscribers ?? (mode === 'full' ? 10_000 : 1_000));
 
 const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
@@ -55,6 +60,7 @@ async function runScenario(name: string): Promise<ScenarioResult> {
     case 'inquiry': return inquiryScenario(load(30, 8, 10), { worker: false, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     // The service time without queueing: one connection, one inquiry at a time.
     case 'inquiry-1conn': return inquiryScenario({ ...load(10, 5, 5), connections: 1 }, { worker: false, name: 'inquiry-1conn' });
+    case 'inquiry-2edges': return inquiryTwoEdgesScenario(load(30, 8, 10));
     case 'inquiry-worker': return inquiryScenario(load(30, 8, 10), { worker: true });
     case 'sse-fanout': return sseScenario({ subscribers, streams: Math.max(1, Math.round(subscribers / 100)), emails: 3, releaseIntervalMs: 25 });
     case 'ws-sessions': return wsSessionsScenario(mode === 'full' ? 1000 : 200, mode === 'full' ? 5 : 3);

@@ -61,10 +61,12 @@ function machineTicks(): { busy: number; total: number } {
 
 export interface CpuSnapshot { at: number; service: number; postgres: number; redis: number; loadgen: number; bench: number; machine: { busy: number; total: number } }
 
-export function cpuSnapshot(servicePid: number | undefined, loadgenPid: number | undefined, dbName?: string): CpuSnapshot {
+/** `servicePid` may name several processes (edges of one service); their CPU is summed. */
+export function cpuSnapshot(servicePid: number | readonly number[] | undefined, loadgenPid: number | undefined, dbName?: string): CpuSnapshot {
+  const services = servicePid === undefined ? [] : typeof servicePid === 'number' ? [servicePid] : servicePid;
   return {
     at: Date.now(),
-    service: servicePid ? ticksOf(servicePid) : 0,
+    service: services.reduce((sum, pid) => sum + ticksOf(pid), 0),
     postgres: ticksOfCommand('postgres', dbName ?? ''),
     redis: ticksOfCommand('redis-server'),
     loadgen: loadgenPid ? ticksOf(loadgenPid) : 0,

@@ -3,7 +3,7 @@ import type { LoadJob, LoadResult } from '../loadgen.js';
 import { forkTs, waitMessage } from './children.js';
 import { cpuBetween, cpuSnapshot } from './cpu.js';
 import { startProvider, providersFile } from './provider.js';
-import { adminQuery, startBare, startService, type ServiceOptions } from './service.js';
+import { adminQuery, startBare, startEdge, startService, type ServiceOptions } from './service.js';
 
 /** One line of the results: the figures every scenario reports, plus its own extras. */
 export interface ScenarioResult {
@@ -23,12 +23,14 @@ export interface LoadSettings {
   connections: number;
   durationS: number;
   warmupS: number;
+  /** An open-loop offered rate (bench/loadgen.ts `rateRps`); absent, a closed loop. */
+  rateRps?: number;
 }
 
 type Measured = LoadResult & { cpu: ReturnType<typeof cpuBetween> };
 
 /** Runs bench/loadgen.ts in its own process; also accounts the CPU every party used meanwhile. */
-export async function runLoadChild(job: LoadJob, servicePid: number, dbName?: string): Promise<Measured> {
+export async function runLoadChild(job: LoadJob, servicePid: number | number[], dbName?: string): Promise<Measured> {
   const child = forkTs('loadgen.ts');
   const before = cpuSnapshot(servicePid, child.pid, dbName);
   child.send(job);
@@ -40,6 +42,8 @@ function summarise(scenario: string, r: Measured, rss: number | null, extra: Rec
   return {
     scenario,
     rps: r.rps,
+    ...(r.offered_rps !== undefined ? { offered_rps: r.offered_rps } : {}),
+    windows_rps: r.windows_rps,
     p50_ms: r.latency_ms.p50,
     p95_ms: r.latency_ms.p95,
     p99_ms: r.latency_ms.p99,
@@ -57,7 +61,9 @@ function summarise(scenario: string, r: Measured, rss: number | null, extra: Rec
   };
 }
 
-const base = (s: LoadSettings) => ({ connections: s.connections, durationS: s.durationS, warmupS: s.warmupS, timeoutMs: 10_000 });
+const base = (s: LoadSettings) => ({
+  connections: s.connections, durationS: s.durationS, warmupS: s.warmupS, timeoutMs: 10_000, ...(s.rateRps ? { rateRps: s.rateRps } : {}),
+});
 
 export async function bareScenario(mode: 'json' | 'insert', s: LoadSettings): Promise<ScenarioResult> {
   const bare = await startBare(mode);
@@ -93,6 +99,32 @@ async function persistence(dbName: string): Promise<Record<string, number>> {
  * `inquiry-worker` (one EMAIL provider on loopback answering at once, so every
  * inquiry waits for exactly one worker check).
  */
+/**
+ * The inquiry on two edges of one service (issue 15): a second `tas serve
+ * --no-workers` process on the same PostgreSQL and Redis, the connections
+ * split between the two. Service CPU is the sum of both processes.
+ */
+export async function inquiryTwoEdgesScenario(s: LoadSettings): Promise<ScenarioResult> {
+  const service = await startService();
+  const edge = await startEdge(service).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
+  try {
+    const r = await runLoadChild({
+      ...base(s), port: service.port, ports: [service.port, edge.port], method: 'POST', path: '/v1/inquiries',
+      headers: { Authorization: `Bearer ${service.keys.live}` },
+      body: { seed: randomBytes(3).toString('hex'), worker: false, emails: 1 },
+      classify: true,
+    }, [service.pid, edge.pid], service.dbName);
+    const rows = await persistence(service.dbName);
+    return summarise('inquiry-2edges', r, service.peakRssMb(), { connections: s.connections, edges: 2, persisted: rows });
+  } finally {
+    await edge.stop();
+    await service.stop();
+  }
+}
+
 export async function inquiryScenario(s: LoadSettings, opts: { worker: boolean; nodeArgs?: string[]; name?: string }): Promise<ScenarioResult> {
   const provider = opts.worker ? await startProvider() : null;
   const file = provider ? providersFile(provider.url, 5000) : null;

@@ -87,6 +87,8 @@ export interface ServiceHandle {
   dbName: string;
   dbUrl: string;
   prefix: string;
+  /** The environment the service runs with (a second edge needs the same database, Redis prefix and pepper). */
+  env: NodeJS.ProcessEnv;
   peakRssMb(): number | null;
   /** SIGINT (graceful: a --cpu-prof profile is written), then the database and prefix are removed. */
   stop(): Promise<void>;
@@ -167,12 +169,43 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     throw new Error(`${(error as Error).message}\n--- service output ---\n${output.text().slice(-3000)}`);
   }
   return {
-    port, pid: child.pid!, keys, dbName: db.name, dbUrl: db.url, prefix,
+    port, pid: child.pid!, keys, dbName: db.name, dbUrl: db.url, prefix, env,
     peakRssMb: () => peakRssMb(child.pid),
     async stop() {
       await stopChild(child, 'SIGINT', 20_000);
       await clearPrefix();
       await db.drop();
+    },
+  };
+}
+
+/**
+ * Another edge of a running service: `tas serve --no-workers` with the same
+ * database, Redis prefix and key pepper, on its own port, as a second node
+ * behind a load balancer would run. Stopped before the service it joins.
+ */
+export async function startEdge(service: ServiceHandle): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  // Its own spool directory: the audit spool's files belong to one process.
+  const spool = `${service.env.TAS_SPOOL_DIR ?? join(tmpdir(), 'tas-bench-spool')}-edge-${process.hrtime.bigint()}`;
+  const child = spawnTracked(process.execPath, ['bin/tas.js', 'serve', '--no-workers'], { cwd: ROOT_DIR, env: { ...service.env, PORT: '0', TAS_SPOOL_DIR: spool } });
+  const output = captureOutput(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the second edge did not start listening within 60 s\n${output.text().slice(-2000)}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const m = /tas listening on http:\/\/[^:]+:(\d+)/.exec(output.text());
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the second edge exited (code ${code}) during start-up\n${output.text().slice(-2000)}`)));
+  });
+  await waitHealthy(port, child);
+  return {
+    port, pid: child.pid!,
+    async stop() {
+      await stopChild(child, 'SIGINT', 20_000);
+      rmSync(spool, { recursive: true, force: true });
     },
   };
 }
