@@ -184,6 +184,8 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       const row = await lockActor(tx, actorId);
       if (!row) throw new ActorNotFoundError(actorId);
       const { entry, persisted } = restorable(row);
+      // The registry holds machines of every kind, so resolveState's parameter (the machine's own
+      // snapshot config) narrows to never; `persisted` is that machine's own stored snapshot.
       const snapshot = entry.machine.resolveState(persisted as never) as AnyMachineSnapshot;
       const event = typeof eventOrBuilder === 'function' ? await eventOrBuilder(snapshot, tx) : eventOrBuilder;
       const [next, actions] = event ? transition(entry.machine, snapshot, event) : [snapshot, []];

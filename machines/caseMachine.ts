@@ -371,6 +371,8 @@ export const caseMachine = runtimeSetup.createMachine({
     updated_at: '',
     closed_at: null,
   }),
+  // The transition tables are built from data (transitionsOf), keyed by command; XState types `on`
+  // from a literal object per state, which a generated table cannot be, so each is passed as never.
   states: {
     open: { on: transitionsOf('open') as never },
     in_review: { on: transitionsOf('in_review') as never },

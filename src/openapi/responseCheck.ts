@@ -25,6 +25,8 @@ const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export function createResponseChecker(document: Record<string, unknown>): ResponseChecker {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  // ajv-formats ships CommonJS typings whose default export, imported as ESM, types as the module
+  // object rather than the plugin function it is at run time.
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema({ ...document, $id: 'tas:openapi' });
   const operations = new Map<string, OperationRef & { responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> }>();
