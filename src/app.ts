@@ -46,6 +46,7 @@ import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './routes/health.js';
 import { resolverHealth } from './checks/resolverCanary.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './routes/meta.js';
+import { CONSOLE_ASSET_OP, CONSOLE_PAGE_OP, createConsoleAssetHandler, createConsolePageHandler } from './routes/console.js';
 import { streamHandlers } from './routes/streams.js';
 import { webhookHandlers } from './routes/admin/webhooks.js';
 import type { OperationSpec } from './schemas/operation.js';
@@ -111,6 +112,8 @@ export function createApp(deps: AppDeps): App {
     router.add(op.method, op.path, { op, handler: handlers.get(op.operationId) ?? null, ...(mapValidation ? { mapValidation } : {}) });
   }
   router.add('get', '/docs/assets/{name}', { op: DOCS_ASSET_OP, handler: createDocsAssetHandler() });
+  router.add('get', CONSOLE_PAGE_OP.path, { op: CONSOLE_PAGE_OP, handler: createConsolePageHandler() });
+  router.add('get', CONSOLE_ASSET_OP.path, { op: CONSOLE_ASSET_OP, handler: createConsoleAssetHandler() });
   for (const [path, route] of exampleRoutes()) router.add('get', path, route);
 
   let draining = false;

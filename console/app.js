@@ -1,0 +1,238 @@
+// The investigator's console: one case at a time, every action a call of the
+// public API with the key this page holds in memory.
+import { createApi } from './api.js';
+import { drawGraph } from './graph.js';
+import { appendEvent, el, renderEvents, renderFacts, renderLedger } from './render.js';
+import { followStream } from './stream.js';
+
+let key = null;
+const api = createApi(() => key);
+const $ = (id) => document.getElementById(id);
+let current = null;
+let stream = null;
+let refreshTimer = null;
+
+function say(message, isError = false) {
+  const status = $('status');
+  status.textContent = message;
+  status.classList.toggle('error', isError);
+}
+
+/** Runs a user action: says what failed instead of failing silently. */
+function action(form, run) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await guarded(run);
+  });
+}
+
+async function guarded(run) {
+  try {
+    await run();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+const value = (id) => $(id).value.trim();
+const casePath = (suffix = '') => `/v1/cases/${current.case_id}${suffix}`;
+
+action($('key-form'), async () => {
+  key = $('key-input').value.trim();
+  // The key leaves the form at once: it lives in this module's memory and nowhere else.
+  $('key-input').value = '';
+  $('open-section').hidden = false;
+  say('Key held in memory. Open a case or an existing one.');
+});
+
+action($('open-form'), async () => {
+  const budget = Number($('open-budget').value);
+  const opened = await api.post('/v1/cases', {
+    title: value('open-title'), purpose: value('open-purpose'), budget,
+    authorization: { kind: $('open-auth-kind').value, reference: value('open-auth-ref'), issued_by: value('open-auth-issuer') },
+  });
+  await showCase(opened.case_id);
+  say(`Case ${opened.case_id} opened.`);
+});
+
+action($('load-form'), async () => {
+  await showCase(value('load-id'));
+});
+
+async function showCase(caseId) {
+  current = await api.get(`/v1/cases/${encodeURIComponent(caseId)}`);
+  $('case-section').hidden = false;
+  renderCase(current);
+  await Promise.all([refreshGraph(), refreshTimeline()]);
+  followCase();
+}
+
+function renderCase(c) {
+  $('case-title').textContent = c.title;
+  renderFacts($('case-facts'), [
+    ['Case', c.case_id], ['State', c.state], ['Legal hold', c.legal_hold ? 'yes' : 'no'], ['Purpose', c.purpose],
+    ['Authorization', `${c.authorization.kind} ${c.authorization.reference} (${c.authorization.issued_by})`],
+    ['Budget', `${c.budget.spent} spent of ${c.budget.limit}, ${c.budget.remaining} remaining`],
+    ['Members', c.members.map((m) => `${m.principal} (${m.role})`).join(', ') || 'none'],
+    ['Entities', String(c.entity_ids.length)],
+  ]);
+  $('case-section').dataset.state = c.state;
+  const select = $('ledger-entity');
+  select.replaceChildren(...c.entity_ids.map((id) => {
+    const option = el('option', id);
+    option.value = id;
+    return option;
+  }));
+}
+
+async function refreshCase() {
+  current = await api.get(casePath());
+  renderCase(current);
+  await Promise.all([refreshGraph(), refreshTimeline()]);
+}
+
+async function refreshGraph() {
+  const graph = await api.get(casePath('/graph'));
+  drawGraph($('graph'), graph, $('graph-legend'));
+}
+
+async function refreshTimeline() {
+  const events = await api.get(casePath('/timeline'));
+  renderEvents($('timeline'), events);
+}
+
+/** Live events of the case over SSE; each one also refreshes the views (once per burst). */
+function followCase() {
+  stream?.abort();
+  stream = new AbortController();
+  $('live-events').replaceChildren();
+  followStream(current.events_url, () => key, (frame) => {
+    const event = safeParse(frame.data);
+    if (!event) return;
+    appendEvent($('live-events'), event);
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => guarded(refreshCase), 300);
+  }, stream.signal);
+}
+
+function safeParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+action($('member-form'), async () => {
+  current = await api.post(casePath('/members'), { principal: value('member-principal'), role: $('member-role').value, action: 'add' });
+  renderCase(current);
+  say('Member added.');
+});
+
+action($('assert-form'), async () => {
+  await api.post(casePath('/assertions'), {
+    subject: { presentations: [{ type: $('assert-type').value, value: value('assert-value') }] },
+    statement: value('assert-statement'), disposition: $('assert-disposition').value, observed_at: new Date().toISOString(),
+  });
+  await refreshCase();
+  say('Assertion recorded.');
+});
+
+action($('material-form'), async () => {
+  const declared = await api.post('/v1/material', {
+    kind: 'text', media_type: 'text/plain', purpose: current.purpose, text: $('material-text').value, case_id: current.case_id,
+  });
+  const settled = await settleMaterial(declared.material_id);
+  const extraction = await api.get(`/v1/material/${declared.material_id}/extraction`);
+  $('material-items').replaceChildren(...extraction.items.map((item) => el('li', `${item.type}: ${item.value ?? '(fingerprint only)'}`)));
+  say(`Material ${settled.status}: ${extraction.items.length} item(s) extracted.`);
+});
+
+async function settleMaterial(materialId) {
+  for (let i = 0; i < 120; i += 1) {
+    const material = await api.get(`/v1/material/${materialId}`);
+    if (material.status === 'extracted' || material.status === 'failed') return material;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('The material is still being extracted; look again later.');
+}
+
+let gated = null;
+
+action($('expand-form'), async () => {
+  const presentations = [{ type: $('expand-type').value, value: value('expand-value') }];
+  if ($('expand-type2').value && value('expand-value2')) presentations.push({ type: $('expand-type2').value, value: value('expand-value2') });
+  const gate = $('expand-gate').checked;
+  const answer = await api.post(casePath('/expand'), { seed: { presentations }, intent: value('expand-intent'), human_gate: gate });
+  const connections = answer.findings?.connections ?? [];
+  gated = gate ? answer.inquiry_id : null;
+  $('candidates').hidden = !gate;
+  $('candidate-list').replaceChildren(...connections.map(candidateItem));
+  await refreshCase();
+  say(gate ? `${connections.length} candidate(s): nothing spent until you choose.` : `Expanded: score ${answer.assessment.score} [${answer.assessment.low}-${answer.assessment.high}].`);
+});
+
+function candidateItem(connection) {
+  const item = el('li');
+  const label = el('label');
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.value = connection.connection_id;
+  label.append(box, el('span', ` ${connection.from_label} ${connection.relation} ${connection.to_label} (weight ${connection.weight.toFixed(2)})`));
+  item.append(label);
+  return item;
+}
+
+$('choose-button').addEventListener('click', () => guarded(async () => {
+  const chosen = [...$('candidate-list').querySelectorAll('input:checked')].map((box) => box.value);
+  if (!gated || chosen.length === 0) throw new Error('Choose at least one candidate.');
+  await api.post(casePath('/expand'), { choose: { inquiry_id: gated, connection_ids: chosen } });
+  $('candidates').hidden = true;
+  gated = null;
+  await refreshCase();
+  say(`Followed ${chosen.length} candidate(s).`);
+}));
+
+action($('hold-form'), async () => {
+  current = await api.post(casePath('/hold'), { reason: value('hold-reason') });
+  renderCase(current);
+  say('Legal hold placed.');
+});
+
+$('release-button').addEventListener('click', () => guarded(async () => {
+  current = await api.post(casePath('/release'), { reason: value('hold-reason') || 'released' });
+  renderCase(current);
+  say('Legal hold lifted.');
+}));
+
+action($('review-form'), async () => {
+  const note = value('review-note');
+  current = await api.post(casePath('/review'), { outcome: $('review-outcome').value, ...(note ? { note } : {}) });
+  renderCase(current);
+  say(`Review recorded: the case is ${current.state}.`);
+});
+
+action($('export-form'), async () => {
+  const format = $('export-bytes').checked ? 'bundle_with_bytes' : 'bundle';
+  let out = await api.post(casePath(`/export?format=${format}`));
+  $('export-download').hidden = true;
+  for (let i = 0; i < 240 && (out.status === 'queued' || out.status === 'building'); i += 1) {
+    $('export-status').textContent = `Export ${out.status}…`;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    out = await api.get(casePath(`/exports/${out.export_id}`));
+  }
+  $('export-status').textContent = `Export ${out.status}${out.manifest_sha256 ? `, manifest sha256 ${out.manifest_sha256}` : ''}`;
+  if (out.status !== 'ready' || !out.download_url) throw new Error(`The export did not complete (${out.status}).`);
+  const bundle = await api.blob(out.download_url);
+  const link = $('export-download');
+  link.href = URL.createObjectURL(bundle);
+  link.download = `case-${current.case_id}.tar.gz`;
+  link.hidden = false;
+  say('Bundle ready to download.');
+});
+
+action($('ledger-form'), async () => {
+  const entityId = $('ledger-entity').value;
+  if (!entityId) throw new Error('The case has no entity yet.');
+  renderLedger($('ledger'), await api.get(`/v1/entities/${encodeURIComponent(entityId)}/ledger`));
+});

@@ -1,0 +1,128 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+/**
+ * The investigator's console (issue 17) driven in real Chromium through a
+ * whole case: key held in memory, open, member, assertion, material and its
+ * extraction, a gated expansion and the choice of a candidate, the graph,
+ * the ledger, a hold lifted, sign-off and the export's download. The graph's
+ * screenshot is kept as an artefact of the run (test-artifacts/).
+ */
+let ts: TestService;
+let browser: Browser;
+const ARTEFACTS = join(process.cwd(), 'test-artifacts');
+const phone = '+44 20 7946 0555';
+
+beforeAll(async () => {
+  ts = await startTestService();
+  // Two entities of the tenant already carry the phone the expansion's seed will present.
+  for (const email of ['ring.one@example.org', 'ring.two@example.org']) {
+    const res = await fetch(`${ts.base}/v1/inquiries`, {
+      method: 'POST', headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: { presentations: [{ type: 'EMAIL', value: email }, { type: 'PHONE', value: phone }] }, intent: 'investigation', purpose: 'investigation', stake: { kind: 'other' } }),
+    });
+    expect(res.status).toBe(200);
+  }
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ts?.stop();
+});
+
+async function submitAndSee(page: Page, form: string, status: string | RegExp): Promise<void> {
+  await page.locator(`${form} button[type="submit"]`).click();
+  await page.locator('#status').filter({ hasText: status }).waitFor({ timeout: 30_000 });
+}
+
+describe("the investigator's console", () => {
+  it('walks a whole case in Chromium: open, assert, material, gated expansion, graph, ledger, hold, sign-off, export', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    const response = await page.goto(`${ts.base}/console`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+    await page.fill('#key-input', ts.tenant.keys.live);
+    await submitAndSee(page, '#key-form', 'Key held in memory');
+    expect(await page.inputValue('#key-input')).toBe('');
+
+    // A title with markup is shown as text, never as markup.
+    await page.fill('#open-title', '<b>Mule ring</b>');
+    await page.fill('#open-auth-ref', 'CO-2026-77');
+    await page.fill('#open-auth-issuer', 'District Court');
+    await submitAndSee(page, '#open-form', /Case .* opened/);
+    expect(await page.textContent('#case-title')).toBe('<b>Mule ring</b>');
+    expect(await page.locator('#case-title b').count()).toBe(0);
+
+    await page.fill('#member-principal', 'analyst-7');
+    await submitAndSee(page, '#member-form', 'Member added');
+    await expect.poll(() => page.textContent('#case-facts')).toContain('analyst-7 (analyst)');
+
+    await page.fill('#assert-value', 'ring.three@example.org');
+    await page.fill('#assert-statement', 'Seen opening mule accounts');
+    await submitAndSee(page, '#assert-form', 'Assertion recorded');
+
+    await page.fill('#material-text', 'Ask ring.three@example.org or call +44 20 7946 0555.');
+    await submitAndSee(page, '#material-form', /Material extracted: [1-9]/);
+    expect(await page.locator('#material-items li').count()).toBeGreaterThan(0);
+
+    await page.fill('#expand-value', 'ring.three@example.org');
+    await page.selectOption('#expand-type2', 'PHONE');
+    await page.fill('#expand-value2', phone);
+    await submitAndSee(page, '#expand-form', /candidate\(s\): nothing spent/);
+    const candidates = page.locator('#candidate-list input[type="checkbox"]');
+    expect(await candidates.count()).toBeGreaterThan(0);
+    await candidates.first().check();
+    await page.click('#choose-button');
+    await page.locator('#status').filter({ hasText: 'Followed 1 candidate' }).waitFor({ timeout: 30_000 });
+
+    await expect.poll(async () => Number(await page.getAttribute('#graph', 'data-nodes')), { timeout: 15_000 }).toBeGreaterThan(1);
+    mkdirSync(ARTEFACTS, { recursive: true });
+    const shot = join(ARTEFACTS, 'console-graph.png');
+    await page.locator('#graph').screenshot({ path: shot });
+    expect(statSync(shot).size).toBeGreaterThan(5_000);
+
+    await page.locator('#ledger-form button[type="submit"]').click();
+    await expect.poll(() => page.locator('#ledger li').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await page.textContent('#ledger')).toMatch(/\d+ \[\d+-\d+\]/);
+
+    await page.fill('#hold-reason', 'Preservation order 12');
+    await submitAndSee(page, '#hold-form', 'Legal hold placed');
+    await page.click('#release-button');
+    await page.locator('#status').filter({ hasText: 'Legal hold lifted' }).waitFor();
+
+    await submitAndSee(page, '#review-form', 'the case is signed_off');
+    await submitAndSee(page, '#export-form', 'Bundle ready to download');
+    expect(await page.isVisible('#export-download')).toBe(true);
+    expect(await page.textContent('#export-status')).toMatch(/manifest sha256 [0-9a-f]{64}/);
+
+    // Live events arrived over the stream, and the key went nowhere but memory.
+    await expect.poll(() => page.locator('#live-events li').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // Evaluated in the page (a string, so the test's own TypeScript needs no DOM types).
+    expect(await page.evaluate('localStorage.length + sessionStorage.length + document.cookie.length')).toBe(0);
+    expect(page.url()).not.toContain(ts.tenant.keys.live);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('serves only its own named files, each under the strict policy', async () => {
+    const asset = await fetch(`${ts.base}/console/assets/app.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(asset.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect((await fetch(`${ts.base}/console/assets/..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${ts.base}/console/assets/index.html`)).status).toBe(404);
+  });
+});
