@@ -106,7 +106,8 @@ function followCase() {
   stream?.abort();
   stream = new AbortController();
   $('live-events').replaceChildren();
-  followStream(current.events_url, () => key, (frame) => {
+  // The stream of this origin: events_url is absolute (TAS_PUBLIC_URL), the page only talks to its own origin.
+  followStream(new URL(current.events_url, window.location.href).pathname, () => key, (frame) => {
     const event = safeParse(frame.data);
     if (!event) return;
     appendEvent($('live-events'), event);
