@@ -18,7 +18,7 @@ import { formatSummary, summarise } from './profile-summary.js';
  * One JSON line per scenario on stdout, then the table; progress on stderr.
  */
 function usage(message: string): never {
-  console.error(`bench: ${message}\nusage: tsx bench/run.ts [--ci | --quick | --profile] [--only a,b] [--duration S] [--rate N] [--subscribers N]`);
+  console.error(`bench: ${message}\nusage: tsx bench/run.ts [--ci | --quick | --profile] [--only a,b] [--duration S] [--rate N] [--seed-entities N] [--subscribers N]`);
   process.exit(2);
 }
 
@@ -27,7 +27,7 @@ try {
   parsed = parseArgs({
     options: {
       ci: { type: 'boolean' }, quick: { type: 'boolean' }, profile: { type: 'boolean' },
-      only: { type: 'string' }, duration: { type: 'string' }, subscribers: { type: 'string' }, rate: { type: 'string' },
+      only: { type: 'string' }, duration: { type: 'string' }, subscribers: { type: 'string' }, rate: { type: 'string' }, 'seed-entities': { type: 'string' },
     },
   });
 } catch (error) {
@@ -45,6 +45,10 @@ const seconds = (full: number, quick: number, ci: number) => Number(args.duratio
 // --rate N turns the load scenarios into an open loop offering N requests per second (bench/loadgen.ts).
 const rate = args.rate === undefined ? undefined : Number(args.rate);
 if (rate !== undefined && !(rate > 0)) usage('--rate takes a positive number of requests per second');
+// --seed-entities N: the inquiry scenarios run against a tenant already holding N entities (bench/lib/seed.ts).
+const seeded = args['seed-entities'] === undefined ? undefined : Number(args['seed-entities']);
+if (seeded !== undefined && !(Number.isInteger(seeded) && seeded > 0)) usage('--seed-entities takes a positive whole number');
+const seed = seeded ? { seedEntities: seeded } : {};
 const load = (full: number, quick: number, ci: number): LoadSettings => ({
   connections: 32, durationS: seconds(full, quick, ci), warmupS: mode === 'full' ? 3 : 2, ...(rate ? { rateRps: rate } : {}),
 });
@@ -57,9 +61,9 @@ async function runScenario(name: string): Promise<ScenarioResult> {
     case 'bare-json': return bareScenario('json', load(15, 5, 10));
     case 'bare-insert': return bareScenario('insert', load(15, 5, 10));
     case 'health': return healthScenario(load(15, 5, 10));
-    case 'inquiry': return inquiryScenario(load(30, 8, 10), { worker: false, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
+    case 'inquiry': return inquiryScenario(load(30, 8, 10), { worker: false, ...seed, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     // The service time without queueing: one connection, one inquiry at a time.
-    case 'inquiry-1conn': return inquiryScenario({ ...load(10, 5, 5), connections: 1 }, { worker: false, name: 'inquiry-1conn' });
+    case 'inquiry-1conn': return inquiryScenario({ ...load(10, 5, 5), connections: 1 }, { worker: false, name: 'inquiry-1conn', ...seed });
     case 'inquiry-2edges': return inquiryTwoEdgesScenario(load(30, 8, 10));
     case 'inquiry-worker': return inquiryScenario(load(30, 8, 10), { worker: true });
     case 'sse-fanout': return sseScenario({ subscribers, streams: Math.max(1, Math.round(subscribers / 100)), emails: 3, releaseIntervalMs: 25 });

@@ -125,12 +125,13 @@ export async function inquiryTwoEdgesScenario(s: LoadSettings): Promise<Scenario
   }
 }
 
-export async function inquiryScenario(s: LoadSettings, opts: { worker: boolean; nodeArgs?: string[]; name?: string }): Promise<ScenarioResult> {
+export async function inquiryScenario(s: LoadSettings, opts: { worker: boolean; nodeArgs?: string[]; name?: string; seedEntities?: number }): Promise<ScenarioResult> {
   const provider = opts.worker ? await startProvider() : null;
   const file = provider ? providersFile(provider.url, 5000) : null;
   const service = await startService({
     ...(file ? { env: { TAS_PROVIDERS_FILE: file.path } } : {}),
     ...(opts.nodeArgs ? { nodeArgs: opts.nodeArgs } : {}),
+    ...(opts.seedEntities ? { seedEntities: opts.seedEntities } : {}),
   });
   try {
     const r = await runLoadChild({
@@ -142,6 +143,7 @@ export async function inquiryScenario(s: LoadSettings, opts: { worker: boolean; 
     const rows = await persistence(service.dbName);
     return summarise(opts.name ?? (opts.worker ? 'inquiry-worker' : 'inquiry'), r, service.peakRssMb(), {
       connections: s.connections, persisted: rows, ...(provider ? { provider_calls: provider.calls } : {}),
+      ...(opts.seedEntities ? { seeded_entities: opts.seedEntities } : {}),
     });
   } finally {
     await service.stop();

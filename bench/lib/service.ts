@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { checkPostgres, checkRedis } from '../../src/preflight.js';
+import { seedEntities } from './seed.js';
 import { deferCleanup, forkTs, ROOT_DIR, spawnTracked, stopChild, track, waitMessage } from './children.js';
 
 /**
@@ -99,6 +100,8 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** Where the service's DATABASE_URL points (a counting proxy); the database itself is always created directly. */
   viaPort?: number;
+  /** Entities the bench tenant already holds before the service starts (bench/lib/seed.ts). */
+  seedEntities?: number;
 }
 
 function asServiceLogin(url: string): string {
@@ -138,7 +141,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     PORT: '0',
     ...opts.env,
   };
-  const keys = await createTenant(env);
+  const { keys, tenantId } = await createTenant(env);
+  if (opts.seedEntities) await seedEntities(db.name, tenantId, opts.seedEntities, (line) => process.stderr.write(`bench: ${line}\n`));
   // Diagnostics: BENCH_NODE_ARGS (e.g. "--trace-gc") go to the service's node; BENCH_SERVICE_LOG appends its output to a file.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawnTracked(process.execPath, [...extra, ...(opts.nodeArgs ?? []), 'bin/tas.js', 'serve'], { cwd: ROOT_DIR, env });
@@ -210,13 +214,14 @@ export async function startEdge(service: ServiceHandle): Promise<{ port: number;
   };
 }
 
-function createTenant(env: NodeJS.ProcessEnv): Promise<Keys> {
+function createTenant(env: NodeJS.ProcessEnv): Promise<{ keys: Keys; tenantId: string }> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, ['bin/tas.js', 'tenant', 'create', '--name', 'bench', '--json'], { cwd: ROOT_DIR, env, timeout: 60_000 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`tas tenant create failed: ${stderr || err.message}`));
       const line = stdout.split('\n').find((l) => l.trim().startsWith('{'));
       if (!line) return reject(new Error(`tas tenant create printed no JSON: ${stdout}`));
-      resolve((JSON.parse(line) as { keys: Keys }).keys);
+      const created = JSON.parse(line) as { keys: Keys; tenant_id: string };
+      resolve({ keys: created.keys, tenantId: created.tenant_id });
     });
     track(child);
   });
