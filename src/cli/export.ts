@@ -34,9 +34,11 @@ async function loadKeys(source: string): Promise<Jwks> {
 
 export async function exportCommand(args: string[], config: () => Config): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === 'verify') return verifyCommand(rest);
-  if (sub === 'rotate-key') return rotateCommand(config());
-  if (sub === '--help' || sub === 'help') {
+  // `--help` anywhere asks for the usage, never for a bundle named --help.
+  const wantsHelp = sub === '--help' || sub === 'help' || rest.includes('--help') || rest.includes('-h');
+  if (!wantsHelp && sub === 'verify') return verifyCommand(rest);
+  if (!wantsHelp && sub === 'rotate-key') return rotateCommand(config());
+  if (wantsHelp) {
     console.log(EXPORT_USAGE);
     return 0;
   }

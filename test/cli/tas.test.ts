@@ -114,4 +114,10 @@ describe('tas as an operator meets it (issue 18)', () => {
     expect(r.stdout).toContain(`tas ${command}`);
     expect(r.stdout).toContain('example:');
   });
+
+  it.each([['export', 'verify'], ['export', 'rotate-key'], ['tenant', 'create'], ['key', 'mint'], ['audit', 'verify']])('tas %s %s --help prints the usage and exits 0, never reading --help as an argument', async (command, sub) => {
+    const r = await tas([command, sub, '--help']);
+    expect([r.code, r.stdout.includes('example:')]).toEqual([0, true]);
+    expect(r.stderr).toBe('');
+  });
 });
