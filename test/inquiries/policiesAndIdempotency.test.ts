@@ -90,10 +90,17 @@ describe('idempotency_key', () => {
   });
 
   it('a concurrent duplicate gets 409 while the first is still being answered', async () => {
-    provider.handler = (_req, res) => setTimeout(() => json(res, 200, { risk: 'low' }), 800);
+    // The provider's call is the proof that the first inquiry is under way (its key claimed, its
+    // worker check out), so the duplicate is sent exactly then, not after a guessed pause.
+    let underway!: () => void;
+    const calledProvider = new Promise<void>((resolve) => (underway = resolve));
+    provider.handler = (_req, res) => {
+      underway();
+      setTimeout(() => json(res, 200, { risk: 'low' }), 800);
+    };
     const body = { ...EMAIL_AND_PHONE, idempotency_key: 'order-2002', stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 2000 } };
     const first = inquire(ts, body);
-    await new Promise((r) => setTimeout(r, 200));
+    await calledProvider;
     const dup = await inquire(ts, body);
     expect(dup.status).toBe(409);
     expect(dup.headers.get('content-type')).toBe('application/problem+json');
