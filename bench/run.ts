@@ -68,7 +68,7 @@ async function runScenario(name: string): Promise<ScenarioResult> {
     case 'inquiry-worker': return inquiryScenario(load(30, 8, 10), { worker: true });
     case 'sse-fanout': return sseScenario({ subscribers, streams: Math.max(1, Math.round(subscribers / 100)), emails: 3, releaseIntervalMs: 25 });
     case 'ws-sessions': return wsSessionsScenario(mode === 'full' ? 1000 : 200, mode === 'full' ? 5 : 3);
-    case 'inquiry-anatomy': return anatomyScenario(mode === 'full' ? 100 : 30);
+    case 'inquiry-anatomy': return anatomyScenario(mode === 'full' ? 100 : 30, seed);
     default: throw new Error(`no scenario ${name}`);
   }
 }

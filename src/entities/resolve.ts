@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { newRowId } from '../platform/ids.js';
+import { createHash } from 'node:crypto';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { NormalisedPresentation } from '../checks/types.js';
@@ -183,7 +184,7 @@ async function ownersOf(tx: Tx, identifiers: NormalisedPresentation[]): Promise<
 }
 
 async function insertEntity(tx: Tx, scope: ResolveScope): Promise<string> {
-  const id = randomUUID();
+  const id = newRowId();
   await tx.query(sql.unsafe`INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})`);
   return id;
 }

@@ -1,3 +1,4 @@
+import { newRowId } from '../platform/ids.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuditWriter } from '../audit/auditWriter.js';
@@ -100,7 +101,7 @@ function newContext(ex: Exchange): HandlerContext {
   const ctx: HandlerContext = {
     ex,
     reqId: requestIdOf(ex),
-    auditId: randomUUID(),
+    auditId: newRowId(),
     occurredAt: new Date().toISOString(),
     principal: null,
     params: {},

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../platform/ids.js';
 import type { AnyMachineSnapshot } from 'xstate';
 import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import type { InquiryContext, InquiryEvent } from '../../machines/inquiryMachine.js';
@@ -74,7 +74,7 @@ export async function runCheckJob(deps: ContinuationDeps, job: CheckJob): Promis
     const signals = [...ctx.signals, ...result.signals];
     const absences = [...ctx.absences, ...result.absences];
     const remaining = ctx.pending.length - 1;
-    const probe = assessNow(facts, { assessmentId: randomUUID(), asOf: deps.now(), signals, absences, pendingCount: remaining, preliminary: false });
+    const probe = assessNow(facts, { assessmentId: newRowId(), asOf: deps.now(), signals, absences, pendingCount: remaining, preliminary: false });
     const settled = probe.narrowEnough || remaining === 0;
     const preliminary = willBePreliminary(String(snapshot.value), 'check.reported', settled, ctx.preliminaryAllowed);
     // A revised preliminary answer still counts the checks that have not answered as absences.
@@ -101,7 +101,7 @@ export async function fireInquiryTimer(deps: ContinuationDeps, scope: Scope, inq
     const timeouts = timeoutAbsences(pending);
     // A preliminary answer counts the unanswered checks as absences too: they widen its interval honestly.
     const absences: Absence[] = [...ctx.absences, ...timeouts];
-    const out = assessNow(facts, { assessmentId: randomUUID(), asOf: deps.now(), signals: ctx.signals as Signal[], absences, pendingCount: 0, preliminary });
+    const out = assessNow(facts, { assessmentId: newRowId(), asOf: deps.now(), signals: ctx.signals as Signal[], absences, pendingCount: 0, preliminary });
     return { type, assessment: asBody(out.assessment), record: out.record as Record<string, unknown>, timeoutAbsences: preliminary ? [] : timeouts };
   });
 }

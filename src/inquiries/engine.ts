@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../platform/ids.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { Absence, CheckDefinition, CheckEnvironment, InquiryTestimony, Signal } from '../checks/types.js';
@@ -66,7 +66,7 @@ export function prepareInquiry(
   bindings: MaterialBinding[] = [],
   switchedOff: readonly CheckDefinition[] = [],
 ): PreparedInquiry {
-  const inquiryId = randomUUID();
+  const inquiryId = newRowId();
   const presentations = normaliseSubject(body);
   return { inquiryId, presentations, bindings, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake, switchedOff }) };
 }
@@ -87,7 +87,7 @@ async function recordContext(tx: Tx, principal: Principal, inquiryId: string, en
   for (const [i, item] of testimony.entries()) {
     const given = body.context![i]!;
     await insertObservation(tx, {
-      id: randomUUID(), tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: item.provenance_class,
+      id: newRowId(), tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: item.provenance_class,
       observedAt: item.observed_at,
       body: {
         summary: item.summary, stance: item.stance, purpose: given.purpose, data_class: given.data_class ?? 'C1', consent_ref: given.consent_ref ?? null,
@@ -142,7 +142,7 @@ export async function openInquiry(
       const { signals, absences } = gathered?.evidence ?? (await runInline(plan, facts, env, now));
       const worker = gathered ? [] : plan.worker;
       const asOf = gathered ? new Date(gathered.asOf) : now;
-      const out = assessNow(facts, { assessmentId: randomUUID(), asOf, signals, absences, pendingCount: worker.length, preliminary: false });
+      const out = assessNow(facts, { assessmentId: newRowId(), asOf, signals, absences, pendingCount: worker.length, preliminary: false });
       evaluated = out;
       return {
         type: 'inquiry.evaluated',
@@ -202,7 +202,7 @@ export async function probeInquiry(
   const now = deps.now();
   const everyCheck = { ...plan, inline: [...plan.inline, ...plan.worker], worker: [] };
   const { signals, absences } = await runInline(everyCheck, facts, read.env, now);
-  const { assessment } = assessNow(facts, { assessmentId: randomUUID(), asOf: now, signals, absences, pendingCount: 0, preliminary: false });
+  const { assessment } = assessNow(facts, { assessmentId: newRowId(), asOf: now, signals, absences, pendingCount: 0, preliminary: false });
   return { assessment, evidence: { signals, absences }, asOf: now.toISOString() };
 }
 

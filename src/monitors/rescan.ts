@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../platform/ids.js';
 import type { Principal } from '../auth/authenticate.js';
 import { insertAudit, type AuditRecord } from '../db/audit.js';
 import { findIdempotencyKey } from '../db/inquiries.js';
@@ -110,7 +110,7 @@ function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () =>
   const occurredAt = now().toISOString();
   const audit: AuditFacts = { action: 'rescanMonitor', target_kind: 'monitor', target_id: monitorId, purpose: null, rule: null, cost_amount: null, cost_currency: null };
   const record = (status: number): AuditRecord => ({
-    audit_id: randomUUID(), occurred_at: occurredAt, tenant_id: principal.tenantId, mode: principal.mode,
+    audit_id: newRowId(), occurred_at: occurredAt, tenant_id: principal.tenantId, mode: principal.mode,
     principal: principal.label, status, request_id: null, ...audit,
   });
   return {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../platform/ids.js';
 import { purposePermitted, unregisteredTypes } from '../auth/admission.js';
 import type { Principal } from '../auth/authenticate.js';
 import { normalisePresented } from '../checks/normalise.js';
@@ -44,7 +44,7 @@ export function observationRefusals(obs: ObservationIn, admission: Admission, at
 
 export async function recordObservation(tx: Tx, principal: Principal, obs: ObservationIn, at: (string | number)[]): Promise<ObservationOut> {
   const entityId = await entityOf(tx, principal, obs, at);
-  const id = randomUUID();
+  const id = newRowId();
   const dataClass = obs.data_class ?? 'C1';
   const { created_at } = await insertObservation(tx, {
     id, tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: obs.provenance_class,
@@ -65,7 +65,7 @@ export async function recordOutcome(tx: Tx, principal: Principal, outcome: Outco
   if (!assessment) {
     throw ValidationFailure.rule('A01', ['body', ...at, 'assessment_id'], 'The outcome must reference an assessment of this tenant and mode (rule A01).');
   }
-  const id = randomUUID();
+  const id = newRowId();
   const { created_at } = await insertObservation(tx, {
     id, tenantId: principal.tenantId, mode: principal.mode, entityId: assessment.entity_id, kind: 'outcome', provenanceClass: 'tenant_supplied',
     observedAt: outcome.observed_at,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../platform/ids.js';
 import type { Effect } from '../../actors/actions.js';
 import type { ObservationNote, SessionStateValue } from '../../machines/sessionMachine.js';
 import { insertObservations, updateSessionState } from '../db/sessions.js';
@@ -16,7 +16,7 @@ export const sessionEffects: Record<string, Effect> = {
   },
   async recordObservations(tx, params: { entityId: string | null; sessionId: string; observations: ObservationNote[] }, ctx) {
     await insertObservations(tx, params.observations.map((o) => ({
-      id: randomUUID(),
+      id: newRowId(),
       tenantId: ctx.scope.tenantId!,
       mode: ctx.scope.mode!,
       entityId: params.entityId,
