@@ -206,4 +206,26 @@ describe('row-level security', () => {
       await owner.query('ROLLBACK');
     }
   });
+
+  it.each(['inquiries', 'entities', 'audit_log', 'actors', 'outbox'])(
+    'as tenant A, the service role cannot write a %s row for another tenant or for no tenant at all (000025 left these tables without a foreign key)',
+    async (table) => {
+      const insert: Record<string, string> = {
+        inquiries: `INSERT INTO inquiries (id, tenant_id, mode, status, intent, purpose, request, principal) VALUES (gen_random_uuid(), $1, 'live', 'concluded', 'i', 'p', '{}', 'k')`,
+        entities: `INSERT INTO entities (id, tenant_id, mode) VALUES (gen_random_uuid(), $1, 'live')`,
+        audit_log: `INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status) VALUES (gen_random_uuid(), now(), $1, 'live', 'p', 'a', 200)`,
+        actors: `INSERT INTO actors (id, tenant_id, mode, kind, machine_version, snapshot, version) VALUES (gen_random_uuid(), $1, 'live', 'inquiry', 1, '{}', 1)`,
+        outbox: `INSERT INTO outbox (tenant_id, mode, kind, payload) VALUES ($1, 'live', 'publish', '{}')`,
+      };
+      for (const other of [B, randomUUID()]) {
+        await owner.query('BEGIN');
+        try {
+          await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [A]);
+          await expect(owner.query(insert[table]!, [other])).rejects.toThrow(/row-level security|permission denied/);
+        } finally {
+          await owner.query('ROLLBACK');
+        }
+      }
+    },
+  );
 });
