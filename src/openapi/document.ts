@@ -7,6 +7,7 @@ import { EVENT_PAYLOADS, EventEnvelope, STREAM_EVENTS, WebhookEventType } from '
 import { infoDescription, TAG_DESCRIPTIONS } from './description.js';
 import { AUDIT_HEADER, AUDIT_HEADER_REF, errorResponses, HEADER_COMPONENTS, responseComponents } from './responses.js';
 import { compare, convertSchemas, SCHEMA_REF_PREFIX, schemaRefs, type ConvertedSchemas, type JsonSchema } from './schemaConversion.js';
+import { REQUEST_EXAMPLES } from './examples.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same OperationSpec list the
@@ -94,7 +95,7 @@ function operationObject(op: OperationSpec, schemas: ConvertedSchemas): Record<s
     ...(op.auth !== 'open' && op.auth !== 'key' ? { 'x-required-scope': op.auth } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.schemaFor(op.body) } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.schemaFor(op.body), ...requestExample(op.operationId) } } } }
       : {}),
     ...(op.bytesBody
       ? { requestBody: { required: true, description: op.bytesBody.description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
@@ -229,4 +230,9 @@ function usedComponents(all: Record<string, JsonSchema>, from: unknown[]): Recor
     for (const ref of schemaRefs(body)) if (!used.has(ref)) queue.push(ref);
   }
   return Object.fromEntries([...used].sort(compare).map((id) => [id, all[id]!]));
+}
+
+/** The operation's request example (src/openapi/examples.ts), when it has one. */
+function requestExample(operationId: string): { example?: unknown } {
+  return Object.hasOwn(REQUEST_EXAMPLES, operationId) ? { example: REQUEST_EXAMPLES[operationId] } : {};
 }

@@ -2883,6 +2883,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "checkout-backend",
+                 *       "scopes": [
+                 *         "inquiries",
+                 *         "outcomes"
+                 *       ],
+                 *       "mode": "live",
+                 *       "expires_at": "2027-11-20T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyCreate"];
             };
         };
@@ -2948,6 +2959,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotate"];
             };
         };
@@ -3012,6 +3028,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "allowed_purposes": [
+                 *         "fraud_prevention"
+                 *       ],
+                 *       "allowed_intents": [
+                 *         "pre_transaction",
+                 *         "onboarding"
+                 *       ],
+                 *       "render_ceiling": "template",
+                 *       "show_findings": true,
+                 *       "separate_sign_off": true,
+                 *       "allowed_origins": [
+                 *         "https://app.example.com"
+                 *       ],
+                 *       "rules": [
+                 *         {
+                 *           "label": "review",
+                 *           "when": {
+                 *             "score_lte": 40
+                 *           }
+                 *         },
+                 *         {
+                 *           "label": "step_up",
+                 *           "when": {
+                 *             "width_gte": 50,
+                 *             "stake_kinds": [
+                 *               "payment"
+                 *             ],
+                 *             "amount_gte": 1000
+                 *           }
+                 *         },
+                 *         {
+                 *           "label": "proceed",
+                 *           "when": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PolicyIn"];
             };
         };
@@ -3072,6 +3127,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/tas",
+                 *       "event_types": [
+                 *         "InquiryConcluded",
+                 *         "MonitorTriggered"
+                 *       ],
+                 *       "description": "Risk team"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookIn"];
             };
         };
@@ -3168,6 +3233,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_types": [
+                 *         "InquiryConcluded"
+                 *       ],
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookPatch"];
             };
         };
@@ -3270,6 +3343,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 86400
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookSecretRotate"];
             };
         };
@@ -3308,6 +3386,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Mule ring, north region",
+                 *       "purpose": "investigation",
+                 *       "authorization": {
+                 *         "kind": "court_order",
+                 *         "reference": "CO-2026-21",
+                 *         "issued_by": "District Court"
+                 *       },
+                 *       "budget": 25,
+                 *       "subject": {
+                 *         "presentations": [
+                 *           {
+                 *             "type": "EMAIL",
+                 *             "value": "jane.doe@example.org"
+                 *           },
+                 *           {
+                 *             "type": "PHONE",
+                 *             "value": "+44 20 7946 0321"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseCreate"];
             };
         };
@@ -3379,6 +3481,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subject": {
+                 *         "presentations": [
+                 *           {
+                 *             "type": "EMAIL",
+                 *             "value": "ring.one@example.org"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "statement": "Opened three accounts with the same device in one evening",
+                 *       "disposition": "weakens",
+                 *       "observed_at": "2026-11-20T09:30:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseAssertionIn"];
             };
         };
@@ -3503,6 +3620,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "seed": {
+                 *         "presentations": [
+                 *           {
+                 *             "type": "PHONE",
+                 *             "value": "+44 20 7946 0555"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "intent": "investigation",
+                 *       "human_gate": true,
+                 *       "max_cost": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseExpandIn"];
             };
         };
@@ -3673,6 +3805,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Preservation order received",
+                 *       "reference": "PO-2026-118"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseHoldIn"];
             };
         };
@@ -3714,6 +3852,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "kind": "presentation",
+                 *           "ref": "row-1",
+                 *           "presentation": {
+                 *             "type": "EMAIL",
+                 *             "value": "ring.one@example.org"
+                 *           }
+                 *         },
+                 *         {
+                 *           "kind": "material",
+                 *           "ref": "scan-1",
+                 *           "material_kind": "image",
+                 *           "media_type": "image/png",
+                 *           "sha256": "9f2a4c1e0b7d3f5a8c6e1d2b4a7f9c0e3d5b8a1c4e7f0a2b5d8c1e4f7a0b3c6d",
+                 *           "size_bytes": 48213
+                 *         }
+                 *       ],
+                 *       "note": "Seized phone, export of contacts"
+                 *     }
+                 */
                 "application/json": components["schemas"]["IntakeManifest"];
             };
         };
@@ -3752,6 +3913,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "principal": "analyst-7",
+                 *       "role": "analyst",
+                 *       "action": "add"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseMemberIn"];
             };
         };
@@ -3790,6 +3958,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Preservation order lifted",
+                 *       "reference": "PO-2026-118"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseHoldIn"];
             };
         };
@@ -3828,6 +4002,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "sign_off",
+                 *       "note": "Evidence complete for referral"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaseReviewIn"];
             };
         };
@@ -3986,6 +4166,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subject": {
+                 *         "presentations": [
+                 *           {
+                 *             "type": "EMAIL",
+                 *             "value": "jane.doe@example.org"
+                 *           },
+                 *           {
+                 *             "type": "PHONE",
+                 *             "value": "+44 20 7946 0321"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "intent": "pre_transaction",
+                 *       "purpose": "fraud_prevention",
+                 *       "stake": {
+                 *         "kind": "payment",
+                 *         "amount": 420,
+                 *         "currency": "GBP",
+                 *         "reversible": false,
+                 *         "deadline_ms": 1500
+                 *       },
+                 *       "tier_ceiling": "t1",
+                 *       "idempotency_key": "order-88213"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InquiryRequest"];
             };
         };
@@ -4100,6 +4307,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "text",
+                 *       "media_type": "text/plain",
+                 *       "purpose": "fraud_prevention",
+                 *       "text": "Please pay the deposit to jane.doe@example.org or call +44 20 7946 0321."
+                 *     }
+                 */
                 "application/json": components["schemas"]["MaterialCreate"];
             };
         };
@@ -4237,6 +4452,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subject": {
+                 *         "presentations": [
+                 *           {
+                 *             "type": "DOMAIN",
+                 *             "value": "example-shop.example"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "intent": "counterparty_check",
+                 *       "purpose": "fraud_prevention",
+                 *       "stake": {
+                 *         "kind": "listing"
+                 *       },
+                 *       "cadence_seconds": 86400,
+                 *       "triggers": {
+                 *         "label_change": true,
+                 *         "score_below": 40
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MonitorCreate"];
             };
         };
@@ -4382,6 +4619,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subject": {
+                 *         "presentations": [
+                 *           {
+                 *             "type": "EMAIL",
+                 *             "value": "jane.doe@example.org"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "provenance_class": "tenant_supplied",
+                 *       "summary": "Chargeback received on order 88213",
+                 *       "stance": "weakens",
+                 *       "observed_at": "2026-11-20T09:30:00Z",
+                 *       "purpose": "fraud_prevention"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ObservationIn"];
             };
         };
@@ -4419,6 +4673,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "subject": {
+                 *           "presentations": [
+                 *             {
+                 *               "type": "PHONE",
+                 *               "value": "+44 20 7946 0321"
+                 *             }
+                 *           ]
+                 *         },
+                 *         "provenance_class": "tenant_supplied",
+                 *         "summary": "Delivered and signed for",
+                 *         "stance": "supports",
+                 *         "observed_at": "2026-11-20T09:30:00Z",
+                 *         "purpose": "fraud_prevention"
+                 *       },
+                 *       {
+                 *         "subject": {
+                 *           "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                 *         },
+                 *         "provenance_class": "tenant_supplied",
+                 *         "summary": "Card declined three times in ten minutes",
+                 *         "observed_at": "2026-11-20T09:30:00Z",
+                 *         "purpose": "fraud_prevention"
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["ObservationIn"][];
             };
         };
@@ -4456,6 +4738,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                 *       "decision_ref": "order-88213",
+                 *       "kind": "reversed",
+                 *       "observed_at": "2026-11-20T09:30:00Z",
+                 *       "detail": "Chargeback, reason 10.4"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomeIn"];
             };
         };
@@ -4493,6 +4784,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                 *         "decision_ref": "order-88213",
+                 *         "kind": "reversed",
+                 *         "observed_at": "2026-11-20T09:30:00Z"
+                 *       },
+                 *       {
+                 *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c78",
+                 *         "decision_ref": "loan-5521",
+                 *         "kind": "repaid",
+                 *         "observed_at": "2026-11-20T09:30:00Z"
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["OutcomeIn"][];
             };
         };
@@ -4605,6 +4912,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "purpose": "fraud_prevention",
+                 *       "intent": "onboarding",
+                 *       "subject": {
+                 *         "claim": {
+                 *           "name": "Jane Doe",
+                 *           "country": "GB"
+                 *         }
+                 *       },
+                 *       "stake": {
+                 *         "kind": "account"
+                 *       },
+                 *       "retention_mode": "standard",
+                 *       "idle_timeout_seconds": 300
+                 *     }
+                 */
                 "application/json": components["schemas"]["SessionOpen"];
             };
         };

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { REQUEST_EXAMPLES } from '../../src/openapi/examples.js';
+import { OPERATIONS } from '../../src/schemas/operations.js';
+
+/**
+ * Every operation that takes a JSON body shows a request example in the
+ * document (issue 16), and every example is a body the service accepts: it
+ * is parsed with the operation's own schema, the one the validator uses.
+ */
+const withBody = OPERATIONS.filter((op) => op.body !== undefined);
+
+describe('request examples', () => {
+  it('every operation with a JSON body has one, and no example names an operation without a body', () => {
+    expect(withBody.filter((op) => !Object.hasOwn(REQUEST_EXAMPLES, op.operationId)).map((op) => op.operationId)).toEqual([]);
+    const bodied = new Set(withBody.map((op) => op.operationId));
+    expect(Object.keys(REQUEST_EXAMPLES).filter((id) => !bodied.has(id))).toEqual([]);
+  });
+
+  it.each(withBody.map((op) => [op.operationId, op] as const))('the example of %s parses with its body schema', (_id, op) => {
+    const parsed = op.body!.safeParse(REQUEST_EXAMPLES[op.operationId]);
+    expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  });
+});
