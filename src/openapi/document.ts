@@ -7,7 +7,7 @@ import { EVENT_PAYLOADS, EventEnvelope, STREAM_EVENTS, WebhookEventType } from '
 import { infoDescription, TAG_DESCRIPTIONS } from './description.js';
 import { AUDIT_HEADER, AUDIT_HEADER_REF, errorResponses, HEADER_COMPONENTS, responseComponents } from './responses.js';
 import { compare, convertSchemas, SCHEMA_REF_PREFIX, schemaRefs, type ConvertedSchemas, type JsonSchema } from './schemaConversion.js';
-import { REQUEST_EXAMPLES } from './examples.js';
+import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same OperationSpec list the
@@ -177,7 +177,7 @@ function successResponse(op: OperationSpec, schemas: ConvertedSchemas): Record<s
     return { description: op.success.description, headers, content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } };
   }
   const schema = op.success.schema ? schemas.schemaFor(op.success.schema) : {};
-  return { description: op.success.description, headers, content: { [type]: { schema } } };
+  return { description: op.success.description, headers, content: { [type]: { schema, ...responseExample(op.operationId) } } };
 }
 
 function streamOf(path: string): keyof typeof STREAM_EVENTS | null {
@@ -235,4 +235,9 @@ function usedComponents(all: Record<string, JsonSchema>, from: unknown[]): Recor
 /** The operation's request example (src/openapi/examples.ts), when it has one. */
 function requestExample(operationId: string): { example?: unknown } {
   return Object.hasOwn(REQUEST_EXAMPLES, operationId) ? { example: REQUEST_EXAMPLES[operationId] } : {};
+}
+
+/** The operation's success example (src/openapi/examples.ts), when it has one. */
+function responseExample(operationId: string): { example?: unknown } {
+  return Object.hasOwn(RESPONSE_EXAMPLES, operationId) ? { example: RESPONSE_EXAMPLES[operationId] } : {};
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REQUEST_EXAMPLES } from '../../src/openapi/examples.js';
+import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from '../../src/openapi/examples.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 
 /**
@@ -18,6 +18,20 @@ describe('request examples', () => {
 
   it.each(withBody.map((op) => [op.operationId, op] as const))('the example of %s parses with its body schema', (_id, op) => {
     const parsed = op.body!.safeParse(REQUEST_EXAMPLES[op.operationId]);
+    expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  });
+});
+
+describe('response examples', () => {
+  const shown = OPERATIONS.filter((op) => Object.hasOwn(RESPONSE_EXAMPLES, op.operationId));
+
+  it('name operations that answer JSON, and cover the inquiry, case, testimony, material, export and monitor answers', () => {
+    expect(Object.keys(RESPONSE_EXAMPLES).filter((id) => !shown.some((op) => op.operationId === id && op.success.schema))).toEqual([]);
+    expect(shown.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(shown.map((op) => [op.operationId, op] as const))('the success example of %s parses with its response schema', (_id, op) => {
+    const parsed = op.success.schema!.safeParse(RESPONSE_EXAMPLES[op.operationId]);
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
   });
 });

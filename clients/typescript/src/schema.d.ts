@@ -3421,6 +3421,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "open",
+                     *       "legal_hold": false,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 0,
+                     *         "remaining": 25
+                     *       },
+                     *       "entity_ids": [],
+                     *       "finding": null,
+                     *       "sequence": 1,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-19T14:00:00Z",
+                     *       "closed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -3454,6 +3481,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "open",
+                     *       "legal_hold": false,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [
+                     *         {
+                     *           "principal": "analyst-7",
+                     *           "role": "analyst",
+                     *           "added_at": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 3,
+                     *         "remaining": 22
+                     *       },
+                     *       "entity_ids": [
+                     *         "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       ],
+                     *       "finding": null,
+                     *       "sequence": 4,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-20T09:30:00Z",
+                     *       "closed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -3507,6 +3569,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "observation_id": "018f3a72-5d10-7a2b-8c3d-4e5f6a7b8c9d",
+                     *       "kind": "assertion",
+                     *       "provenance_class": "analyst_asserted",
+                     *       "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *       "assessment_id": null,
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "data_class": "C1",
+                     *       "observed_at": "2026-11-20T09:30:00Z",
+                     *       "recorded_at": "2026-11-20T09:30:02Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ObservationOut"];
                 };
             };
@@ -3544,6 +3619,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "closed",
+                     *       "legal_hold": false,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [
+                     *         {
+                     *           "principal": "analyst-7",
+                     *           "role": "analyst",
+                     *           "added_at": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 3,
+                     *         "remaining": 22
+                     *       },
+                     *       "entity_ids": [
+                     *         "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       ],
+                     *       "finding": "Referred to the police",
+                     *       "sequence": 8,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-20T09:30:00Z",
+                     *       "closed_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -3646,6 +3756,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *       "status": "concluded",
+                     *       "assessment": {
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "score": 34,
+                     *         "low": 12,
+                     *         "high": 63,
+                     *         "preliminary": false,
+                     *         "as_of": "2026-11-20T09:30:00Z",
+                     *         "methodology_version": "trust-method/2",
+                     *         "label": null,
+                     *         "evidence": {
+                     *           "signals": 6,
+                     *           "failed_signals": 1,
+                     *           "contradictions": 1,
+                     *           "by_provenance_class": {
+                     *             "computed": 5,
+                     *             "tenant_supplied": 1
+                     *           },
+                     *           "by_trust_band": {
+                     *             "high": 2,
+                     *             "medium": 3,
+                     *             "low": 1
+                     *           },
+                     *           "oldest_observed_at": "2026-11-12T16:05:00Z",
+                     *           "newest_observed_at": "2026-11-20T09:30:00Z"
+                     *         },
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       },
+                     *       "findings": {
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "subject": [
+                     *           {
+                     *             "type": "EMAIL",
+                     *             "value": "jane.doe@example.org"
+                     *           },
+                     *           {
+                     *             "type": "PHONE",
+                     *             "value": "+44 20 7946 0321"
+                     *           }
+                     *         ],
+                     *         "findings": [
+                     *           {
+                     *             "finding_id": "f-1",
+                     *             "about": "jane.doe@example.org",
+                     *             "about_type": "EMAIL",
+                     *             "kind": "disposable_email",
+                     *             "statement": "The domain example.org is not a throw-away inbox provider.",
+                     *             "provenance_class": "computed",
+                     *             "trust_band": "high",
+                     *             "observed_at": "2026-11-20T09:30:00Z",
+                     *             "data_class": "C1",
+                     *             "disposition": "neutral"
+                     *           },
+                     *           {
+                     *             "finding_id": "f-2",
+                     *             "about": "+44 20 7946 0321",
+                     *             "about_type": "PHONE",
+                     *             "kind": "graph_shared_value",
+                     *             "statement": "The phone number is also carried by 2 other entities of yours, 1 of them with an adverse outcome.",
+                     *             "provenance_class": "tenant_supplied",
+                     *             "trust_band": "medium",
+                     *             "observed_at": "2026-11-20T09:30:00Z",
+                     *             "data_class": "C1",
+                     *             "disposition": "weakens",
+                     *             "strength": "strong"
+                     *           }
+                     *         ],
+                     *         "absences": [
+                     *           {
+                     *             "about": "example.org",
+                     *             "about_type": "DOMAIN",
+                     *             "kind": "timeout",
+                     *             "reason": "The domain registration look-up did not answer within its time."
+                     *           }
+                     *         ],
+                     *         "coverage": {
+                     *           "tier_ceiling": "t1",
+                     *           "checks_run": 9,
+                     *           "checks_answered": 8,
+                     *           "checks_unanswered": 1
+                     *         },
+                     *         "generated_at": "2026-11-20T09:30:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["InquiryResponse"];
                 };
             };
@@ -3683,6 +3883,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "export_id": "018f3a74-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "format": "bundle",
+                     *       "status": "queued",
+                     *       "manifest_sha256": null,
+                     *       "download_url": null,
+                     *       "expires_at": null,
+                     *       "requested_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseExportOut"];
                 };
             };
@@ -3717,6 +3929,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "export_id": "018f3a74-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "format": "bundle",
+                     *       "status": "ready",
+                     *       "manifest_sha256": "c4e1a9f07b3d25e6081f4a9c3e7b5d2f1a0c8e6b4d2f0a9e7c5b3d1f9e8a7c6b",
+                     *       "download_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/exports/018f3a74-0a1b-7c2d-8e3f-4a5b6c7d8e9f/bundle",
+                     *       "expires_at": "2026-11-27T09:30:00Z",
+                     *       "requested_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseExportOut"];
                 };
             };
@@ -3822,6 +4046,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "open",
+                     *       "legal_hold": true,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [
+                     *         {
+                     *           "principal": "analyst-7",
+                     *           "role": "analyst",
+                     *           "added_at": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 3,
+                     *         "remaining": 22
+                     *       },
+                     *       "entity_ids": [
+                     *         "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       ],
+                     *       "finding": null,
+                     *       "sequence": 5,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-20T09:30:00Z",
+                     *       "closed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -3931,6 +4190,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "open",
+                     *       "legal_hold": false,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [
+                     *         {
+                     *           "principal": "analyst-7",
+                     *           "role": "analyst",
+                     *           "added_at": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 3,
+                     *         "remaining": 22
+                     *       },
+                     *       "entity_ids": [
+                     *         "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       ],
+                     *       "finding": null,
+                     *       "sequence": 4,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-20T09:30:00Z",
+                     *       "closed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -3975,6 +4269,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "open",
+                     *       "legal_hold": false,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [
+                     *         {
+                     *           "principal": "analyst-7",
+                     *           "role": "analyst",
+                     *           "added_at": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 3,
+                     *         "remaining": 22
+                     *       },
+                     *       "entity_ids": [
+                     *         "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       ],
+                     *       "finding": null,
+                     *       "sequence": 6,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-20T09:30:00Z",
+                     *       "closed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -4019,6 +4348,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "state": "signed_off",
+                     *       "legal_hold": false,
+                     *       "title": "Mule ring, north region",
+                     *       "purpose": "investigation",
+                     *       "authorization": {
+                     *         "kind": "court_order",
+                     *         "reference": "CO-2026-21",
+                     *         "issued_by": "District Court"
+                     *       },
+                     *       "members": [
+                     *         {
+                     *           "principal": "analyst-7",
+                     *           "role": "analyst",
+                     *           "added_at": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "limit": 25,
+                     *         "spent": 3,
+                     *         "remaining": 22
+                     *       },
+                     *       "entity_ids": [
+                     *         "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       ],
+                     *       "finding": null,
+                     *       "sequence": 7,
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events",
+                     *       "created_at": "2026-11-19T14:00:00Z",
+                     *       "updated_at": "2026-11-20T09:30:00Z",
+                     *       "closed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseOut"];
                 };
             };
@@ -4204,6 +4568,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *       "status": "concluded",
+                     *       "assessment": {
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "score": 34,
+                     *         "low": 12,
+                     *         "high": 63,
+                     *         "preliminary": false,
+                     *         "as_of": "2026-11-20T09:30:00Z",
+                     *         "methodology_version": "trust-method/2",
+                     *         "label": {
+                     *           "value": "review",
+                     *           "policy_version": 3
+                     *         },
+                     *         "evidence": {
+                     *           "signals": 6,
+                     *           "failed_signals": 1,
+                     *           "contradictions": 1,
+                     *           "by_provenance_class": {
+                     *             "computed": 5,
+                     *             "tenant_supplied": 1
+                     *           },
+                     *           "by_trust_band": {
+                     *             "high": 2,
+                     *             "medium": 3,
+                     *             "low": 1
+                     *           },
+                     *           "oldest_observed_at": "2026-11-12T16:05:00Z",
+                     *           "newest_observed_at": "2026-11-20T09:30:00Z"
+                     *         },
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       },
+                     *       "findings": {
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "subject": [
+                     *           {
+                     *             "type": "EMAIL",
+                     *             "value": "jane.doe@example.org"
+                     *           },
+                     *           {
+                     *             "type": "PHONE",
+                     *             "value": "+44 20 7946 0321"
+                     *           }
+                     *         ],
+                     *         "findings": [
+                     *           {
+                     *             "finding_id": "f-1",
+                     *             "about": "jane.doe@example.org",
+                     *             "about_type": "EMAIL",
+                     *             "kind": "disposable_email",
+                     *             "statement": "The domain example.org is not a throw-away inbox provider.",
+                     *             "provenance_class": "computed",
+                     *             "trust_band": "high",
+                     *             "observed_at": "2026-11-20T09:30:00Z",
+                     *             "data_class": "C1",
+                     *             "disposition": "neutral"
+                     *           },
+                     *           {
+                     *             "finding_id": "f-2",
+                     *             "about": "+44 20 7946 0321",
+                     *             "about_type": "PHONE",
+                     *             "kind": "graph_shared_value",
+                     *             "statement": "The phone number is also carried by 2 other entities of yours, 1 of them with an adverse outcome.",
+                     *             "provenance_class": "tenant_supplied",
+                     *             "trust_band": "medium",
+                     *             "observed_at": "2026-11-20T09:30:00Z",
+                     *             "data_class": "C1",
+                     *             "disposition": "weakens",
+                     *             "strength": "strong"
+                     *           }
+                     *         ],
+                     *         "absences": [
+                     *           {
+                     *             "about": "example.org",
+                     *             "about_type": "DOMAIN",
+                     *             "kind": "timeout",
+                     *             "reason": "The domain registration look-up did not answer within its time."
+                     *           }
+                     *         ],
+                     *         "coverage": {
+                     *           "tier_ceiling": "t1",
+                     *           "checks_run": 9,
+                     *           "checks_answered": 8,
+                     *           "checks_unanswered": 1
+                     *         },
+                     *         "generated_at": "2026-11-20T09:30:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["InquiryResponse"];
                 };
             };
@@ -4238,6 +4695,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *       "status": "concluded",
+                     *       "assessment": {
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "score": 34,
+                     *         "low": 12,
+                     *         "high": 63,
+                     *         "preliminary": false,
+                     *         "as_of": "2026-11-20T09:30:00Z",
+                     *         "methodology_version": "trust-method/2",
+                     *         "label": {
+                     *           "value": "review",
+                     *           "policy_version": 3
+                     *         },
+                     *         "evidence": {
+                     *           "signals": 6,
+                     *           "failed_signals": 1,
+                     *           "contradictions": 1,
+                     *           "by_provenance_class": {
+                     *             "computed": 5,
+                     *             "tenant_supplied": 1
+                     *           },
+                     *           "by_trust_band": {
+                     *             "high": 2,
+                     *             "medium": 3,
+                     *             "low": 1
+                     *           },
+                     *           "oldest_observed_at": "2026-11-12T16:05:00Z",
+                     *           "newest_observed_at": "2026-11-20T09:30:00Z"
+                     *         },
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       },
+                     *       "findings": {
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "subject": [
+                     *           {
+                     *             "type": "EMAIL",
+                     *             "value": "jane.doe@example.org"
+                     *           },
+                     *           {
+                     *             "type": "PHONE",
+                     *             "value": "+44 20 7946 0321"
+                     *           }
+                     *         ],
+                     *         "findings": [
+                     *           {
+                     *             "finding_id": "f-1",
+                     *             "about": "jane.doe@example.org",
+                     *             "about_type": "EMAIL",
+                     *             "kind": "disposable_email",
+                     *             "statement": "The domain example.org is not a throw-away inbox provider.",
+                     *             "provenance_class": "computed",
+                     *             "trust_band": "high",
+                     *             "observed_at": "2026-11-20T09:30:00Z",
+                     *             "data_class": "C1",
+                     *             "disposition": "neutral"
+                     *           },
+                     *           {
+                     *             "finding_id": "f-2",
+                     *             "about": "+44 20 7946 0321",
+                     *             "about_type": "PHONE",
+                     *             "kind": "graph_shared_value",
+                     *             "statement": "The phone number is also carried by 2 other entities of yours, 1 of them with an adverse outcome.",
+                     *             "provenance_class": "tenant_supplied",
+                     *             "trust_band": "medium",
+                     *             "observed_at": "2026-11-20T09:30:00Z",
+                     *             "data_class": "C1",
+                     *             "disposition": "weakens",
+                     *             "strength": "strong"
+                     *           }
+                     *         ],
+                     *         "absences": [
+                     *           {
+                     *             "about": "example.org",
+                     *             "about_type": "DOMAIN",
+                     *             "kind": "timeout",
+                     *             "reason": "The domain registration look-up did not answer within its time."
+                     *           }
+                     *         ],
+                     *         "coverage": {
+                     *           "tier_ceiling": "t1",
+                     *           "checks_run": 9,
+                     *           "checks_answered": 8,
+                     *           "checks_unanswered": 1
+                     *         },
+                     *         "generated_at": "2026-11-20T09:30:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["InquiryResponse"];
                 };
             };
@@ -4326,6 +4876,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "material_id": "mat_018f3a73-7e21-7b3c-9d4e-5f6a7b8c9d0e",
+                     *       "kind": "text",
+                     *       "media_type": "text/plain",
+                     *       "status": "extracted",
+                     *       "sha256": "3b7c1f0e9a2d4c6b8e0f1a3c5d7e9b2a4c6e8f0a1b3d5f7a9c0e2b4d6f8a0c1e",
+                     *       "size_bytes": 74,
+                     *       "retention_mode": "standard",
+                     *       "data_class": "C1",
+                     *       "case_id": null,
+                     *       "upload": null,
+                     *       "failure_reason": null,
+                     *       "derivation": {
+                     *         "extractor_version": "text/1",
+                     *         "extracted_at": "2026-11-20T09:30:01Z",
+                     *         "items": 2,
+                     *         "outcomes_only": false,
+                     *         "bytes_stored": true
+                     *       },
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "updated_at": "2026-11-20T09:30:01Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MaterialOut"];
                 };
             };
@@ -4358,6 +4932,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "material_id": "mat_018f3a73-7e21-7b3c-9d4e-5f6a7b8c9d0e",
+                     *       "kind": "text",
+                     *       "media_type": "text/plain",
+                     *       "status": "extracted",
+                     *       "sha256": "3b7c1f0e9a2d4c6b8e0f1a3c5d7e9b2a4c6e8f0a1b3d5f7a9c0e2b4d6f8a0c1e",
+                     *       "size_bytes": 74,
+                     *       "retention_mode": "standard",
+                     *       "data_class": "C1",
+                     *       "case_id": null,
+                     *       "upload": null,
+                     *       "failure_reason": null,
+                     *       "derivation": {
+                     *         "extractor_version": "text/1",
+                     *         "extracted_at": "2026-11-20T09:30:01Z",
+                     *         "items": 2,
+                     *         "outcomes_only": false,
+                     *         "bytes_stored": true
+                     *       },
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "updated_at": "2026-11-20T09:30:01Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MaterialOut"];
                 };
             };
@@ -4485,6 +5083,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "monitor_id": "018f3a75-1b2c-7d3e-8f4a-5b6c7d8e9f0a",
+                     *       "state": "active",
+                     *       "subject": {
+                     *         "presentations": [
+                     *           {
+                     *             "type": "DOMAIN",
+                     *             "value": "example-shop.example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "intent": "counterparty_check",
+                     *       "purpose": "fraud_prevention",
+                     *       "stake": {
+                     *         "kind": "listing"
+                     *       },
+                     *       "cadence_seconds": 86400,
+                     *       "triggers": {
+                     *         "label_change": true,
+                     *         "score_below": 40
+                     *       },
+                     *       "case_id": null,
+                     *       "next_run_at": "2026-11-21T09:30:00Z",
+                     *       "last_assessment": null,
+                     *       "last_checked_at": null,
+                     *       "unchanged_rescans": 0,
+                     *       "events_url": "https://tas.example/v1/monitors/018f3a75-1b2c-7d3e-8f4a-5b6c7d8e9f0a/events",
+                     *       "created_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MonitorOut"];
                 };
             };
@@ -4647,6 +5276,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "observation_id": "018f3a72-5d10-7a2b-8c3d-4e5f6a7b8c9d",
+                     *       "kind": "observation",
+                     *       "provenance_class": "tenant_supplied",
+                     *       "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *       "assessment_id": null,
+                     *       "case_id": null,
+                     *       "data_class": "C1",
+                     *       "observed_at": "2026-11-20T09:30:00Z",
+                     *       "recorded_at": "2026-11-20T09:30:02Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ObservationOut"];
                 };
             };
@@ -4712,6 +5354,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "observation_id": "018f3a72-5d10-7a2b-8c3d-4e5f6a7b8c9d",
+                     *         "kind": "observation",
+                     *         "provenance_class": "tenant_supplied",
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *         "assessment_id": null,
+                     *         "case_id": null,
+                     *         "data_class": "C1",
+                     *         "observed_at": "2026-11-20T09:30:00Z",
+                     *         "recorded_at": "2026-11-20T09:30:02Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ObservationOut"][];
                 };
             };
@@ -4758,6 +5415,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "observation_id": "018f3a72-5d10-7a2b-8c3d-4e5f6a7b8c9d",
+                     *       "kind": "outcome",
+                     *       "provenance_class": "tenant_supplied",
+                     *       "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *       "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *       "case_id": null,
+                     *       "data_class": "C1",
+                     *       "observed_at": "2026-11-20T09:30:00Z",
+                     *       "recorded_at": "2026-11-20T09:30:02Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ObservationOut"];
                 };
             };
@@ -4811,6 +5481,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "observation_id": "018f3a72-5d10-7a2b-8c3d-4e5f6a7b8c9d",
+                     *         "kind": "outcome",
+                     *         "provenance_class": "tenant_supplied",
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "case_id": null,
+                     *         "data_class": "C1",
+                     *         "observed_at": "2026-11-20T09:30:00Z",
+                     *         "recorded_at": "2026-11-20T09:30:02Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ObservationOut"][];
                 };
             };
