@@ -212,11 +212,8 @@ const materialOut = {
   updated_at: '2026-11-20T09:30:01Z',
 };
 
-/**
- * Success examples for the operations whose answers carry the central
- * resources; parsed with each operation's success schema by the same test.
- */
-export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
+/** Success examples of the answers that carry the central resources; parsed with each success schema by the same test. */
+const CORE_RESPONSES: Readonly<Record<string, unknown>> = {
   createInquiry: inquiryResponse,
   getInquiry: inquiryResponse,
   expandCase: { ...inquiryResponse, assessment: { ...assessment, label: null } },
@@ -261,6 +258,117 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     events_url: 'https://tas.example/v1/monitors/018f3a75-1b2c-7d3e-8f4a-5b6c7d8e9f0a/events',
     created_at: AT,
   },
+};
+
+const WEBHOOK = '018f3a76-2c3d-7e4f-9a5b-6c7d8e9f0a1b';
+const KEY = '018f3a77-3d4e-7f5a-8b6c-7d8e9f0a1b2c';
+const webhook = {
+  webhook_id: WEBHOOK, url: 'https://hooks.example.com/tas', event_types: ['InquiryConcluded', 'MonitorTriggered'],
+  description: 'Risk team', created_at: AT,
+};
+const keySummary = {
+  key_id: KEY, name: 'checkout-backend', scopes: ['inquiries', 'outcomes'], mode: 'live', prefix: 'tas_live_7f3a',
+  created_at: '2026-10-02T08:00:00Z', expires_at: '2027-11-20T00:00:00Z', revoked_at: null, last_used_at: '2026-11-20T09:29:00Z',
+};
+const policy = {
+  allowed_purposes: ['fraud_prevention'], allowed_intents: ['pre_transaction', 'onboarding'], render_ceiling: 'template', show_findings: true,
+  separate_sign_off: true, allowed_origins: ['https://app.example.com'],
+  rules: [{ label: 'review', when: { score_lte: 40 } }, { label: 'proceed', when: {} }],
+  policy_version: 3, created_at: AT, current: true,
+};
+const ledgerEntry = {
+  entry_id: ASSESSMENT,
+  sequence: 2,
+  assessment,
+  inputs: {
+    methodology_version: 'trust-method/2',
+    as_of: AT,
+    evidence: [
+      { provenance_class: 'computed', trust_band: 'high', observed_at: AT, disposition: 'supports', strength: 'weak' },
+      { provenance_class: 'tenant_supplied', trust_band: 'medium', observed_at: AT, disposition: 'weakens', strength: 'strong' },
+    ],
+    absences: 1,
+  },
+  recorded_at: AT,
+};
+
+/** Every JSON answer but the document itself and /healthz (free-form): the core resources and the rest. */
+export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
+  ...CORE_RESPONSES,
+  uploadMaterialContent: { ...materialOut, kind: 'document', media_type: 'application/pdf', status: 'received', size_bytes: 48213, derivation: { ...materialOut.derivation, extractor_version: null, extracted_at: null, items: 0 } },
+  getMaterialExtraction: {
+    material_id: materialOut.material_id, status: 'extracted', extractor_version: 'text/1', outcomes_only: false,
+    items: [
+      {
+        type: 'EMAIL', value: 'jane.doe@example.org',
+        binding: { binding_id: '018f3a73-7e22-7c4d-8e5f-6a7b8c9d0e1f', target_kind: 'artifact', target_id: 'EMAIL:jane.doe@example.org', locator_kind: 'text', locator: { start: 26, end: 46 }, confidence: 0.98 },
+      },
+    ],
+  },
+  getEntity: {
+    entity_id: ENTITY, presentations: subject.presentations.map((p) => ({ type: p.type, value: p.type === 'PHONE' ? '+442079460321' : p.value })),
+    created_at: '2026-11-12T16:05:00Z', latest_assessment: assessment, ledger_url: `https://tas.example/v1/entities/${ENTITY}/ledger`,
+  },
+  getEntityLedger: [ledgerEntry],
+  intakeCase: {
+    intake_id: '018f3a78-4e5f-7a6b-9c7d-8e9f0a1b2c3d', case_id: CASE, sequence: 5, accepted: 2, duplicate: 0, rejected: 0,
+    items: [
+      { ref: 'row-1', status: 'accepted', rule: null, reason: null, target_id: ENTITY, upload: null },
+      {
+        ref: 'scan-1', status: 'accepted', rule: null, reason: null, target_id: 'mat_018f3a78-4e60-7b7c-8d9e-0f1a2b3c4d5e',
+        upload: { url: 'https://tas.example/v1/material/mat_018f3a78-4e60-7b7c-8d9e-0f1a2b3c4d5e/content?token=…', method: 'PUT', headers: { 'Content-Type': 'image/png' }, expires_at: '2026-11-20T10:30:00Z' },
+      },
+    ],
+  },
+  getMonitor: { ...(CORE_RESPONSES.createMonitor as Record<string, unknown>), last_assessment: assessment, last_checked_at: AT, unchanged_rescans: 4 },
+  openSession: {
+    session_id: '018f3a79-5f6a-7b7c-8d8e-9f0a1b2c3d4e', state: 'open', ws_url: 'wss://tas.example/v1/sessions/018f3a79-5f6a-7b7c-8d8e-9f0a1b2c3d4e/socket',
+    token: 'tas_sess_…shown once…', expires_at: '2026-11-20T09:35:00Z', retention_mode: 'standard',
+  },
+  closeSession: { session_id: '018f3a79-5f6a-7b7c-8d8e-9f0a1b2c3d4e', state: 'closing', reason: 'closed by the tenant' },
+  createKey: {
+    key_id: KEY, name: 'checkout-backend', scopes: ['inquiries', 'outcomes'], mode: 'live', prefix: 'tas_live_7f3a',
+    created_at: '2026-10-02T08:00:00Z', expires_at: '2027-11-20T00:00:00Z', secret: 'tas_live_7f3a…shown once…',
+  },
+  listKeys: [keySummary],
+  rotateKey: { key_id: '018f3a7a-6a7b-7c8d-9e0f-1a2b3c4d5e6f', name: 'checkout-backend', scopes: ['inquiries', 'outcomes'], mode: 'live', prefix: 'tas_live_c21d', created_at: AT, expires_at: '2027-11-20T00:00:00Z', secret: 'tas_live_c21d…shown once…' },
+  listPolicies: [policy],
+  publishPolicy: policy,
+  createWebhook: { ...webhook, secret: 'whsec_…shown once…' },
+  listWebhooks: [{ ...webhook, enabled: true, disabled_reason: null }],
+  getWebhook: { ...webhook, enabled: true, disabled_reason: null },
+  updateWebhook: { ...webhook, event_types: ['InquiryConcluded'], enabled: false, disabled_reason: 'paused by the tenant' },
+  rotateWebhookSecret: { ...webhook, secret: 'whsec_…shown once…' },
+  redeliverWebhookMessage: { message_id: 'msg_018f3a7b7b8c', event_id: '018f3a7b-7b8c-7d9e-8f0a-1b2c3d4e5f6a', event_type: 'InquiryConcluded', queued_at: AT },
+  listWebhookDeliveries: [
+    { message_id: 'msg_018f3a7b7b8c', event_id: '018f3a7b-7b8c-7d9e-8f0a-1b2c3d4e5f6a', event_type: 'InquiryConcluded', attempt: 1, status: 'retrying', http_status: 503, error: 'http 503', next_attempt_at: '2026-11-20T09:30:35Z', attempted_at: AT, latency_ms: 212 },
+  ],
+  listAudit: [
+    {
+      audit_id: '018f3a7c-8c9d-7e0f-9a1b-2c3d4e5f6a7b', occurred_at: AT, principal: 'key:checkout-backend', action: 'createInquiry', target_kind: 'inquiry',
+      target_id: INQUIRY, status: 200, rule: null, purpose: 'fraud_prevention', key_id: KEY, cost_amount: 0, cost_currency: 'check-units',
+    },
+  ],
+  getHealth: { status: 'ok' },
+  getExportKeys: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'tas-export-2026-11', use: 'sig', alg: 'EdDSA' }] },
+  listArtifactTypes: [{ id: 'EMAIL', description: 'An email address.', normaliser: 'email' }, { id: 'PHONE', description: 'A telephone number.', normaliser: 'e164' }],
+  listIntents: [{ id: 'pre_transaction', description: 'Deciding whether to accept a payment or order.' }],
+  listPurposes: [{ id: 'fraud_prevention', description: 'Preventing fraud against the tenant or its customers.' }],
+  getCaseGraph: {
+    case_id: CASE,
+    nodes: [
+      { node_id: `entity:${ENTITY}`, type: 'entity', label: 'entity', provenance_class: 'computed', entity_id: ENTITY },
+      { node_id: 'EMAIL:ring.one@example.org', type: 'EMAIL', label: 'ring.one@example.org', provenance_class: 'tenant_supplied', entity_id: ENTITY },
+    ],
+    edges: [{ edge_id: 'identifies:1', from: 'EMAIL:ring.one@example.org', to: `entity:${ENTITY}`, relation: 'identifies', weight: 1, provenance_class: 'tenant_supplied' }],
+    generated_at: AT,
+  },
+  getCaseTimeline: [
+    {
+      event_id: '018f3a70-11ab-7e4f-8a5b-6c7d8e9f0a1b', type: 'CaseChanged', stream: 'case', stream_id: CASE, sequence: 1, occurred_at: '2026-11-19T14:00:00Z',
+      data: { case_id: CASE, change: 'opened', state: 'open', legal_hold: false, principal: 'key:investigations', summary: 'Case opened' },
+    },
+  ],
 };
 
 /** Ids the examples share, for the tests that check them. */

@@ -2733,6 +2733,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "OKP",
+                     *           "crv": "Ed25519",
+                     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+                     *           "kid": "tas-export-2026-11",
+                     *           "use": "sig",
+                     *           "alg": "EdDSA"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExportKeySet"];
                 };
             };
@@ -2837,6 +2851,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "audit_id": "018f3a7c-8c9d-7e0f-9a1b-2c3d4e5f6a7b",
+                     *         "occurred_at": "2026-11-20T09:30:00Z",
+                     *         "principal": "key:checkout-backend",
+                     *         "action": "createInquiry",
+                     *         "target_kind": "inquiry",
+                     *         "target_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "status": 200,
+                     *         "rule": null,
+                     *         "purpose": "fraud_prevention",
+                     *         "key_id": "018f3a77-3d4e-7f5a-8b6c-7d8e9f0a1b2c",
+                     *         "cost_amount": 0,
+                     *         "cost_currency": "check-units"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["AuditEntryOut"][];
                 };
             };
@@ -2864,6 +2896,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "key_id": "018f3a77-3d4e-7f5a-8b6c-7d8e9f0a1b2c",
+                     *         "name": "checkout-backend",
+                     *         "scopes": [
+                     *           "inquiries",
+                     *           "outcomes"
+                     *         ],
+                     *         "mode": "live",
+                     *         "prefix": "tas_live_7f3a",
+                     *         "created_at": "2026-10-02T08:00:00Z",
+                     *         "expires_at": "2027-11-20T00:00:00Z",
+                     *         "revoked_at": null,
+                     *         "last_used_at": "2026-11-20T09:29:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["KeySummary"][];
                 };
             };
@@ -2905,6 +2955,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key_id": "018f3a77-3d4e-7f5a-8b6c-7d8e9f0a1b2c",
+                     *       "name": "checkout-backend",
+                     *       "scopes": [
+                     *         "inquiries",
+                     *         "outcomes"
+                     *       ],
+                     *       "mode": "live",
+                     *       "prefix": "tas_live_7f3a",
+                     *       "created_at": "2026-10-02T08:00:00Z",
+                     *       "expires_at": "2027-11-20T00:00:00Z",
+                     *       "secret": "tas_live_7f3a…shown once…"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyOut"];
                 };
             };
@@ -2975,6 +3040,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key_id": "018f3a7a-6a7b-7c8d-9e0f-1a2b3c4d5e6f",
+                     *       "name": "checkout-backend",
+                     *       "scopes": [
+                     *         "inquiries",
+                     *         "outcomes"
+                     *       ],
+                     *       "mode": "live",
+                     *       "prefix": "tas_live_c21d",
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "expires_at": "2027-11-20T00:00:00Z",
+                     *       "secret": "tas_live_c21d…shown once…"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyOut"];
                 };
             };
@@ -3006,6 +3086,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "allowed_purposes": [
+                     *           "fraud_prevention"
+                     *         ],
+                     *         "allowed_intents": [
+                     *           "pre_transaction",
+                     *           "onboarding"
+                     *         ],
+                     *         "render_ceiling": "template",
+                     *         "show_findings": true,
+                     *         "separate_sign_off": true,
+                     *         "allowed_origins": [
+                     *           "https://app.example.com"
+                     *         ],
+                     *         "rules": [
+                     *           {
+                     *             "label": "review",
+                     *             "when": {
+                     *               "score_lte": 40
+                     *             }
+                     *           },
+                     *           {
+                     *             "label": "proceed",
+                     *             "when": {}
+                     *           }
+                     *         ],
+                     *         "policy_version": 3,
+                     *         "created_at": "2026-11-20T09:30:00Z",
+                     *         "current": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PolicyOut"][];
                 };
             };
@@ -3078,6 +3192,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_purposes": [
+                     *         "fraud_prevention"
+                     *       ],
+                     *       "allowed_intents": [
+                     *         "pre_transaction",
+                     *         "onboarding"
+                     *       ],
+                     *       "render_ceiling": "template",
+                     *       "show_findings": true,
+                     *       "separate_sign_off": true,
+                     *       "allowed_origins": [
+                     *         "https://app.example.com"
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "label": "review",
+                     *           "when": {
+                     *             "score_lte": 40
+                     *           }
+                     *         },
+                     *         {
+                     *           "label": "proceed",
+                     *           "when": {}
+                     *         }
+                     *       ],
+                     *       "policy_version": 3,
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "current": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["PolicyOut"];
                 };
             };
@@ -3108,6 +3254,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "webhook_id": "018f3a76-2c3d-7e4f-9a5b-6c7d8e9f0a1b",
+                     *         "url": "https://hooks.example.com/tas",
+                     *         "event_types": [
+                     *           "InquiryConcluded",
+                     *           "MonitorTriggered"
+                     *         ],
+                     *         "description": "Risk team",
+                     *         "created_at": "2026-11-20T09:30:00Z",
+                     *         "enabled": true,
+                     *         "disabled_reason": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookSummary"][];
                 };
             };
@@ -3148,6 +3310,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "018f3a76-2c3d-7e4f-9a5b-6c7d8e9f0a1b",
+                     *       "url": "https://hooks.example.com/tas",
+                     *       "event_types": [
+                     *         "InquiryConcluded",
+                     *         "MonitorTriggered"
+                     *       ],
+                     *       "description": "Risk team",
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "secret": "whsec_…shown once…"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookOut"];
                 };
             };
@@ -3180,6 +3355,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "018f3a76-2c3d-7e4f-9a5b-6c7d8e9f0a1b",
+                     *       "url": "https://hooks.example.com/tas",
+                     *       "event_types": [
+                     *         "InquiryConcluded",
+                     *         "MonitorTriggered"
+                     *       ],
+                     *       "description": "Risk team",
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "enabled": true,
+                     *       "disabled_reason": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSummary"];
                 };
             };
@@ -3252,6 +3441,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "018f3a76-2c3d-7e4f-9a5b-6c7d8e9f0a1b",
+                     *       "url": "https://hooks.example.com/tas",
+                     *       "event_types": [
+                     *         "InquiryConcluded"
+                     *       ],
+                     *       "description": "Risk team",
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "enabled": false,
+                     *       "disabled_reason": "paused by the tenant"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSummary"];
                 };
             };
@@ -3285,6 +3487,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "message_id": "msg_018f3a7b7b8c",
+                     *         "event_id": "018f3a7b-7b8c-7d9e-8f0a-1b2c3d4e5f6a",
+                     *         "event_type": "InquiryConcluded",
+                     *         "attempt": 1,
+                     *         "status": "retrying",
+                     *         "http_status": 503,
+                     *         "error": "http 503",
+                     *         "next_attempt_at": "2026-11-20T09:30:35Z",
+                     *         "attempted_at": "2026-11-20T09:30:00Z",
+                     *         "latency_ms": 212
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryOut"][];
                 };
             };
@@ -3318,6 +3536,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message_id": "msg_018f3a7b7b8c",
+                     *       "event_id": "018f3a7b-7b8c-7d9e-8f0a-1b2c3d4e5f6a",
+                     *       "event_type": "InquiryConcluded",
+                     *       "queued_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRedeliveryOut"];
                 };
             };
@@ -3359,6 +3585,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "018f3a76-2c3d-7e4f-9a5b-6c7d8e9f0a1b",
+                     *       "url": "https://hooks.example.com/tas",
+                     *       "event_types": [
+                     *         "InquiryConcluded",
+                     *         "MonitorTriggered"
+                     *       ],
+                     *       "description": "Risk team",
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "secret": "whsec_…shown once…"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookOut"];
                 };
             };
@@ -4005,6 +4244,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "nodes": [
+                     *         {
+                     *           "node_id": "entity:018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *           "type": "entity",
+                     *           "label": "entity",
+                     *           "provenance_class": "computed",
+                     *           "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *         },
+                     *         {
+                     *           "node_id": "EMAIL:ring.one@example.org",
+                     *           "type": "EMAIL",
+                     *           "label": "ring.one@example.org",
+                     *           "provenance_class": "tenant_supplied",
+                     *           "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *         }
+                     *       ],
+                     *       "edges": [
+                     *         {
+                     *           "edge_id": "identifies:1",
+                     *           "from": "EMAIL:ring.one@example.org",
+                     *           "to": "entity:018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *           "relation": "identifies",
+                     *           "weight": 1,
+                     *           "provenance_class": "tenant_supplied"
+                     *         }
+                     *       ],
+                     *       "generated_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CaseGraphOut"];
                 };
             };
@@ -4145,6 +4416,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "intake_id": "018f3a78-4e5f-7a6b-9c7d-8e9f0a1b2c3d",
+                     *       "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *       "sequence": 5,
+                     *       "accepted": 2,
+                     *       "duplicate": 0,
+                     *       "rejected": 0,
+                     *       "items": [
+                     *         {
+                     *           "ref": "row-1",
+                     *           "status": "accepted",
+                     *           "rule": null,
+                     *           "reason": null,
+                     *           "target_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *           "upload": null
+                     *         },
+                     *         {
+                     *           "ref": "scan-1",
+                     *           "status": "accepted",
+                     *           "rule": null,
+                     *           "reason": null,
+                     *           "target_id": "mat_018f3a78-4e60-7b7c-8d9e-0f1a2b3c4d5e",
+                     *           "upload": {
+                     *             "url": "https://tas.example/v1/material/mat_018f3a78-4e60-7b7c-8d9e-0f1a2b3c4d5e/content?token=…",
+                     *             "method": "PUT",
+                     *             "headers": {
+                     *               "Content-Type": "image/png"
+                     *             },
+                     *             "expires_at": "2026-11-20T10:30:00Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["IntakeOut"];
                 };
             };
@@ -4417,6 +4723,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "event_id": "018f3a70-11ab-7e4f-8a5b-6c7d8e9f0a1b",
+                     *         "type": "CaseChanged",
+                     *         "stream": "case",
+                     *         "stream_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *         "sequence": 1,
+                     *         "occurred_at": "2026-11-19T14:00:00Z",
+                     *         "data": {
+                     *           "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *           "change": "opened",
+                     *           "state": "open",
+                     *           "legal_hold": false,
+                     *           "principal": "key:investigations",
+                     *           "summary": "Case opened"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["EventEnvelope"][];
                 };
             };
@@ -4448,6 +4774,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *       "presentations": [
+                     *         {
+                     *           "type": "EMAIL",
+                     *           "value": "jane.doe@example.org"
+                     *         },
+                     *         {
+                     *           "type": "PHONE",
+                     *           "value": "+442079460321"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-12T16:05:00Z",
+                     *       "latest_assessment": {
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "score": 34,
+                     *         "low": 12,
+                     *         "high": 63,
+                     *         "preliminary": false,
+                     *         "as_of": "2026-11-20T09:30:00Z",
+                     *         "methodology_version": "trust-method/2",
+                     *         "label": {
+                     *           "value": "review",
+                     *           "policy_version": 3
+                     *         },
+                     *         "evidence": {
+                     *           "signals": 6,
+                     *           "failed_signals": 1,
+                     *           "contradictions": 1,
+                     *           "by_provenance_class": {
+                     *             "computed": 5,
+                     *             "tenant_supplied": 1
+                     *           },
+                     *           "by_trust_band": {
+                     *             "high": 2,
+                     *             "medium": 3,
+                     *             "low": 1
+                     *           },
+                     *           "oldest_observed_at": "2026-11-12T16:05:00Z",
+                     *           "newest_observed_at": "2026-11-20T09:30:00Z"
+                     *         },
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       },
+                     *       "ledger_url": "https://tas.example/v1/entities/018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12/ledger"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EntityOut"];
                 };
             };
@@ -4479,6 +4853,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "entry_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "sequence": 2,
+                     *         "assessment": {
+                     *           "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *           "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *           "score": 34,
+                     *           "low": 12,
+                     *           "high": 63,
+                     *           "preliminary": false,
+                     *           "as_of": "2026-11-20T09:30:00Z",
+                     *           "methodology_version": "trust-method/2",
+                     *           "label": {
+                     *             "value": "review",
+                     *             "policy_version": 3
+                     *           },
+                     *           "evidence": {
+                     *             "signals": 6,
+                     *             "failed_signals": 1,
+                     *             "contradictions": 1,
+                     *             "by_provenance_class": {
+                     *               "computed": 5,
+                     *               "tenant_supplied": 1
+                     *             },
+                     *             "by_trust_band": {
+                     *               "high": 2,
+                     *               "medium": 3,
+                     *               "low": 1
+                     *             },
+                     *             "oldest_observed_at": "2026-11-12T16:05:00Z",
+                     *             "newest_observed_at": "2026-11-20T09:30:00Z"
+                     *           },
+                     *           "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *         },
+                     *         "inputs": {
+                     *           "methodology_version": "trust-method/2",
+                     *           "as_of": "2026-11-20T09:30:00Z",
+                     *           "evidence": [
+                     *             {
+                     *               "provenance_class": "computed",
+                     *               "trust_band": "high",
+                     *               "observed_at": "2026-11-20T09:30:00Z",
+                     *               "disposition": "supports",
+                     *               "strength": "weak"
+                     *             },
+                     *             {
+                     *               "provenance_class": "tenant_supplied",
+                     *               "trust_band": "medium",
+                     *               "observed_at": "2026-11-20T09:30:00Z",
+                     *               "disposition": "weakens",
+                     *               "strength": "strong"
+                     *             }
+                     *           ],
+                     *           "absences": 1
+                     *         },
+                     *         "recorded_at": "2026-11-20T09:30:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["LedgerEntryOut"][];
                 };
             };
@@ -4507,6 +4942,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Liveness"];
                 };
             };
@@ -4995,6 +5435,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "material_id": "mat_018f3a73-7e21-7b3c-9d4e-5f6a7b8c9d0e",
+                     *       "kind": "document",
+                     *       "media_type": "application/pdf",
+                     *       "status": "received",
+                     *       "sha256": "3b7c1f0e9a2d4c6b8e0f1a3c5d7e9b2a4c6e8f0a1b3d5f7a9c0e2b4d6f8a0c1e",
+                     *       "size_bytes": 48213,
+                     *       "retention_mode": "standard",
+                     *       "data_class": "C1",
+                     *       "case_id": null,
+                     *       "upload": null,
+                     *       "failure_reason": null,
+                     *       "derivation": {
+                     *         "extractor_version": null,
+                     *         "extracted_at": null,
+                     *         "items": 0,
+                     *         "outcomes_only": false,
+                     *         "bytes_stored": true
+                     *       },
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "updated_at": "2026-11-20T09:30:01Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MaterialOut"];
                 };
             };
@@ -5026,6 +5490,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "material_id": "mat_018f3a73-7e21-7b3c-9d4e-5f6a7b8c9d0e",
+                     *       "status": "extracted",
+                     *       "extractor_version": "text/1",
+                     *       "outcomes_only": false,
+                     *       "items": [
+                     *         {
+                     *           "type": "EMAIL",
+                     *           "value": "jane.doe@example.org",
+                     *           "binding": {
+                     *             "binding_id": "018f3a73-7e22-7c4d-8e5f-6a7b8c9d0e1f",
+                     *             "target_kind": "artifact",
+                     *             "target_id": "EMAIL:jane.doe@example.org",
+                     *             "locator_kind": "text",
+                     *             "locator": {
+                     *               "start": 26,
+                     *               "end": 46
+                     *             },
+                     *             "confidence": 0.98
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExtractionOut"];
                 };
             };
@@ -5147,6 +5636,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "monitor_id": "018f3a75-1b2c-7d3e-8f4a-5b6c7d8e9f0a",
+                     *       "state": "active",
+                     *       "subject": {
+                     *         "presentations": [
+                     *           {
+                     *             "type": "DOMAIN",
+                     *             "value": "example-shop.example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "intent": "counterparty_check",
+                     *       "purpose": "fraud_prevention",
+                     *       "stake": {
+                     *         "kind": "listing"
+                     *       },
+                     *       "cadence_seconds": 86400,
+                     *       "triggers": {
+                     *         "label_change": true,
+                     *         "score_below": 40
+                     *       },
+                     *       "case_id": null,
+                     *       "next_run_at": "2026-11-21T09:30:00Z",
+                     *       "last_assessment": {
+                     *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
+                     *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
+                     *         "score": 34,
+                     *         "low": 12,
+                     *         "high": 63,
+                     *         "preliminary": false,
+                     *         "as_of": "2026-11-20T09:30:00Z",
+                     *         "methodology_version": "trust-method/2",
+                     *         "label": {
+                     *           "value": "review",
+                     *           "policy_version": 3
+                     *         },
+                     *         "evidence": {
+                     *           "signals": 6,
+                     *           "failed_signals": 1,
+                     *           "contradictions": 1,
+                     *           "by_provenance_class": {
+                     *             "computed": 5,
+                     *             "tenant_supplied": 1
+                     *           },
+                     *           "by_trust_band": {
+                     *             "high": 2,
+                     *             "medium": 3,
+                     *             "low": 1
+                     *           },
+                     *           "oldest_observed_at": "2026-11-12T16:05:00Z",
+                     *           "newest_observed_at": "2026-11-20T09:30:00Z"
+                     *         },
+                     *         "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *       },
+                     *       "last_checked_at": "2026-11-20T09:30:00Z",
+                     *       "unchanged_rescans": 4,
+                     *       "events_url": "https://tas.example/v1/monitors/018f3a75-1b2c-7d3e-8f4a-5b6c7d8e9f0a/events",
+                     *       "created_at": "2026-11-20T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MonitorOut"];
                 };
             };
@@ -5526,6 +6076,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "EMAIL",
+                     *         "description": "An email address.",
+                     *         "normaliser": "email"
+                     *       },
+                     *       {
+                     *         "id": "PHONE",
+                     *         "description": "A telephone number.",
+                     *         "normaliser": "e164"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["RegistryEntryOut"][];
                 };
             };
@@ -5552,6 +6116,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "pre_transaction",
+                     *         "description": "Deciding whether to accept a payment or order."
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["RegistryEntryOut"][];
                 };
             };
@@ -5578,6 +6150,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "fraud_prevention",
+                     *         "description": "Preventing fraud against the tenant or its customers."
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["RegistryEntryOut"][];
                 };
             };
@@ -5625,6 +6205,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "session_id": "018f3a79-5f6a-7b7c-8d8e-9f0a1b2c3d4e",
+                     *       "state": "open",
+                     *       "ws_url": "wss://tas.example/v1/sessions/018f3a79-5f6a-7b7c-8d8e-9f0a1b2c3d4e/socket",
+                     *       "token": "tas_sess_…shown once…",
+                     *       "expires_at": "2026-11-20T09:35:00Z",
+                     *       "retention_mode": "standard"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SessionOut"];
                 };
             };
@@ -5659,6 +6249,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "session_id": "018f3a79-5f6a-7b7c-8d8e-9f0a1b2c3d4e",
+                     *       "state": "closing",
+                     *       "reason": "closed by the tenant"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SessionCloseOut"];
                 };
             };
