@@ -107,6 +107,18 @@ describe('material bytes: extraction', () => {
     ]);
   });
 
+  it("a DOCX's author, last editor and writing application come back as claims (entities decoded); a document without properties claims nothing", async () => {
+    const bytes = await docx(['Statement of account'], { creator: 'Jane Doe & Co', lastModifiedBy: 'M. Ruiz', application: 'Microsoft Office Word' });
+    const { extraction } = await upload(bytes, 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(extraction.items.filter((i) => i.binding.target_kind === 'claim').map((i) => [i.type, i.value, i.binding.locator.field])).toEqual([
+      ['document_author', 'Jane Doe & Co', 'dc:creator'],
+      ['document_last_editor', 'M. Ruiz', 'cp:lastModifiedBy'],
+      ['document_tool', 'Microsoft Office Word', 'Application'],
+    ]);
+    const bare = await upload(await docx(['No properties here']), 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(bare.extraction.items.filter((i) => i.binding.target_kind === 'claim')).toEqual([]);
+  });
+
   it('an audio recording (with its consent_ref) comes back with its duration, creation time, device and author as claims', async () => {
     const bytes = wav(2, { artist: 'Jane Doe', software: 'Field Recorder 2', created: '2026-11-20' });
     const { out, extraction } = await upload(bytes, 'audio', 'audio/wav', { consent_ref: 'consent-2026-11-20-1' });

@@ -35,9 +35,23 @@ export function pdf(pages: string[], opts: { encrypted?: boolean; claimedPages?:
   return Buffer.from(out, 'latin1');
 }
 
-export async function docx(paragraphs: string[]): Promise<Buffer> {
+/** A Word document with these paragraphs and, when given, its core and app properties (docProps/). */
+export async function docx(paragraphs: string[], props: { creator?: string; lastModifiedBy?: string; application?: string } = {}): Promise<Buffer> {
   const zip = new JSZip();
   const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  if (props.creator !== undefined || props.lastModifiedBy !== undefined) {
+    zip.file('docProps/core.xml',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ' +
+      'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
+      (props.creator !== undefined ? `<dc:creator>${escape(props.creator)}</dc:creator>` : '') +
+      (props.lastModifiedBy !== undefined ? `<cp:lastModifiedBy>${escape(props.lastModifiedBy)}</cp:lastModifiedBy>` : '') +
+      '<dcterms:created xsi:type="dcterms:W3CDTF">2026-11-20T09:00:00Z</dcterms:created></cp:coreProperties>');
+  }
+  if (props.application !== undefined) {
+    zip.file('docProps/app.xml',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">' +
+      `<Application>${escape(props.application)}</Application><Pages>1</Pages></Properties>`);
+  }
   zip.file('[Content_Types].xml',
     '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +

@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { ExtractionFailure } from './types.js';
 
 /**
@@ -15,21 +16,61 @@ const DIRECTORY_ENTRY = 0x02014b50;
 // The end record is 22 bytes plus a comment of at most 65,535.
 const END_SEARCH_BYTES = 22 + 0xffff;
 
-export function checkZipExpansion(bytes: Buffer): string[] {
+/** One file of the archive as its central directory describes it. */
+export interface ZipEntry {
+  name: string;
+  /** 0 stored, 8 deflated; anything else is not read. */
+  method: number;
+  compressedSize: number;
+  size: number;
+  localHeaderOffset: number;
+}
+
+export function checkZipExpansion(bytes: Buffer): ZipEntry[] {
   const end = findEndOfDirectory(bytes);
-  const entries = bytes.readUInt16LE(end + 10);
+  const count = bytes.readUInt16LE(end + 10);
   let offset = bytes.readUInt32LE(end + 16);
   let expanded = 0;
-  const names: string[] = [];
-  for (let i = 0; i < entries; i += 1) {
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i += 1) {
     if (offset + 46 > bytes.length || bytes.readUInt32LE(offset) !== DIRECTORY_ENTRY) throw new ExtractionFailure('corrupt');
-    expanded += bytes.readUInt32LE(offset + 24);
+    const size = bytes.readUInt32LE(offset + 24);
+    expanded += size;
     const nameLength = bytes.readUInt16LE(offset + 28);
-    names.push(bytes.toString('utf8', offset + 46, offset + 46 + nameLength));
+    entries.push({
+      name: bytes.toString('utf8', offset + 46, offset + 46 + nameLength),
+      method: bytes.readUInt16LE(offset + 10),
+      compressedSize: bytes.readUInt32LE(offset + 20),
+      size,
+      localHeaderOffset: bytes.readUInt32LE(offset + 42),
+    });
     offset += 46 + nameLength + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
   }
   if (expanded > MAX_EXPANDED_BYTES || expanded > MAX_RATIO * bytes.length) throw new ExtractionFailure('too_large');
-  return names;
+  return entries;
+}
+
+const LOCAL_HEADER = 0x04034b50;
+
+/**
+ * The bytes of one small entry (a metadata part), or null when it cannot be
+ * read safely: a method other than stored or deflate, a header that points
+ * outside the file, or more than `maxBytes` once inflated (the inflater
+ * stops there, whatever the entry declares).
+ */
+export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Buffer | null {
+  const at = entry.localHeaderOffset;
+  if (entry.size > maxBytes || at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL_HEADER) return null;
+  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const data = bytes.subarray(start, start + entry.compressedSize);
+  if (data.length !== entry.compressedSize) return null;
+  if (entry.method === 0) return data.length <= maxBytes ? data : null;
+  if (entry.method !== 8) return null;
+  try {
+    return inflateRawSync(data, { maxOutputLength: maxBytes });
+  } catch {
+    return null;
+  }
 }
 
 function findEndOfDirectory(bytes: Buffer): number {
