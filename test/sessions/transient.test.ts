@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { closeOverRest, connect, OPEN_BODY, openSession, type Message, type SessionClient } from './support.js';
 
@@ -85,6 +86,23 @@ async function streamEverything(client: SessionClient, m: string): Promise<Messa
   return Promise.all(frames.map((_, i) => client.reply(i + 1)));
 }
 
+/** Resolves once the relay has dispatched every outbox row and the session's close is in the audit trail. */
+async function settledWrites(sessionId: string): Promise<void> {
+  const owner = await ownerClient(ts.dbUrl);
+  try {
+    for (let i = 0; i < 200; i += 1) {
+      const { rows } = await owner.query(`SELECT
+        (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS pending,
+        (SELECT count(*)::int FROM audit_log WHERE action = 'closeSession' AND target_id = $1) AS closed`, [sessionId]);
+      if (rows[0].pending === 0 && rows[0].closed > 0) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the relay and the audit writer did not settle within 5 s');
+  } finally {
+    await owner.end();
+  }
+}
+
 describe('a transient session (rule D35)', () => {
   it('leaves no trace of its raw content in Postgres, Redis or the logs, while still assessing', async () => {
     const m = marker();
@@ -109,8 +127,9 @@ describe('a transient session (rule D35)', () => {
     // What the client heard never carried the marker back either, except where it sent an unknown field name.
     const heard = JSON.stringify(client.messages.filter((x) => !(x.type === 'refused' && x.rule === 'extra_forbidden')));
     expect(foundIn(heard, m)).toBe(false);
-    // Give the relay and the group-committed audit a moment to finish writing whatever they would write.
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for the writes that trail the answers, not for a guessed pause: every outbox row carried
+    // out by the relay, and the close call's audit row committed by the group-committed audit writer.
+    await settledWrites(opened.body.session_id);
     const [dump, redis] = await Promise.all([pgDump(), redisContents()]);
     expect(dump.length).toBeGreaterThan(10_000);
     expect(foundIn(dump, opened.body.session_id)).toBe(true);
