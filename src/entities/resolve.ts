@@ -104,8 +104,7 @@ export async function resolveEntity(
   entityId?: string,
 ): Promise<Resolution> {
   const identifiers = resolvingIdentifiers(presentations);
-  await lockIdentifiers(tx, scope, identifiers);
-  let candidates = await candidatesFor(tx, identifiers, entityId);
+  let candidates = await candidatesFor(tx, identifiers, entityId, lockedOwnersOf(tx, scope, identifiers));
   let merged: string[] = [];
   let survivor: string;
   const created = candidates.length === 0;
@@ -129,9 +128,9 @@ export async function resolveEntity(
   return { entityId: survivor, merged, created };
 }
 
-/** Survivors owning any identifier, plus the explicit entity; oldest first. */
-async function candidatesFor(tx: Tx, identifiers: NormalisedPresentation[], entityId: string | undefined): Promise<EntityRow[]> {
-  const owners = await ownersOf(tx, identifiers);
+/** Survivors owning any identifier, plus the explicit entity; oldest first. `found` is the owners when already looked up. */
+async function candidatesFor(tx: Tx, identifiers: NormalisedPresentation[], entityId: string | undefined, found?: Promise<EntityRow[]>): Promise<EntityRow[]> {
+  const owners = await (found ?? ownersOf(tx, identifiers));
   if (entityId === undefined) return owners;
   const explicit = await survivorOf(tx, entityId);
   if (explicit === null) throw new EntityNotFoundError();
@@ -250,16 +249,21 @@ async function upsertLinks(tx: Tx, scope: ResolveScope, entityId: string, links:
 }
 
 /**
- * One lock per identifier, taken in ascending key order in one statement (the
- * array is scanned in order), so transactions sharing several values cannot
- * deadlock. Keys are tenant- and mode-specific; a hash collision only
- * serialises two unrelated resolutions, it never merges them.
+ * One lock per identifier, taken in ascending key order, then the survivors
+ * owning the identifiers, read after the locks are held: one call of
+ * tas_lock_and_find_owners (000026). Ascending order means transactions
+ * sharing several values cannot deadlock. Keys are tenant- and
+ * mode-specific; a hash collision only serialises two unrelated
+ * resolutions, it never merges them.
  */
-async function lockIdentifiers(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[]): Promise<void> {
-  if (identifiers.length === 0) return;
+async function lockedOwnersOf(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
+  if (identifiers.length === 0) return [];
   const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))]
     .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
-  await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(k) FROM unnest(${sql.array(keys, 'int8')}) AS k`);
+  const rows = await tx.any(sql.type(EntityRow)`
+    SELECT id, created_at FROM tas_lock_and_find_owners(${sql.array(keys, 'int8')}, ${sql.array(identifiers.map((p) => p.type), 'text')},
+      ${sql.array(identifiers.map((p) => p.normalised), 'text')}, ${MAX_CHAIN_DEPTH})`);
+  return [...rows];
 }
 
 function lockKey(what: string, scope: ResolveScope): string {
