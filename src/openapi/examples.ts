@@ -19,6 +19,15 @@ const subject = {
   ],
 };
 
+const monitorCreate = {
+  subject: { presentations: [{ type: 'DOMAIN', value: 'example-shop.example' }] },
+  intent: 'counterparty_check',
+  purpose: 'fraud_prevention',
+  stake: { kind: 'listing' },
+  cadence_seconds: 86_400,
+  triggers: { label_change: true, score_below: 40 },
+};
+
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   createInquiry: {
     subject,
@@ -83,14 +92,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   holdCase: { reason: 'Preservation order received', reference: 'PO-2026-118' },
   releaseCase: { reason: 'Preservation order lifted', reference: 'PO-2026-118' },
   reviewCase: { outcome: 'sign_off', note: 'Evidence complete for referral' },
-  createMonitor: {
-    subject: { presentations: [{ type: 'DOMAIN', value: 'example-shop.example' }] },
-    intent: 'counterparty_check',
-    purpose: 'fraud_prevention',
-    stake: { kind: 'listing' },
-    cadence_seconds: 86_400,
-    triggers: { label_change: true, score_below: 40 },
-  },
+  createMonitor: monitorCreate,
   openSession: {
     purpose: 'fraud_prevention',
     intent: 'onboarding',
@@ -244,12 +246,7 @@ const CORE_RESPONSES: Readonly<Record<string, unknown>> = {
   createMonitor: {
     monitor_id: '018f3a75-1b2c-7d3e-8f4a-5b6c7d8e9f0a',
     state: 'active',
-    subject: { presentations: [{ type: 'DOMAIN', value: 'example-shop.example' }] },
-    intent: 'counterparty_check',
-    purpose: 'fraud_prevention',
-    stake: { kind: 'listing' },
-    cadence_seconds: 86_400,
-    triggers: { label_change: true, score_below: 40 },
+    ...monitorCreate,
     case_id: null,
     next_run_at: '2026-11-21T09:30:00Z',
     last_assessment: null,
