@@ -164,23 +164,9 @@ export async function membersOf(tx: Tx, survivorId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** The survivors owning any identifier, oldest first, without taking locks (the merge path's second look). */
 async function ownersOf(tx: Tx, identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
-  if (identifiers.length === 0) return [];
-  const rows = await tx.any(sql.type(EntityRow)`
-    WITH RECURSIVE chain AS (
-      SELECT e.id, e.merged_into, e.created_at, 0 AS depth
-      FROM unnest(${sql.array(identifiers.map((p) => p.type), 'text')},
-                  ${sql.array(identifiers.map((p) => p.normalised), 'text')}) AS p(type, normalised)
-      JOIN entity_identifiers i ON i.type = p.type AND i.normalised = p.normalised
-      JOIN entities e ON e.id = i.entity_id
-      UNION ALL
-      SELECT e.id, e.merged_into, e.created_at, c.depth + 1
-      FROM chain c JOIN entities e ON e.id = c.merged_into
-      WHERE c.depth < ${MAX_CHAIN_DEPTH}
-    )
-    SELECT DISTINCT id, created_at FROM chain WHERE merged_into IS NULL
-    ORDER BY created_at, id`);
-  return [...rows];
+  return findOwners(tx, [], identifiers);
 }
 
 /**
@@ -260,9 +246,16 @@ async function lockedOwnersOf(tx: Tx, scope: ResolveScope, identifiers: Normalis
   if (identifiers.length === 0) return [];
   const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))]
     .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+  return findOwners(tx, keys, identifiers);
+}
+
+/** One call of tas_lock_and_find_owners: the locks named by `keys` (none for a second look), then the owners. */
+async function findOwners(tx: Tx, keys: string[], identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
+  if (identifiers.length === 0) return [];
   const rows = await tx.any(sql.type(EntityRow)`
     SELECT id, created_at FROM tas_lock_and_find_owners(${sql.array(keys, 'int8')}, ${sql.array(identifiers.map((p) => p.type), 'text')},
-      ${sql.array(identifiers.map((p) => p.normalised), 'text')}, ${MAX_CHAIN_DEPTH})`);
+      ${sql.array(identifiers.map((p) => p.normalised), 'text')}, ${MAX_CHAIN_DEPTH})
+    ORDER BY created_at, id`);
   return [...rows];
 }
 
