@@ -174,7 +174,7 @@ async function ownersOf(tx: Tx, identifiers: NormalisedPresentation[]): Promise<
  * data-modifying CTEs (issue 15: one round trip instead of three). The
  * identifiers' foreign key to the new entity is checked at the end of the
  * statement, when the entity row is there. The identifiers are locked
- * (lockIdentifiers) and unowned, so the conflict clauses only keep the same
+ * (lockedOwnersOf) and unowned, so the conflict clauses only keep the same
  * meaning as insertIdentifiers' and upsertLinks'.
  */
 async function insertNewEntity(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): Promise<string> {
