@@ -58,6 +58,8 @@ const firstBy = (key: (k: KnownDomain) => string, from: readonly KnownDomain[]) 
   for (const k of from) if (!map.has(key(k))) map.set(key(k), k);
   return map;
 };
+/** Whether the registrable domain is one of the well-known domains itself (a brand's or a large mail provider's). */
+export const isWellKnownDomain = (registrable: string): boolean => BY_DOMAIN.has(registrable);
 const BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, KNOWN);
 const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.skeleton, KNOWN.filter((k) => k.label.length >= 4));
 const RANK: ReadonlyMap<KnownDomain, number> = new Map(KNOWN.map((k, i) => [k, i]));

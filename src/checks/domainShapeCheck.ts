@@ -1,7 +1,9 @@
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 import { looksRandom } from './randomness.js';
+import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
 import { lureWordIn } from './lureWords.js';
+import { isWellKnownDomain } from './domainLookalikeCheck.js';
 
 /**
  * How the site's own name (the registrable label, or its name on a hosting
@@ -16,7 +18,7 @@ const MANY_HYPHENS = 2;
 const MANY_DIGITS = 3;
 const LONG_LABEL = 24;
 
-function shapeAnswers(label: string): SignalAnswer[] {
+function shapeAnswers(label: string, wellKnown: boolean): SignalAnswer[] {
   const answers: SignalAnswer[] = [];
   const hyphens = (label.match(/-/g) ?? []).length;
   const digits = (label.match(/[0-9]/g) ?? []).length;
@@ -24,7 +26,8 @@ function shapeAnswers(label: string): SignalAnswer[] {
   if (hyphens >= MANY_HYPHENS) answers.push(weakens(`The domain name is made of ${hyphens + 1} hyphenated parts.`, { kind: 'domain_hyphens' }));
   if (digits >= MANY_DIGITS && letters > 0) answers.push(weakens('The domain name mixes several digits into its letters.', { kind: 'domain_digits' }));
   if (label.length >= LONG_LABEL) answers.push(weakens(`The domain name is ${label.length} characters long.`, { kind: 'domain_long_label' }));
-  if (!label.startsWith('xn--') && looksRandom(label.replace(/[-0-9]/g, ''))) answers.push(weakens('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
+  // A well-known name (airbnb, mysql) was chosen by people, however its letters read.
+  if (!wellKnown && !label.startsWith('xn--') && looksRandom(label.replace(/[-0-9]/g, ''))) answers.push(weakens('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
   const lure = lureWordIn(label);
   if (lure !== null) answers.push(weakens(`The domain name carries the word "${lure}", used to make a deceptive visit feel expected.`, { kind: 'domain_lure_word' }));
   return answers.length > 0 ? answers : [neutral('The domain name is built like an ordinary name.')];
@@ -47,6 +50,8 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'low',
     dataClass: PUBLIC_FACT,
+    // The letter-pair model of randomness is trained on this word list.
+    sources: [ENGLISH_WORDS_SOURCE],
   },
   ({ presentation }) => {
     const host = hostOf(presentation);
@@ -55,6 +60,7 @@ export const check = defineCheck(
     const label = view.platform?.label ?? view.label;
     // An IP address or a bare suffix has no name of its own; other checks judge those.
     if (view.isIp || label === null) return [];
-    return shapeAnswers(label.toLowerCase());
+    const wellKnown = view.platform === null && view.registrable !== null && isWellKnownDomain(view.registrable);
+    return shapeAnswers(label.toLowerCase(), wellKnown);
   },
 );

@@ -54,6 +54,9 @@ const lineEnd = (start: number) => {
   return end === -1 ? TEXT.length : end;
 };
 
+/** The whole list, one lower-case word per line: for models trained on English spelling (src/checks/randomness.ts). */
+export const englishWordsText = (): string => TEXT;
+
 export const ENGLISH_WORDS_SOURCE: DataSource = { name: 'word-list', version, licence: 'MIT' };
 
 export function isEnglishWord(word: string): boolean {

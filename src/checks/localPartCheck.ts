@@ -1,6 +1,7 @@
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { emailParts } from './hosts.js';
 import { looksRandom } from './randomness.js';
+import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
 
 /**
  * How the mailbox name is built. A mailbox people chose is a name, a word or
@@ -34,6 +35,8 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL'],
     trustBand: 'low',
     dataClass: PERSONAL_FACT,
+    // The letter-pair model of randomness is trained on this word list.
+    sources: [ENGLISH_WORDS_SOURCE],
   },
   ({ presentation }) => {
     const parts = emailParts(presentation.value.trim());

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check as domainShape } from '../../src/checks/domainShapeCheck.js';
 import { check as localPart } from '../../src/checks/localPartCheck.js';
 import { looksRandom } from '../../src/checks/randomness.js';
+import { BRAND_DOMAINS } from '../../src/checks/brandDomains.js';
 import { runOn, verdict } from './support.js';
 
 describe('looksRandom', () => {
@@ -10,6 +11,30 @@ describe('looksRandom', () => {
   });
   it.each(['xkqzvbtr', 'mnbvcxz', 'qwrtzpsd', 'jdfkghlw'])('a keyboard string is random: %s', (text) => {
     expect(looksRandom(text)).toBe(true);
+  });
+  it.each(['fdpbnzx', 'jbsze', 'txcct', 'qvwkdj'])('letters English spelling never pairs are random: %s', (text) => {
+    expect(looksRandom(text)).toBe(true);
+  });
+  it.each(['duckduckgo', 'nguyen', 'tkowalski', 'xiaomi', 'jingdong', 'wroclaw', 'jsmith', 'bnguyen', 'janedoe', 'xrpgift', 'mvzcrypto', 'jdsports'])('names from other spellings, run-together words and acronyms beside words are not random: %s', (text) => {
+    expect(looksRandom(text)).toBe(false);
+  });
+
+  it('calls almost no well-known brand name random, and most strings of random letters random', () => {
+    // The brand names were chosen by people in many languages: the letter-pair bar must leave them alone.
+    const labels = [...new Set(BRAND_DOMAINS.map((d) => d.split('.')[0]!.replace(/[^a-z]/g, '')))].filter((l) => l.length >= 5);
+    const flagged = labels.filter((l) => looksRandom(l));
+    expect(labels.length).toBeGreaterThan(2000);
+    expect(flagged.length / labels.length).toBeLessThan(0.015);
+    // mulberry32 with a fixed seed: the same strings on every run.
+    let a = 20261126;
+    const next = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const strings = Array.from({ length: 1000 }, () => Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join(''));
+    expect(strings.filter((s) => looksRandom(s)).length / strings.length).toBeGreaterThan(0.6);
   });
 });
 
@@ -20,6 +45,8 @@ describe('domain_shape', () => {
     ['hyphenated words', 'DOMAIN', 'north-west-bakery.com', 'weakens'],
     ['mixed digits', 'URL', 'https://acc0unt1234.net/', 'weakens'],
     ['a random string', 'EMAIL', 'x@qwrtzpsdfg.com', 'weakens'],
+    ['letters no word pairs', 'DOMAIN', 'fdpbnzx.top', 'weakens'],
+    ["a brand's own odd-looking name", 'DOMAIN', 'airbnb.com', 'neutral'],
     ['an IP host', 'URL', 'http://192.0.2.1/', 'none'],
   ])('given %s, then it %s', async (_given, type, value, expected) => {
     const result = await runOn(domainShape, type, value);
