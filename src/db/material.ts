@@ -28,6 +28,8 @@ export interface NewMaterial {
   extractedAt: string | null;
   items: number;
   bytesStored: boolean;
+  /** Region for national-format phone numbers (sql/000027), or null. */
+  phoneRegion: string | null;
 }
 
 export const MaterialRow = z.object({
@@ -57,10 +59,10 @@ const COLUMNS = MATERIAL_COLUMNS;
 export async function insertMaterial(tx: Tx, m: NewMaterial): Promise<MaterialRow> {
   return tx.one(sql.type(MaterialRow)`
     INSERT INTO material (id, tenant_id, mode, kind, media_type, purpose, sha256, size, retention_mode, data_class,
-                          consent_ref, case_id, status, extractor_version, extracted_at, items, bytes_stored)
+                          consent_ref, case_id, status, extractor_version, extracted_at, items, bytes_stored, phone_region)
     VALUES (${m.id}, ${m.tenantId}, ${m.mode}, ${m.kind}, ${m.mediaType}, ${m.purpose}, ${m.sha256}, ${m.size},
             ${m.retentionMode}, ${m.dataClass}, ${m.consentRef}, ${m.caseId}, ${m.status}, ${m.extractorVersion},
-            ${m.extractedAt}, ${m.items}, ${m.bytesStored})
+            ${m.extractedAt}, ${m.items}, ${m.bytesStored}, ${m.phoneRegion})
     RETURNING ${COLUMNS}`);
 }
 

@@ -112,12 +112,13 @@ export const ExtractionTarget = z.object({
   status: z.string(),
   retention_mode: z.string(),
   data_class: z.string(),
+  phone_region: z.string().nullable(),
 });
 export type ExtractionTarget = z.infer<typeof ExtractionTarget>;
 
 export async function lockForExtraction(tx: Tx, materialId: string): Promise<ExtractionTarget | null> {
   return tx.maybeOne(sql.type(ExtractionTarget)`
-    SELECT id, kind, media_type, sha256, size::int, status, retention_mode, data_class
+    SELECT id, kind, media_type, sha256, size::int, status, retention_mode, data_class, phone_region
     FROM material WHERE id = ${materialId} AND sha256 IS NOT NULL FOR UPDATE`);
 }
 

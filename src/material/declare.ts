@@ -47,23 +47,34 @@ export async function declareMaterial(deps: DeclareDeps, call: CallContext, prin
   await admit(deps, principal, { purpose: body.purpose, presentations: body.subject?.presentations ?? [] });
   const id = newMaterialId();
   call.audit.target_id = id;
-  return body.text !== undefined ? declareText(deps, call, principal, body, body.text, id) : declareUpload(deps, call, principal, body, id);
+  const region = await phoneRegionFor(deps, principal, body);
+  return body.text !== undefined ? declareText(deps, call, principal, body, body.text, id, region) : declareUpload(deps, call, principal, body, id, region);
 }
 
-function baseRow(principal: Principal, body: MaterialCreate, id: string) {
+/**
+ * The region national-format phone numbers in the material are read in: the
+ * country its subject claims, else the tenant's policy `default_region`.
+ * Fixed at declaration, so bytes extracted later by the worker read the same.
+ */
+async function phoneRegionFor(deps: DeclareDeps, principal: Principal, body: MaterialCreate): Promise<string | null> {
+  return body.subject?.claim?.country ?? (await deps.policies.current(principal))?.body.default_region ?? null;
+}
+
+function baseRow(principal: Principal, body: MaterialCreate, id: string, region: string | null) {
   return {
     id, tenantId: principal.tenantId, mode: principal.mode, kind: body.kind, mediaType: body.media_type, purpose: body.purpose,
     retentionMode: body.retention_mode, dataClass: body.data_class, consentRef: body.consent_ref ?? null, caseId: body.case_id ?? null,
+    phoneRegion: region,
   };
 }
 
-async function declareText(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, text: string, id: string): Promise<Declared> {
+async function declareText(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, text: string, id: string, region: string | null): Promise<Declared> {
   const sha256 = sha256Hex(text);
   const size = Buffer.byteLength(text, 'utf8');
   const outcomesOnly = body.data_class === 'C2';
   const storeContent = body.retention_mode === 'standard' && !outcomesOnly;
   const scope = { tenantId: principal.tenantId, mode: principal.mode };
-  const extractions: NewExtraction[] = (await extractText(text)).map((x, seq) => ({
+  const extractions: NewExtraction[] = (await extractText(text, region === null ? {} : { defaultCountry: region })).map((x, seq) => ({
     bindingId: randomUUID(),
     seq,
     type: x.type,
@@ -77,7 +88,7 @@ async function declareText(deps: DeclareDeps, call: CallContext, principal: Prin
   const row = await withTenant(deps.db, principal, async (tx) => {
     if (storeContent) await insertMaterialContent(tx, { ...scope, sha256, size, content: text });
     const inserted = await insertMaterial(tx, {
-      ...baseRow(principal, body, id), sha256, size, status: 'extracted', extractorVersion: TEXT_EXTRACTOR_VERSION,
+      ...baseRow(principal, body, id, region), sha256, size, status: 'extracted', extractorVersion: TEXT_EXTRACTOR_VERSION,
       extractedAt: new Date().toISOString(), items: extractions.length, bytesStored: storeContent,
     });
     await insertExtractions(tx, { ...scope, materialId: id }, extractions);
@@ -87,11 +98,11 @@ async function declareText(deps: DeclareDeps, call: CallContext, principal: Prin
   return { row, upload: null };
 }
 
-async function declareUpload(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, id: string): Promise<Declared> {
+async function declareUpload(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, id: string, region: string | null): Promise<Declared> {
   const issued = issueUploadToken(principal, (deps.now ?? (() => new Date()))());
   const row = await withTenant(deps.db, principal, async (tx) => {
     const inserted = await insertMaterial(tx, {
-      ...baseRow(principal, body, id), sha256: body.sha256!, size: body.size_bytes!, status: 'awaiting_upload',
+      ...baseRow(principal, body, id, region), sha256: body.sha256!, size: body.size_bytes!, status: 'awaiting_upload',
       extractorVersion: null, extractedAt: null, items: 0, bytesStored: false,
     });
     await setUploadToken(tx, id, issued.tokenHash, issued.expiresAt);

@@ -4,7 +4,7 @@ import { deleteBytesUnlessKept, lockForExtraction, markExtracted, markFailed, re
 import { withTenant, type Db, type Mode } from '../db/pool.js';
 import { BYTES_EXTRACTOR_VERSION } from './extractBytes.js';
 import { extractBytesOffLoop } from './extractBytesOffLoop.js';
-import { ExtractionFailure, type ExtractedThing } from './extractors/types.js';
+import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './extractors/types.js';
 import { fingerprintOf } from './extractText.js';
 import { judgeBytes } from './sniff.js';
 import { MAX_ITEMS_PER_MATERIAL } from './extractText.js';
@@ -51,13 +51,15 @@ export function createMaterialExtraction(deps: { db: Db }): MaterialExtraction {
   };
 }
 
+const regionOptions = (region: string | null): ExtractOptions => (region === null ? {} : { defaultCountry: region });
+
 type Outcome = { ok: true; found: ExtractedThing[] } | { ok: false; reason: ExtractionFailure['reason'] };
 
 async function extractOutcome(target: ExtractionTarget, bytes: Buffer): Promise<Outcome> {
   const verdict = judgeBytes(target.media_type, bytes.subarray(0, 8192));
   if (!verdict.ok) return { ok: false, reason: verdict.reason };
   try {
-    return { ok: true, found: (await extractBytesOffLoop(verdict.family, bytes, {}, target.media_type)).slice(0, MAX_ITEMS_PER_MATERIAL) };
+    return { ok: true, found: (await extractBytesOffLoop(verdict.family, bytes, regionOptions(target.phone_region), target.media_type)).slice(0, MAX_ITEMS_PER_MATERIAL) };
   } catch (error) {
     if (error instanceof ExtractionFailure) return { ok: false, reason: error.reason };
     throw error;

@@ -109,6 +109,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     render_ceiling: 'template',
     show_findings: true,
     separate_sign_off: true,
+    default_region: 'GB',
     allowed_origins: ['https://app.example.com'],
     rules: [
       { label: 'review', when: { score_lte: 40 } },
@@ -269,7 +270,7 @@ const keySummary = {
 };
 const policy = {
   allowed_purposes: ['fraud_prevention'], allowed_intents: ['pre_transaction', 'onboarding'], render_ceiling: 'template', show_findings: true,
-  separate_sign_off: true, allowed_origins: ['https://app.example.com'],
+  separate_sign_off: true, default_region: 'GB', allowed_origins: ['https://app.example.com'],
   rules: [{ label: 'review', when: { score_lte: 40 } }, { label: 'proceed', when: {} }],
   policy_version: 3, created_at: AT, current: true,
 };

@@ -7,8 +7,8 @@ import type { PolicyCondition, PolicyIn } from '../schemas/admin.js';
  * names what an inquiry may declare (`allows`) and which label an assessment
  * carries (`labelFor`). The label names the policy version that applied.
  */
-// Policies published before allowed_origins and separate_sign_off existed are stored without them.
-export type PolicyBody = Omit<PolicyIn, 'allowed_origins' | 'separate_sign_off'> & { allowed_origins?: string[]; separate_sign_off?: boolean };
+// Policies published before allowed_origins, separate_sign_off and default_region existed are stored without them.
+export type PolicyBody = Omit<PolicyIn, 'allowed_origins' | 'separate_sign_off' | 'default_region'> & { allowed_origins?: string[]; separate_sign_off?: boolean; default_region?: string | null };
 
 /** What a label rule may look at: the assessment and the question it answered. */
 export interface LabelFacts {

@@ -101,6 +101,8 @@ const policyFields = {
   show_findings: z.boolean().describe('Whether findings appear in inquiry responses (the key also needs the findings scope).'),
   separate_sign_off: z.boolean().default(false)
     .describe("Extension (issue 18): when true, the key that signs a case off cannot be the one that opened it or made its latest change (rule C04)."),
+  default_region: z.string().regex(/^[A-Z]{2}$/, 'An ISO 3166-1 alpha-2 country code, upper case.').nullable().default(null)
+    .describe("Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers."),
   allowed_origins: z
     .array(z.string().max(200).regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, 'An origin: scheme, lower-case host and optional port, no path.'))
     .max(50)

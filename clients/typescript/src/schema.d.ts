@@ -2164,6 +2164,11 @@ export interface components {
             /** @description Purposes inquiries may declare (rule I13). */
             allowed_purposes: string[];
             /**
+             * @description Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers.
+             * @default null
+             */
+            default_region?: string | null;
+            /**
              * @description The most a report may be rendered with; asks above it are clamped.
              * @enum {string}
              */
@@ -2191,6 +2196,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             current: boolean;
+            /**
+             * @description Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers.
+             * @default null
+             */
+            default_region?: string | null;
             policy_version: number;
             /**
              * @description The most a report may be rendered with; asks above it are clamped.
@@ -3099,6 +3109,7 @@ export interface operations {
                      *         "render_ceiling": "template",
                      *         "show_findings": true,
                      *         "separate_sign_off": true,
+                     *         "default_region": "GB",
                      *         "allowed_origins": [
                      *           "https://app.example.com"
                      *         ],
@@ -3154,6 +3165,7 @@ export interface operations {
                  *       "render_ceiling": "template",
                  *       "show_findings": true,
                  *       "separate_sign_off": true,
+                 *       "default_region": "GB",
                  *       "allowed_origins": [
                  *         "https://app.example.com"
                  *       ],
@@ -3204,6 +3216,7 @@ export interface operations {
                      *       "render_ceiling": "template",
                      *       "show_findings": true,
                      *       "separate_sign_off": true,
+                     *       "default_region": "GB",
                      *       "allowed_origins": [
                      *         "https://app.example.com"
                      *       ],
