@@ -10,7 +10,8 @@ import { sealAudit } from '../src/audit/sealer.js';
  * replays audit rows that were spooled to local disk while Postgres was down,
  * seals audit rows into their hash chains, concludes inquiries left open
  * past their deadline (a timer or check job lost to an outage), and restores
- * monitor schedules that Redis lost, from PostgreSQL.
+ * monitor schedules that Redis lost, from PostgreSQL, and sweeps material
+ * whose upload expired or whose extraction was lost.
  */
 export interface Workers {
   close(): Promise<void>;
@@ -26,6 +27,8 @@ export interface WorkerDeps {
   sweepInquiries?: () => Promise<number>;
   /** Restores monitor schedules missing from Redis (src/monitors/reconcile.ts). */
   reconcileMonitors?: () => Promise<{ restored: number; removed: number }>;
+  /** Discards expired uploads and queues lost extractions again (src/material/retention.ts). */
+  sweepMaterial?: () => Promise<{ discarded: number; requeued: number }>;
 }
 
 // Often enough that a recovered database catches up within seconds, rarely enough to cost nothing.
@@ -69,11 +72,21 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       deps.log.warn({ err }, 'monitor schedule reconciliation failed; will retry');
     }
   };
+  const sweepMaterial = async () => {
+    try {
+      const r = await deps.sweepMaterial?.();
+      if (r && r.requeued > 0) deps.log.warn(r, 'material extractions queued again after they were lost');
+      else if (r && r.discarded > 0) deps.log.info(r, 'material whose upload expired discarded');
+    } catch (err) {
+      deps.log.warn({ err }, 'material sweep failed; will retry');
+    }
+  };
   await replay();
   await reconcile();
   const timers = [
     setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS),
     setInterval(sweep, SWEEP_INTERVAL_MS), setInterval(reconcile, RECONCILE_INTERVAL_MS),
+    setInterval(sweepMaterial, RECONCILE_INTERVAL_MS),
   ];
   for (const t of timers) t.unref();
   return {

@@ -24,6 +24,7 @@ import { provisionTenant, type ProvisionedTenant } from '../tenancy/provision.js
 import { startWorkers, type Workers } from '../../workers/index.js';
 import { sweepOverdueInquiries } from '../inquiries/sweeper.js';
 import { reconcileMonitorSchedules } from '../monitors/reconcile.js';
+import { sweepMaterial } from '../material/retention.js';
 
 /**
  * The composition root: config -> logger -> preflight -> migrations -> pool ->
@@ -111,6 +112,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool,
       sweepInquiries: () => sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired'), config.TAS_INQUIRY_OVERDUE_MS),
       reconcileMonitors: () => reconcileMonitorSchedules(db, core.queues.queue('monitors')),
+      sweepMaterial: () => sweepMaterial(db, (job) => core.enqueueMaterialExtraction(job)),
     });
   }
 
