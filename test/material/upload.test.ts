@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
-import { docx, pdf, wav, zipBomb } from '../support/documents.js';
+import { docx, mp4, pdf, wav, zipBomb } from '../support/documents.js';
 import type pg from 'pg';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -128,6 +128,17 @@ describe('material bytes: extraction', () => {
       ['capture_time', '2026-11-20', 'claim'],
       ['capture_device', 'Field Recorder 2', 'claim'],
       ['document_author', 'Jane Doe', 'claim'],
+    ]);
+  });
+
+  it('a video (MP4, with its consent_ref) comes back with its duration, creation time and encoder as claims', async () => {
+    const bytes = mp4(7, { created: '2026-05-04T10:20:30Z', tool: 'Lavf60.3.100' });
+    const { out, extraction } = await upload(bytes, 'video', 'video/mp4', { consent_ref: 'consent-2026-05-04-2' });
+    expect(out.status).toBe('extracted');
+    expect(extraction.items.map((i) => [i.type, i.value, i.binding.target_kind])).toEqual([
+      ['media_duration_ms', '7000', 'claim'],
+      ['capture_time', '2026-05-04T10:20:30.000Z', 'claim'],
+      ['capture_device', 'Lavf60.3.100', 'claim'],
     ]);
   });
 

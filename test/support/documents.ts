@@ -96,3 +96,43 @@ export function wav(seconds: number, info: { artist?: string; software?: string;
   const body = Buffer.concat([Buffer.from('WAVE', 'latin1'), chunk('fmt ', fmt), ...list, chunk('data', data)]);
   return Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from(new Uint32Array([body.length]).buffer), body]);
 }
+
+const isoBox = (type: string, ...parts: Buffer[]) => {
+  const body = Buffer.concat(parts);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, body]);
+};
+const u32 = (...values: number[]) => {
+  const b = Buffer.alloc(4 * values.length);
+  values.forEach((v, i) => b.writeUInt32BE(v >>> 0, i * 4));
+  return b;
+};
+const IDENTITY_MATRIX = u32(0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000);
+
+/** One track of an ISO media file: its header, media header (millisecond time scale), handler and one sample description. */
+function isoTrack(id: number, handler: 'vide' | 'soun', sampleEntry: Buffer, since1904: number, ms: number): Buffer {
+  const tkhd = Buffer.concat([u32(3, since1904, since1904, id, 0, ms, 0, 0, 0), Buffer.alloc(4), IDENTITY_MATRIX, u32(0, 0)]);
+  const mdhd = Buffer.concat([u32(0, since1904, since1904, 1000, ms), Buffer.from([0x55, 0xc4, 0, 0])]);
+  const hdlr = Buffer.concat([u32(0, 0), Buffer.from(handler, 'latin1'), u32(0, 0, 0), Buffer.from('handler\u0000', 'latin1')]);
+  const stbl = isoBox('stbl', isoBox('stsd', u32(0, 1), sampleEntry), isoBox('stts', u32(0, 0)), isoBox('stsc', u32(0, 0)), isoBox('stsz', u32(0, 0, 0)), isoBox('stco', u32(0, 0)));
+  return isoBox('trak', isoBox('tkhd', tkhd), isoBox('mdia', isoBox('mdhd', mdhd), isoBox('hdlr', hdlr), isoBox('minf', stbl)));
+}
+
+/**
+ * A minimal MP4 video (ISO base media): a movie header with its creation
+ * time, an H.264 video track and an AAC audio track of `seconds`, no samples,
+ * and the encoding tool in an iTunes-style `©too` tag, as phones and ffmpeg write it.
+ */
+export function mp4(seconds: number, info: { created: string; tool?: string }): Buffer {
+  const since1904 = Math.floor(Date.parse(info.created) / 1000) + 2_082_844_800;
+  const ms = seconds * 1000;
+  const ftyp = isoBox('ftyp', Buffer.from('isom', 'latin1'), u32(512), Buffer.from('isomiso2mp41', 'latin1'));
+  const mvhd = Buffer.concat([u32(0, since1904, since1904, 1000, ms, 0x00010000), Buffer.from([1, 0]), Buffer.alloc(10), IDENTITY_MATRIX, Buffer.alloc(24), u32(3)]);
+  const avc1 = isoBox('avc1', Buffer.alloc(6), Buffer.from([0, 1]), Buffer.alloc(16), Buffer.from([1, 64, 0, 240]), u32(0x00480000, 0x00480000, 0), Buffer.from([0, 1]), Buffer.alloc(32), Buffer.from([0, 24, 0xff, 0xff]));
+  const mp4a = isoBox('mp4a', Buffer.alloc(6), Buffer.from([0, 1]), Buffer.alloc(8), Buffer.from([0, 2, 0, 16, 0, 0, 0, 0]), u32(48_000 * 65_536));
+  const tags = info.tool === undefined ? [] : [isoBox('udta', isoBox('meta', u32(0), isoBox('hdlr', u32(0, 0), Buffer.from('mdirappl', 'latin1'), u32(0, 0), Buffer.from([0])),
+    isoBox('ilst', isoBox('\u00a9too', isoBox('data', u32(1, 0), Buffer.from(info.tool, 'utf8'))))))];
+  return Buffer.concat([ftyp, isoBox('moov', isoBox('mvhd', mvhd), isoTrack(1, 'vide', avc1, since1904, ms), isoTrack(2, 'soun', mp4a, since1904, ms), ...tags)]);
+}
