@@ -1,3 +1,4 @@
+import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { Mode, TenantScope, Tx } from '../src/db/pool.js';
 import { ActionUnknownError } from './errors.js';
@@ -9,16 +10,78 @@ import type { StreamEvent } from './types.js';
  * transaction (see types.ts for the contract). Nothing here talks to Redis:
  * jobs, timers and publishes become outbox rows, and the relay carries them
  * out after commit.
+ *
+ * Blind writes (issue 15): a write whose result nobody reads, and that
+ * nothing later in the command reads back (a ledger row, a read model's
+ * status, the new actor's row), is not sent on its own. It waits and goes out
+ * in the command's last statement, beside its stream events and outbox rows,
+ * as one more data-modifying CTE: one round trip for all of them. Order is
+ * kept where it shows: an effect that is not blind runs only after every
+ * write before it was sent, and two writes to one table never share a
+ * statement (the ledger's order is the order of its inserts).
  */
+
+/** A write carried in the command's last statement; see above. */
+export interface BlindWrite {
+  /** The table it writes. */
+  table: string;
+  /**
+   * For an overwrite of one row (an UPDATE or upsert, not a plain INSERT): a later write with the same
+   * key replaces this one while both wait, leaving the row as running both in order would.
+   */
+  replaces?: string;
+  sql: FragmentSqlToken;
+}
 
 export interface EffectContext {
   actorId: string;
   scope: TenantScope;
+  /** Queues a blind write for the command's last statement (only from an effect made with `blindEffect`). */
+  defer(write: BlindWrite): void;
 }
 
 /** An in-transaction handler for a machine's own action type (e.g. `recordAssessment` writing a ledger row). */
 // Params are whatever the machine declared for that action; the handler owns their shape.
 export type Effect = (tx: Tx, params: any, ctx: EffectContext) => Promise<void>;
+
+const BLIND = Symbol('blind effect');
+
+/** An effect that only defers blind writes and reads nothing the command wrote: it needs no earlier write sent first. */
+export function blindEffect(effect: Effect): Effect {
+  return Object.assign(effect, { [BLIND]: true });
+}
+
+const isBlind = (effect: Effect) => (effect as { [BLIND]?: boolean })[BLIND] === true;
+
+/** The blind writes waiting for the command's last statement, in order. */
+class PendingWrites {
+  private writes: BlindWrite[] = [];
+
+  constructor(private readonly tx: Tx) {}
+
+  async add(write: BlindWrite): Promise<void> {
+    const same = write.replaces === undefined ? -1 : this.writes.findIndex((w) => w.replaces === write.replaces);
+    if (same >= 0) {
+      this.writes.splice(same, 1);
+    } else if (this.writes.some((w) => w.table === write.table)) {
+      await this.flush();
+    }
+    this.writes.push(write);
+  }
+
+  /** Sends what waits, in one statement, before anything that might read it. */
+  async flush(): Promise<void> {
+    const writes = this.take();
+    if (writes.length === 1) await this.tx.query(sql.unsafe`${writes[0]!}`);
+    else if (writes.length > 1) await this.tx.query(sql.unsafe`WITH ${sql.join(writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w})`), sql.fragment`, `)} SELECT 1`);
+  }
+
+  take(): FragmentSqlToken[] {
+    const out = this.writes.map((w) => w.sql);
+    this.writes = [];
+    return out;
+  }
+}
 
 export interface ExecutableAction {
   type: string;
@@ -48,6 +111,8 @@ export interface ActionTarget {
   mode: Mode;
   scope: TenantScope;
   effects: Record<string, Effect>;
+  /** Blind writes the command made before any action (a new actor's row). */
+  leadingWrites?: readonly BlindWrite[];
 }
 
 export interface ActionOutcome {
@@ -58,6 +123,8 @@ export interface ActionOutcome {
 export async function executeActions(tx: Tx, actions: readonly ExecutableAction[], t: ActionTarget): Promise<ActionOutcome> {
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   const outbox: { kind: OutboxKind; payload: unknown }[] = [];
+  const pending = new PendingWrites(tx);
+  for (const write of t.leadingWrites ?? []) await pending.add(write);
   // Effects run in the order the machine emitted them; stream events and outbox rows are
   // gathered and written together at the end (they reference nothing the effects write).
   for (const action of actions) {
@@ -72,14 +139,17 @@ export async function executeActions(tx: Tx, actions: readonly ExecutableAction[
         outbox.push({ kind: 'timer', payload: paramsOf(ScheduleEventParams, action) });
         break;
       default:
-        await runEffect(tx, action, t);
+        await runEffect(tx, action, t, pending);
     }
   }
-  if (events.length === 0 && outbox.length === 0) return { events: [], outbox: [] };
-  return appendEventsAndOutbox(tx, { streamId: t.actorId, tenantId: t.tenantId, mode: t.mode, events, outbox });
+  if (events.length === 0 && outbox.length === 0) {
+    await pending.flush();
+    return { events: [], outbox: [] };
+  }
+  return appendEventsAndOutbox(tx, { streamId: t.actorId, tenantId: t.tenantId, mode: t.mode, events, outbox, writes: pending.take() });
 }
 
-async function runEffect(tx: Tx, action: ExecutableAction, t: ActionTarget): Promise<void> {
+async function runEffect(tx: Tx, action: ExecutableAction, t: ActionTarget, pending: PendingWrites): Promise<void> {
   if (action.type === 'xstate.raise' && !hasDelay(action.params)) return; // already taken inside the transition
   if (action.type.startsWith('xstate.')) {
     // Delayed raises, spawned children, sendTo...: they need a live actor, which a restored snapshot never has.
@@ -87,7 +157,14 @@ async function runEffect(tx: Tx, action: ExecutableAction, t: ActionTarget): Pro
   }
   const effect = Object.hasOwn(t.effects, action.type) ? t.effects[action.type] : undefined;
   if (!effect) throw new ActionUnknownError(action.type);
-  await effect(tx, action.params, { actorId: t.actorId, scope: t.scope });
+  if (!isBlind(effect)) {
+    await pending.flush();
+    await effect(tx, action.params, { actorId: t.actorId, scope: t.scope, defer: () => { throw new ActionUnknownError(action.type, 'only an effect made with blindEffect defers writes'); } });
+    return;
+  }
+  const deferred: BlindWrite[] = [];
+  await effect(tx, action.params, { actorId: t.actorId, scope: t.scope, defer: (write) => deferred.push(write) });
+  for (const write of deferred) await pending.add(write);
 }
 
 function hasDelay(params: unknown): boolean {

@@ -10,7 +10,7 @@ import {
 } from './errors.js';
 import type { Relay } from './relay.js';
 import type { WrittenOutboxRow } from './store.js';
-import { insertActor, lockActor, selectActor, selectEventsAfter, updateActor, type ActorRow } from './store.js';
+import { actorInsert, lockActor, selectActor, selectEventsAfter, updateActor, type ActorRow } from './store.js';
 import type { StreamEvent } from './types.js';
 
 /**
@@ -158,12 +158,15 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
         snapshot = next;
         actions = [...actions, ...more];
       }
-      // The row first: a concurrent create of the same id fails here, before any effect ran.
-      await insertActor(tx, {
+      // The row is a blind write: it goes out with the command's last statement, or before the first
+      // effect that is not blind. A concurrent create of the same id fails there and rolls back everything.
+      const row = actorInsert({
         id: opts.id, tenantId, mode, kind: opts.kind, machineVersion: entry.version,
         snapshot: entry.machine.getPersistedSnapshot(snapshot),
       });
-      const outcome = await executeActions(tx, actions, { actorId: opts.id, tenantId, mode, scope, effects: deps.effects });
+      const outcome = await executeActions(tx, actions, {
+        actorId: opts.id, tenantId, mode, scope, effects: deps.effects, leadingWrites: [{ table: 'actors', sql: row }],
+      });
       const result: CommandResult = { snapshot, events: outcome.events, state: stateOf(snapshot.value) };
       await opts.inTx?.(tx, result);
       return { result, outbox: outcome.outbox };

@@ -1,4 +1,4 @@
-import { sql } from 'slonik';
+import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
 import { jsonb } from './jsonb.js';
@@ -24,12 +24,14 @@ export async function insertInquiry(tx: Tx, i: NewInquiry): Promise<void> {
             ${jsonb(i.request)}, ${i.principal})`);
 }
 
-export async function updateInquiryStatus(tx: Tx, id: string, status: string): Promise<void> {
-  await tx.query(sql.unsafe`
+/** The status update as a statement fragment, for a command's combined last statement (actors/actions.ts). */
+export function inquiryStatusUpdate(id: string, status: string): FragmentSqlToken {
+  return sql.fragment`
     UPDATE inquiries SET status = ${status},
       concluded_at = CASE WHEN ${status} IN ('concluded', 'rejected') THEN now() ELSE concluded_at END
-    WHERE id = ${id}`);
+    WHERE id = ${id}`;
 }
+
 
 const InquiryRow = z.object({
   id: z.string(),
@@ -67,14 +69,16 @@ export interface NewAssessment {
   findings: unknown;
 }
 
-export async function insertAssessment(tx: Tx, a: NewAssessment): Promise<void> {
-  await tx.query(sql.unsafe`
+/** The ledger insert as a statement fragment, for a command's combined last statement (actors/actions.ts). */
+export function assessmentInsert(a: NewAssessment): FragmentSqlToken {
+  return sql.fragment`
     INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
                              methodology_version, label, evidence, inputs, findings)
     VALUES (${a.id}, ${a.tenantId}, ${a.mode}, ${a.inquiryId}, ${a.entityId}, ${a.score}, ${a.low}, ${a.high},
             ${a.preliminary}, ${a.asOf}, ${a.methodologyVersion}, ${jsonb(a.label)},
-            ${jsonb(a.evidence)}, ${jsonb(a.inputs)}, ${jsonb(a.findings)})`);
+            ${jsonb(a.evidence)}, ${jsonb(a.inputs)}, ${jsonb(a.findings)})`;
 }
+
 
 export const AssessmentRow = z.object({
   id: z.string(),

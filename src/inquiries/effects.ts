@@ -1,11 +1,13 @@
-import type { Effect } from '../../actors/actions.js';
-import { insertAssessment, updateInquiryStatus } from '../db/inquiries.js';
+import { blindEffect, type Effect } from '../../actors/actions.js';
+import { assessmentInsert, inquiryStatusUpdate } from '../db/inquiries.js';
 import type { AssessmentBody, LedgerInputs } from './assess.js';
 
 /**
  * The inquiry machine's in-transaction effects: the ledger row of every
  * assessment it issues (append-only; with what `tas score` needs to
  * reconstruct it and the findings as they stood), and the read model's status.
+ * Both are blind writes (actors/actions.ts): they go out with the command's
+ * last statement instead of a round trip each.
  */
 export interface AssessmentRecord {
   inputs: LedgerInputs;
@@ -13,9 +15,9 @@ export interface AssessmentRecord {
 }
 
 export const inquiryEffects: Record<string, Effect> = {
-  async recordAssessment(tx, params: { assessment: AssessmentBody; record: AssessmentRecord }, ctx) {
+  recordAssessment: blindEffect(async (_tx, params: { assessment: AssessmentBody; record: AssessmentRecord }, ctx) => {
     const a = params.assessment;
-    await insertAssessment(tx, {
+    ctx.defer({ table: 'assessments', sql: assessmentInsert({
       id: a.assessment_id,
       tenantId: ctx.scope.tenantId!,
       mode: ctx.scope.mode!,
@@ -31,11 +33,12 @@ export const inquiryEffects: Record<string, Effect> = {
       evidence: a.evidence,
       inputs: params.record.inputs,
       findings: params.record.findings,
-    });
-  },
-  async updateInquiryStatus(tx, params: { status: string }, ctx) {
+    }) });
+  }),
+  updateInquiryStatus: blindEffect(async (_tx, params: { status: string }, ctx) => {
     // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
     if (params.status === 'accepted') return;
-    await updateInquiryStatus(tx, ctx.actorId, params.status);
-  },
+    // A later status in the same command replaces this one: the row ends as the two in order would leave it.
+    ctx.defer({ table: 'inquiries', replaces: `inquiry-status:${ctx.actorId}`, sql: inquiryStatusUpdate(ctx.actorId, params.status) });
+  }),
 };

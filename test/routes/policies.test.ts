@@ -52,7 +52,7 @@ describe('publishing and listing policies', () => {
   it('given two publications, then versions 1 and 2, each 201 PolicyOut and audited as a policy', async () => {
     const first = await publish(ts.tenant.keys.test_admin, POLICY);
     expect(first.res.status).toBe(201);
-    expect(PolicyOut.parse(first.body)).toEqual({ ...POLICY, allowed_origins: [], separate_sign_off: false, policy_version: 1, created_at: expect.any(String), current: true });
+    expect(PolicyOut.parse(first.body)).toEqual({ ...POLICY, allowed_origins: [], separate_sign_off: false, default_region: null, policy_version: 1, created_at: expect.any(String), current: true });
     const auditId = first.res.headers.get('x-service-audit-id')!;
     expect(auditId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await auditRow(auditId)).toMatchObject({ status: 201, target_kind: 'policy', target_id: '1', action: 'publishPolicy' });
