@@ -99,9 +99,20 @@ function summarySection(ctx: Ctx): ReportSectionOut {
   return section(ctx, 'summary', [lines, a.preliminary ? [m.preliminary()] : []]);
 }
 
+/**
+ * The findings as the language says them. Sentences that come out the same
+ * (several findings of one kind, in a language that names the kind rather
+ * than the value) are said once, with their count.
+ */
 function quoted(ctx: Ctx, items: Finding[]): string {
-  const shown = items.slice(0, MAX_QUOTED).map((x) => x.statement.trim().replace(/[.;]+$/, ''));
-  const rest = items.length - shown.length;
+  const said = new Map<string, number>();
+  for (const x of items.slice(0, MAX_QUOTED)) {
+    const disposition = x.disposition === 'supports' ? 'supports' : 'weakens';
+    const text = ctx.m.finding({ kind: x.kind ?? '', disposition, statement: x.statement }).trim().replace(/[.;]+$/, '');
+    said.set(text, (said.get(text) ?? 0) + 1);
+  }
+  const shown = [...said].map(([text, n]) => (n > 1 ? `${text} (×${ctx.f.num(n).text})` : text));
+  const rest = items.length - Math.min(items.length, MAX_QUOTED);
   return `${shown.join('; ')}.${rest > 0 ? ` ${ctx.m.moreNotQuoted({ count: ctx.f.num(rest) })}` : ''}`;
 }
 

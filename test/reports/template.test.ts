@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { builtInCatalogue } from '../../src/checks/catalogue.js';
+import { DE, ES, FR, PT, phraseFor } from '../../src/reports/locales/findings.js';
 import { negotiateLang } from '../../src/reports/locales/index.js';
 import { renderShareCard, renderTemplateReport } from '../../src/reports/template.js';
 import { Report, ShareCardOut } from '../../src/schemas/inquiries.js';
@@ -183,5 +185,35 @@ describe('share card', () => {
     expect(renderShareCard(assessment({ score: 50 })).headline).toBe('Moderate trust indicated');
     expect(renderShareCard(assessment({ score: 12, low: 3, high: 30, label: null })).headline).toBe('Lower trust indicated');
     expect(renderShareCard(assessment({ label: null })).label).toBeNull();
+  });
+});
+
+describe('finding sentences in every report language (issue 18)', () => {
+  const TABLES = { de: DE, es: ES, fr: FR, pt: PT };
+
+  it('given every scored kind the checks declare, then each language other than English has its own sentence, and no sentence names a kind no check declares', async () => {
+    const declared = new Set((await builtInCatalogue()).flatMap((row) => row.answers.filter((a) => a.disposition !== 'neutral').map((a) => `${a.kind}:${a.disposition}`)));
+    expect(declared.size).toBeGreaterThan(40);
+    for (const [lang, table] of Object.entries(TABLES)) {
+      const keys = Object.keys(table).filter((k) => !k.startsWith('generic_'));
+      expect([lang, [...declared].filter((k) => !keys.includes(k))]).toEqual([lang, []]);
+      expect([lang, keys.filter((k) => !declared.has(k))]).toEqual([lang, []]);
+    }
+  });
+
+  it('given German, then the findings are said in German and no English statement is quoted; repeated kinds are said once with their count', () => {
+    const base = findings().findings!;
+    const twice = findings({ findings: [...base, { ...base[1]!, finding_id: 'f-6', statement: 'The mailbox bob is not a role account.' }] });
+    const german = body(renderTemplateReport({ assessment: assessment(), findings: twice, lang: 'de', now: NOW }), 'evidence');
+    expect(german).toContain('Die Adresse ist korrekt aufgebaut');
+    expect(german).toContain(`${DE['role_account:supports'] ?? DE.generic_supports} (×2)`);
+    for (const f of twice.findings ?? []) expect(german).not.toContain(f.statement.replace(/\.$/, ''));
+    const english = body(renderTemplateReport({ assessment: assessment(), findings: twice, lang: 'en', now: NOW }), 'evidence');
+    expect(english).toContain('The mailbox bob is not a role account');
+  });
+
+  it('given a kind no table knows (an operator provider), then the language says the generic sentence for its direction', () => {
+    expect(phraseFor(FR, 'acme_risk', 'weakens')).toBe(FR.generic_weakens);
+    expect(phraseFor(PT, 'acme_risk', 'supports')).toBe(PT.generic_supports);
   });
 });

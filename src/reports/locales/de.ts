@@ -1,3 +1,4 @@
+import { DE, phraseFor } from './findings.js';
 import type { Num, ReportMessages } from './types.js';
 
 /** German. Counts that would need agreement follow a colon instead. */
@@ -52,6 +53,7 @@ export const de: ReportMessages = {
   neutral: ({ count }) => `Neutrale Befunde, gezählt ohne Einfluss auf den Wert: ${count.text}.`,
   moreNotQuoted: ({ count }) => `(${count.text} weitere nicht zitiert)`,
   findingsNotShown: () => 'Einzelne Befunde sind nicht Teil dieses Berichts.',
+  finding: ({ kind, disposition }) => phraseFor(DE, kind, disposition),
   provenanceClass: (id) => PROVENANCE[id],
 
   contradictions: ({ count }) =>

@@ -52,6 +52,7 @@ export const en: ReportMessages = {
   neutral: ({ count }) => `${s(count, 'finding is', 'findings are')} neutral: counted, without moving the score.`,
   moreNotQuoted: ({ count }) => `(${count.text} more not quoted)`,
   findingsNotShown: () => 'Individual findings are not part of this report.',
+  finding: ({ statement }) => statement,
   provenanceClass: (id) => PROVENANCE[id],
 
   contradictions: ({ count }) =>

@@ -1,3 +1,4 @@
+import { ES, phraseFor } from './findings.js';
 import type { Num, ReportMessages } from './types.js';
 
 /** Spanish. Counts that would need agreement are put after a colon instead. */
@@ -52,6 +53,7 @@ export const es: ReportMessages = {
   neutral: ({ count }) => `Hallazgos neutros, contados sin mover la puntuación: ${count.text}.`,
   moreNotQuoted: ({ count }) => `(${count.text} más sin citar)`,
   findingsNotShown: () => 'Los hallazgos individuales no forman parte de este informe.',
+  finding: ({ kind, disposition }) => phraseFor(ES, kind, disposition),
   provenanceClass: (id) => PROVENANCE[id],
 
   contradictions: ({ count }) =>

@@ -1,3 +1,4 @@
+import { FR, phraseFor } from './findings.js';
 import type { Num, ReportMessages } from './types.js';
 
 /**
@@ -57,6 +58,7 @@ export const fr: ReportMessages = {
   neutral: ({ count }) => `Constats neutres, comptés sans effet sur le score${C} ${count.text}.`,
   moreNotQuoted: ({ count }) => `(${count.text} autres non cités)`,
   findingsNotShown: () => 'Les constats individuels ne font pas partie de ce rapport.',
+  finding: ({ kind, disposition }) => phraseFor(FR, kind, disposition),
   provenanceClass: (id) => PROVENANCE[id],
 
   contradictions: ({ count }) =>

@@ -1,3 +1,4 @@
+import { PT, phraseFor } from './findings.js';
 import type { Num, ReportMessages } from './types.js';
 
 /** Portuguese (Brazilian spelling). Counts that would need agreement follow a colon instead. */
@@ -52,6 +53,7 @@ export const pt: ReportMessages = {
   neutral: ({ count }) => `Constatações neutras, contadas sem mover a pontuação: ${count.text}.`,
   moreNotQuoted: ({ count }) => `(mais ${count.text} não citadas)`,
   findingsNotShown: () => 'As constatações individuais não fazem parte deste relatório.',
+  finding: ({ kind, disposition }) => phraseFor(PT, kind, disposition),
   provenanceClass: (id) => PROVENANCE[id],
 
   contradictions: ({ count }) =>

@@ -47,6 +47,11 @@ export interface ReportMessages {
   neutral(p: { count: Num }): string;
   moreNotQuoted(p: { count: Num }): string;
   findingsNotShown(): string;
+  /**
+   * What one scored finding says: English quotes the check's own statement;
+   * the other languages say what kind of evidence it is (locales/findings.ts).
+   */
+  finding(p: { kind: string; disposition: 'supports' | 'weakens'; statement: string }): string;
   /** Display name of a provenance class; undefined lets the template fall back to the raw id. */
   provenanceClass(id: string): string | undefined;
 
