@@ -76,6 +76,7 @@ function renderCase(c) {
     ['Members', c.members.map((m) => `${m.principal} (${m.role})`).join(', ') || 'none'],
     ['Entities', String(c.entity_ids.length)],
   ]);
+  $('member-list').replaceChildren(...c.members.map(memberItem));
   $('case-section').dataset.state = c.state;
   const select = $('ledger-entity');
   select.replaceChildren(...c.entity_ids.map((id) => {
@@ -124,6 +125,20 @@ function safeParse(text) {
   }
 }
 
+function memberItem(member) {
+  const remove = el('button', 'Remove');
+  remove.type = 'button';
+  remove.dataset.principal = member.principal;
+  remove.addEventListener('click', () => guarded(async () => {
+    current = await api.post(casePath('/members'), { principal: member.principal, role: member.role, action: 'remove' });
+    renderCase(current);
+    say(`Member ${member.principal} removed.`);
+  }));
+  const item = el('li', `${member.principal} (${member.role}) `);
+  item.append(remove);
+  return item;
+}
+
 action($('member-form'), async () => {
   current = await api.post(casePath('/members'), { principal: value('member-principal'), role: $('member-role').value, action: 'add' });
   renderCase(current);
@@ -140,14 +155,40 @@ action($('assert-form'), async () => {
 });
 
 action($('material-form'), async () => {
-  const declared = await api.post('/v1/material', {
-    kind: 'text', media_type: 'text/plain', purpose: current.purpose, text: $('material-text').value, case_id: current.case_id,
+  const file = $('material-file').files?.[0];
+  const text = $('material-text').value;
+  if (!file && !text) throw new Error('Give a text or choose a file.');
+  const declared = file ? await uploadFile(file) : await api.post('/v1/material', {
+    kind: 'text', media_type: 'text/plain', purpose: current.purpose, text, case_id: current.case_id,
   });
   const settled = await settleMaterial(declared.material_id);
   const extraction = await api.get(`/v1/material/${declared.material_id}/extraction`);
   $('material-items').replaceChildren(...extraction.items.map((item) => el('li', `${item.type}: ${item.value ?? '(fingerprint only)'}`)));
   say(`Material ${settled.status}: ${extraction.items.length} item(s) extracted.`);
 });
+
+/** Material as bytes: declared by its SHA-256 and size, then PUT to the signed, single-use URL the declaration returns. */
+async function uploadFile(file) {
+  const bytes = await file.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  const sha256 = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const mediaType = file.type || 'application/octet-stream';
+  const consent = value('material-consent');
+  const declared = await api.post('/v1/material', {
+    kind: kindOf(mediaType), media_type: mediaType, purpose: current.purpose, sha256, size_bytes: file.size, case_id: current.case_id,
+    ...(consent ? { consent_ref: consent } : {}),
+  });
+  // The URL carries its own single-use token, not the key; it is on this origin (a path is enough).
+  const target = new URL(declared.upload.url);
+  const res = await fetch(target.pathname + target.search, { method: 'PUT', headers: declared.upload.headers, body: bytes });
+  if (!res.ok) throw new Error(`The upload was refused (HTTP ${res.status}).`);
+  return declared;
+}
+
+function kindOf(mediaType) {
+  const family = mediaType.split('/')[0];
+  return family === 'image' || family === 'audio' || family === 'video' ? family : 'document';
+}
 
 async function settleMaterial(materialId) {
   for (let i = 0; i < 120; i += 1) {
@@ -211,6 +252,13 @@ action($('review-form'), async () => {
   current = await api.post(casePath('/review'), { outcome: $('review-outcome').value, ...(note ? { note } : {}) });
   renderCase(current);
   say(`Review recorded: the case is ${current.state}.`);
+});
+
+action($('close-form'), async () => {
+  const finding = value('close-finding');
+  current = await api.post(casePath(`/close${finding ? `?finding=${encodeURIComponent(finding)}` : ''}`));
+  renderCase(current);
+  say(`Case closed: it is ${current.state}.`);
 });
 
 action($('export-form'), async () => {

@@ -43,7 +43,7 @@ async function submitAndSee(page: Page, form: string, status: string | RegExp): 
 }
 
 describe("the investigator's console", () => {
-  it('walks a whole case in Chromium: open, assert, material, gated expansion, graph, ledger, hold, sign-off, export', async () => {
+  it('walks a whole case in Chromium: open, members in and out, assert, material as text and as a file, gated expansion, graph, ledger, hold, sign-off, export, close', async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -69,6 +69,12 @@ describe("the investigator's console", () => {
     await page.fill('#member-principal', 'analyst-7');
     await submitAndSee(page, '#member-form', 'Member added');
     await expect.poll(() => page.textContent('#case-facts')).toContain('analyst-7 (analyst)');
+    await page.fill('#member-principal', 'observer-2');
+    await page.selectOption('#member-role', 'observer');
+    await submitAndSee(page, '#member-form', 'Member added');
+    await page.click('#member-list button[data-principal="observer-2"]');
+    await page.locator('#status').filter({ hasText: 'Member observer-2 removed' }).waitFor();
+    await expect.poll(() => page.textContent('#case-facts')).not.toContain('observer-2');
 
     await page.fill('#assert-value', 'ring.three@example.org');
     await page.fill('#assert-statement', 'Seen opening mule accounts');
@@ -77,6 +83,11 @@ describe("the investigator's console", () => {
     await page.fill('#material-text', 'Ask ring.three@example.org or call +44 20 7946 0555.');
     await submitAndSee(page, '#material-form', /Material extracted: [1-9]/);
     expect(await page.locator('#material-items li').count()).toBeGreaterThan(0);
+    // A file goes as bytes: declared by its hash, PUT to the signed URL, extracted by the worker.
+    await page.fill('#material-text', '');
+    await page.setInputFiles('#material-file', { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('Forward it to file.upload@example.org today.') });
+    await submitAndSee(page, '#material-form', /Material extracted: 1 item/);
+    expect(await page.textContent('#material-items')).toContain('EMAIL: file.upload@example.org');
 
     await page.fill('#expand-value', 'ring.three@example.org');
     await page.selectOption('#expand-type2', 'PHONE');
@@ -107,6 +118,9 @@ describe("the investigator's console", () => {
     await submitAndSee(page, '#export-form', 'Bundle ready to download');
     expect(await page.isVisible('#export-download')).toBe(true);
     expect(await page.textContent('#export-status')).toMatch(/manifest sha256 [0-9a-f]{64}/);
+    await page.fill('#close-finding', 'Mule ring confirmed');
+    await submitAndSee(page, '#close-form', 'Case closed');
+    expect(await page.textContent('#case-facts')).toContain('closed');
 
     // Live events arrived over the stream, and the key went nowhere but memory.
     await expect.poll(() => page.locator('#live-events li').count(), { timeout: 15_000 }).toBeGreaterThan(0);
