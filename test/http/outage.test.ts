@@ -34,9 +34,23 @@ function startProxy(): Promise<void> {
   return new Promise((r) => proxy.listen(0, '127.0.0.1', () => { proxyPort = (proxy.address() as AddressInfo).port; r(); }));
 }
 
+/** Resolves once something accepts connections on the port (the spawned server is up), or fails after 10 s. */
+async function listening(port: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+      socket.on('error', () => resolve(false));
+    });
+    if (up) return;
+    if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 beforeAll(async () => {
   redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 300));
+  await listening(redisPort);
   await startProxy();
   ts = await startTestService({ REDIS_URL: `redis://127.0.0.1:${redisPort}` }, { workers: true });
   owner = await ownerClient(ts.dbUrl);
@@ -82,8 +96,9 @@ describe('outages', () => {
 
   it('Redis down: reads and inline inquiries keep working, the limiter counts locally, /healthz names Redis', async () => {
     expect((await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) })).status).toBe(200);
+    const gone = new Promise((r) => redis.once('exit', r));
     redis.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 200));
+    await gone;
     const started = Date.now();
     const res = await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) });
     expect(Date.now() - started).toBeLessThan(3000);

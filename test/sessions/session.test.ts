@@ -164,10 +164,9 @@ describe('a session', () => {
       await owner.query(`UPDATE sessions SET token_expires_at = now() - interval '1 second' WHERE id = $1`, [late.body.session_id]);
       const refusals = await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`);
       expect(await upgradeStatus(late.body.ws_url, ['tas.v1', `tas.token.${late.body.token}`])).toBe(401);
-      // Each refused attempt is audited too (group commit: give it a moment).
-      await new Promise((r) => setTimeout(r, 100));
-      const after = await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`);
-      expect(after.rows[0].n).toBe(refusals.rows[0].n + 1);
+      // Each refused attempt is audited too; the row is group-committed beside the answer, so wait for it, not for time.
+      const count = async () => (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`)).rows[0].n as number;
+      await expect.poll(count, { timeout: 5000, interval: 20 }).toBe(refusals.rows[0].n + 1);
     } finally {
       await owner.end();
     }
