@@ -1,5 +1,7 @@
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { parseWebAddress, viewHost } from './hosts.js';
+import { BRAND_SOURCES } from './brandDomains.js';
+import { isWellKnownDomain } from './domainLookalikeCheck.js';
 
 /**
  * How a web address is built, where the build itself deceives:
@@ -8,12 +10,36 @@ import { parseWebAddress, viewHost } from './hosts.js';
  * - a punycode (internationalised) host label, which renders as something
  *   other than what it is (the homograph check judges the script mix);
  * - many sub-domain levels (`secure.login.account.example.com`), which push
- *   the real registrable domain out of sight on a phone screen.
+ *   the real registrable domain out of sight on a phone screen;
+ * - a well-known domain written into the path of another site
+ *   (`https://evil.example/www.paypal.com/signin`), so the address contains
+ *   the brand's name where a hurried reader looks for it. The query is not
+ *   read: honest links carry other sites in their return and tracking
+ *   parameters all the time. A well-known site naming another in its own
+ *   path (an archive, an analytics page) is left alone.
  * Each is its own kind with its own strength; an address with none is
  * ordinary and reported neutral.
  */
 // Four labels or more left of the registrable domain hide it on a narrow screen.
 const DEEP_SUBDOMAIN_LEVELS = 4;
+// Something that reads as a host name: two or more dot-separated labels ending in letters.
+const HOST_IN_TEXT = /(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}/g;
+
+/** The first well-known domain written in the path that is not the site's own, or null. */
+function brandInPath(url: URL, ownRegistrable: string | null): string | null {
+  if (ownRegistrable !== null && isWellKnownDomain(ownRegistrable)) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname).toLowerCase();
+  } catch {
+    path = url.pathname.toLowerCase();
+  }
+  for (const candidate of path.match(HOST_IN_TEXT) ?? []) {
+    const registrable = viewHost(candidate).registrable;
+    if (registrable !== null && registrable !== ownRegistrable && isWellKnownDomain(registrable)) return registrable;
+  }
+  return null;
+}
 
 function shapeAnswers(url: URL): SignalAnswer[] {
   const answers: SignalAnswer[] = [];
@@ -28,6 +54,10 @@ function shapeAnswers(url: URL): SignalAnswer[] {
   if (levels >= DEEP_SUBDOMAIN_LEVELS) {
     answers.push(weakens(`The web address has ${levels} sub-domain levels before its registrable domain.`, { kind: 'url_deep_subdomains' }));
   }
+  const named = view.isIp ? brandInPath(url, null) : brandInPath(url, view.registrable);
+  if (named !== null) {
+    answers.push(weakens(`The web address writes the well-known domain ${named} into the path of another site.`, { kind: 'url_brand_in_path' }));
+  }
   return answers.length > 0 ? answers : [neutral('The web address is built in an ordinary way.')];
 }
 
@@ -36,16 +66,18 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'url_shape',
     kind: 'url_shape',
-    looksAt: 'how the web address is built: credentials before the host, punycode host, sub-domain depth',
+    looksAt: 'how the web address is built: credentials before the host, punycode host, sub-domain depth, a well-known domain in the path',
     declares: [
       { kind: 'url_userinfo', disposition: 'weakens', strength: 'strong', reason: 'Credentials before the host have almost no honest use in a link and exist to mislead the reader.' },
       { kind: 'url_punycode_host', disposition: 'weakens', strength: 'weak', reason: 'Internationalised names are honest in many languages; only together with other signs do they mislead.' },
       { kind: 'url_deep_subdomains', disposition: 'weakens', strength: 'weak', reason: 'Deep sub-domains hide the real domain, though large sites use them too.' },
+      { kind: 'url_brand_in_path', disposition: 'weakens', strength: 'weak', reason: "A brand's domain in another site's path makes the address read as the brand's; directories and link checkers do it honestly too." },
       { disposition: 'neutral', reason: 'An ordinarily built address says nothing either way.' },
     ],
     artifactTypes: ['URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
+    sources: [...BRAND_SOURCES],
   },
   ({ presentation }) => {
     const url = parseWebAddress(presentation.value);

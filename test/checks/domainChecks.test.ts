@@ -169,11 +169,22 @@ describe('url_shape', () => {
     ['credentials before the host', 'https://paypal.com@evil.example/login', 'url_userinfo'],
     ['a punycode host', 'https://xn--pypal-4ve.com/', 'url_punycode_host'],
     ['deep sub-domains', 'https://secure.login.account.verify.example.com/', 'url_deep_subdomains'],
+    ["a brand's domain in another site's path", 'https://cheap-hosting.example/www.paypal.com/signin', 'url_brand_in_path'],
+    ['a percent-encoded brand domain in the path', 'https://203.0.113.7/secure/paypal%2Ecom/update', 'url_brand_in_path'],
   ])('given %s, then it weakens as %s', async (_given, value, kind) => {
     expect((await runOn(urlShape, 'URL', value)).signals).toContainEqual(expect.objectContaining({ kind, disposition: 'weakens' }));
   });
 
   it('an ordinary address is neutral', async () => {
     expect(verdict(await runOn(urlShape, 'URL', 'https://www.example.com/a/b?c=1'))).toBe('neutral');
+  });
+
+  it.each([
+    ['a brand in the query (a return or tracking parameter)', 'https://shop.example/login?next=https://www.paypal.com/&utm_source=facebook.com'],
+    ['the site naming itself in its path', 'https://www.paypal.com/paypal.com/help'],
+    ['a well-known site naming another in its path', 'https://web.archive.org/web/2024/https://www.paypal.com/'],
+    ['a file name with a dot', 'https://example.com/files/report.final.pdf'],
+  ])('given %s, then no brand-in-path', async (_given, value) => {
+    expect((await runOn(urlShape, 'URL', value)).signals.map((s) => s.kind)).not.toContain('url_brand_in_path');
   });
 });
