@@ -3,6 +3,7 @@ import { NETWORK_SOURCES, loadNetworks, networkOf, networksReady, type IpNetwork
 import { normalisePresentation } from './normalise.js';
 import { countryWording, readPhone } from './phoneParsing.js';
 import { HOSTING_ASNS, HOSTING_SOURCE } from './hostingAsns.js';
+import { hostOf, viewHost } from './hosts.js';
 import type { CheckContext } from './types.js';
 
 /**
@@ -15,8 +16,12 @@ import type { CheckContext } from './types.js';
  *   long tail, when its organisation's registered name says so (hosting,
  *   cloud, server, data centre, VPS, colocation, dedicated);
  * - an address registered in another country than the one the subject
- *   claims, or than its phone number's, weakens a little (travel and VPNs
- *   are common).
+ *   claims, than its phone number's, or than the country of its email or web
+ *   domain's national suffix, weakens a little (travel and VPNs are common).
+ *   Only a national second-level suffix counts as a domain's country
+ *   (`co.uk`, `com.br`, `ne.jp`): many bare country codes are sold to anyone
+ *   as generic names (`.io`, `.co`, `.me`), so a bare `.de` is not read as
+ *   Germany either, rather than keep a hand-made list of which are which.
  * The data loads in the background after start-up (src/checks/ipNetworks.ts).
  */
 const HOSTING_WORDS = /\b(?:hosting|host|hosted|cloud|servers?|data ?cent(?:er|re)s?|datacenters?|vps|colo(?:cation)?|dedicated)\b/i;
@@ -33,7 +38,24 @@ function countriesClaimed(ctx: Pick<CheckContext, 'claim' | 'subject'>): { count
     const country = reading.status === 'parsed' ? reading.number.country : undefined;
     if (country) out.push({ country, from: "the phone number's country" });
   }
+  for (const p of ctx.subject.filter((s) => s.type === 'EMAIL' || s.type === 'DOMAIN' || s.type === 'URL')) {
+    const country = nationalSuffixCountry(p);
+    if (country) out.push({ country, from: 'the country of its domain\'s national suffix' });
+  }
   return out;
+}
+
+/** `GB` for a host under `co.uk`: the country of an ICANN suffix of two or more labels ending in a country code; else null. */
+function nationalSuffixCountry(p: { type: string; value: string }): string | null {
+  const host = hostOf(p);
+  if (host === null) return null;
+  const view = viewHost(host);
+  if (view.isIp || !view.isIcann || view.suffix === null) return null;
+  const labels = view.suffix.split('.');
+  const code = labels[labels.length - 1]!;
+  if (labels.length < 2 || !/^[a-z]{2}$/.test(code)) return null;
+  // The suffix list writes the United Kingdom's code as `uk`; ISO 3166 as `GB`.
+  return code === 'uk' ? 'GB' : code.toUpperCase();
 }
 
 function answersFor(network: IpNetwork, ctx: Pick<CheckContext, 'claim' | 'subject'>): SignalAnswer[] {
@@ -57,7 +79,7 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'ip_network',
     kind: 'ip_network',
-    looksAt: 'the network announcing the IP address (hosting or access) and the country it is registered in, against the claimed and phone countries',
+    looksAt: "the network announcing the IP address (hosting or access) and the country it is registered in, against the claimed and phone countries and the country of the email or web domain's national suffix",
     declares: [
       { kind: 'ip_hosting', disposition: 'weakens', strength: 'moderate', reason: 'People connect from access networks; a data-centre address is a server, proxy or VPN exit, though some are honest.' },
       { kind: 'ip_country_mismatch', disposition: 'weakens', strength: 'weak', reason: 'An address in another country than the claimed one is common with travel and VPNs: a small sign.' },
