@@ -9,9 +9,7 @@ import type { LookupAll } from '../src/webhooks/targets.js';
 
 /**
  * The `webhooks` queue's job names, their schemas and the worker's
- * dependencies: what the relay, the worker (workers/webhooks.ts) and the
- * delivery attempt (workers/webhookDelivery.ts) share, kept apart so that
- * neither of the two imports the other.
+ * dependencies: what the relay and the worker (workers/webhooks.ts) share.
  */
 export const WEBHOOK_QUEUE = 'webhooks';
 export const FANOUT_JOB = 'webhook.fanout';
@@ -76,5 +74,4 @@ export interface WebhookWorkerDeps {
 }
 
 
-/** What one delivery attempt needs from the worker's dependencies. */
-export type DeliveryContext = Required<Omit<WebhookWorkerDeps, 'connection' | 'prefix' | 'concurrency' | 'lookup'>> & { lookup?: LookupAll };
+

@@ -1,13 +1,11 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { withTenant } from '../src/db/pool.js';
 import { eventIdOf } from '../src/events/hub.js';
-import { WebhookEventType } from '../src/schemas/events.js';
+import { deliverOnce, subscribersOf, type DeliveryContext } from '../src/webhooks/delivery.js';
 import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE } from '../src/webhooks/schedule.js';
-import { listSubscribedEndpoints, loadEndpoint } from '../src/webhooks/store.js';
-import { attemptDelivery, decideAttempt, recordAttempt, RetryDelivery } from './webhookDelivery.js';
 
 /**
- * Webhook delivery (DESIGN 2.8) on the `webhooks` queue, two job names:
+ * Webhook delivery (DESIGN 2.8) on the `webhooks` queue: the BullMQ adapter
+ * of the delivery commands (src/webhooks/delivery.ts). Two job names:
  *
  * - `webhook.fanout`  one published event of a webhook type; finds the
  *                     tenant's enabled endpoints subscribed to its type and
@@ -29,8 +27,19 @@ const BACKOFF_TYPE = 'webhook-schedule';
 
 import {
   DELIVER_JOB, FANOUT_JOB, parseWebhookJob, WEBHOOK_QUEUE, webhookIdOf,
-  type DeliveryContext, type WebhookDeliverJob, type WebhookFanoutJob, type WebhookWorkerDeps,
+  type WebhookDeliverJob, type WebhookFanoutJob, type WebhookWorkerDeps,
 } from './webhookJobs.js';
+
+/** Thrown to hand BullMQ the delay to the next attempt (read back by the worker's backoff strategy). */
+export class RetryDelivery extends Error {
+  override name = 'RetryDelivery';
+  constructor(
+    readonly delayMs: number,
+    reason: string,
+  ) {
+    super(`webhook delivery will be retried: ${reason}`);
+  }
+}
 
 export * from './webhookJobs.js';
 export interface WebhookWorker {
@@ -110,10 +119,8 @@ export function redeliveryJob(data: WebhookDeliverJob, requestedAt: number, sche
 
 /** Enqueues one delivery per subscribed endpoint; returns how many. */
 async function fanout(c: DeliveryContext, queue: Queue, data: WebhookFanoutJob): Promise<number> {
-  const type = WebhookEventType.safeParse(data.event.type);
-  // Not a type anyone can subscribe to (AssessmentIssued, say): nothing to deliver.
-  if (!type.success) return 0;
-  const endpoints = await withTenant(c.db, { tenantId: data.tenantId, mode: data.mode }, (tx) => listSubscribedEndpoints(tx, type.data));
+  // Not a type anyone can subscribe to (AssessmentIssued, say): no endpoint, nothing to deliver.
+  const endpoints = await subscribersOf(c, { tenantId: data.tenantId, mode: data.mode }, data.event);
   const eventId = eventIdOf(data.event.stream_id, data.event.seq);
   await queue.addBulk(
     endpoints.map((endpointId) => ({
@@ -134,19 +141,8 @@ async function fanout(c: DeliveryContext, queue: Queue, data: WebhookFanoutJob):
 
 /** One attempt of one delivery; throws RetryDelivery when the schedule has another attempt for it. */
 async function deliver(c: DeliveryContext, job: Job, data: WebhookDeliverJob): Promise<string> {
-  const scope = { tenantId: data.tenantId, mode: data.mode };
   // BullMQ counts failed attempts; this one is the next.
-  const attempt = job.attemptsMade + 1;
-  const endpoint = await withTenant(c.db, scope, (tx) => loadEndpoint(tx, data.endpointId));
-  if (!endpoint || endpoint.disabled_at) {
-    c.log.info({ jobId: job.id, endpointId: data.endpointId }, 'webhook endpoint is disabled; delivery dropped');
-    return 'dropped';
-  }
-  const started = performance.now();
-  const result = await attemptDelivery(c, data, endpoint);
-  const latencyMs = Math.round(performance.now() - started);
-  const decision = decideAttempt(c, result, attempt);
-  await recordAttempt(c, data, attempt, decision, latencyMs);
-  if (decision.status === 'retrying') throw new RetryDelivery(decision.delayMs!, decision.error ?? 'failed');
-  return decision.status;
+  const outcome = await deliverOnce(c, data, job.attemptsMade + 1);
+  if (outcome.status === 'retrying') throw new RetryDelivery(outcome.retryInMs!, outcome.error ?? 'failed');
+  return outcome.status;
 }

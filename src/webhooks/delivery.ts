@@ -1,29 +1,80 @@
-import { withTenant } from '../src/db/pool.js';
-import { envelopeOf, eventIdOf } from '../src/events/hub.js';
-import { nextDelayMs, parseRetryAfter } from '../src/webhooks/schedule.js';
-import { openSecret } from '../src/webhooks/secret.js';
-import { postWebhook, type SendOutcome } from '../src/webhooks/send.js';
-import { signatureHeaders } from '../src/webhooks/sign.js';
-import { disableEndpoint, insertDelivery, type DeliveryStatus, type EndpointRow } from '../src/webhooks/store.js';
-import { checkTarget } from '../src/webhooks/targets.js';
-import type { DeliveryContext, WebhookDeliverJob } from './webhookJobs.js';
+import type { Logger } from 'pino';
+import type { StreamEvent } from '../../actors/types.js';
+import { withTenant, type Db, type Mode } from '../db/pool.js';
+import { envelopeOf, eventIdOf } from '../events/hub.js';
+import { WebhookEventType } from '../schemas/events.js';
+import { nextDelayMs, parseRetryAfter, type RetrySchedule } from './schedule.js';
+import { openSecret } from './secret.js';
+import { postWebhook, type SendOutcome } from './send.js';
+import { signatureHeaders } from './sign.js';
+import { disableEndpoint, insertDelivery, listSubscribedEndpoints, loadEndpoint, type DeliveryStatus, type EndpointRow } from './store.js';
+import { checkTarget, type LookupAll } from './targets.js';
 
 /**
- * One delivery attempt, in three steps: make it (attemptDelivery), decide
- * what it means (decideAttempt, pure), write it down (recordAttempt). Errors
- * written to the log are our own neutral words: a receiver's body, an
- * address it resolved to or a socket error's text never reach the table.
+ * Webhook delivery as commands, knowing nothing of the queue that runs them
+ * (workers/webhooks.ts is the BullMQ adapter): which endpoints an event goes
+ * to (`subscribersOf`), and one attempt of one delivery (`deliverOnce`), in
+ * three steps: make it (attemptDelivery), decide what it means
+ * (decideAttempt, pure), write it down (recordAttempt). Errors written to
+ * the log are our own neutral words: a receiver's body, an address it
+ * resolved to or a socket error's text never reach the table.
  */
 
-/** Thrown to hand BullMQ the delay to the next attempt (read back by the worker's backoff strategy). */
-export class RetryDelivery extends Error {
-  override name = 'RetryDelivery';
-  constructor(
-    readonly delayMs: number,
-    reason: string,
-  ) {
-    super(`webhook delivery will be retried: ${reason}`);
+/** What delivering needs: the store, the pepper secrets are sealed under, the schedule and the clock. */
+export interface DeliveryContext {
+  db: Db;
+  /** The key pepper the signing secrets are sealed under. */
+  pepper: string;
+  log: Logger;
+  allowInsecureTargets: (mode: Mode) => boolean;
+  schedule: RetrySchedule;
+  /** Per attempt, connect to response head; the OpenAPI `webhooks` section promises receivers 10 s. */
+  timeoutMs: number;
+  lookup?: LookupAll;
+  now: () => number;
+  random: () => number;
+}
+
+/** One event for one endpoint, as the fanout addressed it. */
+export interface DeliveryRequest {
+  tenantId: string;
+  mode: Mode;
+  event: StreamEvent;
+  stream: 'inquiry' | 'monitor' | 'case';
+  endpointId: string;
+  /** The Standard Webhooks `webhook-id`: the same on every attempt and re-dispatch. */
+  webhookId: string;
+}
+type WebhookDeliverJob = DeliveryRequest;
+
+/** The tenant's enabled endpoints subscribed to the event's type (none when the type is not one anyone can subscribe to). */
+export async function subscribersOf(c: Pick<DeliveryContext, 'db'>, scope: { tenantId: string; mode: Mode }, event: StreamEvent): Promise<string[]> {
+  const type = WebhookEventType.safeParse(event.type);
+  if (!type.success) return [];
+  return [...(await withTenant(c.db, scope, (tx) => listSubscribedEndpoints(tx, type.data)))];
+}
+
+/** What one attempt came to: `retrying` carries the delay before the next. */
+export interface AttemptOutcome {
+  status: DeliveryStatus | 'dropped';
+  retryInMs: number | null;
+  error: string | null;
+}
+
+/** One attempt (the `attempt`-th) of one delivery: dropped when the endpoint is gone or disabled, else made, decided and recorded. */
+export async function deliverOnce(c: DeliveryContext, data: DeliveryRequest, attempt: number): Promise<AttemptOutcome> {
+  const scope = { tenantId: data.tenantId, mode: data.mode };
+  const endpoint = await withTenant(c.db, scope, (tx) => loadEndpoint(tx, data.endpointId));
+  if (!endpoint || endpoint.disabled_at) {
+    c.log.info({ endpointId: data.endpointId }, 'webhook endpoint is disabled; delivery dropped');
+    return { status: 'dropped', retryInMs: null, error: null };
   }
+  const started = performance.now();
+  const result = await attemptDelivery(c, data, endpoint);
+  const latencyMs = Math.round(performance.now() - started);
+  const decision = decideAttempt(c, result, attempt);
+  await recordAttempt(c, data, attempt, decision, latencyMs);
+  return { status: decision.status, retryInMs: decision.delayMs, error: decision.error };
 }
 
 export type AttemptResult = SendOutcome | { kind: 'refused' } | { kind: 'secret' };
