@@ -19,8 +19,15 @@ afterAll(async () => {
 
 describe('stopping the service', () => {
   it('lets a call in flight finish with its answer before closing anything', async () => {
+    // In flight for sure once its check has reached the provider (which answers 800 ms later).
+    const reached = new Promise<void>((resolve) => {
+      provider.handler = (_req, res) => {
+        resolve();
+        setTimeout(() => json(res, 200, { risk: 'low' }), 800);
+      };
+    });
     const inFlight = inquire(ts, { ...EMAIL_AND_PHONE, stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 5000 } });
-    await new Promise((r) => setTimeout(r, 200));
+    await reached;
     const stopped = ts.stop();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
