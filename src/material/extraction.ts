@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { insertExtractions, type NewExtraction } from '../db/material.js';
-import { deleteBytesUnlessKept, lockForExtraction, markExtracted, markFailed, readBytes, type ExtractionTarget } from '../db/materialBytes.js';
+import { lockForExtraction, markExtracted, markFailed, type ExtractionTarget } from '../db/materialBytes.js';
+import { postgresByteStore, type OpenByteStore } from './byteStore.js';
 import { withTenant, type Db, type Mode } from '../db/pool.js';
 import { BYTES_EXTRACTOR_VERSION } from './extractBytes.js';
 import { extractBytesOffLoop } from './extractBytesOffLoop.js';
@@ -33,20 +34,21 @@ export interface MaterialExtraction {
   giveUp(job: MaterialJob): Promise<void>;
 }
 
-export function createMaterialExtraction(deps: { db: Db }): MaterialExtraction {
+export function createMaterialExtraction(deps: { db: Db; openBytes?: OpenByteStore }): MaterialExtraction {
+  const openBytes = deps.openBytes ?? postgresByteStore;
   return {
     async extract(job) {
       const loaded = await withTenant(deps.db, job, async (tx) => {
         const target = await lockForExtraction(tx, job.materialId);
         if (!target || target.status !== 'received') return null;
-        return { target, bytes: await readBytes(tx, target.sha256) };
+        return { target, bytes: await openBytes(tx, job).read(target.sha256) };
       });
       if (!loaded) return;
       const outcome = await extractOutcome(loaded.target, loaded.bytes);
-      await store(deps.db, job, loaded.target, outcome);
+      await store(deps.db, openBytes, job, loaded.target, outcome);
     },
     async giveUp(job) {
-      await store(deps.db, job, null, { ok: false, reason: 'extractor_failed' });
+      await store(deps.db, openBytes, job, null, { ok: false, reason: 'extractor_failed' });
     },
   };
 }
@@ -66,7 +68,7 @@ async function extractOutcome(target: ExtractionTarget, bytes: Buffer): Promise<
   }
 }
 
-async function store(db: Db, job: MaterialJob, seen: ExtractionTarget | null, outcome: Outcome): Promise<void> {
+async function store(db: Db, openBytes: OpenByteStore, job: MaterialJob, seen: ExtractionTarget | null, outcome: Outcome): Promise<void> {
   await withTenant(db, job, async (tx) => {
     const target = await lockForExtraction(tx, job.materialId);
     // Another attempt finished first, or the material changed under us: its outcome stands.
@@ -79,7 +81,7 @@ async function store(db: Db, job: MaterialJob, seen: ExtractionTarget | null, ou
     } else {
       await markFailed(tx, { id: target.id, reason: outcome.reason, extractorVersion: BYTES_EXTRACTOR_VERSION, bytesStored: keep });
     }
-    if (!keep) await deleteBytesUnlessKept(tx, target.sha256);
+    if (!keep) await openBytes(tx, job).deleteUnlessKept(target.sha256);
   });
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { withTenant, type Db, type Mode, type Tx } from '../db/pool.js';
-import { bytesStored, insertChunk, lockUploadTarget, markReceived, MAX_CHUNK_BYTES, type UploadTarget } from '../db/materialBytes.js';
+import { withTenant, type Db, type Mode } from '../db/pool.js';
+import { lockUploadTarget, markReceived, MAX_CHUNK_BYTES, type UploadTarget } from '../db/materialBytes.js';
+import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from './byteStore.js';
 import type { MaterialRow } from '../db/material.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 
@@ -49,13 +50,15 @@ export interface ReceivedUpload {
   scope: { tenantId: string; mode: Mode };
 }
 
-export async function receiveUpload(db: Db, materialId: string, token: string, body: AsyncIterable<Buffer>, now: () => Date): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  db: Db, materialId: string, token: string, body: AsyncIterable<Buffer>, now: () => Date, openBytes: OpenByteStore = postgresByteStore,
+): Promise<ReceivedUpload> {
   const scope = scopeOfToken(token);
   if (!scope) throw refused();
   const material = await withTenant(db, scope, async (tx) => {
     const target = await lockUploadTarget(tx, materialId);
     checkUsable(target, scope.secret, now());
-    await storeStream(tx, scope, target!, body);
+    await storeStream(openBytes(tx, scope), target!, body);
     return markReceived(tx, materialId, keepsBytes(target!));
   });
   return { material, scope: { tenantId: scope.tenantId, mode: scope.mode } };
@@ -77,10 +80,10 @@ function keepsBytes(target: UploadTarget): boolean {
   return target.retention_mode === 'standard' && target.data_class !== 'C2';
 }
 
-async function storeStream(tx: Tx, scope: { tenantId: string; mode: Mode }, target: UploadTarget, body: AsyncIterable<Buffer>): Promise<void> {
+async function storeStream(bytes: MaterialByteStore, target: UploadTarget, body: AsyncIterable<Buffer>): Promise<void> {
   const declaredSize = target.size!;
   const declaredSha = target.sha256!;
-  const write = !(await bytesStored(tx, declaredSha));
+  const write = !(await bytes.has(declaredSha));
   const hash = createHash('sha256');
   let size = 0;
   let seq = 0;
@@ -88,7 +91,7 @@ async function storeStream(tx: Tx, scope: { tenantId: string; mode: Mode }, targ
   let pendingBytes = 0;
   const flush = async () => {
     if (pendingBytes === 0) return;
-    if (write) await insertChunk(tx, scope, declaredSha, seq, Buffer.concat(pending, pendingBytes));
+    if (write) await bytes.putChunk(declaredSha, seq, Buffer.concat(pending, pendingBytes));
     seq += 1;
     pending = [];
     pendingBytes = 0;

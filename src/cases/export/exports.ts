@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/authenticate.js';
 import type { CallContext } from '../../auth/call.js';
 import { withTenant, type Db, type Mode, type Tx } from '../../db/pool.js';
-import { BytesOverLimit, keptMaterialHashes, readBytes, readInlineContent } from '../../db/materialBytes.js';
+import { BytesOverLimit, keptMaterialHashes, readInlineContent } from '../../db/materialBytes.js';
+import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from '../../material/byteStore.js';
 import {
   assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundle, failExport, findExport, finishExport, materialOfCase,
   observationsOfEntities, recordExport, type ExportRow,
@@ -31,6 +32,8 @@ export interface CaseExportDeps {
   publicUrl: () => string;
   enqueue(job: ExportJob): Promise<void>;
   now?: () => Date;
+  /** Where uploaded material bytes are read from (PostgreSQL's store unless the root gives another). */
+  openBytes?: OpenByteStore;
 }
 
 export type CaseExports = ReturnType<typeof createCaseExports>;
@@ -151,7 +154,7 @@ export function createCaseExports(deps: CaseExportDeps) {
       { name: 'observations.json', bytes: json(rows.observations) },
       { name: 'material.json', bytes: json(rows.material) },
       { name: 'audit.json', bytes: json(rows.audit) },
-      ...(row.format === WITH_BYTES ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, row.case_id)) : []),
+      ...(row.format === WITH_BYTES ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, (deps.openBytes ?? postgresByteStore)(tx, scope), row.case_id)) : []),
     ];
   }
 
@@ -169,12 +172,12 @@ export const MAX_EXPORTED_BYTES = 256 * 1024 * 1024;
  * export), named by their hash so the manifest's hash can be read against
  * the name.
  */
-async function materialBytesFiles(tx: Tx, caseId: string): Promise<BundleFile[]> {
+async function materialBytesFiles(tx: Tx, store: MaterialByteStore, caseId: string): Promise<BundleFile[]> {
   const files: BundleFile[] = [];
   let total = 0;
   const tooLarge = () => new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
   for (const sha256 of await keptMaterialHashes(tx, caseId)) {
-    const uploaded = await readBytes(tx, sha256, MAX_EXPORTED_BYTES - total).catch((error: unknown) => {
+    const uploaded = await store.read(sha256, MAX_EXPORTED_BYTES - total).catch((error: unknown) => {
       throw error instanceof BytesOverLimit ? tooLarge() : error;
     });
     // Inline text is kept whole in material_content rather than in chunks.
