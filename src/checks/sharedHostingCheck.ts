@@ -9,7 +9,10 @@ import { viewHost } from './hosts.js';
  * `github.io`, `pages.dev`, `blogspot.com`...). Such a name costs nothing,
  * needs no registration and leaves no registrant: the cheapest place to put a
  * phishing page, and also where many honest projects live, so it is weak.
- * The platform's own domain (`github.io` itself) is not a site on it.
+ * A mailbox at such a name (`someone@mail-7.dynv6.net`) is weak for the same
+ * reason: mail providers and companies receive mail at registered domains,
+ * while throw-away inbox services hide behind free dynamic-DNS and platform
+ * names. The platform's own domain (`github.io` itself) is not a site on it.
  */
 const TLDTS_VERSION = (createRequire(import.meta.url)('tldts/package.json') as { version: string }).version;
 
@@ -18,12 +21,12 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'shared_hosting',
     kind: 'shared_hosting',
-    looksAt: 'whether the host is a site under a shared hosting or platform suffix (public suffix list, private section)',
+    looksAt: 'whether the host (or the email domain) is a site under a shared hosting or platform suffix (public suffix list, private section)',
     declares: [
-      { disposition: 'weakens', strength: 'weak', reason: 'A free platform sub-domain has no registrant and costs nothing, but honest projects use them too.' },
+      { disposition: 'weakens', strength: 'weak', reason: 'A free platform sub-domain has no registrant and costs nothing, but honest projects (and a few companies on shared second-level names) use them too.' },
       { disposition: 'neutral', reason: 'A registered domain of its own is ordinary.' },
     ],
-    artifactTypes: ['DOMAIN', 'URL'],
+    artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
     sources: [{ name: 'tldts (public suffix list, private section)', version: TLDTS_VERSION, licence: 'MIT (list: MPL-2.0)' }],

@@ -159,6 +159,9 @@ describe('shared_hosting', () => {
     ['a Firebase site', 'DOMAIN', 'shop-login.web.app', 'weakens'],
     ['the platform itself', 'DOMAIN', 'github.io', 'neutral'],
     ['a registered domain', 'URL', 'https://example.com/', 'neutral'],
+    ['a mailbox on a dynamic-DNS name', 'EMAIL', 'jane@mail-box-7.dynv6.net', 'weakens'],
+    ['a mailbox at a registered domain', 'EMAIL', 'jane@example.co.uk', 'neutral'],
+    ['a mailbox at a large provider', 'EMAIL', 'jane@gmail.com', 'neutral'],
   ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
     expect(verdict(await runOn(sharedHosting, type, value))).toBe(expected);
   });

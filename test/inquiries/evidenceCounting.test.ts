@@ -102,6 +102,13 @@ describe('phones that cannot reach anyone', () => {
     expect(items(garbage.body, 'phone_validity')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
   });
 
+  it('a mailbox on a free dynamic-DNS name weakens the answer; one at a registered domain does not (issue 11)', async () => {
+    const platform = await inquire(ts, about([{ type: 'EMAIL', value: 'jane.doe@mail-box-7.dynv6.net' }]));
+    expect(items(platform.body, 'shared_hosting').map((f) => f.disposition)).toEqual(['weakens']);
+    const registered = await inquire(ts, about([{ type: 'EMAIL', value: 'jane.doe@example.co.uk' }]));
+    expect(items(registered.body, 'shared_hosting').map((f) => f.disposition)).toEqual(['neutral']);
+  });
+
   it('a premium-rate number weakens a payment', async () => {
     const premium = await inquire(ts, about([{ type: 'PHONE', value: '+44 909 879 0000' }]));
     expect(items(premium.body, 'phone_line_type')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
