@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { callAs, settledMaterial } from './support.js';
 
 /**
  * National-format phone numbers in material (issue 14): read in the region
@@ -20,15 +21,9 @@ afterAll(async () => {
 const NATIONAL = 'Ring the office on 020 7946 0958 before noon.';
 const AS_INTERNATIONAL = '+442079460958';
 
-async function call(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${ts.base}${path}`, {
-    method,
-    headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+
+const call = (key: string, method: string, path: string, body?: unknown) => callAs(ts, key, method, path, body);
+const settled = (key: string, id: string) => settledMaterial(ts, key, id);
 
 async function phonesIn(key: string, materialId: string): Promise<string[]> {
   const ex = await call(key, 'GET', `/v1/material/${materialId}/extraction`);
@@ -42,15 +37,6 @@ async function declareText(key: string, extra: Record<string, unknown> = {}): Pr
   return MaterialOut.parse(r.body);
 }
 
-/** Waits for the worker by reading the material's status (no guessed sleep). */
-async function settled(key: string, id: string): Promise<MaterialOut> {
-  for (let i = 0; i < 600; i += 1) {
-    const out = MaterialOut.parse((await call(key, 'GET', `/v1/material/${id}`)).body);
-    if (out.status === 'extracted' || out.status === 'failed') return out;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`material ${id} never settled`);
-}
 
 describe('the region of national-format phone numbers in material', () => {
   it('given no country claimed and no tenant region, then a national number is not guessed into any country', async () => {

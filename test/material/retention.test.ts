@@ -6,7 +6,8 @@ import { sweepMaterial } from '../../src/material/retention.js';
 import type { MaterialJob } from '../../src/material/extraction.js';
 import { MaterialOut } from '../../src/schemas/material.js';
 import { ownerClient } from '../support/database.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { callAs } from './support.js';
 
 /**
  * The material sweep (issue 14): an upload URL that expired unused leaves the
@@ -28,15 +29,8 @@ afterAll(async () => {
 const TEXT = Buffer.from('Write to jane.doe@example.com about the parcel.', 'utf8');
 const sha = createHash('sha256').update(TEXT).digest('hex');
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${ts.base}${path}`, {
-    method,
-    headers: { ...bearer(ts.tenant.keys.test), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+
+const call = (method: string, path: string, body?: unknown) => callAs(ts, ts.tenant.keys.test, method, path, body);
 
 async function declare(extra: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
   const r = await call('POST', '/v1/material', { kind: 'document', media_type: 'text/plain', purpose: 'fraud_prevention', sha256: sha, size_bytes: TEXT.length, ...extra });

@@ -6,7 +6,8 @@ import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
 import { docx, mp4, pdf, wav, zipBomb } from '../support/documents.js';
 import type pg from 'pg';
 import { ownerClient } from '../support/database.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { callAs, settledMaterial } from './support.js';
 
 /**
  * Material as bytes, end to end through the real server, the material
@@ -24,17 +25,10 @@ afterAll(async () => {
   await ts?.stop();
 });
 
+const call = (method: string, path: string, body?: unknown) => callAs(ts, ts.tenant.keys.test, method, path, body);
+const settled = (id: string) => settledMaterial(ts, ts.tenant.keys.test, id);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${ts.base}${path}`, {
-    method,
-    headers: { ...bearer(ts.tenant.keys.test), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 async function declare(bytes: Buffer, kind: string, mediaType: string, extra: Record<string, unknown> = {}): Promise<MaterialOut> {
   const r = await call('POST', '/v1/material', { kind, media_type: mediaType, purpose: 'fraud_prevention', sha256: sha(bytes), size_bytes: bytes.length, ...extra });
@@ -48,15 +42,6 @@ async function put(url: string, bytes: Buffer): Promise<{ status: number; body: 
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-/** Waits until the worker has finished with the material (no sleep as a guess: the status row says when). */
-async function settled(id: string): Promise<MaterialOut> {
-  for (let i = 0; i < 600; i += 1) {
-    const out = MaterialOut.parse((await call('GET', `/v1/material/${id}`)).body);
-    if (out.status === 'extracted' || out.status === 'failed') return out;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`material ${id} never settled`);
-}
 
 async function upload(bytes: Buffer, kind: string, mediaType: string, extra: Record<string, unknown> = {}) {
   const declared = await declare(bytes, kind, mediaType, extra);
