@@ -3,7 +3,7 @@
  * run (`npm test` runs `npm run lint:deps` first):
  *
  *   edge        src/root (the one composition root), src/app.ts, src/http,
- *               src/routes, src/cli, workers
+ *               src/http/routes, src/cli, workers
  *   capability  src/inquiries, src/observations, src/entities, src/material,
  *               src/cases, src/monitors, src/sessions, src/webhooks,
  *               src/policies, src/registry, src/audit, src/auth, src/tenancy,
@@ -15,7 +15,7 @@
  *
  * Imports point down only; machines import xstate and their own folder.
  */
-const EDGE = '^(src/root/|src/app\\.ts$|src/http/|src/routes/|src/cli/|workers/)';
+const EDGE = '^(src/root/|src/app\\.ts$|src/http/|src/cli/|workers/)';
 const CAPABILITY = '^src/(inquiries|observations|entities|material|cases|monitors|sessions|webhooks|policies|registry|audit|auth|tenancy|reports|calibration|events)/';
 const PLATFORM = '^(src/platform/|src/redis/|src/logger\\.ts$|src/config\\.ts$|src/rules\\.ts$|src/preflight\\.ts$)';
 

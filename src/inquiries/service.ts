@@ -22,7 +22,7 @@ import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
  * The inquiry commands: one sync inquiry (`inquire`, for the HTTP route and
  * for a monitor's rescan alike), the view of one, and the two entry points
  * workers call (a check job's result, an inquiry timer). The HTTP routes are
- * in src/routes/inquiries.ts.
+ * in src/http/routes/inquiries.ts.
  *
  * The sync call answers within `stake.deadline_ms`: when worker checks are
  * planned it listens on the inquiry's stream before opening it, and at the

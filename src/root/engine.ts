@@ -12,7 +12,7 @@ import { createMonitorWorker } from '../../workers/monitors.js';
 import { createMonitorRuns } from '../monitors/runs.js';
 import { switchedOffChecks } from '../checks/catalogue.js';
 import { redeliveryJob, type WebhookDeliverJob } from '../../workers/webhooks.js';
-import type { Redelivery } from '../routes/admin/webhooks.js';
+import type { Redelivery } from '../http/routes/admin/webhooks.js';
 import { createQueues, type Queues } from '../../workers/queues.js';
 import { createTimerWorker } from '../../workers/timers.js';
 import { createWebhookWorker, fanoutJobFor } from '../../workers/webhooks.js';

@@ -15,7 +15,7 @@ import type { BoundRoute } from '../../src/http/handler.js';
 import { createPipeline } from '../../src/http/pipeline.js';
 import { createRateLimiter } from '../../src/http/rateLimit.js';
 import { createRouter } from '../../src/http/router.js';
-import { createEventStreamHandler } from '../../src/routes/streams.js';
+import { createEventStreamHandler } from '../../src/http/routes/streams.js';
 import { AssessmentIssued, EVENT_TYPES, EventEnvelope, InquiryConcluded } from '../../src/schemas/events.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 import { ownerClient } from '../support/database.js';

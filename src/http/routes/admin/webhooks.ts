@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { withTenant, type Db, type Mode } from '../../db/pool.js';
-import type { Handler } from '../../http/handler.js';
-import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
-import { RULES, type RuleId } from '../../rules.js';
-import type { WebhookIn, WebhookOut, WebhookPatch, WebhookSecretRotate } from '../../schemas/admin.js';
-import type { StreamEvent } from '../../../actors/types.js';
-import { readStreamAfter } from '../../db/events.js';
-import { eventIdOf } from '../../events/hub.js';
-import { generateWebhookSecret, sealSecret } from '../../webhooks/secret.js';
+import { withTenant, type Db, type Mode } from '../../../db/pool.js';
+import type { Handler } from '../../handler.js';
+import { ServiceProblem, ValidationFailure } from '../../../platform/problems.js';
+import { RULES, type RuleId } from '../../../rules.js';
+import type { WebhookIn, WebhookOut, WebhookPatch, WebhookSecretRotate } from '../../../schemas/admin.js';
+import type { StreamEvent } from '../../../../actors/types.js';
+import { readStreamAfter } from '../../../db/events.js';
+import { eventIdOf } from '../../../events/hub.js';
+import { generateWebhookSecret, sealSecret } from '../../../webhooks/secret.js';
 import {
   deleteEndpoint, deliveriesOf, endpointExists, findEndpoint, insertEndpoint, listEndpoints, loggedEventOf, rotateSecret, updateEndpoint, type SummaryRow,
-} from '../../webhooks/store.js';
-import { checkTarget, type LookupAll } from '../../webhooks/targets.js';
-import { requirePrincipal } from '../../auth/principal.js';
+} from '../../../webhooks/store.js';
+import { checkTarget, type LookupAll } from '../../../webhooks/targets.js';
+import { requirePrincipal } from '../../../auth/principal.js';
 
 /**
  * POST /v1/admin/webhooks: registers an endpoint for some event types. The

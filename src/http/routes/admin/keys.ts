@@ -1,12 +1,12 @@
-import type { RevocationBus } from '../../auth/revocations.js';
-import { keyPrefixOf } from '../../auth/apiKey.js';
-import { expireKeyAt, findActiveKey, listKeys, revokeKey } from '../../db/keys.js';
-import { withTenant, type Db } from '../../db/pool.js';
-import type { Handler } from '../../http/handler.js';
-import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
-import type { KeyCreate, KeyRotate } from '../../schemas/admin.js';
-import { mintKey } from '../../tenancy/keys.js';
-import { requirePrincipal } from '../../auth/principal.js';
+import type { RevocationBus } from '../../../auth/revocations.js';
+import { keyPrefixOf } from '../../../auth/apiKey.js';
+import { expireKeyAt, findActiveKey, listKeys, revokeKey } from '../../../db/keys.js';
+import { withTenant, type Db } from '../../../db/pool.js';
+import type { Handler } from '../../handler.js';
+import { ServiceProblem, ValidationFailure } from '../../../platform/problems.js';
+import type { KeyCreate, KeyRotate } from '../../../schemas/admin.js';
+import { mintKey } from '../../../tenancy/keys.js';
+import { requirePrincipal } from '../../../auth/principal.js';
 
 /**
  * POST /v1/admin/keys and DELETE /v1/admin/keys/{key_id}. A key mints and

@@ -1,7 +1,7 @@
-import type { Handler } from '../http/handler.js';
-import type { MonitorService } from '../monitors/service.js';
-import type { MonitorCreate } from '../schemas/monitors.js';
-import { requirePrincipal } from '../auth/principal.js';
+import type { Handler } from '../handler.js';
+import type { MonitorService } from '../../monitors/service.js';
+import type { MonitorCreate } from '../../schemas/monitors.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * POST /v1/monitors, GET and DELETE /v1/monitors/{monitor_id}, keyed by

@@ -1,12 +1,12 @@
-import { insertPolicy, listPolicies, type PolicyRow } from '../../db/policies.js';
-import { withTenant, type Db } from '../../db/pool.js';
-import type { Handler } from '../../http/handler.js';
-import { ValidationFailure, type ValidationItem } from '../../platform/problems.js';
-import type { PolicyCache } from '../../policies/cache.js';
-import type { Grants, RegistryCache } from '../../registry/cache.js';
-import type { RuleId } from '../../rules.js';
-import type { PolicyIn, PolicyOut } from '../../schemas/admin.js';
-import { requirePrincipal } from '../../auth/principal.js';
+import { insertPolicy, listPolicies, type PolicyRow } from '../../../db/policies.js';
+import { withTenant, type Db } from '../../../db/pool.js';
+import type { Handler } from '../../handler.js';
+import { ValidationFailure, type ValidationItem } from '../../../platform/problems.js';
+import type { PolicyCache } from '../../../policies/cache.js';
+import type { Grants, RegistryCache } from '../../../registry/cache.js';
+import type { RuleId } from '../../../rules.js';
+import type { PolicyIn, PolicyOut } from '../../../schemas/admin.js';
+import { requirePrincipal } from '../../../auth/principal.js';
 
 /**
  * The policy control plane (admin scope). Versions are append-only; the

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { BoundRoute, Handler } from '../http/handler.js';
-import type { OperationSpec } from '../schemas/operation.js';
+import type { BoundRoute, Handler } from '../handler.js';
+import type { OperationSpec } from '../../schemas/operation.js';
 
 /**
  * GET /examples/session (and its script): a small page that opens a session

@@ -1,14 +1,14 @@
-import { assessmentOf } from '../inquiries/view.js';
-import { withTenant, type Db, type Tx } from '../db/pool.js';
-import { identifiersOf, latestLedgerEntry, ledgerOf, type LedgerRow, type StoredInputs } from '../entities/history.js';
-import { membersOf, survivorOf } from '../entities/resolve.js';
-import type { Handler, HandlerContext } from '../http/handler.js';
-import { ServiceProblem } from '../platform/problems.js';
-import { dateTime } from '../schemas/common.js';
-import { TRUST_METHOD_1, TRUST_METHOD_2 } from '../scoring/index.js';
-import type { EntityOut, LedgerEntryOut, LedgerInputs } from '../schemas/entities.js';
-import type { Assessment } from '../schemas/inquiries.js';
-import { requirePrincipal } from '../auth/principal.js';
+import { assessmentOf } from '../../inquiries/view.js';
+import { withTenant, type Db, type Tx } from '../../db/pool.js';
+import { identifiersOf, latestLedgerEntry, ledgerOf, type LedgerRow, type StoredInputs } from '../../entities/history.js';
+import { membersOf, survivorOf } from '../../entities/resolve.js';
+import type { Handler, HandlerContext } from '../handler.js';
+import { ServiceProblem } from '../../platform/problems.js';
+import { dateTime } from '../../schemas/common.js';
+import { TRUST_METHOD_1, TRUST_METHOD_2 } from '../../scoring/index.js';
+import type { EntityOut, LedgerEntryOut, LedgerInputs } from '../../schemas/entities.js';
+import type { Assessment } from '../../schemas/inquiries.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * Entities as the tenant may see them. An id merged into another answers as

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Handler } from '../http/handler.js';
-import type { OperationSpec } from '../schemas/operation.js';
-import { ServiceProblem } from '../platform/problems.js';
+import type { Handler } from '../handler.js';
+import type { OperationSpec } from '../../schemas/operation.js';
+import { ServiceProblem } from '../../platform/problems.js';
 
 /**
  * The investigator's console (issue 17): static files from `console/`, and
@@ -13,7 +13,7 @@ import { ServiceProblem } from '../platform/problems.js';
  * memory. Only the named files are served, never a path the caller builds.
  */
 const require = createRequire(import.meta.url);
-const CONSOLE_DIR = fileURLToPath(new URL('../../console/', import.meta.url));
+const CONSOLE_DIR = fileURLToPath(new URL('../../../console/', import.meta.url));
 
 const ASSETS: Readonly<Record<string, () => string>> = {
   'app.js': () => `${CONSOLE_DIR}app.js`,

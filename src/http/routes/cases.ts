@@ -1,9 +1,9 @@
-import type { CaseService } from '../cases/service.js';
-import type { CaseExports } from '../cases/export/exports.js';
-import type { CaseExpansion } from '../cases/expand.js';
-import type { Handler, HandlerContext } from '../http/handler.js';
-import type { CaseCreate, CaseExpandIn, IntakeManifest } from '../schemas/cases.js';
-import { requirePrincipal } from '../auth/principal.js';
+import type { CaseService } from '../../cases/service.js';
+import type { CaseExports } from '../../cases/export/exports.js';
+import type { CaseExpansion } from '../../cases/expand.js';
+import type { Handler, HandlerContext } from '../handler.js';
+import type { CaseCreate, CaseExpandIn, IntakeManifest } from '../../schemas/cases.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * The case operations (src/schemas/operationsCases.ts), keyed by operationId

@@ -1,12 +1,12 @@
-import { withTenant, type Db } from '../db/pool.js';
-import type { Handler } from '../http/handler.js';
-import { ValidationFailure } from '../platform/problems.js';
-import { loadAdmission, observationRefusals, recordObservation, recordOutcome } from '../observations/record.js';
-import type { PolicyCache } from '../policies/cache.js';
-import type { RegistryCache } from '../registry/cache.js';
-import type { RuleId } from '../rules.js';
-import type { ObservationIn, OutcomeIn } from '../schemas/observations.js';
-import { requirePrincipal } from '../auth/principal.js';
+import { withTenant, type Db } from '../../db/pool.js';
+import type { Handler } from '../handler.js';
+import { ValidationFailure } from '../../platform/problems.js';
+import { loadAdmission, observationRefusals, recordObservation, recordOutcome } from '../../observations/record.js';
+import type { PolicyCache } from '../../policies/cache.js';
+import type { RegistryCache } from '../../registry/cache.js';
+import type { RuleId } from '../../rules.js';
+import type { ObservationIn, OutcomeIn } from '../../schemas/observations.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * POST /v1/observations(/batch) and /v1/outcomes(/batch): 201 with what was

@@ -1,8 +1,8 @@
-import { auditIdVisible, listAudit } from '../../db/audit.js';
-import { withTenant, type Db } from '../../db/pool.js';
-import type { Handler } from '../../http/handler.js';
-import { ValidationFailure } from '../../platform/problems.js';
-import { requirePrincipal } from '../../auth/principal.js';
+import { auditIdVisible, listAudit } from '../../../db/audit.js';
+import { withTenant, type Db } from '../../../db/pool.js';
+import type { Handler } from '../../handler.js';
+import { ValidationFailure } from '../../../platform/problems.js';
+import { requirePrincipal } from '../../../auth/principal.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,13 +1,13 @@
-import { findMaterial, listExtractions } from '../db/material.js';
-import { withTenant, type Db } from '../db/pool.js';
-import type { Handler } from '../http/handler.js';
-import { ServiceProblem } from '../platform/problems.js';
-import { declareMaterial, type DeclareDeps } from '../material/declare.js';
-import type { MaterialJob } from '../material/extraction.js';
-import { extractionOut, materialOut } from '../material/out.js';
-import { receiveUpload } from '../material/upload.js';
-import type { MaterialCreate } from '../schemas/material.js';
-import { requirePrincipal } from '../auth/principal.js';
+import { findMaterial, listExtractions } from '../../db/material.js';
+import { withTenant, type Db } from '../../db/pool.js';
+import type { Handler } from '../handler.js';
+import { ServiceProblem } from '../../platform/problems.js';
+import { declareMaterial, type DeclareDeps } from '../../material/declare.js';
+import type { MaterialJob } from '../../material/extraction.js';
+import { extractionOut, materialOut } from '../../material/out.js';
+import { receiveUpload } from '../../material/upload.js';
+import type { MaterialCreate } from '../../schemas/material.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * The material operations: parse, call the material commands

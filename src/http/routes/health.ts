@@ -1,7 +1,7 @@
 import { sql } from 'slonik';
-import type { Db } from '../db/pool.js';
+import type { Db } from '../../db/pool.js';
 import type { Redis } from 'ioredis';
-import type { Handler } from '../http/handler.js';
+import type { Handler } from '../handler.js';
 
 /** Liveness for a keyed caller: says the service answers, nothing more. */
 export const health: Handler = async (ctx) => ({

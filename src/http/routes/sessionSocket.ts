@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import uWS, { type HttpResponse, type TemplatedApp, type us_socket_context_t } from 'uWebSockets.js';
 import type { Logger } from 'pino';
-import type { AuditWriter } from '../audit/auditWriter.js';
-import type { RevocationBus } from '../auth/revocations.js';
-import type { EventHub } from '../events/hub.js';
-import { statusLine } from '../http/exchange.js';
-import { ServiceProblem } from '../platform/problems.js';
-import { createConnection, type SessionConnection } from '../sessions/connection.js';
-import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from '../sessions/limits.js';
-import type { SessionService } from '../sessions/service.js';
+import type { AuditWriter } from '../../audit/auditWriter.js';
+import type { RevocationBus } from '../../auth/revocations.js';
+import type { EventHub } from '../../events/hub.js';
+import { statusLine } from '../exchange.js';
+import { ServiceProblem } from '../../platform/problems.js';
+import { createConnection, type SessionConnection } from '../../sessions/connection.js';
+import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from '../../sessions/limits.js';
+import type { SessionService } from '../../sessions/service.js';
 
 /**
  * The session WebSocket route, `GET /v1/sessions/{session_id}/ws`.

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import type { RevocationBus } from '../auth/revocations.js';
-import { createEventPump } from '../events/pump.js';
-import { readStreamAfter, streamOwner, streamTail } from '../db/events.js';
-import { monitorClosed } from '../db/monitors.js';
-import { withTenant, type Db, type TenantScope, type Tx } from '../db/pool.js';
-import { envelopeOf, type EventHub, type HubMessage } from '../events/hub.js';
-import type { Handler, HandlerContext } from '../http/handler.js';
-import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { openSse, type SseWriter } from '../http/sse.js';
-import { requirePrincipal } from '../auth/principal.js';
+import type { RevocationBus } from '../../auth/revocations.js';
+import { createEventPump } from '../../events/pump.js';
+import { readStreamAfter, streamOwner, streamTail } from '../../db/events.js';
+import { monitorClosed } from '../../db/monitors.js';
+import { withTenant, type Db, type TenantScope, type Tx } from '../../db/pool.js';
+import { envelopeOf, type EventHub, type HubMessage } from '../../events/hub.js';
+import type { Handler, HandlerContext } from '../handler.js';
+import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
+import { openSse, type SseWriter } from '../sse.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * GET /v1/{inquiries|monitors|cases}/{id}/events: an actor's event stream as

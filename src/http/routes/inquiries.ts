@@ -1,9 +1,9 @@
-import { requirePrincipal } from '../auth/principal.js';
-import type { Handler } from '../http/handler.js';
-import type { InquiryService } from '../inquiries/service.js';
-import { ValidationFailure } from '../platform/problems.js';
-import { isStorable } from '../platform/storable.js';
-import type { InquiryRequest } from '../schemas/inquiries.js';
+import { requirePrincipal } from '../../auth/principal.js';
+import type { Handler } from '../handler.js';
+import type { InquiryService } from '../../inquiries/service.js';
+import { ValidationFailure } from '../../platform/problems.js';
+import { isStorable } from '../../platform/storable.js';
+import type { InquiryRequest } from '../../schemas/inquiries.js';
 
 /**
  * POST /v1/inquiries (sync) and GET /v1/inquiries/{inquiry_id}, keyed by

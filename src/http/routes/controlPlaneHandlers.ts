@@ -1,7 +1,7 @@
-import type { Db } from '../db/pool.js';
-import type { Handler } from '../http/handler.js';
-import type { PolicyCache } from '../policies/cache.js';
-import type { RegistryCache } from '../registry/cache.js';
+import type { Db } from '../../db/pool.js';
+import type { Handler } from '../handler.js';
+import type { PolicyCache } from '../../policies/cache.js';
+import type { RegistryCache } from '../../registry/cache.js';
 import { createListPolicies, createPublishPolicy } from './admin/policies.js';
 import { createGetEntity, createGetEntityLedger } from './entities.js';
 import { createListArtifactTypes, createListIntents, createListPurposes } from './registry.js';

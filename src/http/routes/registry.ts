@@ -1,8 +1,8 @@
-import { listGrantedEntries, type RegistryKind } from '../db/registry.js';
-import { withTenant, type Db } from '../db/pool.js';
-import type { Handler } from '../http/handler.js';
-import type { RegistryEntryOut } from '../schemas/registry.js';
-import { requirePrincipal } from '../auth/principal.js';
+import { listGrantedEntries, type RegistryKind } from '../../db/registry.js';
+import { withTenant, type Db } from '../../db/pool.js';
+import type { Handler } from '../handler.js';
+import type { RegistryEntryOut } from '../../schemas/registry.js';
+import { requirePrincipal } from '../../auth/principal.js';
 
 /**
  * Registry reads: exactly what the calling tenant may present, use and

@@ -1,7 +1,7 @@
-import { requirePrincipal } from '../auth/principal.js';
-import type { Handler } from '../http/handler.js';
-import type { SessionOpen } from '../schemas/sessions.js';
-import type { SessionService } from '../sessions/service.js';
+import { requirePrincipal } from '../../auth/principal.js';
+import type { Handler } from '../handler.js';
+import type { SessionOpen } from '../../schemas/sessions.js';
+import type { SessionService } from '../../sessions/service.js';
 
 /**
  * POST /v1/sessions and POST /v1/sessions/{session_id}/close, keyed by

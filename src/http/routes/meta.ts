@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Handler } from '../http/handler.js';
-import { ServiceProblem } from '../platform/problems.js';
-import { docsAssetPath, renderDocsPage } from '../openapi/docsPage.js';
+import type { Handler } from '../handler.js';
+import { ServiceProblem } from '../../platform/problems.js';
+import { docsAssetPath, renderDocsPage } from '../../openapi/docsPage.js';
 
 /** /openapi.json, /docs and the reference page's own static assets (served by us: no CDN). */
 export function createOpenApiHandler(documentJson: string): Handler {
