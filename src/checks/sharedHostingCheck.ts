@@ -34,8 +34,10 @@ export const check = defineCheck(
   ({ presentation }) =>
     answerAboutHost(presentation, (host, what) => {
       const platform = viewHost(host).platform;
+      // An address is not a site: say where its mailbox is.
+      const subject = presentation.type === 'EMAIL' ? `The ${what}'s domain` : `The ${what}`;
       return platform === null
-        ? neutral(`The ${what} is not a site on a shared hosting platform.`)
-        : weakens(`The ${what} is a site on the shared hosting platform ${platform.suffix}, where a name needs no registration.`);
+        ? neutral(`${subject} is not a site on a shared hosting platform.`)
+        : weakens(`${subject} is a site on the shared hosting platform ${platform.suffix}, where a name needs no registration.`);
     }),
 );
