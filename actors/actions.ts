@@ -2,7 +2,7 @@ import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { Mode, TenantScope, Tx } from '../src/db/pool.js';
 import { ActionUnknownError } from './errors.js';
-import { appendEventsAndOutbox, type OutboxKind, type WrittenOutboxRow } from './store.js';
+import { appendEventsAndOutbox, writesAsCtes, type OutboxKind, type WrittenOutboxRow } from './store.js';
 import type { StreamEvent } from './types.js';
 
 /**
@@ -73,7 +73,7 @@ class PendingWrites {
   async flush(): Promise<void> {
     const writes = this.take();
     if (writes.length === 1) await this.tx.query(sql.unsafe`${writes[0]!}`);
-    else if (writes.length > 1) await this.tx.query(sql.unsafe`WITH ${sql.join(writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w})`), sql.fragment`, `)} SELECT 1`);
+    else if (writes.length > 1) await this.tx.query(sql.unsafe`WITH ${writesAsCtes(writes)} SELECT 1`);
   }
 
   take(): FragmentSqlToken[] {

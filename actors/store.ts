@@ -1,4 +1,4 @@
-import { sql, type FragmentSqlToken, type SerializableValue } from 'slonik';
+import { sql, type FragmentSqlToken, type ListSqlToken, type SerializableValue } from 'slonik';
 import { z } from 'zod';
 import type { Mode, Tx } from '../src/db/pool.js';
 import { StreamEventSchema, type StreamEvent } from './types.js';
@@ -83,6 +83,11 @@ const AppendedRow = z.object({
   outbox: z.array(z.object({ id: z.number().int(), kind: z.string(), payload: z.unknown() })),
 });
 
+/** Data-modifying statements as the CTEs `w0 AS (...), w1 AS (...)` of one statement (none may be empty). */
+export function writesAsCtes(writes: readonly FragmentSqlToken[]): ListSqlToken {
+  return sql.join(writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w})`), sql.fragment`, `);
+}
+
 /** An outbox row as the command wrote it: the relay carries it out from memory right after commit. */
 export interface WrittenOutboxRow {
   id: number;
@@ -108,9 +113,7 @@ export async function appendEventsAndOutbox(
   },
 ): Promise<{ events: StreamEvent[]; outbox: WrittenOutboxRow[] }> {
   const writes = a.writes ?? [];
-  const leading = writes.length === 0
-    ? sql.fragment``
-    : sql.fragment`${sql.join(writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w})`), sql.fragment`, `)}, `;
+  const leading = writes.length === 0 ? sql.fragment`` : sql.fragment`${writesAsCtes(writes)}, `;
   const row = await tx.one(sql.type(AppendedRow)`
     WITH ${leading} base AS (
       SELECT coalesce(max(seq), 0)::int AS s FROM actor_events WHERE stream_id = ${a.streamId}

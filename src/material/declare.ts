@@ -9,6 +9,7 @@ import type { PolicyCache } from '../policies/cache.js';
 import type { RegistryCache } from '../registry/cache.js';
 import type { MaterialCreate, UploadTarget } from '../schemas/material.js';
 import { extractText } from './extractOffLoop.js';
+import { regionOptions } from './extractors/types.js';
 import { fingerprintOf, sha256Hex, TEXT_EXTRACTOR_VERSION } from './extractText.js';
 import { issueUploadToken } from './upload.js';
 
@@ -74,7 +75,7 @@ async function declareText(deps: DeclareDeps, call: CallContext, principal: Prin
   const outcomesOnly = body.data_class === 'C2';
   const storeContent = body.retention_mode === 'standard' && !outcomesOnly;
   const scope = { tenantId: principal.tenantId, mode: principal.mode };
-  const extractions: NewExtraction[] = (await extractText(text, region === null ? {} : { defaultCountry: region })).map((x, seq) => ({
+  const extractions: NewExtraction[] = (await extractText(text, regionOptions(region))).map((x, seq) => ({
     bindingId: randomUUID(),
     seq,
     type: x.type,

@@ -5,7 +5,7 @@ import { postgresByteStore, type OpenByteStore } from './byteStore.js';
 import { withTenant, type Db, type Mode } from '../db/pool.js';
 import { BYTES_EXTRACTOR_VERSION } from './extractBytes.js';
 import { extractBytesOffLoop } from './extractBytesOffLoop.js';
-import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './extractors/types.js';
+import { ExtractionFailure, regionOptions, type ExtractedThing } from './extractors/types.js';
 import { fingerprintOf } from './extractText.js';
 import { judgeBytes } from './sniff.js';
 import { MAX_ITEMS_PER_MATERIAL } from './extractText.js';
@@ -52,8 +52,6 @@ export function createMaterialExtraction(deps: { db: Db; openBytes?: OpenByteSto
     },
   };
 }
-
-const regionOptions = (region: string | null): ExtractOptions => (region === null ? {} : { defaultCountry: region });
 
 type Outcome = { ok: true; found: ExtractedThing[] } | { ok: false; reason: ExtractionFailure['reason'] };
 

@@ -27,3 +27,6 @@ export interface ExtractOptions {
   /** Region for national-format phone numbers (ISO 3166 alpha-2). */
   defaultCountry?: string;
 }
+
+/** The options for a material's stored phone region (null: international numbers only). */
+export const regionOptions = (region: string | null): ExtractOptions => (region === null ? {} : { defaultCountry: region });
