@@ -156,12 +156,16 @@ function isSingleSubstitution(a: string, b: string): boolean {
 
 export function resemblance(view: HostView): Resemblance | null {
   if (view.registrable === null || view.label === null) return null;
-  const exact = BY_DOMAIN.get(view.registrable);
+  // A site on a platform (`wallet.webflow.io`) is not the platform's own domain, whoever the platform is.
+  const exact = view.platform === null ? BY_DOMAIN.get(view.registrable) : undefined;
   if (exact) return { kind: 'is_well_known', known: exact.domain };
   const imitated = subdomainImitation(view.subdomain);
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
-  const onPlatform = view.platform === null ? null : nameResemblance(view.platform.label, false);
-  if (onPlatform) return { kind: 'platform_imitation', known: onPlatform.known };
+  if (view.platform !== null) {
+    // The site's own name is its label on the platform; the platform's name (`webflow`) is no one's imitation.
+    const onPlatform = nameResemblance(view.platform.label, false);
+    return onPlatform ? { kind: 'platform_imitation', known: onPlatform.known } : null;
+  }
   const sameName = BY_LABEL.get(view.label);
   if (sameName) return { kind: 'same_name_other_suffix', known: sameName.domain };
   return nameResemblance(view.label, true);
@@ -297,15 +301,20 @@ function closestTypo(label: string): Resemblance | null {
   return best;
 }
 
+const isOwnName = (subdomain: string) => subdomain === '' || subdomain === 'www';
+
 function answerFor(found: Resemblance | null, view: HostView, type: string): SignalAnswer {
   const domain = view.registrable ?? view.hostname;
   if (found === null) return neutral(`The domain ${domain} does not resemble any of the well-known domains it was compared with.`);
   switch (found.kind) {
     case 'is_well_known':
       // An address at a big provider says nothing about its holder; a site that is the brand's own does.
-      return type === 'EMAIL'
-        ? neutral(`The domain is the well-known domain ${found.known} itself.`)
-        : supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain' });
+      if (type === 'EMAIL') return neutral(`The domain is the well-known domain ${found.known} itself.`);
+      // Below its own name (`someone.tumblr.com`) a well-known domain may be lending the name to a user's
+      // page, and which brands do so is not in any list the check reads: only the name itself supports.
+      return isOwnName(view.subdomain)
+        ? supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain' })
+        : neutral(`The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`);
     case 'platform_imitation':
       return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`);
     case 'same_name_other_suffix':

@@ -48,6 +48,8 @@ describe('domain_shape', () => {
     ['letters no word pairs', 'DOMAIN', 'fdpbnzx.top', 'weakens'],
     ["a brand's own odd-looking name", 'DOMAIN', 'airbnb.com', 'neutral'],
     ['an IP host', 'URL', 'http://192.0.2.1/', 'none'],
+    ['a punycode host in a web address', 'URL', 'https://xn--pypal-4ve.com/', 'weakens'],
+    ['an internationalised name as typed', 'DOMAIN', 'bücher.de', 'weakens'],
   ])('given %s, then it %s', async (_given, type, value, expected) => {
     const result = await runOn(domainShape, type, value);
     expect(result.signals.length === 0 ? 'none' : verdict(result)).toBe(expected);
@@ -61,6 +63,10 @@ describe('domain_shape lure words', () => {
     ['a short bait word as a token', 'free-tokens.io', ['domain_lure_word']],
     ['a short bait word inside another word', 'freedom.org', []],
     ['an ordinary company', 'siemens-energy.com', []],
+    ['a punycode name, whose xn-- and encoding digits are not the name', 'xn--yetherwallet-634f.com', ['domain_punycode']],
+    ['a Cyrillic name in punycode', 'xn--80aabqk5atp.com', ['domain_punycode']],
+    ['a punycode name with hyphens of its own', 'xn--mnchen-konto-login-m6b.de', ['domain_hyphens', 'domain_lure_word', 'domain_punycode']],
+    ['a punycode sub-domain of an ordinary name', 'xn--pypal-4ve.example.com', ['domain_punycode']],
   ])('given %s (%s), then it finds %j', async (_given, value, kinds) => {
     const result = await runOn(domainShape, 'DOMAIN', value);
     expect(result.signals.filter((s) => s.disposition === 'weakens').map((s) => s.kind)).toEqual(kinds);
