@@ -2,6 +2,7 @@ import { domainToUnicode } from 'node:url';
 import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
+import { spelledDomainIn } from './spelledDomain.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
 import { BRAND_DOMAINS, BRAND_SOURCES } from './brandDomains.js';
 import { CONFUSABLES_SOURCE, confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
@@ -108,7 +109,7 @@ const BY_DELETION: ReadonlyMap<string, readonly KnownDomain[]> = (() => {
 const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) + 1;
 
 export type Resemblance =
-  | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation'; known: string }
+  | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation' | 'spelled_domain'; known: string }
   | { kind: 'typo'; known: string; distance: number };
 
 /**
@@ -164,11 +165,18 @@ export function resemblance(view: HostView): Resemblance | null {
   if (view.platform !== null) {
     // The site's own name is its label on the platform; the platform's name (`webflow`) is no one's imitation.
     const onPlatform = nameResemblance(view.platform.label, false);
-    return onPlatform ? { kind: 'platform_imitation', known: onPlatform.known } : null;
+    return onPlatform ? { kind: 'platform_imitation', known: onPlatform.known } : spelledDomain(view);
   }
   const sameName = BY_LABEL.get(view.label);
-  if (sameName) return { kind: 'same_name_other_suffix', known: sameName.domain };
-  return nameResemblance(view.label, true);
+  const byName: Resemblance | null = sameName ? { kind: 'same_name_other_suffix', known: sameName.domain } : nameResemblance(view.label, true);
+  // A well-known name found in the site's own name says more than the shape of its sub-domains.
+  if (byName !== null && byName.kind !== 'same_name_other_suffix') return byName;
+  return spelledDomain(view) ?? byName;
+}
+
+function spelledDomain(view: HostView): Resemblance | null {
+  const spelled = spelledDomainIn(view);
+  return spelled === null ? null : { kind: 'spelled_domain', known: spelled };
 }
 
 /**
@@ -327,6 +335,8 @@ function answerFor(found: Resemblance | null, view: HostView, type: string): Sig
       const edits = found.distance === 1 ? '1 edit' : `${found.distance} edits`;
       return weakens(`The domain ${domain} is ${edits} away from the well-known domain ${found.known}, a pattern used to imitate it.`);
     }
+    case 'spelled_domain':
+      return weakens(`The host ${view.hostname} spells the domain name ${found.known} before its own domain ${domain}, so it reads as ${found.known} at a glance.`, { kind: 'domain_in_host' });
     case 'embedded_name':
       return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded' });
   }
@@ -341,6 +351,7 @@ export const check = defineCheck(
     declares: [
       { disposition: 'weakens', strength: 'strong', reason: 'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive; alone it changes what an analyst would do.' },
       { kind: 'brand_embedded', disposition: 'weakens', strength: 'moderate', reason: 'A brand name beside other words (paypal-login) is the usual combosquat, but resellers and fan sites do it honestly too.' },
+      { kind: 'domain_in_host', disposition: 'weakens', strength: 'moderate', reason: 'A complete domain name spelt before the real one (wallet.com.verify-now.xyz) exists to be misread; a few honest hosts (storage buckets named after a site) have the shape too.' },
       { kind: 'well_known_domain', disposition: 'supports', strength: 'weak', reason: "Being a brand's own domain rules out imitation, but brand platforms also host other people's pages." },
       { disposition: 'neutral', reason: 'Not resembling a well-known domain, or an address at one, says nothing either way.' },
     ],

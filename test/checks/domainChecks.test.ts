@@ -134,6 +134,12 @@ describe('domain_lookalike', () => {
     ['the name as a token', 'URL', 'https://paypal-login.net/verify', 'weakens', /contains the name of the well-known domain paypal.com/],
     ['the whole domain as a sub-domain', 'URL', 'https://paypal.com.account-check.net/', 'weakens', /begins like the well-known domain paypal.com but belongs to account-check.net/],
     ['a Cyrillic imitation', 'DOMAIN', 'аpple.com', 'weakens', /apple.com/],
+    ['an unknown name spelt as a domain before the real one', 'DOMAIN', 'acme-wallet.com.verify-now.xyz', 'weakens', /spells the domain name acme-wallet.com before its own domain verify-now.xyz/],
+    ['a domain run into its own name with a hyphen', 'URL', 'https://acme-wallet.com-verify.xyz/login', 'weakens', /spells the domain name acme-wallet.com/],
+    ['a country domain spelt before the real one', 'DOMAIN', 'shop.co.uk.account-check.net', 'weakens', /shop.co.uk/],
+    ['a regional sub-domain', 'DOMAIN', 'shop.de.acme-industries.com', 'neutral', /does not resemble/],
+    ['a sub-domain that is a newer suffix word', 'URL', 'https://help.support.acme-industries.com/', 'neutral', /does not resemble/],
+    ['a region code starting a label', 'DOMAIN', 'api.us-east-1.acme-industries.com', 'neutral', /does not resemble/],
     ['an unrelated name', 'DOMAIN', 'acme-industries.com', 'neutral', /does not resemble/],
     ['an IP host', 'URL', 'http://192.0.2.1/', 'neutral', /no name to compare/],
   ])('given %s, when checked, then it %s', async (_given, type, value, disposition, statement) => {

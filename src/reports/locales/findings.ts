@@ -14,6 +14,7 @@ export type FindingPhrases = Readonly<Record<string, string>> & { readonly gener
 
 export const DE: FindingPhrases = {
   'brand_embedded:weakens': 'Der Name enthält den einer bekannten Marke, ohne zu ihr zu gehören',
+  'domain_in_host:weakens': 'Der Hostname schreibt einen anderen vollständigen Domainnamen vor seine eigene Domain',
   'copresented_domain_consistency:supports': 'Das Postfach liegt auf der mit ihm vorgelegten Website',
   'disposable_email:weakens': 'Die E-Mail-Domain gehört zu einem Wegwerf-Postfachdienst',
   'domain_age:supports': 'Die Domain ist seit langem registriert',
@@ -77,6 +78,7 @@ export const DE: FindingPhrases = {
 
 export const FR: FindingPhrases = {
   'brand_embedded:weakens': "Le nom contient celui d'une marque connue sans lui appartenir",
+  'domain_in_host:weakens': "Le nom d'hôte écrit un autre nom de domaine complet devant son propre domaine",
   'copresented_domain_consistency:supports': 'La boîte aux lettres est sur le site présenté avec elle',
   'disposable_email:weakens': "Le domaine de l'e-mail appartient à un service de boîtes jetables",
   'domain_age:supports': 'Le domaine est enregistré depuis longtemps',
@@ -140,6 +142,7 @@ export const FR: FindingPhrases = {
 
 export const ES: FindingPhrases = {
   'brand_embedded:weakens': 'El nombre contiene el de una marca conocida sin pertenecerle',
+  'domain_in_host:weakens': 'El nombre de host escribe otro nombre de dominio completo delante de su propio dominio',
   'copresented_domain_consistency:supports': 'El buzón está en el sitio presentado con él',
   'disposable_email:weakens': 'El dominio del correo pertenece a un servicio de buzones desechables',
   'domain_age:supports': 'El dominio lleva mucho tiempo registrado',
@@ -203,6 +206,7 @@ export const ES: FindingPhrases = {
 
 export const PT: FindingPhrases = {
   'brand_embedded:weakens': 'O nome contém o de uma marca conhecida sem lhe pertencer',
+  'domain_in_host:weakens': 'O nome do anfitrião escreve outro nome de domínio completo antes do seu próprio domínio',
   'copresented_domain_consistency:supports': 'A caixa de correio está no site apresentado com ela',
   'disposable_email:weakens': 'O domínio do e-mail pertence a um serviço de caixas descartáveis',
   'domain_age:supports': 'O domínio está registado há muito tempo',
