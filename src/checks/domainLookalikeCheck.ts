@@ -3,6 +3,7 @@ import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
+import { isChanceMatch } from './wordRuns.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
 import { BRAND_DOMAINS, BRAND_SOURCES } from './brandDomains.js';
 import { CONFUSABLES_SOURCE, confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
@@ -101,7 +102,8 @@ function deletions(text: string): string[] {
 const BY_DELETION: ReadonlyMap<string, readonly KnownDomain[]> = (() => {
   const index = new Map<string, KnownDomain[]>();
   for (const k of DISTINCTIVE) {
-    if (k.label.length < MIN_RUN_TOGETHER_TYPO) continue;
+    // Only names of letters: inside `mail2wendy` an edit of `mail2web` is another word after the digit.
+    if (k.label.length < MIN_RUN_TOGETHER_TYPO || !/^[a-z]+$/.test(k.label)) continue;
     for (const key of new Set([k.label, ...deletions(k.label)])) index.set(key, [...(index.get(key) ?? []), k]);
   }
   return index;
@@ -222,7 +224,10 @@ function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | n
   return embedded ? { kind: 'embedded_name', known: embedded.domain } : null;
 }
 
-/** A distinctive name beside other words: as a token, run together with them, or misspelt inside them. */
+/**
+ * A distinctive name beside other words: as a token, run together with them, or misspelt inside them.
+ * A name that only appears across the joins of ordinary words (`alumn|idirect|or`) is chance (src/checks/wordRuns.ts).
+ */
 function embeddedName(label: string): KnownDomain | undefined {
   // A label that is an ordinary word (`infinity`) holds no brand, whatever brand it contains or nearly contains.
   if (isEnglishWord(label)) return undefined;
@@ -236,7 +241,7 @@ function runTogetherName(label: string): KnownDomain | undefined {
     if (length >= label.length) break;
     for (let start = 0; start + length <= label.length; start += 1) {
       const found = DISTINCTIVE_BY_LABEL.get(label.slice(start, start + length));
-      if (found) return found;
+      if (found && !isChanceMatch(label, start, start + length)) return found;
     }
   }
   return misspeltInside(label);
@@ -256,7 +261,7 @@ function misspeltInside(label: string): KnownDomain | undefined {
       const whole = isWholeToken(label, start, length);
       for (const key of [window, ...deletions(window)]) {
         const found = BY_DELETION.get(key)?.find((k) => (whole || length >= k.label.length) && isTypoOf(window, k.label) === 1);
-        if (found) return found;
+        if (found && !isChanceMatch(label, start, start + length)) return found;
       }
     }
   }

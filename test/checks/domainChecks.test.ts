@@ -89,6 +89,10 @@ describe('domain_lookalike on real names', () => {
     ['DOMAIN', 'bakery-online.co.uk'], ['DOMAIN', 'answers.com'], ['DOMAIN', 'motion.com'], ['DOMAIN', 'apple-farm.com'],
     ['DOMAIN', 'orange-juice.example'], ['EMAIL', 'ops@acme-industries.com'], ['DOMAIN', 'infinity.exchange'],
     ['DOMAIN', 'www.binance.com'], ['URL', 'https://pro.coinbase.com/trade'],
+    // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
+    ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
+    // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
+    ['EMAIL', 'jane@mail2wendy.com'], ['EMAIL', 'jane@mail2finance.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
@@ -96,6 +100,9 @@ describe('domain_lookalike on real names', () => {
 
   it.each([
     ['a combosquat', 'DOMAIN', 'coinbase-wallet-verify.com', 'brand_embedded'],
+    ['a brand run together with ordinary words', 'DOMAIN', 'paypalsecure.com', 'brand_embedded'],
+    ['a brand of two words run together with another', 'URL', 'https://coinbasewallet.net/', 'brand_embedded'],
+    ['a brand in the plural beside a word', 'DOMAIN', 'localpaypals.com', 'brand_embedded'],
     ['a brand on a shared hosting platform', 'URL', 'https://paypal-login.web.app/', 'domain_lookalike'],
     ['the brand itself as a platform site', 'URL', 'https://binance.pages.dev/', 'domain_lookalike'],
     ['a dropped letter', 'DOMAIN', 'netflx.com', 'domain_lookalike'],
