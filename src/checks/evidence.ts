@@ -60,11 +60,14 @@ export function absent(kind: AbsenceKind, reason: string): AbsenceAnswer {
 
 /** Builds a CheckDefinition whose run turns answers into signals and absences. */
 export function defineCheck(info: CheckInfo, answer: Answerer): CheckDefinition {
+  const resultOf = (ctx: CheckContext, answers: Answer | Answer[]) => toResult(info, ctx, Array.isArray(answers) ? answers : [answers]);
   return {
     ...info,
-    async run(ctx) {
-      const answers = await answer(ctx);
-      return toResult(info, ctx, Array.isArray(answers) ? answers : [answers]);
+    // A check that answers at once is answered at once: no promise, so runCheck can skip its timers
+    // (src/checks/runCheck.ts). One that answers later keeps its promise. A throw stays a throw.
+    run(ctx) {
+      const answers = answer(ctx);
+      return answers instanceof Promise ? answers.then((settled) => resultOf(ctx, settled)) : resultOf(ctx, answers);
     },
   };
 }

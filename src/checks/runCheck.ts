@@ -22,31 +22,118 @@ const STOPPED = Symbol('stopped');
 export const ABORT_GRACE_MS = 50;
 
 export async function runCheck(def: CheckDefinition, ctx: CheckContext): Promise<CheckResult> {
-  const timedOut = (): CheckResult => ({ signals: [], absences: [absenceFor(ctx, 'timeout', TIMEOUT_REASON)] });
-  const failed = (): CheckResult => ({ signals: [], absences: [absenceFor(ctx, 'error', ERROR_REASON)] });
-  if (ctx.signal.aborted) return timedOut();
+  return await runCheckNowOrLater(def, ctx);
+}
 
-  const controller = new AbortController();
-  let graceTimer: NodeJS.Timeout | undefined;
-  const stopped = new Promise<typeof STOPPED>((resolve) => {
-    controller.signal.addEventListener('abort', () => {
-      graceTimer = setTimeout(() => resolve(STOPPED), ABORT_GRACE_MS);
-    }, { once: true });
-  });
-  const forwardAbort = (): void => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', forwardAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error('check timeout')), def.timeoutMs);
+/**
+ * runCheck for a caller that runs many checks in a row: the answer itself
+ * when the check gave it at once, so the caller awaits only what is pending.
+ *
+ * An inline check is pure computation and nearly always answers before it
+ * returns; a timer could not interrupt that work anyway (it fires only after
+ * the check returns). So an inline check's clock (controller, timers,
+ * listeners, which cost more than most checks) starts only when it reads its
+ * signal or returns a promise. A worker check's clock starts before it runs.
+ */
+export function runCheckNowOrLater(def: CheckDefinition, ctx: CheckContext): CheckResult | Promise<CheckResult> {
+  if (ctx.signal.aborted) return timedOut(ctx);
+  // Module-level helpers and a class, not closures: the loader keeps function names, which
+  // costs a property definition for every closure made, and this runs for every check.
+  const clock = new CheckClock(def.timeoutMs, ctx.signal);
+  if (def.runs !== 'inline') clock.start();
+  let outcome: CheckResult | Promise<CheckResult>;
   try {
-    const running = Promise.resolve().then(() => def.run({ ...ctx, signal: controller.signal }));
-    const outcome = await Promise.race([running, stopped]);
-    if (outcome === STOPPED) return timedOut();
-    return isCheckResult(outcome) ? outcome : failed();
+    outcome = def.run(new ClockedContext(ctx, clock));
   } catch {
-    return controller.signal.aborted ? timedOut() : failed();
+    clock.stop();
+    return clock.aborted() ? timedOut(ctx) : failed(ctx);
+  }
+  if (outcome instanceof Promise) return settle(outcome, clock, ctx);
+  clock.stop();
+  return isCheckResult(outcome) ? outcome : failed(ctx);
+}
+
+function timedOut(ctx: CheckContext): CheckResult {
+  return { signals: [], absences: [absenceFor(ctx, 'timeout', TIMEOUT_REASON)] };
+}
+
+function failed(ctx: CheckContext): CheckResult {
+  return { signals: [], absences: [absenceFor(ctx, 'error', ERROR_REASON)] };
+}
+
+async function settle(outcome: Promise<CheckResult>, clock: CheckClock, ctx: CheckContext): Promise<CheckResult> {
+  try {
+    const settled = await Promise.race([outcome, clock.start()]);
+    if (settled === STOPPED) return timedOut(ctx);
+    return isCheckResult(settled) ? settled : failed(ctx);
+  } catch {
+    return clock.aborted() ? timedOut(ctx) : failed(ctx);
   } finally {
-    clearTimeout(timer);
-    clearTimeout(graceTimer);
-    ctx.signal.removeEventListener('abort', forwardAbort);
+    clock.stop();
+  }
+}
+
+/** The caller's context, with the check's own signal in place of the caller's, made on first read. */
+class ClockedContext implements CheckContext {
+  readonly presentation: CheckContext['presentation'];
+  readonly subject: CheckContext['subject'];
+  readonly claim?: CheckContext['claim'];
+  readonly now: CheckContext['now'];
+  readonly env: CheckContext['env'];
+
+  constructor(ctx: CheckContext, private readonly clock: CheckClock) {
+    this.presentation = ctx.presentation;
+    this.subject = ctx.subject;
+    if (ctx.claim !== undefined) this.claim = ctx.claim;
+    this.now = ctx.now;
+    this.env = ctx.env;
+  }
+
+  get signal(): AbortSignal {
+    return this.clock.signal();
+  }
+}
+
+/** A check's timeout: its own signal, aborted at the timeout or with the caller's, and the moment it is given up on. */
+class CheckClock {
+  private controller: AbortController | undefined;
+  private stopped: Promise<typeof STOPPED> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private forwardAbort: (() => void) | undefined;
+
+  constructor(private readonly timeoutMs: number, private readonly outer: AbortSignal) {}
+
+  signal(): AbortSignal {
+    this.start();
+    return this.controller!.signal;
+  }
+
+  /** Starts the clock once; resolves to STOPPED when the check is to be given up on. */
+  start(): Promise<typeof STOPPED> {
+    if (this.stopped !== undefined) return this.stopped;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.stopped = new Promise<typeof STOPPED>((resolve) => {
+      controller.signal.addEventListener('abort', () => {
+        this.graceTimer = setTimeout(() => resolve(STOPPED), ABORT_GRACE_MS);
+      }, { once: true });
+    });
+    this.forwardAbort = () => controller.abort(this.outer.reason);
+    this.outer.addEventListener('abort', this.forwardAbort, { once: true });
+    this.timer = setTimeout(() => controller.abort(new Error('check timeout')), this.timeoutMs);
+    return this.stopped;
+  }
+
+  aborted(): boolean {
+    return this.controller?.signal.aborted ?? false;
+  }
+
+  stop(): void {
+    if (this.controller === undefined) return;
+    clearTimeout(this.timer);
+    clearTimeout(this.graceTimer);
+    if (this.forwardAbort !== undefined) this.outer.removeEventListener('abort', this.forwardAbort);
   }
 }
 

@@ -34,6 +34,12 @@ export interface DataSource {
 }
 
 
+/**
+ * What a check is given. runCheck hands it over as a ClockedContext
+ * (src/checks/runCheck.ts), whose `signal` is made on first read: a field
+ * added here must be copied there too, and a check that copies its context
+ * (`{ ...ctx }`) must pass `signal` on itself.
+ */
 export interface CheckContext {
   presentation: NormalisedPresentation;
   /** Every presentation of the subject, for checks that compare them. */

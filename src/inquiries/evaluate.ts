@@ -1,4 +1,4 @@
-import { runCheck } from '../checks/runCheck.js';
+import { runCheckNowOrLater } from '../checks/runCheck.js';
 import type { Absence, CheckDefinition, CheckEnvironment, NormalisedPresentation, Signal, SubjectClaim, Tier } from '../checks/types.js';
 import { normalisePresented } from '../checks/normalise.js';
 import type { CurrentPolicy } from '../policies/cache.js';
@@ -42,13 +42,13 @@ export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[]
   return normalisePresented(body.subject.presentations ?? [], body.subject.claim?.country);
 }
 
-/** Runs the plan's inline checks (pure computation) through runCheck, which turns any throw into an absence. */
+/** Runs the plan's inline checks (pure computation) through runCheck's rules, which turn any throw into an absence. */
 export async function runInline(plan: CheckPlan, facts: Pick<InquiryFacts, 'presentations' | 'claim'>, env: CheckEnvironment, now: Date): Promise<{ signals: Signal[]; absences: Absence[] }> {
   const signals: Signal[] = [];
   const absences: Absence[] = [...plan.absences];
   const controller = new AbortController();
   for (const planned of plan.inline) {
-    const result = await runCheck(planned.check, {
+    const answered = runCheckNowOrLater(planned.check, {
       presentation: planned.presentation,
       subject: facts.presentations,
       ...(facts.claim ? { claim: facts.claim } : {}),
@@ -56,6 +56,8 @@ export async function runInline(plan: CheckPlan, facts: Pick<InquiryFacts, 'pres
       signal: controller.signal,
       env,
     });
+    // Awaited only when pending: an await per check costs more than most checks.
+    const result = answered instanceof Promise ? await answered : answered;
     signals.push(...result.signals);
     absences.push(...result.absences);
   }

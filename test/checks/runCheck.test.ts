@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OFFLINE, defineCheck, neutral } from '../../src/checks/evidence.js';
-import { ERROR_REASON, TIMEOUT_REASON, runCheck } from '../../src/checks/runCheck.js';
+import { ERROR_REASON, TIMEOUT_REASON, runCheck, runCheckNowOrLater } from '../../src/checks/runCheck.js';
 import type { CheckDefinition } from '../../src/checks/types.js';
 import { contextFor } from './support.js';
 
@@ -29,6 +29,18 @@ describe('runCheck', () => {
       signals: [],
       absences: [{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'error', reason: ERROR_REASON }],
     });
+  });
+
+  it('given an inline check that answers at once, then its answer comes back at once, with no clock started', () => {
+    const check = defineCheck({ ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES }, () => neutral('Fine.'));
+    const answered = runCheckNowOrLater(check, context());
+    expect(answered).not.toBeInstanceOf(Promise);
+    expect((answered as { signals: { statement: string }[] }).signals.map((s) => s.statement)).toEqual(['Fine.']);
+  });
+
+  it('given an inline check that turns out to wait, then it still times out', async () => {
+    const result = await runCheckNowOrLater(checkRunning(never, 20), context());
+    expect(result.absences.map((a) => a.kind)).toEqual(['timeout']);
   });
 
   it('given a check that never answers, then a timeout absence at its timeout', async () => {
