@@ -36,6 +36,18 @@ export interface MachineEntry {
    * state or changes the context's shape, and bump `version`.
    */
   migrations?: Record<number, (snapshot: PersistedSnapshot) => PersistedSnapshot>;
+  /**
+   * What a snapshot in a final state keeps. Nothing can happen to a final
+   * actor again, so context kept only for later transitions (an inquiry's
+   * evidence, which its ledger entry holds) need not be stored a second time.
+   */
+  compactFinal?: (snapshot: PersistedSnapshot) => PersistedSnapshot;
+}
+
+/** The snapshot as stored: compacted once the machine has reached a final state. */
+function persistable(entry: MachineEntry, snapshot: AnyMachineSnapshot): PersistedSnapshot {
+  const persisted = entry.machine.getPersistedSnapshot(snapshot) as PersistedSnapshot;
+  return snapshot.status === 'done' && entry.compactFinal ? entry.compactFinal(persisted) : persisted;
 }
 
 export interface ActorRuntimeDeps {
@@ -162,7 +174,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       // effect that is not blind. A concurrent create of the same id fails there and rolls back everything.
       const row = actorInsert({
         id: opts.id, tenantId, mode, kind: opts.kind, machineVersion: entry.version,
-        snapshot: entry.machine.getPersistedSnapshot(snapshot),
+        snapshot: persistable(entry, snapshot),
       });
       const outcome = await executeActions(tx, actions, {
         actorId: opts.id, tenantId, mode, scope, effects: deps.effects, leadingWrites: [{ table: 'actors', sql: row }],
@@ -201,7 +213,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       const outcome = await executeActions(tx, actions, { actorId, tenantId, mode, scope, effects: deps.effects });
       const saved = await updateActor(tx, {
         id: actorId, expectedVersion: row.version, machineVersion: entry.version,
-        snapshot: entry.machine.getPersistedSnapshot(next),
+        snapshot: persistable(entry, next),
       });
       if (!saved) throw new ActorVersionConflictError(actorId, row.version);
       const result: SendResult = { snapshot: next, events: outcome.events, state: stateOf(next.value), changed: true };

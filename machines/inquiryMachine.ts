@@ -249,3 +249,14 @@ export const inquiryMachine = runtimeSetup.extend({
     rejected: { type: 'final', entry: status('rejected') },
   },
 });
+
+/**
+ * A concluded or rejected inquiry's snapshot as stored: its evidence (the
+ * signals and absences it was assessed on) is in its ledger entry, and a
+ * final actor never transitions again, so the snapshot does not keep a
+ * second copy (actors/runtime.ts `compactFinal`).
+ */
+export function withoutEvidence(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const context = snapshot.context as InquiryContext;
+  return { ...snapshot, context: { ...context, signals: [], absences: [] } };
+}

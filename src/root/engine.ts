@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Worker } from 'bullmq';
 import { createRelay, type Relay } from '../../actors/relay.js';
 import { createActorRuntime, type ActorRuntime } from '../../actors/runtime.js';
-import { INQUIRY_MACHINE_VERSION, inquiryMachine } from '../../machines/inquiryMachine.js';
+import { INQUIRY_MACHINE_VERSION, inquiryMachine, withoutEvidence } from '../../machines/inquiryMachine.js';
 import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine } from '../../machines/monitorMachine.js';
 import { SESSION_MACHINE_VERSION, sessionMachine } from '../../machines/sessionMachine.js';
 import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js';
@@ -118,7 +118,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     db,
     relay,
     machines: {
-      inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION },
+      inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION, compactFinal: withoutEvidence },
       monitor: { machine: monitorMachine, version: MONITOR_MACHINE_VERSION },
       session: { machine: sessionMachine, version: SESSION_MACHINE_VERSION },
       // Cases need no in-transaction effects: every command appends its CaseChanged event and nothing else.

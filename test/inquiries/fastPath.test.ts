@@ -41,6 +41,17 @@ describe('POST /v1/inquiries, fast tier', () => {
     expect(audit.rows).toEqual([{ action: 'createInquiry', status: 200, purpose: 'fraud_prevention', target_id: body.inquiry_id }]);
   });
 
+  it('a concluded inquiry keeps its evidence once, in its ledger entry, not again in its actor snapshot', async () => {
+    const r = await inquire(ts, EMAIL_AND_PHONE);
+    expect(r.body.status).toBe('concluded');
+    const actor = await owner.query("SELECT snapshot->'context'->'signals' AS signals, snapshot->'context'->'absences' AS absences, snapshot->>'value' AS state FROM actors WHERE id = $1", [r.body.inquiry_id]);
+    expect(actor.rows).toEqual([{ signals: [], absences: [], state: 'concluded' }]);
+    // The ledger entry holds every finding (neutral ones included) and the scored items.
+    const ledger = await owner.query("SELECT jsonb_array_length(findings->'findings') AS findings, jsonb_array_length(inputs->'evidence') AS scored FROM assessments WHERE inquiry_id = $1", [r.body.inquiry_id]);
+    expect(ledger.rows[0].findings).toBe(r.body.findings.findings.length);
+    expect(ledger.rows[0].scored).toBeGreaterThan(0);
+  });
+
   it('GET /v1/inquiries/{id} returns the same assessment; another tenant gets 404', async () => {
     const created = await inquire(ts, EMAIL_AND_PHONE);
     const res = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) });
