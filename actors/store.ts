@@ -1,6 +1,7 @@
-import { sql, type FragmentSqlToken, type ListSqlToken, type SerializableValue } from 'slonik';
+import { sql, type FragmentSqlToken, type ListSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { Mode, Tx } from '../src/db/pool.js';
+import { jsonb } from '../src/db/jsonb.js';
 import { StreamEventSchema, type StreamEvent } from './types.js';
 
 /**
@@ -9,7 +10,7 @@ import { StreamEventSchema, type StreamEvent } from './types.js';
  * so row-level security confines them to the caller's tenant and mode.
  */
 
-const json = (value: unknown) => sql.jsonb(value as SerializableValue);
+const json = jsonb;
 
 const ActorRow = z.object({
   id: z.string(),
