@@ -2,6 +2,7 @@ import { describeType } from './artifactTypes.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 import { THROWAWAY_SUFFIX_SOURCE, throwawayRatio } from './throwawaySuffixes.js';
+import { isDisposableDomain } from './emailDomains.js';
 
 /**
  * Whether the host sits under a registrable domain of a recognised public
@@ -12,7 +13,8 @@ import { THROWAWAY_SUFFIX_SOURCE, throwawayRatio } from './throwawaySuffixes.js'
  * already says so, hence an absence. A recognised suffix under which
  * throw-away domains are concentrated (src/checks/throwawaySuffixes.ts) is a
  * weak sign of its own: a fact about the suffix, not about the domain's
- * presence on any list.
+ * presence on any list. The rates come from the disposable data, so for an
+ * address whose own domain is listed there the sign is not counted again.
  */
 export const check = defineCheck(
   {
@@ -43,6 +45,11 @@ export const check = defineCheck(
     if (view.registrable === null) return weakens(`The host ${host} is not under any registrable domain.`);
     if (!view.isIcann) return weakens(`The host ${host} ends in .${view.suffix ?? ''}, which is not a recognised public suffix.`);
     const ratio = view.suffix === null ? null : throwawayRatio(view.suffix);
+    // The suffix rates are counted over the disposable data itself: for an address whose domain is on
+    // it, the suffix says nothing the disposable check has not said, and counting both counts one list twice.
+    if (ratio !== null && presentation.type === 'EMAIL' && isDisposableDomain(host, view.registrable)) {
+      return neutral(`The host is under .${view.suffix}, where throw-away domains crowd; the domain itself is judged by its listing.`);
+    }
     if (ratio !== null) {
       return weakens(`The host is under .${view.suffix}, a suffix ${Math.round(ratio)} times more common among throw-away domains than among established ones.`, { kind: 'throwaway_suffix' });
     }

@@ -31,6 +31,13 @@ describe('public_suffix', () => {
     expect([signal.kind, signal.disposition, signal.strength]).toEqual([kind, 'weakens', 'weak']);
   });
 
+  it('given an address at a listed throw-away domain under a crowded suffix, then the suffix is not counted again', async () => {
+    const listed = await runOn(suffix, 'EMAIL', 'jane@guerillamail.info');
+    expect(verdict(listed)).toBe('neutral');
+    expect(listed.signals[0]!.statement).toMatch(/judged by its listing/);
+    expect(onlySignal(await runOn(suffix, 'EMAIL', 'jane@quiet-harbour-books.info')).kind).toBe('throwaway_suffix');
+  });
+
   it.each(['example.com', 'example.de', 'example.io', 'example.co.uk', 'example.org'])('given the established suffix of %s, then it is neutral', async (value) => {
     expect(verdict(await runOn(suffix, 'DOMAIN', value))).toBe('neutral');
   });
