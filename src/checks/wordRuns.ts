@@ -11,20 +11,50 @@ import { isEnglishWord } from './englishWords.js';
 const MIN_PART = 3;
 const MAX_PART = 20;
 
-export function isWordRun(text: string): boolean {
-  if (text.length < MIN_PART) return false;
-  // reachable[i]: text[0, i) splits into words.
-  const reachable = new Uint8Array(text.length + 1);
-  reachable[0] = 1;
-  for (let end = MIN_PART; end <= text.length; end += 1) {
-    for (let start = Math.max(0, end - MAX_PART); start <= end - MIN_PART; start += 1) {
-      if (reachable[start] === 1 && isEnglishWord(text.slice(start, end))) {
-        reachable[end] = 1;
-        break;
-      }
+/**
+ * For a token, which of its prefixes and which of its suffixes split into
+ * words: `fromStart[i]` for `token[0, i)`, `toEnd[i]` for `token[i, end)`
+ * (the empty ones count). Two passes of the same dynamic programme, so every
+ * question about the token afterwards is a look-up.
+ */
+interface WordRunTables {
+  fromStart: Uint8Array;
+  toEnd: Uint8Array;
+}
+
+function tablesFor(token: string): WordRunTables {
+  const n = token.length;
+  const fromStart = new Uint8Array(n + 1);
+  const toEnd = new Uint8Array(n + 1);
+  fromStart[0] = 1;
+  toEnd[n] = 1;
+  for (let end = MIN_PART; end <= n; end += 1) {
+    for (let start = Math.max(0, end - MAX_PART); start <= end - MIN_PART && fromStart[end] === 0; start += 1) {
+      if (fromStart[start] === 1 && isEnglishWord(token.slice(start, end))) fromStart[end] = 1;
     }
   }
-  return reachable[text.length] === 1;
+  for (let start = n - MIN_PART; start >= 0; start -= 1) {
+    for (let end = Math.min(n, start + MAX_PART); end >= start + MIN_PART && toEnd[start] === 0; end -= 1) {
+      if (toEnd[end] === 1 && isEnglishWord(token.slice(start, end))) toEnd[start] = 1;
+    }
+  }
+  return { fromStart, toEnd };
+}
+
+// A look-alike search asks about many windows of the same label in a row: the last token's tables are kept.
+let lastToken = '';
+let lastTables: WordRunTables = tablesFor('');
+
+function tables(token: string): WordRunTables {
+  if (token !== lastToken) {
+    lastTables = tablesFor(token);
+    lastToken = token;
+  }
+  return lastTables;
+}
+
+export function isWordRun(text: string): boolean {
+  return text.length >= MIN_PART && tables(text).fromStart[text.length] === 1;
 }
 
 const SEPARATOR = /[-0-9.]/;
@@ -41,10 +71,12 @@ export function isChanceMatch(label: string, start: number, end: number): boolea
   while (tokenStart > 0 && !SEPARATOR.test(label[tokenStart - 1]!)) tokenStart -= 1;
   let tokenEnd = end;
   while (tokenEnd < label.length && !SEPARATOR.test(label[tokenEnd]!)) tokenEnd += 1;
-  if (!isWordRun(label.slice(tokenStart, tokenEnd))) return false;
-  const before = label.slice(tokenStart, start);
-  const after = label.slice(end, tokenEnd);
+  const token = label.slice(tokenStart, tokenEnd);
+  if (!isWordRun(token)) return false;
+  const { fromStart, toEnd } = tables(token);
+  const from = start - tokenStart;
+  const to = end - tokenStart;
   // A name followed by a plural s (`localbitcoins`) still stands as a word of its own.
-  const standsApart = (before === '' || isWordRun(before)) && (after === '' || after === 's' || isWordRun(after));
+  const standsApart = fromStart[from] === 1 && (toEnd[to] === 1 || (to + 1 === token.length && token[to] === 's'));
   return !standsApart;
 }
