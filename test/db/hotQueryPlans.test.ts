@@ -124,6 +124,15 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
     ]))).toBeLessThan(200);
   });
 
+  it('the owner look-up (identifier locks, then the owners) reads by index, never walking the tenant\'s identifiers', async () => {
+    // tas_lock_and_find_owners (000026, rewritten in 000029): its join of the presented values with the
+    // identifiers was planned as a walk of every identifier of the tenant, filtered, and grew with it.
+    const lookup = sql.unsafe`SELECT id, created_at FROM tas_lock_and_find_owners(ARRAY[17]::int8[], ARRAY['EMAIL'], ARRAY['user17@example.org'], 16)`;
+    expect(await buffersOf(lookup)).toBeLessThan(200);
+    const owners = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(lookup));
+    expect(owners.map((o) => (o as { id: string }).id)).toEqual([(await owner.query(`SELECT md5('e17')::uuid AS id`)).rows[0].id]);
+  });
+
   it('and answers what the rows say: the phone is shared by the other carriers of its value', async () => {
     const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sharedValuesQuery([], [{ type: 'PHONE', normalised: '+442017' }])));
     expect(rows).toEqual([{ type: 'PHONE', normalised: '+442017', others: ROWS / 20000, adverse: 0 }]);
