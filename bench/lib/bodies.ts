@@ -25,12 +25,19 @@ function digits(n: number, width: number): string {
   return String(n % 10 ** width).padStart(width, '0');
 }
 
-/** A plausible number per country; the counter makes it distinct (until 10^7 requests). */
+/**
+ * A plausible number per country; the counter makes it distinct (until 10^7
+ * requests): every digit of the counter's image reaches the number (7919 is
+ * prime to the moduli, so n -> n * 7919 mod m is one-to-one below m).
+ */
 function phone(n: number, country: string): string {
   const d = digits(n * 7919, 7);
   switch (country) {
-    case 'GB': return `+44 7700 9${d.slice(0, 5)}`;
-    case 'US': return `+1 (212) ${3 + (n % 6)}${d.slice(0, 2)}-${d.slice(3, 7)}`;
+    case 'GB': return `+44 77${digits(n * 7919, 8)}`;
+    case 'US': {
+      const k = (n * 7919) % 8_000_000;
+      return `+1 (212) ${200 + Math.floor(k / 10_000)}-${digits(k, 4)}`;
+    }
     case 'FR': return `+33 6 ${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4, 6)} ${d.slice(6)}${n % 10}`;
     default: return `+49 30 ${d}${n % 10}`;
   }
