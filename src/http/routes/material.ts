@@ -8,6 +8,7 @@ import { extractionOut, materialOut } from '../../material/out.js';
 import { receiveUpload } from '../../material/upload.js';
 import type { MaterialCreate } from '../../schemas/material.js';
 import { requirePrincipal } from '../../auth/principal.js';
+import { targetOf } from './target.js';
 
 /**
  * The material operations: parse, call the material commands
@@ -46,10 +47,7 @@ function uploadContent(deps: MaterialDeps): Handler {
 
 function getMaterial(deps: MaterialDeps): Handler {
   return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const id = ctx.params.material_id!;
-    ctx.audit.target_kind = 'material';
-    ctx.audit.target_id = id;
+    const { principal, id } = targetOf(ctx, 'material', 'material_id');
     const row = await withTenant(deps.db, principal, (tx) => findMaterial(tx, id));
     // Unknown, or another tenant's or mode's: the same 404.
     if (!row) throw new ServiceProblem('not-found', 'No such material.');
@@ -60,10 +58,7 @@ function getMaterial(deps: MaterialDeps): Handler {
 
 function getExtraction(deps: MaterialDeps): Handler {
   return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const id = ctx.params.material_id!;
-    ctx.audit.target_kind = 'material';
-    ctx.audit.target_id = id;
+    const { principal, id } = targetOf(ctx, 'material', 'material_id');
     const found = await withTenant(deps.db, principal, async (tx) => {
       const row = await findMaterial(tx, id);
       return row ? { row, items: await listExtractions(tx, id) } : null;

@@ -7,6 +7,7 @@ import { ServiceProblem, ValidationFailure } from '../../../platform/problems.js
 import type { KeyCreate, KeyRotate } from '../../../schemas/admin.js';
 import { mintKey } from '../../../tenancy/keys.js';
 import { requirePrincipal } from '../../../auth/principal.js';
+import { targetOf } from '../target.js';
 
 /**
  * POST /v1/admin/keys and DELETE /v1/admin/keys/{key_id}. A key mints and
@@ -48,10 +49,7 @@ export function createMintKey(deps: { db: Db; pepper: string; now?: () => number
 
 export function createRevokeKey(deps: { db: Db; revocations: RevocationBus }): Handler {
   return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const keyId = ctx.params.key_id!;
-    ctx.audit.target_kind = 'key';
-    ctx.audit.target_id = keyId;
+    const { principal, id: keyId } = targetOf(ctx, 'key', 'key_id');
     const revoked = await withTenant(deps.db, principal, async (tx) => {
       const done = await revokeKey(tx, keyId);
       if (done) await ctx.auditInTx(tx, 204);

@@ -13,6 +13,7 @@ import {
 } from '../../../webhooks/store.js';
 import { checkTarget, type LookupAll } from '../../../webhooks/targets.js';
 import { requirePrincipal } from '../../../auth/principal.js';
+import { targetOf } from '../target.js';
 
 /**
  * POST /v1/admin/webhooks: registers an endpoint for some event types. The
@@ -92,10 +93,7 @@ const notFound = () => new ServiceProblem('not-found', 'No such webhook.');
 
 function updateWebhook(deps: WebhookRouteDeps): Handler {
   return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const id = ctx.params.webhook_id!;
-    ctx.audit.target_kind = 'webhook';
-    ctx.audit.target_id = id;
+    const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
     const body = ctx.body as WebhookPatch;
     if (body.url !== undefined) {
       const verdict = await checkTarget(body.url, { allowInsecure: deps.allowInsecureTargets(principal.mode), lookup: deps.lookup });
@@ -119,10 +117,7 @@ function updateWebhook(deps: WebhookRouteDeps): Handler {
 
 function rotateWebhookSecret(deps: WebhookRouteDeps): Handler {
   return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const id = ctx.params.webhook_id!;
-    ctx.audit.target_kind = 'webhook';
-    ctx.audit.target_id = id;
+    const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
     const { grace_seconds } = ctx.body as WebhookSecretRotate;
     const secret = generateWebhookSecret();
     const now = (deps.now ?? (() => new Date()))();
@@ -140,11 +135,8 @@ function rotateWebhookSecret(deps: WebhookRouteDeps): Handler {
 
 function redeliverMessage(deps: WebhookRouteDeps): Handler {
   return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const id = ctx.params.webhook_id!;
+    const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
     const messageId = ctx.params.message_id!;
-    ctx.audit.target_kind = 'webhook';
-    ctx.audit.target_id = id;
     const found = await withTenant(deps.db, principal, async (tx) => {
       const endpoint = await findEndpoint(tx, id);
       if (!endpoint) throw notFound();
@@ -169,11 +161,6 @@ function redeliverMessage(deps: WebhookRouteDeps): Handler {
 
 /** The webhook handlers keyed by operationId, for app.ts's handler table. */
 export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
-  const target = (ctx: Parameters<Handler>[0]) => {
-    ctx.audit.target_kind = 'webhook';
-    ctx.audit.target_id = ctx.params.webhook_id ?? null;
-    return ctx.params.webhook_id!;
-  };
   return [
     ['createWebhook', createRegisterWebhook(deps)],
     ['updateWebhook', updateWebhook(deps)],
@@ -184,14 +171,13 @@ export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
       return { status: 200, body: rows.map(summaryOf) };
     }],
     ['getWebhook', async (ctx) => {
-      const id = target(ctx);
-      const row = await withTenant(deps.db, requirePrincipal(ctx), (tx) => findEndpoint(tx, id));
+      const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
+      const row = await withTenant(deps.db, principal, (tx) => findEndpoint(tx, id));
       if (!row) throw notFound();
       return { status: 200, body: summaryOf(row) };
     }],
     ['deleteWebhook', async (ctx) => {
-      const id = target(ctx);
-      const principal = requirePrincipal(ctx);
+      const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
       await withTenant(deps.db, principal, async (tx) => {
         if (!(await deleteEndpoint(tx, id))) throw notFound();
         await ctx.auditInTx(tx, 204);
@@ -200,8 +186,8 @@ export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
       return { status: 204 };
     }],
     ['listWebhookDeliveries', async (ctx) => {
-      const id = target(ctx);
-      const rows = await withTenant(deps.db, requirePrincipal(ctx), async (tx) => {
+      const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
+      const rows = await withTenant(deps.db, principal, async (tx) => {
         // A deleted webhook's log stays readable; an id the tenant never had is 404.
         if (!(await endpointExists(tx, id))) throw notFound();
         return deliveriesOf(tx, id);
