@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,12 +121,47 @@ function topSiteDomains(): string[] {
   return found;
 }
 
+/**
+ * Fifth source, same rule: RainbowKit (MIT), the maintained wallet-connection
+ * kit of Ethereum apps, defines every wallet it offers with its name and the
+ * pages it sends users to for the download (`downloadUrls`) and help. Wallets
+ * are the brands crypto phishing imitates most (MetaMask, Ledger, Trust), and
+ * the other sources miss nearly all of them. Like top-sites it is read from
+ * its pinned tarball, not installed: it is a React library with peer
+ * dependencies the service does not need. A page counts when its registrable
+ * label is the wallet's id or name, with or without the word "wallet".
+ */
+const WALLETS = '@rainbow-me/rainbowkit';
+const WALLETS_VERSION = '2.2.11';
+
+function walletDomains(): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'rainbowkit-'));
+  execFileSync('npm', ['pack', `${WALLETS}@${WALLETS_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: 'ignore' });
+  execFileSync('tar', ['xzf', join(dir, `rainbow-me-rainbowkit-${WALLETS_VERSION}.tgz`), '-C', dir]);
+  const connectors = join(dir, 'package', 'dist', 'wallets', 'walletConnectors');
+  const found: string[] = [];
+  for (const file of readdirSync(connectors).filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(join(connectors, file), 'utf8');
+    // One wallet per module: its definition names it once with `id:` and `name:` string literals.
+    const id = /\bid: "([^"]+)"/.exec(source)?.[1];
+    const name = /\bname: "([^"]+)"/.exec(source)?.[1];
+    if (!id || !name) continue;
+    const names = new Set([id, name, name.replace(/wallet/gi, '')].map(squash).filter((n) => n.length >= 3));
+    for (const [address] of source.matchAll(/https:\/\/[a-z0-9.-]+/gi)) {
+      const parsed = parse(address, { allowPrivateDomains: false });
+      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+    }
+  }
+  return found;
+}
+
 const domains = [
   ...new Set([
     ...icons.map(ownDomain).filter((d): d is string => d !== null),
     ...entities.flatMap(entityDomains),
     ...(await exchangeDomains()),
     ...topSiteDomains(),
+    ...walletDomains(),
   ]),
 ].sort();
 const out = {
@@ -135,16 +170,18 @@ const out = {
     `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name`,
     `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name`,
     `${TOP}@${TOP_VERSION} (MIT, https://github.com/Kikobeats/top-sites): top-sites.json, the Moz top 500 domains, by registrable domain, shared platforms left out`,
+    `${WALLETS}@${WALLETS_VERSION} (MIT, https://github.com/rainbow-me/rainbowkit): each wallet's download and help pages whose registrable label is the wallet's id or name`,
   ],
   packages: [
     { name: PACKAGE, version, licence: 'CC0-1.0' },
     { name: TPW, version: tpwVersion, licence: 'MIT' },
     { name: CCXT, version: ccxtVersion, licence: 'MIT' },
     { name: TOP, version: TOP_VERSION, licence: 'MIT' },
+    { name: WALLETS, version: WALLETS_VERSION, licence: 'MIT' },
   ],
   generated_by: 'scripts/build-brand-domains.ts',
   generated_at: new Date().toISOString().slice(0, 10),
   domains,
 };
 writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
-console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion} and ${TOP}@${TOP_VERSION}`);
+console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`);

@@ -96,6 +96,8 @@ describe('domain_lookalike on real names', () => {
     ['DOMAIN', 'bakery-online.co.uk'], ['DOMAIN', 'answers.com'], ['DOMAIN', 'motion.com'], ['DOMAIN', 'apple-farm.com'],
     ['DOMAIN', 'orange-juice.example'], ['EMAIL', 'ops@acme-industries.com'], ['DOMAIN', 'infinity.exchange'],
     ['DOMAIN', 'www.binance.com'], ['URL', 'https://pro.coinbase.com/trade'],
+    // Wallets' own domains (from the wallet list): their sites and their help pages.
+    ['DOMAIN', 'metamask.io'], ['URL', 'https://support.ledger.com/'], ['DOMAIN', 'trustwallet.com'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
     ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
     // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
@@ -123,6 +125,9 @@ describe('domain_lookalike on real names', () => {
     ['the name as a whole sub-domain label', 'URL', 'https://coinbase.com-secure-3f9a.site/', 'domain_lookalike'],
     ['a misspelt top site (from the popularity list)', 'DOMAIN', 'amazzon.com', 'domain_lookalike'],
     ['a top site run together with bait', 'URL', 'https://whatsapp-verify.top/', 'brand_embedded'],
+    ['a wallet split by a hyphen (from the wallet list)', 'DOMAIN', 'meta-mask.io', 'domain_lookalike'],
+    ['a wallet with a doubled letter', 'DOMAIN', 'leedger.io', 'domain_lookalike'],
+    ['a wallet beside a word', 'URL', 'https://uniswap-airdrop.info/', 'brand_embedded'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
