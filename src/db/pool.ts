@@ -7,6 +7,8 @@ import {
   type Interceptor,
   type QueryResultRow,
 } from 'slonik';
+import { createPgDriverFactory } from '@slonik/pg-driver';
+import { preparingDriverFactory } from './preparedStatements.js';
 
 /**
  * The Postgres pool and the one way a request touches tenant data:
@@ -53,6 +55,8 @@ export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db>
   return createPool(url, {
     interceptors: [resultParser],
     typeParsers,
+    // Statements the process repeats run as named prepared statements (src/db/preparedStatements.ts).
+    driverFactory: preparingDriverFactory(createPgDriverFactory()),
     captureStackTrace: false,
     maximumPoolSize: opts.maximumPoolSize ?? 20,
     connectionTimeout: opts.connectionTimeout ?? 2000,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+// @ts-expect-error node-postgres ships no types for its value serialiser, the one it sends bound values through.
+import { prepareValue } from 'pg/lib/utils.js';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsealedRowsQuery } from '../../src/db/auditChain.js';
@@ -114,6 +116,35 @@ async function buffersOf(query: Parameters<Tx['any']>[0]): Promise<number> {
   });
 }
 
+/**
+ * The plan a statement gets when it runs prepared and PostgreSQL settles on a
+ * generic plan, one made without the values (src/db/preparedStatements.ts runs
+ * repeated statements named). Forced here, on the same unanalysed tables, as
+ * the role the service would run it as; rolled back.
+ */
+async function genericPlanOf(query: { sql: string; values: readonly unknown[] }, as: 'tenant' | 'system' = 'tenant'): Promise<PlanNode[]> {
+  await owner.query('BEGIN');
+  try {
+    if (as === 'tenant') await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [tenantId]);
+    else await owner.query(`SELECT set_config('role', 'tas_system', true)`);
+    await owner.query('SET LOCAL plan_cache_mode = force_generic_plan');
+    await owner.query(`PREPARE generic_plan AS ${query.sql.replace(/\$slonik_(\d+)/g, '$$$1')}`);
+    // EXECUTE is a utility statement and takes no bound parameters: the values go in as literals, as node-postgres would send them.
+    const args = query.values.map((v) => owner.escapeLiteral(String(prepareValue(v)))).join(', ');
+    const rows = await owner.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic_plan${args ? `(${args})` : ''}`);
+    return nodesOf((rows.rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan);
+  } finally {
+    await owner.query('ROLLBACK');
+    await owner.query('DEALLOCATE ALL');
+  }
+}
+
+/** Sequential scans of a large table, and scans reading more of one than a look-up carries. */
+function scansOfLargeTables(nodes: PlanNode[]): string[] {
+  const large = nodes.filter((n) => LARGE.includes(n['Relation Name'] ?? ''));
+  return large.filter((n) => n['Node Type'] === 'Seq Scan' || rowsRead(n) > MAX_ROWS_READ).map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`);
+}
+
 describe('hot query plans on unanalysed tables of 100,000 rows', () => {
   it('the shared-values look-up reads by index, never scanning a large table', async () => {
     // The statement lives in tas_shared_values (000023), whose plan hides inside one Function Scan
@@ -169,5 +200,12 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
       { proname: 'tas_presentation_velocity', proconfig: expect.arrayContaining(['jit=off']) },
       { proname: 'tas_shared_values', proconfig: expect.arrayContaining(['jit=off', 'plan_cache_mode=force_generic_plan']) },
     ]);
+  });
+  it.each([
+    ['the audit sealer\'s work list', () => unsealedRowsQuery(15_000, 1000), 'system'],
+    ['the shared-values look-up', () => sharedValuesQuery([randomUUID()], [{ type: 'EMAIL', normalised: 'user17@example.org' }]), 'tenant'],
+    ['the velocity look-up', () => velocityQuery([{ type: 'PHONE', normalised: '+442017' }]), 'tenant'],
+  ] as const)('%s keeps to its indexes as a prepared statement\'s generic plan too', async (_name, query, as) => {
+    expect(scansOfLargeTables(await genericPlanOf(query(), as))).toEqual([]);
   });
 });
