@@ -3,11 +3,12 @@ import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
-import { isChanceMatch } from './wordRuns.js';
+import { isChanceMatch, isOrdinaryWord, isWordRun } from './wordRuns.js';
+import { PLACE_NAMES_SOURCE } from './placeNames.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
 import { BRAND_DOMAINS, BRAND_SOURCES } from './brandDomains.js';
 import { CONFUSABLES_SOURCE, confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
-import { ENGLISH_WORDS_SOURCE, isEnglishWord } from './englishWords.js';
+import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
 
 /**
  * Whether a domain imitates a well-known one: a typo of its name (edit
@@ -26,8 +27,10 @@ import { ENGLISH_WORDS_SOURCE, isEnglishWord } from './englishWords.js';
  * - a typo is an inserted, dropped or swapped character of a name of five
  *   characters or more (below seven, a different letter in the same place is
  *   usually a different word: `notion` is not `motion`), one substituted
- *   character from seven (`blnance`), any two edits from ten; and a name that
- *   is itself an English word is never anyone's typo;
+ *   character from seven when it is a neighbouring key or a look-alike
+ *   (`blnance`), any two edits from ten; a name that is itself an ordinary
+ *   word is never anyone's typo, and a letter added before or after a brand
+ *   named by a word (`imailbox`) makes another word, not a typo;
  * - a combosquat needs a distinctive name (not an English word: `paypal`,
  *   `coinbase`) beside other words: as a token of five characters or more
  *   (`paypal-login`), run together with them from six (`binancebonus`), or
@@ -39,7 +42,8 @@ import { ENGLISH_WORDS_SOURCE, isEnglishWord } from './englishWords.js';
  * Names are compared as a reader sees them: an internationalised label
  * (`xn--...`) is decoded and its accents and other marks removed first, so
  * `myetherwállet` is compared as `myetherwallet`.
- * The English words come from the word-list package (MIT).
+ * The English words come from the word-list package (MIT); country names,
+ * which it lacks, count as ordinary words too (src/checks/placeNames.ts).
  */
 interface KnownDomain {
   domain: string;
@@ -81,7 +85,7 @@ const MIN_EMBEDDED_NAME = 5;
 // it is, eight to be found misspelt (shorter windows are one letter from some brand by chance).
 const MIN_RUN_TOGETHER_NAME = 6;
 const MIN_RUN_TOGETHER_TYPO = 8;
-const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= MIN_RUN_TOGETHER_NAME && /^[a-z0-9]+$/.test(k.label) && !isEnglishWord(k.label));
+const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= MIN_RUN_TOGETHER_NAME && /^[a-z0-9]+$/.test(k.label) && !isOrdinaryWord(k.label));
 const DISTINCTIVE_BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, DISTINCTIVE);
 const DISTINCTIVE_LENGTHS: readonly number[] = [...new Set(DISTINCTIVE.map((k) => k.label.length))].sort((a, b) => a - b);
 
@@ -125,14 +129,19 @@ export function isTypoOf(candidate: string, known: string): number | null {
   // Below ten characters only one edit counts, and below seven not a substitution: linear tests,
   // so the look-up over thousands of names costs microseconds, not the full distance table.
   if (known.length < 10) {
-    if (oneInsertDropOrSwap(candidate, known)) return 1;
-    return known.length >= 7 && isSingleSubstitution(candidate, known) ? 1 : null;
+    if (oneInsertDropOrSwap(candidate, known)) return isAffixedWord(candidate, known) ? null : 1;
+    return known.length >= 7 && isSlipSubstitution(candidate, known) ? 1 : null;
   }
   const distance = damerauLevenshtein(candidate, known);
-  if (distance === 0) return null;
-  if (known.length >= 10) return distance <= 2 ? distance : null;
-  if (distance !== 1) return null;
-  return isSingleSubstitution(candidate, known) ? null : 1;
+  if (distance === 0 || distance > 2) return null;
+  // Two edits from a long name is often just other words (`prontomail` is not `protonmail`).
+  return distance === 2 && isCompoundOfWords(candidate) ? null : distance;
+}
+
+/** Whether every part of a label between digits and hyphens is ordinary words written together (`mail2search`). */
+function isCompoundOfWords(label: string): boolean {
+  const tokens = label.split(/[-0-9.]+/).filter((t) => t.length > 0);
+  return tokens.length > 0 && tokens.every((t) => isOrdinaryWord(t) || isWordRun(t));
 }
 
 /** Whether `a` is `b` with one character inserted, dropped, or two neighbours swapped. */
@@ -150,11 +159,55 @@ export function oneInsertDropOrSwap(a: string, b: string): boolean {
   return long.slice(i + 1) === short.slice(i);
 }
 
-function isSingleSubstitution(a: string, b: string): boolean {
+/**
+ * Whether `a` is `b` with one letter replaced by a key next to it on a QWERTY
+ * keyboard or by a character that looks like it (`blnance`, `paypa1`): the
+ * substitutions a slip of the finger or a forger's eye makes. Any other
+ * replaced letter mostly spells another name (`eastmail` is not `fastmail`,
+ * `mailway` is not `railway`).
+ */
+export function isSlipSubstitution(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
-  let differences = 0;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) differences += 1;
-  return differences === 1;
+  let at = -1;
+  for (let i = 0; i < a.length; i += 1) {
+    if (a[i] === b[i]) continue;
+    if (at !== -1) return false;
+    at = i;
+  }
+  return at !== -1 && isSlip(a[at]!, b[at]!);
+}
+
+const KEY_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+// Pairs that read alike in most fonts, digits for the letters they resemble included.
+const LOOK_ALIKE = ['il', 'i1', 'l1', 'o0', 'gq', 'uv', 's5', 'e3', 'a4', 'b8', 't7', 'z2', 'g9'];
+
+const SLIPS: ReadonlySet<string> = (() => {
+  const pairs = new Set<string>();
+  const add = (x: string | undefined, y: string | undefined) => {
+    if (x && y && x !== y) pairs.add(x + y).add(y + x);
+  };
+  KEY_ROWS.forEach((row, r) => {
+    [...row].forEach((key, c) => {
+      add(key, row[c + 1]);
+      // The rows are staggered: a key touches the two keys above it at c and c + 1.
+      add(key, KEY_ROWS[r - 1]?.[c]);
+      add(key, KEY_ROWS[r - 1]?.[c + 1]);
+    });
+  });
+  for (const [x, y] of LOOK_ALIKE) add(x, y);
+  return pairs;
+})();
+
+const isSlip = (x: string, y: string) => SLIPS.has(x + y);
+
+/**
+ * Whether `candidate` is the ordinary word `known` with a letter added before
+ * or after it (`imailbox`, `ismart`, `dplanet`): a brand named by a word gets
+ * compounds and inflections of it, not typos.
+ */
+function isAffixedWord(candidate: string, known: string): boolean {
+  if (candidate.length !== known.length + 1 || !isOrdinaryWord(known)) return false;
+  return candidate.endsWith(known) || candidate.startsWith(known);
 }
 
 export function resemblance(view: HostView): Resemblance | null {
@@ -208,17 +261,23 @@ export function foldLabel(rawLabel: string): string {
   return unicode.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
+/** Whether the label is an ordinary word split by hyphens (`in-box`, `r-o-o-t`): the same word, whichever brand is named by it. */
+function isHyphenatedWord(label: string): boolean {
+  return label.includes('-') && isOrdinaryWord(label.replaceAll('-', ''));
+}
+
 /** How a site's own name resembles a well-known name; `allowExact` is false on a platform, where the bare name is the imitation. */
 function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | null {
   const label = domainToUnicode(rawLabel) || rawLabel;
   const folded = foldLabel(rawLabel);
+  if (isHyphenatedWord(folded)) return null;
   if (!allowExact) {
     const same = BY_LABEL.get(folded);
     if (same) return { kind: 'platform_imitation', known: same.domain };
   }
   const confusable = BY_SKELETON.get(confusableSkeleton(label)) ?? (folded !== label ? BY_LABEL.get(folded) : undefined);
   if (confusable && confusable.label !== label) return { kind: 'confusable', known: confusable.domain };
-  const typo = isEnglishWord(folded) ? null : closestTypo(folded);
+  const typo = isOrdinaryWord(folded) ? null : closestTypo(folded);
   if (typo) return typo;
   const embedded = embeddedName(folded);
   return embedded ? { kind: 'embedded_name', known: embedded.domain } : null;
@@ -230,9 +289,9 @@ function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | n
  */
 function embeddedName(label: string): KnownDomain | undefined {
   // A label that is an ordinary word (`infinity`) holds no brand, whatever brand it contains or nearly contains.
-  if (isEnglishWord(label)) return undefined;
+  if (isOrdinaryWord(label)) return undefined;
   const tokens = label.split(/[-0-9.]+/).filter((t) => t.length > 0);
-  const asToken = tokens.length < 2 ? undefined : tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isEnglishWord(k.label));
+  const asToken = tokens.length < 2 ? undefined : tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isOrdinaryWord(k.label));
   return asToken ?? runTogetherName(label);
 }
 
@@ -257,7 +316,7 @@ function misspeltInside(label: string): KnownDomain | undefined {
   for (let length = MIN_RUN_TOGETHER_TYPO - 1; length < label.length && length <= MAX_TYPO_WINDOW; length += 1) {
     for (let start = 0; start + length <= label.length; start += 1) {
       const window = label.slice(start, start + length);
-      if (isEnglishWord(window)) continue;
+      if (isOrdinaryWord(window)) continue;
       const whole = isWholeToken(label, start, length);
       for (const key of [window, ...deletions(window)]) {
         const found = BY_DELETION.get(key)?.find((k) => (whole || length >= k.label.length) && isTypoOf(window, k.label) === 1);
@@ -363,7 +422,7 @@ export const check = defineCheck(
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
     dataClass: PUBLIC_FACT,
-    sources: [...BRAND_SOURCES, FREE_MAIL_SOURCE, ENGLISH_WORDS_SOURCE, CONFUSABLES_SOURCE],
+    sources: [...BRAND_SOURCES, FREE_MAIL_SOURCE, ENGLISH_WORDS_SOURCE, PLACE_NAMES_SOURCE, CONFUSABLES_SOURCE],
   },
   ({ presentation }) =>
     answerAboutHost(presentation, (host, what) => {

@@ -1,8 +1,12 @@
 import { isEnglishWord } from './englishWords.js';
+import { isPlaceName } from './placeNames.js';
+
+/** An English word or a country's name: what a domain may spell without naming anyone's brand. */
+export const isOrdinaryWord = (text: string): boolean => isEnglishWord(text) || isPlaceName(text);
 
 /**
- * Whether a run of letters is ordinary English words written together
- * (`alumnidirector` is `alumni` + `director`). Parts have three letters or
+ * Whether a run of letters is ordinary words written together
+ * (`alumnidirector` is `alumni` + `director`, `saudiarabia` a country). Parts have three letters or
  * more: the word list holds many one- and two-letter entries (`a`, `ix`)
  * that would make almost any string a "run of words". A part is at most
  * MAX_PART letters, which bounds the work to a few hundred look-ups even for
@@ -30,12 +34,12 @@ function tablesFor(token: string): WordRunTables {
   toEnd[n] = 1;
   for (let end = MIN_PART; end <= n; end += 1) {
     for (let start = Math.max(0, end - MAX_PART); start <= end - MIN_PART && fromStart[end] === 0; start += 1) {
-      if (fromStart[start] === 1 && isEnglishWord(token.slice(start, end))) fromStart[end] = 1;
+      if (fromStart[start] === 1 && isOrdinaryWord(token.slice(start, end))) fromStart[end] = 1;
     }
   }
   for (let start = n - MIN_PART; start >= 0; start -= 1) {
     for (let end = Math.min(n, start + MAX_PART); end >= start + MIN_PART && toEnd[start] === 0; end -= 1) {
-      if (toEnd[end] === 1 && isEnglishWord(token.slice(start, end))) toEnd[start] = 1;
+      if (toEnd[end] === 1 && isOrdinaryWord(token.slice(start, end))) toEnd[start] = 1;
     }
   }
   return { fromStart, toEnd };

@@ -98,6 +98,10 @@ describe('domain_lookalike on real names', () => {
     ['DOMAIN', 'www.binance.com'], ['URL', 'https://pro.coinbase.com/trade'],
     // Wallets' own domains (from the wallet list): their sites and their help pages.
     ['DOMAIN', 'metamask.io'], ['URL', 'https://support.ledger.com/'], ['DOMAIN', 'trustwallet.com'],
+    // Real mail providers: a country's name (ireland.com is a brand), a word split by a hyphen or given a
+    // letter (inbox.com, mailbox.org), a letter that is no slip of the finger, two edits that spell other words.
+    ['EMAIL', 'jane@mail2ireland.com'], ['EMAIL', 'jane@in-box.net'], ['EMAIL', 'jane@imailbox.com'],
+    ['EMAIL', 'jane@eastmail.com'], ['EMAIL', 'jane@prontomail.com'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
     ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
     // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
@@ -125,6 +129,7 @@ describe('domain_lookalike on real names', () => {
     ['the name as a whole sub-domain label', 'URL', 'https://coinbase.com-secure-3f9a.site/', 'domain_lookalike'],
     ['a misspelt top site (from the popularity list)', 'DOMAIN', 'amazzon.com', 'domain_lookalike'],
     ['a top site run together with bait', 'URL', 'https://whatsapp-verify.top/', 'brand_embedded'],
+    ['a distinctive name split by a hyphen', 'DOMAIN', 'pay-pal.com', 'domain_lookalike'],
     ['a wallet split by a hyphen (from the wallet list)', 'DOMAIN', 'meta-mask.io', 'domain_lookalike'],
     ['a wallet with a doubled letter', 'DOMAIN', 'leedger.io', 'domain_lookalike'],
     ['a wallet beside a word', 'URL', 'https://uniswap-airdrop.info/', 'brand_embedded'],
@@ -173,7 +178,12 @@ describe('domain_lookalike', () => {
     ['five letters: an insertion is a typo', 'gmaill', 'gmail', 1],
     ['six letters: an insertion, a drop or a swap', 'gogle', 'google', 1],
     ['six letters: a substitution is another word', 'motion', 'notion', null],
-    ['seven letters: a substitution is a typo', 'blnance', 'binance', 1],
+    ['seven letters: a look-alike substitution is a typo', 'blnance', 'binance', 1],
+    ['seven letters: a neighbouring key is a typo', 'binsnce', 'binance', 1],
+    ['eight letters: a far-off key spells another name', 'eastmail', 'fastmail', null],
+    ['a letter before a brand named by a word makes another word', 'imailbox', 'mailbox', null],
+    ['a letter after a distinctive name is still a typo', 'paypall', 'paypal', 1],
+    ['two edits that are other words written together', 'prontomail', 'protonmail', null],
     ['ten letters: two edits', 'welsfarg0', 'wellsfargo', 2],
     ['identity is not a typo', 'paypal', 'paypal', null],
   ])('typo rule: %s', (_rule, candidate, known, expected) => {
