@@ -21,7 +21,7 @@ import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
  * country domains. A brand's own domain and its sub-domains are never
  * flagged; for a domain or web address they are weak support.
  *
- * The well-known domains are about 3,000 brands built from maintained data
+ * The well-known domains are about 3,600 brands built from maintained data
  * (src/checks/brandDomains.ts) plus the large free-mail providers. With that
  * many names, ordinary words collide, so the rules are strict:
  * - a typo is an inserted, dropped or swapped character of a name of five
