@@ -102,14 +102,21 @@ async function exchangeDomains(): Promise<string[]> {
  * again from moz.com, which would make `npm install` need that site. The
  * pinned tarball is fetched with `npm pack` (no scripts run) and read here.
  */
+/** A pinned package's tarball fetched with `npm pack` (no install scripts run) and unpacked; returns its folder. */
+function unpackPinned(name: string, version: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'brand-source-'));
+  execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { stdio: 'ignore' });
+  // npm names a scoped package's tarball without the @ and with the / as a hyphen.
+  const tarball = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+  execFileSync('tar', ['xzf', join(dir, tarball), '-C', dir]);
+  return join(dir, 'package');
+}
+
 const TOP = 'top-sites';
 const TOP_VERSION = '1.1.222';
 
 function topSiteDomains(): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'top-sites-'));
-  execFileSync('npm', ['pack', `${TOP}@${TOP_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: 'ignore' });
-  execFileSync('tar', ['xzf', join(dir, `${TOP}-${TOP_VERSION}.tgz`), '-C', dir]);
-  const sites = JSON.parse(readFileSync(join(dir, 'package', 'top-sites.json'), 'utf8')) as { rootDomain: string }[];
+  const sites = JSON.parse(readFileSync(join(unpackPinned(TOP, TOP_VERSION), 'top-sites.json'), 'utf8')) as { rootDomain: string }[];
   const found: string[] = [];
   for (const { rootDomain } of sites) {
     const parsed = parse(rootDomain, { allowPrivateDomains: false });
@@ -135,10 +142,7 @@ const WALLETS = '@rainbow-me/rainbowkit';
 const WALLETS_VERSION = '2.2.11';
 
 function walletDomains(): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'rainbowkit-'));
-  execFileSync('npm', ['pack', `${WALLETS}@${WALLETS_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: 'ignore' });
-  execFileSync('tar', ['xzf', join(dir, `rainbow-me-rainbowkit-${WALLETS_VERSION}.tgz`), '-C', dir]);
-  const connectors = join(dir, 'package', 'dist', 'wallets', 'walletConnectors');
+  const connectors = join(unpackPinned(WALLETS, WALLETS_VERSION), 'dist', 'wallets', 'walletConnectors');
   const found: string[] = [];
   for (const file of readdirSync(connectors).filter((f) => f.endsWith('.js'))) {
     const source = readFileSync(join(connectors, file), 'utf8');
