@@ -30,6 +30,13 @@ export interface BlindWrite {
    * key replaces this one while both wait, leaving the row as running both in order would.
    */
   replaces?: string;
+  /** For an overwrite: the columns it sets, so that a pending insert of the same row can take them in (`absorb`). */
+  sets?: Readonly<Record<string, unknown>>;
+  /**
+   * For an insert: the same insert with a later overwrite's columns taken in. The overwrite could not
+   * share the insert's statement (it would not see the row), so the row is inserted as it would end.
+   */
+  absorb?: (sets: Readonly<Record<string, unknown>>) => BlindWrite;
   sql: FragmentSqlToken;
 }
 
@@ -61,6 +68,11 @@ class PendingWrites {
 
   async add(write: BlindWrite): Promise<void> {
     const same = write.replaces === undefined ? -1 : this.writes.findIndex((w) => w.replaces === write.replaces);
+    const pendingInsert = same >= 0 ? this.writes[same]!.absorb : undefined;
+    if (pendingInsert !== undefined && write.sets !== undefined) {
+      this.writes[same] = pendingInsert(write.sets);
+      return;
+    }
     if (same >= 0) {
       this.writes.splice(same, 1);
     } else if (this.writes.some((w) => w.table === write.table)) {

@@ -1,6 +1,6 @@
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
 import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/db/pool.js';
-import { executeActions, type Effect, type ExecutableAction } from './actions.js';
+import { executeActions, type BlindWrite, type Effect, type ExecutableAction } from './actions.js';
 import {
   ActorKindUnknownError,
   ActorNotFoundError,
@@ -85,6 +85,13 @@ export interface CreateOptions<E extends EventObject = EventObject> {
    * reference (the inquiries row a ledger insert points at).
    */
   prepare?: (tx: Tx) => Promise<void>;
+  /**
+   * Blind writes of rows the command creates beside the actor (the inquiry's
+   * read-model row), taken after `event` is built and sent with the actor's
+   * row in the command's last statement. A later overwrite of one of them in
+   * the same command is taken into its insert (BlindWrite.absorb).
+   */
+  writes?: () => readonly BlindWrite[];
   /** Runs in the command's transaction after the actor is saved; a throw rolls everything back. */
   inTx?: (tx: Tx, result: CommandResult) => Promise<void>;
 }
@@ -177,7 +184,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
         snapshot: persistable(entry, snapshot),
       });
       const outcome = await executeActions(tx, actions, {
-        actorId: opts.id, tenantId, mode, scope, effects: deps.effects, leadingWrites: [{ table: 'actors', sql: row }],
+        actorId: opts.id, tenantId, mode, scope, effects: deps.effects, leadingWrites: [{ table: 'actors', sql: row }, ...(opts.writes?.() ?? [])],
       });
       const result: CommandResult = { snapshot, events: outcome.events, state: stateOf(snapshot.value) };
       await opts.inTx?.(tx, result);

@@ -18,10 +18,19 @@ export interface NewInquiry {
 }
 
 export async function insertInquiry(tx: Tx, i: NewInquiry): Promise<void> {
-  await tx.query(sql.unsafe`
-    INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal)
+  await tx.query(sql.unsafe`${inquiryInsert(i)}`);
+}
+
+/**
+ * The insert as a statement fragment, for a command's combined last statement
+ * (src/inquiries/effects.ts). Born concluded or rejected, it is concluded now,
+ * as the status update would have left it.
+ */
+export function inquiryInsert(i: NewInquiry): FragmentSqlToken {
+  return sql.fragment`
+    INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal, concluded_at)
     VALUES (${i.id}, ${i.tenantId}, ${i.mode}, ${i.entityId}, ${i.status}, ${i.intent}, ${i.purpose},
-            ${jsonb(i.request)}, ${i.principal})`);
+            ${jsonb(i.request)}, ${i.principal}, CASE WHEN ${i.status} IN ('concluded', 'rejected') THEN now() END)`;
 }
 
 /** The status update as a statement fragment, for a command's combined last statement (actors/actions.ts). */

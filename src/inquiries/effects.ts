@@ -1,5 +1,5 @@
-import { blindEffect, type Effect } from '../../actors/actions.js';
-import { assessmentInsert, inquiryStatusUpdate } from '../db/inquiries.js';
+import { blindEffect, type BlindWrite, type Effect } from '../../actors/actions.js';
+import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry } from '../db/inquiries.js';
 import type { AssessmentBody, LedgerInputs } from './assess.js';
 
 /**
@@ -39,6 +39,22 @@ export const inquiryEffects: Record<string, Effect> = {
     // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
     if (params.status === 'accepted') return;
     // A later status in the same command replaces this one: the row ends as the two in order would leave it.
-    ctx.defer({ table: 'inquiries', replaces: `inquiry-status:${ctx.actorId}`, sql: inquiryStatusUpdate(ctx.actorId, params.status) });
+    ctx.defer({ table: 'inquiries', replaces: statusKey(ctx.actorId), sets: { status: params.status }, sql: inquiryStatusUpdate(ctx.actorId, params.status) });
   }),
 };
+
+const statusKey = (inquiryId: string) => `inquiry-status:${inquiryId}`;
+
+/**
+ * The new inquiry's row as a blind write beside its actor's (actors/runtime.ts
+ * `writes`): sent with the command's last statement, and born with the status
+ * the command leaves it in, since an update in that statement would not see it.
+ */
+export function inquiryRowWrite(inquiry: NewInquiry): BlindWrite {
+  return {
+    table: 'inquiries',
+    replaces: statusKey(inquiry.id),
+    sql: inquiryInsert(inquiry),
+    absorb: (sets) => inquiryRowWrite({ ...inquiry, status: String(sets.status) }),
+  };
+}

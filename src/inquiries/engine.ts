@@ -5,7 +5,8 @@ import type { Absence, CheckDefinition, CheckEnvironment, InquiryTestimony, Sign
 import { insertObservation } from '../db/observations.js';
 import { stanceOf } from '../observations/stance.js';
 import type { MaterialBinding } from './gather.js';
-import { insertInquiry, type AssessmentRow } from '../db/inquiries.js';
+import type { AssessmentRow, NewInquiry } from '../db/inquiries.js';
+import { inquiryRowWrite } from './effects.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
 import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
@@ -119,6 +120,7 @@ export async function openInquiry(
   const slowest = Math.max(0, ...plan.worker.map((p) => p.check.timeoutMs));
   let facts: InquiryFacts | undefined;
   let evaluated: ReturnType<typeof assessNow> | undefined;
+  let row: NewInquiry | undefined;
 
   const created = await deps.runtime.create<InquiryEvent>(principal, {
     kind: 'inquiry',
@@ -133,10 +135,11 @@ export async function openInquiry(
       const env: CheckEnvironment = { ...loaded, context };
       await recordContext(tx, principal, inquiryId, entityId, body, context);
       facts = { ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt), materialBindings: prepared.bindings };
-      await insertInquiry(tx, {
+      // Its row goes out with the actor's in the command's last statement (`writes` below); nothing reads it before.
+      row = {
         id: inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId, status: 'accepted',
         intent: body.intent, purpose: body.purpose, request: facts, principal: principal.label,
-      });
+      };
       const now = deps.now();
       // Evidence a probe already gathered (every check, worker tier included) is taken as it is: nothing runs twice.
       const { signals, absences } = gathered?.evidence ?? (await runInline(plan, facts, env, now));
@@ -158,6 +161,7 @@ export async function openInquiry(
         maxReasoningMs: deadlineMs + slowest + REASONING_GRACE_MS,
       };
     },
+    writes: () => (row ? [inquiryRowWrite(row)] : []),
     inTx: async (tx) => ctx.auditInTx(tx, 200),
   });
   // Concluded at once: the answer is what was just written, no need to read it back.

@@ -3,7 +3,7 @@ import { sql } from 'slonik';
 import { setup } from 'xstate';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blindEffect } from '../../actors/actions.js';
+import { blindEffect, type BlindWrite } from '../../actors/actions.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import { startHarness, type Harness } from './support.js';
 
@@ -50,6 +50,36 @@ const ledgerMachine = setup({
   },
 });
 
+// A machine whose creation makes a row beside the actor (`writes`) and then moves its status twice.
+const bornMachine = setup({
+  types: { context: {} as Record<string, never>, events: {} as { type: 'born.settle' } },
+  actions: { appendEvent: (_, _p: { type: string; payload: Record<string, unknown> }) => {}, settle: (_, _p: { s: string }) => {} },
+}).createMachine({
+  id: 'born',
+  initial: 'open',
+  context: {},
+  states: {
+    open: {
+      on: {
+        'born.settle': {
+          actions: [
+            { type: 'settle', params: { s: 'reasoning' } },
+            { type: 'settle', params: { s: 'concluded' } },
+            { type: 'appendEvent', params: { type: 'Settled', payload: {} } },
+          ],
+        },
+      },
+    },
+  },
+});
+
+const bornRow = (id: string, status: string): BlindWrite => ({
+  table: 'blind_born',
+  replaces: `born:${id}`,
+  sql: sql.fragment`INSERT INTO blind_born (actor_id, status) VALUES (${id}, ${status})`,
+  absorb: (sets) => bornRow(id, String(sets.status)),
+});
+
 let h: Harness;
 let runtime: ActorRuntime;
 const peeked: number[] = [];
@@ -61,7 +91,9 @@ beforeAll(async () => {
   h = await startHarness();
   await h.db.query(sql.unsafe`CREATE TABLE blind_probe (seq bigserial PRIMARY KEY, actor_id text NOT NULL, n int NOT NULL)`);
   await h.db.query(sql.unsafe`CREATE TABLE blind_status (actor_id text PRIMARY KEY, status text NOT NULL)`);
-  await h.db.query(sql.unsafe`GRANT SELECT, INSERT, UPDATE ON blind_probe, blind_status TO tas_service`);
+  // Each row keeps the text of the statement that inserted it, so a test can tell which statement that was.
+  await h.db.query(sql.unsafe`CREATE TABLE blind_born (actor_id text PRIMARY KEY, status text NOT NULL, inserted_by text NOT NULL DEFAULT current_query())`);
+  await h.db.query(sql.unsafe`GRANT SELECT, INSERT, UPDATE ON blind_probe, blind_status, blind_born TO tas_service`);
   await h.db.query(sql.unsafe`GRANT USAGE ON SEQUENCE blind_probe_seq_seq TO tas_service`);
   runtime = h.runtime({
     machines: { ledger: { machine: ledgerMachine, version: 1 } },
@@ -105,6 +137,39 @@ describe('blind writes', () => {
     expect(await h.count('actors', 'id', id)).toBe(0);
     expect(await h.count('actor_events', 'stream_id', id)).toBe(0);
     expect(await h.count('outbox', 'actor_id', id)).toBe(0);
+  });
+
+  it('a row created beside the actor is inserted as the command leaves it, in the statement that inserts the actor', async () => {
+    const born = h.runtime({
+      machines: { born: { machine: bornMachine, version: 1 } },
+      effects: {
+        settle: blindEffect(async (_tx, p: { s: string }, ctx) => {
+          ctx.defer({ table: 'blind_born', replaces: `born:${ctx.actorId}`, sets: { status: p.s }, sql: sql.fragment`UPDATE blind_born SET status = ${p.s} WHERE actor_id = ${ctx.actorId}` });
+        }),
+      },
+    });
+    const id = randomUUID();
+    await born.create(h.scope, { kind: 'born', id, input: {}, event: { type: 'born.settle' }, writes: () => [bornRow(id, 'accepted')] });
+    const row = await h.db.one(sql.type(z.object({ status: z.string(), inserted_by: z.string() }))`SELECT status, inserted_by FROM blind_born WHERE actor_id = ${id}`);
+    expect(row.status).toBe('concluded');
+    expect(row.inserted_by).toMatch(/INSERT INTO actors/);
+    expect(row.inserted_by).toMatch(/INSERT INTO actor_events/);
+  });
+
+  it('a row created beside the actor and overwritten after a plain effect is inserted first and then updated', async () => {
+    const born = h.runtime({
+      machines: { born: { machine: bornMachine, version: 1 } },
+      effects: {
+        // Not blind: everything pending is sent before it, so the later overwrite finds the row inserted.
+        settle: async (tx, p: { s: string }, ctx) => {
+          await tx.query(sql.unsafe`UPDATE blind_born SET status = ${p.s} WHERE actor_id = ${ctx.actorId}`);
+        },
+      },
+    });
+    const id = randomUUID();
+    await born.create(h.scope, { kind: 'born', id, input: {}, event: { type: 'born.settle' }, writes: () => [bornRow(id, 'accepted')] });
+    expect((await statusOf(id)).length).toBe(0);
+    expect(await h.db.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM blind_born WHERE actor_id = ${id}`)).toBe('concluded');
   });
 
   it('refuses a deferral from an effect that was not made blind', async () => {

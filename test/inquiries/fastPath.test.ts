@@ -52,6 +52,13 @@ describe('POST /v1/inquiries, fast tier', () => {
     expect(ledger.rows[0].scored).toBeGreaterThan(0);
   });
 
+  it('a concluded inquiry\'s row is written concluded, with its conclusion time, in the transaction that writes its actor', async () => {
+    const r = await inquire(ts, EMAIL_AND_PHONE);
+    expect(r.body.status).toBe('concluded');
+    const row = await owner.query('SELECT status, concluded_at IS NOT NULL AS concluded, concluded_at >= created_at AS ordered, xmin = (SELECT xmin FROM actors WHERE id = $1) AS one_transaction FROM inquiries WHERE id = $1', [r.body.inquiry_id]);
+    expect(row.rows).toEqual([{ status: 'concluded', concluded: true, ordered: true, one_transaction: true }]);
+  });
+
   it('GET /v1/inquiries/{id} returns the same assessment; another tenant gets 404', async () => {
     const created = await inquire(ts, EMAIL_AND_PHONE);
     const res = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) });

@@ -88,6 +88,9 @@ describe('inquiries with a worker check', () => {
     seen.push(JSON.stringify(final));
     expect(final.status).toBe('concluded');
     expect(final.findings.findings.some((f: any) => f.kind === 'email_reputation' && f.disposition === 'weakens')).toBe(true);
+    // Born preliminary beside its actor, the row was concluded by a later command, which set its conclusion time.
+    const row = await owner.query('SELECT status, concluded_at > created_at AS concluded_later FROM inquiries WHERE id = $1', [body.inquiry_id]);
+    expect(row.rows).toEqual([{ status: 'concluded', concluded_later: true }]);
   });
 
   it('another intent, provider slower than the deadline: concluded within the deadline with a timeout absence', async () => {
