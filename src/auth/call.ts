@@ -1,4 +1,5 @@
 import type { Tx } from '../db/pool.js';
+import type { FragmentSqlToken } from 'slonik';
 import type { Principal } from './authenticate.js';
 
 /**
@@ -28,6 +29,14 @@ export interface AuditSink {
    * with the status the call will answer.
    */
   auditInTx(tx: Tx, status: number): Promise<void>;
+  /**
+   * This call's audit row as a statement fragment, in place of auditInTx, for
+   * a command that sends its writes in one last statement (an inquiry's). The
+   * call counts as audited from here: a command that then fails takes the
+   * row with it, and the failure is audited as any other. Null when the sink
+   * leaves the row to someone else (an investigation's hops).
+   */
+  auditRow(status: number): FragmentSqlToken | null;
 }
 
 export interface CallContext extends AuditSink {

@@ -149,5 +149,5 @@ const cost = (ctx: CallContext) => ctx.audit.cost_amount ?? 0;
 
 /** The same call, its audit row left to the step that records the hop (one row per call). */
 function withoutAudit(ctx: CallContext): CallContext {
-  return { ...ctx, audit: ctx.audit, auditInTx: async () => undefined };
+  return { ...ctx, audit: ctx.audit, auditInTx: async () => undefined, auditRow: () => null };
 }

@@ -1,4 +1,4 @@
-import { sql } from 'slonik';
+import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import { withSystem, type Db, type Tx } from './pool.js';
 import { jsonb } from './jsonb.js';
@@ -26,12 +26,17 @@ export type ChainRow = Omit<AuditRecord, 'request_id'>;
 
 /** Inside a request's own transaction, so the row commits with the effect or not at all. */
 export async function insertAudit(tx: Tx, r: AuditRecord): Promise<void> {
-  await tx.query(sql.unsafe`
+  await tx.query(sql.unsafe`${auditInsert(r)}`);
+}
+
+/** The insert as a statement fragment, for a command's combined last statement (AuditSink.auditRow). */
+export function auditInsert(r: AuditRecord): FragmentSqlToken {
+  return sql.fragment`
     INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, target_kind, target_id,
                            status, rule, purpose, cost_amount, cost_currency, request_id)
     VALUES (${r.audit_id}, ${r.occurred_at}, ${r.tenant_id}, ${r.mode}, ${r.principal}, ${r.action},
             ${r.target_kind}, ${r.target_id}, ${r.status}, ${r.rule}, ${r.purpose}, ${r.cost_amount},
-            ${r.cost_currency}, ${r.request_id})`);
+            ${r.cost_currency}, ${r.request_id})`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuditWriter } from '../audit/auditWriter.js';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
-import { insertAudit } from '../db/audit.js';
+import { auditInsert, insertAudit } from '../db/audit.js';
 import { readBody, streamBody } from './body.js';
 import { withReplay, type ReplayStore } from './replay.js';
 import { MAX_UPLOAD_BYTES } from '../schemas/material.js';
@@ -109,6 +109,7 @@ function newContext(ex: Exchange): HandlerContext {
     body: undefined,
     audit: { action: `${ex.method} unknown`, target_kind: null, target_id: null, purpose: null, rule: null, cost_amount: null, cost_currency: null },
     auditInTx: async () => undefined,
+    auditRow: () => null,
     auditNow: async () => undefined,
   };
   return ctx;
@@ -232,6 +233,10 @@ function wireAudit(deps: PipelineDeps, ctx: HandlerContext): void {
   ctx.auditInTx = async (tx, status) => {
     await insertAudit(tx, auditRecord(ctx, status));
     auditedInTx.add(ctx);
+  };
+  ctx.auditRow = (status) => {
+    auditedInTx.add(ctx);
+    return auditInsert(auditRecord(ctx, status));
   };
   ctx.auditNow = async (status) => {
     const where = await deps.auditWriter.append(auditRecord(ctx, status));

@@ -1,5 +1,6 @@
 import { newRowId } from '../platform/ids.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
+import type { BlindWrite } from '../../actors/actions.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { Absence, CheckDefinition, CheckEnvironment, InquiryTestimony, Signal } from '../checks/types.js';
 import { insertObservation } from '../db/observations.js';
@@ -98,6 +99,11 @@ async function recordContext(tx: Tx, principal: Principal, inquiryId: string, en
   }
 }
 
+function auditRowWrite(ctx: AuditSink, status: number): BlindWrite[] {
+  const row = ctx.auditRow(status);
+  return row === null ? [] : [{ table: 'audit_log', sql: row }];
+}
+
 export async function openInquiry(
   deps: OpenDeps,
   ctx: AuditSink,
@@ -161,8 +167,8 @@ export async function openInquiry(
         maxReasoningMs: deadlineMs + slowest + REASONING_GRACE_MS,
       };
     },
-    writes: () => (row ? [inquiryRowWrite(row)] : []),
-    inTx: async (tx) => ctx.auditInTx(tx, 200),
+    // The inquiry's row and the call's audit row go out with the actor's, in the command's last statement.
+    writes: () => [...(row ? [inquiryRowWrite(row)] : []), ...auditRowWrite(ctx, 200)],
   });
   // Concluded at once: the answer is what was just written, no need to read it back.
   const issued = created.state === 'concluded' && evaluated ? ledgerRowOf(evaluated) : null;

@@ -1,6 +1,6 @@
 import { newRowId } from '../platform/ids.js';
 import type { Principal } from '../auth/authenticate.js';
-import { insertAudit, type AuditRecord } from '../db/audit.js';
+import { auditInsert, insertAudit, type AuditRecord } from '../db/audit.js';
 import { findIdempotencyKey } from '../db/inquiries.js';
 import type { MonitorRow } from '../db/monitors.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
@@ -118,6 +118,10 @@ function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () =>
     async auditInTx(tx: Tx, status: number) {
       await insertAudit(tx, record(status));
       written = true;
+    },
+    auditRow(status: number) {
+      written = true;
+      return auditInsert(record(status));
     },
     written: () => written,
     async writeNow(status) {

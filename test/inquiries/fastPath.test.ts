@@ -59,6 +59,29 @@ describe('POST /v1/inquiries, fast tier', () => {
     expect(row.rows).toEqual([{ status: 'concluded', concluded: true, ordered: true, one_transaction: true }]);
   });
 
+  it('an inquiry whose last statement fails leaves nothing behind but one audit row, of the failure', async () => {
+    // A refusal in the database itself, for one marked subject: the statement that writes the inquiry, its
+    // actor, ledger entry and audit row together fails, and the call must be audited once all the same.
+    await owner.query(`CREATE FUNCTION refuse_marked_inquiry() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await owner.query(`CREATE TRIGGER refuse_marked_inquiry BEFORE INSERT ON inquiries FOR EACH ROW
+      WHEN (NEW.request::text LIKE '%refuse-last-statement%') EXECUTE FUNCTION refuse_marked_inquiry()`);
+    try {
+      const marked = { ...EMAIL_AND_PHONE, subject: { ...EMAIL_AND_PHONE.subject, presentations: [{ type: 'EMAIL', value: 'refuse-last-statement@example.com' }] } };
+      const r = await inquire(ts, marked);
+      expect(r.status).toBeGreaterThanOrEqual(500);
+      const auditId = r.headers.get('x-service-audit-id');
+      const audit = await owner.query('SELECT action, status FROM audit_log WHERE audit_id = $1', [auditId]);
+      expect(audit.rows).toEqual([{ action: 'createInquiry', status: r.status }]);
+      const left = await owner.query(`SELECT (SELECT count(*)::int FROM inquiries WHERE request::text LIKE '%refuse-last-statement%') AS inquiries,
+        (SELECT count(*)::int FROM audit_log WHERE request_id = $1 AND status = 200) AS acknowledged`, [r.headers.get('x-request-id')]);
+      expect(left.rows).toEqual([{ inquiries: 0, acknowledged: 0 }]);
+    } finally {
+      await owner.query('DROP TRIGGER refuse_marked_inquiry ON inquiries');
+      await owner.query('DROP FUNCTION refuse_marked_inquiry()');
+    }
+  });
+
   it('GET /v1/inquiries/{id} returns the same assessment; another tenant gets 404', async () => {
     const created = await inquire(ts, EMAIL_AND_PHONE);
     const res = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) });
