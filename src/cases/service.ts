@@ -113,7 +113,7 @@ async function subjectEntity(tx: Tx, principal: Principal, subject: NonNullable<
   const presented = (subject.presentations ?? []).map((p) => normalised(p, country) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
   if (presented.length === 0 && !subject.entity_id) return null;
   try {
-    return (await resolveEntity(tx, principal, presented, subject.entity_id)).entityId;
+    return (await resolveEntity(tx, principal, presented, { entityId: subject.entity_id })).entityId;
   } catch (error) {
     if (error instanceof EntityNotFoundError) throw new ValidationFailure([{ loc: ['body', 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' }]);
     throw error;

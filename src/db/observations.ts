@@ -1,4 +1,4 @@
-import { sql } from 'slonik';
+import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
 import { jsonb } from './jsonb.js';
@@ -13,6 +13,15 @@ export interface NewObservation {
   provenanceClass: string;
   body: Record<string, unknown>;
   observedAt: string;
+}
+
+/** Several observations in one insert, as a statement fragment for a command's combined last statement. */
+export function observationsInsert(rows: readonly NewObservation[]): FragmentSqlToken {
+  const values = rows.map((o) => sql.fragment`(${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, ${o.kind}, ${o.provenanceClass},
+            ${jsonb(o.body)}, ${o.observedAt})`);
+  return sql.fragment`
+    INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
+    VALUES ${sql.join(values, sql.fragment`, `)}`;
 }
 
 export async function insertObservation(tx: Tx, o: NewObservation): Promise<{ created_at: string }> {

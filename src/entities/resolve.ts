@@ -1,6 +1,6 @@
 import { newRowId } from '../platform/ids.js';
 import { createHash } from 'node:crypto';
-import { sql } from 'slonik';
+import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { NormalisedPresentation } from '../checks/types.js';
 import type { Mode, Tx } from '../db/pool.js';
@@ -65,6 +65,25 @@ export interface Resolution {
   merged: string[];
   /** True when this resolution created the entity: it has no history yet. */
   created: boolean;
+  /**
+   * With `deferNewEntity`, a new entity's rows not yet written: the caller
+   * sends them in its command's last statement (actors/actions.ts blind
+   * writes), still under the identifiers' locks, which hold to commit.
+   */
+  writes?: readonly TableWrite[];
+}
+
+/** One insert into one table, for a statement of data-modifying CTEs (structurally a blind write). */
+export interface TableWrite {
+  table: string;
+  sql: FragmentSqlToken;
+}
+
+export interface ResolveOptions {
+  /** An explicit entity the presentations must join (or merge with). */
+  entityId?: string | undefined;
+  /** Return a new entity's rows as `writes` instead of inserting them now. */
+  deferNewEntity?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -101,8 +120,9 @@ export async function resolveEntity(
   tx: Tx,
   scope: ResolveScope,
   presentations: NormalisedPresentation[],
-  entityId?: string,
+  options: ResolveOptions = {},
 ): Promise<Resolution> {
+  const { entityId } = options;
   const identifiers = resolvingIdentifiers(presentations);
   let candidates = await candidatesFor(tx, identifiers, entityId, lockedOwnersOf(tx, scope, identifiers));
   let merged: string[] = [];
@@ -110,7 +130,11 @@ export async function resolveEntity(
   const created = candidates.length === 0;
   if (created) {
     // A new entity, its identifiers and its links go in one statement (nothing to merge or look up).
-    return { entityId: await insertNewEntity(tx, scope, identifiers, linkingValues(presentations)), merged, created };
+    const id = newRowId();
+    const writes = newEntityWrites(scope, id, identifiers, linkingValues(presentations));
+    if (options.deferNewEntity) return { entityId: id, merged, created, writes };
+    await tx.query(sql.unsafe`WITH entity AS (${writes[0]!.sql}), owned AS (${writes[1]!.sql}) ${writes[2]!.sql}`);
+    return { entityId: id, merged, created };
   } else if (candidates.length === 1) {
     survivor = candidates[0]!.id;
   } else {
@@ -170,30 +194,35 @@ async function ownersOf(tx: Tx, identifiers: NormalisedPresentation[]): Promise<
 }
 
 /**
- * A new entity with its identifiers and links, in one statement of
- * data-modifying CTEs (issue 15: one round trip instead of three). The
- * identifiers' foreign key to the new entity is checked at the end of the
- * statement, when the entity row is there. The identifiers are locked
- * (lockedOwnersOf) and unowned, so the conflict clauses only keep the same
- * meaning as insertIdentifiers' and upsertLinks'.
+ * A new entity, its identifiers and its links: three inserts that go in one
+ * statement of data-modifying CTEs (issue 15: one round trip instead of
+ * three), either now or in the caller's last statement. The foreign keys to
+ * the new entity are checked at the end of the statement, when the entity row
+ * is there. The identifiers are locked (lockedOwnersOf) and unowned, so the
+ * conflict clauses only keep the same meaning as insertIdentifiers' and
+ * upsertLinks'.
  */
-async function insertNewEntity(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): Promise<string> {
-  const id = newRowId();
+function newEntityWrites(scope: ResolveScope, id: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): [TableWrite, TableWrite, TableWrite] {
   const column = (values: NormalisedPresentation[], key: 'type' | 'normalised' | 'value') => sql.array(values.map((p) => p[key]), 'text');
-  await tx.query(sql.unsafe`
-    WITH entity AS (
-      INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})
-    ), owned AS (
-      INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
-      SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${id}
-      FROM unnest(${column(identifiers, 'type')}, ${column(identifiers, 'normalised')}, ${column(identifiers, 'value')}) AS p(type, normalised, value)
-      ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING
-    )
-    INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
-    SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${id}
-    FROM unnest(${column(links, 'type')}, ${column(links, 'normalised')}, ${column(links, 'value')}) AS p(type, normalised, value)
-    ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now()`);
-  return id;
+  return [
+    { table: 'entities', sql: sql.fragment`INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})` },
+    {
+      table: 'entity_identifiers',
+      sql: sql.fragment`
+        INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
+        SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${id}
+        FROM unnest(${column(identifiers, 'type')}, ${column(identifiers, 'normalised')}, ${column(identifiers, 'value')}) AS p(type, normalised, value)
+        ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING`,
+    },
+    {
+      table: 'entity_links',
+      sql: sql.fragment`
+        INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
+        SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${id}
+        FROM unnest(${column(links, 'type')}, ${column(links, 'normalised')}, ${column(links, 'value')}) AS p(type, normalised, value)
+        ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now()`,
+    },
+  ];
 }
 
 /**

@@ -3,14 +3,14 @@ import type { ActorRuntime } from '../../actors/runtime.js';
 import type { BlindWrite } from '../../actors/actions.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { Absence, CheckDefinition, CheckEnvironment, InquiryTestimony, Signal } from '../checks/types.js';
-import { insertObservation } from '../db/observations.js';
+import { observationsInsert, type NewObservation } from '../db/observations.js';
 import { stanceOf } from '../observations/stance.js';
 import type { MaterialBinding } from './gather.js';
 import type { AssessmentRow, NewInquiry } from '../db/inquiries.js';
 import { inquiryRowWrite } from './effects.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { loadEnvironment } from '../entities/history.js';
-import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
+import { EntityNotFoundError, resolveEntity, type Resolution, type TableWrite } from '../entities/resolve.js';
 
 /** Where an inquiry's audit row goes: the HTTP call's, or a monitor rescan's own. */
 export type { AuditSink } from '../auth/call.js';
@@ -83,20 +83,23 @@ function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
 /**
  * Attached testimony is kept as observations of this inquiry, about its
  * entity, so the entity's later assessments see it as history. Written after
- * the history was loaded: in this inquiry it counts once, as context.
+ * the history was loaded (in this inquiry it counts once, as context), as one
+ * insert in the command's last statement.
  */
-async function recordContext(tx: Tx, principal: Principal, inquiryId: string, entityId: string | null, body: InquiryRequest, testimony: InquiryTestimony[]): Promise<void> {
-  for (const [i, item] of testimony.entries()) {
+function contextWrites(principal: Principal, inquiryId: string, entityId: string | null, body: InquiryRequest, testimony: InquiryTestimony[]): TableWrite[] {
+  if (testimony.length === 0) return [];
+  const rows = testimony.map((item, i): NewObservation => {
     const given = body.context![i]!;
-    await insertObservation(tx, {
+    return {
       id: newRowId(), tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: item.provenance_class,
       observedAt: item.observed_at,
       body: {
         summary: item.summary, stance: item.stance, purpose: given.purpose, data_class: given.data_class ?? 'C1', consent_ref: given.consent_ref ?? null,
         case_id: given.case_id ?? null, inquiry_id: inquiryId,
       },
-    });
-  }
+    };
+  });
+  return [{ table: 'observations', sql: observationsInsert(rows) }];
 }
 
 function auditRowWrite(ctx: AuditSink, status: number): BlindWrite[] {
@@ -127,6 +130,7 @@ export async function openInquiry(
   let facts: InquiryFacts | undefined;
   let evaluated: ReturnType<typeof assessNow> | undefined;
   let row: NewInquiry | undefined;
+  const rowsBeside: TableWrite[] = [];
 
   const created = await deps.runtime.create<InquiryEvent>(principal, {
     kind: 'inquiry',
@@ -134,12 +138,13 @@ export async function openInquiry(
     input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' },
     event: async (tx) => {
       await claimIdempotency(tx, inquiryId);
-      const resolution = await resolveSubject(tx, principal, body, presentations);
+      // A new entity's rows wait for the last statement too: its identifiers stay locked until commit.
+      const resolution = await resolveSubject(tx, principal, body, presentations, true);
       const entityId = resolution?.entityId ?? null;
       const loaded: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
       const context = contextTestimony(body);
       const env: CheckEnvironment = { ...loaded, context };
-      await recordContext(tx, principal, inquiryId, entityId, body, context);
+      rowsBeside.push(...(resolution?.writes ?? []), ...contextWrites(principal, inquiryId, entityId, body, context));
       facts = { ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt), materialBindings: prepared.bindings };
       // Its row goes out with the actor's in the command's last statement (`writes` below); nothing reads it before.
       row = {
@@ -167,8 +172,9 @@ export async function openInquiry(
         maxReasoningMs: deadlineMs + slowest + REASONING_GRACE_MS,
       };
     },
-    // The inquiry's row and the call's audit row go out with the actor's, in the command's last statement.
-    writes: () => [...(row ? [inquiryRowWrite(row)] : []), ...auditRowWrite(ctx, 200)],
+    // The new entity's rows, the testimony, the inquiry's row and the call's audit row go out with the
+    // actor's, in the command's last statement: foreign keys between them are checked at its end.
+    writes: () => [...rowsBeside, ...(row ? [inquiryRowWrite(row)] : []), ...auditRowWrite(ctx, 200)],
   });
   // Concluded at once: the answer is what was just written, no need to read it back.
   const issued = created.state === 'concluded' && evaluated ? ledgerRowOf(evaluated) : null;
@@ -245,10 +251,12 @@ function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {
   };
 }
 
-async function resolveSubject(tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations']): Promise<{ entityId: string; created: boolean } | null> {
+async function resolveSubject(
+  tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations'], deferNewEntity = false,
+): Promise<Resolution | null> {
   if (presentations.length === 0 && !body.subject.entity_id) return null;
   try {
-    return await resolveEntity(tx, principal, presentations, body.subject.entity_id);
+    return await resolveEntity(tx, principal, presentations, { entityId: body.subject.entity_id, deferNewEntity });
   } catch (error) {
     // An entity_id the tenant cannot see is indistinguishable from an unknown one.
     if (error instanceof EntityNotFoundError) throw new ServiceProblem('not-found', 'No such entity.');

@@ -81,7 +81,7 @@ async function entityOf(tx: Tx, principal: Principal, obs: ObservationIn, at: (s
   const presented = normalisePresented(obs.subject.presentations ?? [], obs.subject.claim?.country);
   if (presented.length === 0 && !obs.subject.entity_id) return null;
   try {
-    return (await resolveEntity(tx, principal, presented, obs.subject.entity_id)).entityId;
+    return (await resolveEntity(tx, principal, presented, { entityId: obs.subject.entity_id })).entityId;
   } catch (error) {
     if (error instanceof EntityNotFoundError) throw new ValidationFailure([{ loc: ['body', ...at, 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' }]);
     throw error;

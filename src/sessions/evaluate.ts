@@ -88,7 +88,7 @@ async function entityFor(tx: Tx, scope: ResolveScope, before: SessionEvidence, p
   const identifiers = (ps: readonly NormalisedPresentation[]) => resolvingIdentifiers([...ps]).map(keyOf).sort().join('\u0001');
   const grew = identifiers(presentations) !== identifiers(before.presentations);
   if (!grew && explicit === undefined && (before.entityId !== null || presentations.length === 0)) return { entityId: before.entityId, created: false };
-  const resolution = await resolveEntity(tx, scope, presentations, explicit ?? before.entityId ?? undefined);
+  const resolution = await resolveEntity(tx, scope, presentations, { entityId: explicit ?? before.entityId ?? undefined });
   return { entityId: resolution.entityId, created: resolution.created };
 }
 

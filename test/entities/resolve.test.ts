@@ -40,7 +40,7 @@ function p(type: string, value: string, normalised?: string): NormalisedPresenta
 }
 
 function resolve(tenantId: string, presentations: NormalisedPresentation[], entityId?: string, mode: Mode = 'live'): Promise<Resolution> {
-  return withTenant(db, { tenantId, mode }, (tx) => resolveEntity(tx, { tenantId, mode }, presentations, entityId));
+  return withTenant(db, { tenantId, mode }, (tx) => resolveEntity(tx, { tenantId, mode }, presentations, { entityId }));
 }
 
 async function ownerOf(type: string, normalised: string): Promise<string | null> {

@@ -131,6 +131,29 @@ describe("an inquiry's context and material", () => {
     expect(items(later.body, 'tenant_observation')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
   });
 
+  it('a new subject\'s testimony is kept about its new entity, written with it in the inquiry\'s last statement', async () => {
+    const subject = about([{ type: 'EMAIL', value: 'new.with.context@example.org' }, { type: 'PHONE', value: '+44 20 7946 0123' }]);
+    const testimony = (summary: string) => ({
+      subject: subject.subject, provenance_class: 'tenant_supplied', summary, observed_at: new Date().toISOString(), purpose: 'fraud_prevention',
+    });
+    const first = await inquire(ts, { ...subject, context: [testimony('Chargeback filed: card reported stolen.'), testimony('Refund abuse reported by support.')] });
+    expect(first.status).toBe(200);
+    const entityId = first.body.assessment.entity_id;
+    expect(entityId).toEqual(expect.any(String));
+    expect(items(first.body, 'inquiry_context')).toHaveLength(2);
+    // The next inquiry resolves to the same new entity, and finds both items in its history.
+    const later = await inquire(ts, subject);
+    expect(later.body.assessment.entity_id).toBe(entityId);
+    expect(items(later.body, 'tenant_observation').length).toBeGreaterThan(0);
+  });
+
+  it('concurrent first inquiries about one new subject end with one entity', async () => {
+    const subject = about([{ type: 'EMAIL', value: 'first.at.once@example.org' }]);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => inquire(ts, subject)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.body.assessment.entity_id)).size).toBe(1);
+  });
+
   it('material_ids bring the extracted identifiers in as presented values', async () => {
     const declared = await post('/v1/material', {
       kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text: 'Reach me at someone@mailinator.com or +44 20 7946 0311.',
