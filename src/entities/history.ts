@@ -1,4 +1,4 @@
-import { sql } from 'slonik';
+import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { CheckEnvironment, EntityHistory, GraphNeighbourhood, NormalisedPresentation, PresentationVelocity } from '../checks/types.js';
 import type { Tx } from '../db/pool.js';
@@ -41,12 +41,13 @@ export interface EntityEnvironment extends CheckEnvironment {
  * revisions are not the entity's past.
  */
 export async function loadEnvironment(
-  tx: Tx, entityId: string, subject: NormalisedPresentation[], opts: { excludeInquiryId?: string; created?: boolean } = {},
+  tx: Tx, entityId: string, subject: NormalisedPresentation[], opts: { excludeInquiryId?: string; created?: boolean; preloaded?: unknown } = {},
 ): Promise<EntityEnvironment> {
   // An entity created in this very transaction has no history, no merged members and no
-  // identifiers beyond those presented: only the graph question needs asking.
+  // identifiers beyond those presented: only the graph question needs asking, and its
+  // answer may have come with the resolution already (newEntityGraphExpression).
   if (opts.created) {
-    const { shared, velocity } = await graphAndVelocity(tx, [entityId], subject);
+    const { shared, velocity } = opts.preloaded !== undefined ? parseGraphAndVelocity(subject, opts.preloaded) : await graphAndVelocity(tx, [entityId], subject);
     return { history: { assessments: [], observations: [], outcomes: [] }, graph: { shared, coPresented: [] }, velocity };
   }
   const survivor = (await survivorOf(tx, entityId))?.id ?? entityId;
@@ -181,19 +182,43 @@ const GraphAndVelocityRow = z.object({ shared: z.array(SharedRow), velocity: z.a
  * statement (issue 15: each statement of an inquiry costs the service about
  * a tenth of a millisecond to build, send and parse, besides its database time).
  */
-async function graphAndVelocity(tx: Tx, members: string[], subject: NormalisedPresentation[]): Promise<{ shared: GraphNeighbourhood['shared']; velocity: PresentationVelocity[] }> {
+async function graphAndVelocity(tx: Tx, members: string[], subject: NormalisedPresentation[]): Promise<GraphAndVelocity> {
+  const expression = graphAndVelocityExpression(members, subject);
+  if (expression === null) return { shared: [], velocity: [] };
+  return parseGraphAndVelocity(subject, await tx.oneFirst(sql.type(z.object({ found: z.unknown() }))`SELECT ${expression} AS found`));
+}
+
+type GraphAndVelocity = { shared: GraphNeighbourhood['shared']; velocity: PresentationVelocity[] };
+
+/** Both functions' rows as one JSON object `{ shared, velocity }`; null when no value is counted (names only). */
+function graphAndVelocityExpression(members: readonly string[], subject: readonly NormalisedPresentation[]): FragmentSqlToken | null {
   const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
-  if (values.length === 0) return { shared: [], velocity: [] };
-  const row = await tx.one(sql.type(GraphAndVelocityRow)`
-    SELECT (SELECT coalesce(json_agg(s), '[]'::json) FROM (${sharedValuesQuery(members, values)}) s) AS shared,
-           (SELECT coalesce(json_agg(v), '[]'::json) FROM (${velocityQuery(values)}) v) AS velocity`);
+  if (values.length === 0) return null;
+  return sql.fragment`json_build_object(
+    'shared', (SELECT coalesce(json_agg(s), '[]'::json) FROM (${sharedValuesQuery(members, values)}) s),
+    'velocity', (SELECT coalesce(json_agg(v), '[]'::json) FROM (${velocityQuery(values)}) v))`;
+}
+
+/**
+ * The graph and velocity question for an entity about to be created with
+ * this id, as an expression for the resolution's first statement
+ * (resolveEntity `whenNew`): asked in the same round trip as the owners,
+ * after their locks are held, and answered only when there are none. Its
+ * value goes back to loadEnvironment as `preloaded`.
+ */
+export const newEntityGraphExpression = (subject: readonly NormalisedPresentation[]) =>
+  (newEntityId: string): FragmentSqlToken => graphAndVelocityExpression([newEntityId], subject) ?? sql.fragment`json_build_object('shared', '[]'::json, 'velocity', '[]'::json)`;
+
+function parseGraphAndVelocity(subject: NormalisedPresentation[], found: unknown): GraphAndVelocity {
+  const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
+  const row = GraphAndVelocityRow.parse(found);
   return {
     shared: sharedOf(values, row.shared),
     velocity: row.velocity.map((r) => ({ type: r.type, normalised: r.normalised, lastHour: r.last_hour, lastDay: r.last_day })),
   };
 }
 
-function dedupe(values: NormalisedPresentation[]): NormalisedPresentation[] {
+function dedupe(values: readonly NormalisedPresentation[]): NormalisedPresentation[] {
   const seen = new Map<string, NormalisedPresentation>();
   for (const p of values) if (!seen.has(`${p.type}\u0000${p.normalised}`)) seen.set(`${p.type}\u0000${p.normalised}`, p);
   return [...seen.values()];

@@ -71,6 +71,8 @@ export interface Resolution {
    * writes), still under the identifiers' locks, which hold to commit.
    */
   writes?: readonly TableWrite[];
+  /** With `whenNew`, its value for the new entity (absent when an existing entity was found). */
+  alongside?: unknown;
 }
 
 /** One insert into one table, for a statement of data-modifying CTEs (structurally a blind write). */
@@ -84,6 +86,13 @@ export interface ResolveOptions {
   entityId?: string | undefined;
   /** Return a new entity's rows as `writes` instead of inserting them now. */
   deferNewEntity?: boolean;
+  /**
+   * An expression asked about the entity to be created, in the statement that
+   * looks the owners up (after their locks are held), and evaluated only when
+   * there are none: the new entity's first question without a round trip of
+   * its own. Its value comes back as `alongside`.
+   */
+  whenNew?: (newEntityId: string) => FragmentSqlToken;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,17 +133,19 @@ export async function resolveEntity(
 ): Promise<Resolution> {
   const { entityId } = options;
   const identifiers = resolvingIdentifiers(presentations);
-  let candidates = await candidatesFor(tx, identifiers, entityId, lockedOwnersOf(tx, scope, identifiers));
+  const id = newRowId();
+  const found = lockedOwnersOf(tx, scope, identifiers, options.whenNew?.(id));
+  let candidates = await candidatesFor(tx, identifiers, entityId, found.then((f) => f.owners));
   let merged: string[] = [];
   let survivor: string;
   const created = candidates.length === 0;
   if (created) {
     // A new entity, its identifiers and its links go in one statement (nothing to merge or look up).
-    const id = newRowId();
     const writes = newEntityWrites(scope, id, identifiers, linkingValues(presentations));
-    if (options.deferNewEntity) return { entityId: id, merged, created, writes };
+    const asked = options.whenNew ? { alongside: await askedWhenNew(tx, await found, options.whenNew(id)) } : {};
+    if (options.deferNewEntity) return { entityId: id, merged, created, writes, ...asked };
     await tx.query(sql.unsafe`WITH entity AS (${writes[0]!.sql}), owned AS (${writes[1]!.sql}) ${writes[2]!.sql}`);
-    return { entityId: id, merged, created };
+    return { entityId: id, merged, created, ...asked };
   } else if (candidates.length === 1) {
     survivor = candidates[0]!.id;
   } else {
@@ -190,7 +201,13 @@ export async function membersOf(tx: Tx, survivorId: string): Promise<string[]> {
 
 /** The survivors owning any identifier, oldest first, without taking locks (the merge path's second look). */
 async function ownersOf(tx: Tx, identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
-  return findOwners(tx, [], identifiers);
+  return (await findOwners(tx, [], identifiers)).owners;
+}
+
+/** The `whenNew` answer: from the owners' statement when it was asked there, else on its own (no identifiers to look up). */
+async function askedWhenNew(tx: Tx, found: FoundOwners, expression: FragmentSqlToken): Promise<unknown> {
+  if (found.asked) return found.alongside;
+  return tx.oneFirst(sql.type(z.object({ alongside: z.unknown() }))`SELECT ${expression} AS alongside`);
 }
 
 /**
@@ -271,21 +288,43 @@ async function upsertLinks(tx: Tx, scope: ResolveScope, entityId: string, links:
  * mode-specific; a hash collision only serialises two unrelated
  * resolutions, it never merges them.
  */
-async function lockedOwnersOf(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
-  if (identifiers.length === 0) return [];
+async function lockedOwnersOf(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[], whenNone?: FragmentSqlToken): Promise<FoundOwners> {
   const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))]
     .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
-  return findOwners(tx, keys, identifiers);
+  return findOwners(tx, keys, identifiers, whenNone);
 }
 
-/** One call of tas_lock_and_find_owners: the locks named by `keys` (none for a second look), then the owners. */
-async function findOwners(tx: Tx, keys: string[], identifiers: NormalisedPresentation[]): Promise<EntityRow[]> {
-  if (identifiers.length === 0) return [];
-  const rows = await tx.any(sql.type(EntityRow)`
-    SELECT id, created_at FROM tas_lock_and_find_owners(${sql.array(keys, 'int8')}, ${sql.array(identifiers.map((p) => p.type), 'text')},
-      ${sql.array(identifiers.map((p) => p.normalised), 'text')}, ${MAX_CHAIN_DEPTH})
-    ORDER BY created_at, id`);
-  return [...rows];
+interface FoundOwners {
+  owners: EntityRow[];
+  /** Whether `whenNone` was asked in the same statement; `alongside` is its value (null when there were owners). */
+  asked: boolean;
+  alongside?: unknown;
+}
+
+const OwnersAndAlongside = z.object({ owners: z.array(EntityRow), alongside: z.unknown() });
+
+/**
+ * One call of tas_lock_and_find_owners: the locks named by `keys` (none for a
+ * second look), then the owners. With `whenNone`, the same statement also
+ * evaluates it when there are no owners: the function's rows are materialised
+ * (locks taken) by the first read of `owners`, before the CASE asks it.
+ */
+async function findOwners(tx: Tx, keys: string[], identifiers: NormalisedPresentation[], whenNone?: FragmentSqlToken): Promise<FoundOwners> {
+  if (identifiers.length === 0) return { owners: [], asked: false };
+  const call = sql.fragment`tas_lock_and_find_owners(${sql.array(keys, 'int8')}, ${sql.array(identifiers.map((p) => p.type), 'text')},
+      ${sql.array(identifiers.map((p) => p.normalised), 'text')}, ${MAX_CHAIN_DEPTH})`;
+  if (whenNone === undefined) {
+    const rows = await tx.any(sql.type(EntityRow)`SELECT id, created_at FROM ${call} ORDER BY created_at, id`);
+    return { owners: [...rows], asked: false };
+  }
+  // created_at in the form the pool's type parser gives a timestamptz column (ISO, milliseconds, UTC),
+  // so owners compare alike wherever they were read (candidatesFor sorts them with an explicit entity).
+  const row = await tx.one(sql.type(OwnersAndAlongside)`
+    WITH owners AS MATERIALIZED (SELECT id, created_at FROM ${call})
+    SELECT (SELECT coalesce(json_agg(json_build_object('id', id, 'created_at', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                                     ORDER BY created_at, id), '[]'::json) FROM owners) AS owners,
+           CASE WHEN NOT EXISTS (SELECT 1 FROM owners) THEN ${whenNone} END AS alongside`);
+  return { owners: row.owners, asked: true, alongside: row.alongside };
 }
 
 function lockKey(what: string, scope: ResolveScope): string {

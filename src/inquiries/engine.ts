@@ -9,8 +9,8 @@ import type { MaterialBinding } from './gather.js';
 import type { AssessmentRow, NewInquiry } from '../db/inquiries.js';
 import { inquiryRowWrite } from './effects.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
-import { loadEnvironment } from '../entities/history.js';
-import { EntityNotFoundError, resolveEntity, type Resolution, type TableWrite } from '../entities/resolve.js';
+import { loadEnvironment, newEntityGraphExpression } from '../entities/history.js';
+import { EntityNotFoundError, resolveEntity, type Resolution, type ResolveOptions, type TableWrite } from '../entities/resolve.js';
 
 /** Where an inquiry's audit row goes: the HTTP call's, or a monitor rescan's own. */
 export type { AuditSink } from '../auth/call.js';
@@ -139,9 +139,12 @@ export async function openInquiry(
     event: async (tx) => {
       await claimIdempotency(tx, inquiryId);
       // A new entity's rows wait for the last statement too: its identifiers stay locked until commit.
-      const resolution = await resolveSubject(tx, principal, body, presentations, true);
+      // Its graph question is asked with the owners' look-up, in one round trip.
+      const resolution = await resolveSubject(tx, principal, body, presentations, { deferNewEntity: true, whenNew: newEntityGraphExpression(presentations) });
       const entityId = resolution?.entityId ?? null;
-      const loaded: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
+      const loaded: CheckEnvironment = resolution
+        ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created, preloaded: resolution.alongside })
+        : {};
       const context = contextTestimony(body);
       const env: CheckEnvironment = { ...loaded, context };
       rowsBeside.push(...(resolution?.writes ?? []), ...contextWrites(principal, inquiryId, entityId, body, context));
@@ -252,11 +255,11 @@ function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {
 }
 
 async function resolveSubject(
-  tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations'], deferNewEntity = false,
+  tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations'], options: Omit<ResolveOptions, 'entityId'> = {},
 ): Promise<Resolution | null> {
   if (presentations.length === 0 && !body.subject.entity_id) return null;
   try {
-    return await resolveEntity(tx, principal, presentations, { entityId: body.subject.entity_id, deferNewEntity });
+    return await resolveEntity(tx, principal, presentations, { ...options, entityId: body.subject.entity_id });
   } catch (error) {
     // An entity_id the tenant cannot see is indistinguishable from an unknown one.
     if (error instanceof EntityNotFoundError) throw new ServiceProblem('not-found', 'No such entity.');

@@ -155,6 +155,61 @@ describe('resolveEntity', () => {
   });
 });
 
+describe('resolveEntity for an inquiry (deferNewEntity, whenNew)', () => {
+  // Fails with a division by zero whenever it is evaluated: it must be only when there are no owners.
+  const failsIfAsked = () => sql.fragment`(SELECT 1 / (count(*) - count(*))::int FROM entities)`;
+
+  function resolveDeferred(presentations: NormalisedPresentation[], whenNew: (id: string) => ReturnType<typeof sql.fragment>, entityId?: string) {
+    return withTenant(db, { tenantId: tenantA, mode: 'live' }, async (tx) => {
+      const r = await resolveEntity(tx, { tenantId: tenantA, mode: 'live' }, presentations, { entityId, deferNewEntity: true, whenNew });
+      // The caller sends the new entity's rows in its last statement; here, as the inquiry does, in one.
+      if (r.writes) {
+        const [entity, owned, links] = r.writes;
+        await tx.query(sql.unsafe`WITH e AS (${entity!.sql}), o AS (${owned!.sql}) ${links!.sql}`);
+      }
+      return r;
+    });
+  }
+
+  it('given a new value, then the new entity\'s question is answered with the owners, and its rows wait for the caller', async () => {
+    const r = await resolveDeferred([p('EMAIL', 'deferred.new@example.com')], (id) => sql.fragment`json_build_object('asked_for', ${id}::text)`);
+    expect(r.created).toBe(true);
+    expect(r.alongside).toEqual({ asked_for: r.entityId });
+    expect(r.writes?.map((w) => w.table)).toEqual(['entities', 'entity_identifiers', 'entity_links']);
+    expect(await ownerOf('EMAIL', 'deferred.new@example.com')).toBe(r.entityId);
+  });
+
+  it('given a known value, then the question is never evaluated and nothing is deferred', async () => {
+    const first = await resolve(tenantA, [p('EMAIL', 'deferred.known@example.com')]);
+    const again = await resolveDeferred([p('EMAIL', 'deferred.known@example.com')], failsIfAsked);
+    expect(again).toEqual({ entityId: first.entityId, merged: [], created: false });
+  });
+
+  it('given an explicit entity and a value of another, then they merge into the oldest, as without the question', async () => {
+    const first = await resolve(tenantA, [p('ACCOUNT', 'deferred-seller-001')]);
+    const second = await resolve(tenantA, [p('ACCOUNT', 'deferred-seller-002')]);
+    expect(await resolveDeferred([p('ACCOUNT', 'deferred-seller-002')], failsIfAsked, first.entityId))
+      .toEqual({ entityId: first.entityId, merged: [second.entityId], created: false });
+    const third = await resolve(tenantA, [p('ACCOUNT', 'deferred-seller-003')]);
+    expect(await resolveDeferred([p('ACCOUNT', 'deferred-seller-001')], failsIfAsked, third.entityId))
+      .toEqual({ entityId: first.entityId, merged: [third.entityId], created: false });
+  });
+
+  it('given no resolving value, then the question is asked on its own', async () => {
+    const r = await resolveDeferred([p('NAME', 'Jane Smith')], () => sql.fragment`json_build_object('alone', true)`);
+    expect([r.created, r.alongside]).toEqual([true, { alone: true }]);
+  });
+
+  it('given the same new value presented concurrently, then exactly one entity owns it', async () => {
+    const before = await entityCount();
+    const results = await Promise.all(Array.from({ length: 8 }, () =>
+      resolveDeferred([p('EMAIL', 'deferred.race@example.com')], () => sql.fragment`json_build_object()`)));
+    expect(new Set(results.map((r) => r.entityId)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(await entityCount()).toBe(before + 1);
+  });
+});
+
 describe('tenancy', () => {
   it("given tenant A's entity, then tenant B cannot see it or present it", async () => {
     const a = await resolve(tenantA, [p('EMAIL', 'private@example.com')]);
