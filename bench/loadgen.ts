@@ -23,7 +23,7 @@ export interface LoadJob {
   path: string;
   headers: Record<string, string>;
   /** POST bodies: a distinct inquiry per request. */
-  body?: { seed: string; worker: boolean; emails?: number };
+  body?: { seed: string; worker: boolean; emails?: number; returning?: number };
   /** Count responses by their `"status":"..."` (inquiry: concluded / preliminary). */
   classify?: boolean;
   /**
@@ -85,7 +85,7 @@ export function parseResponse(buf: Buffer): Parsed | null {
 }
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const makeBody = job.body ? bodyFactory(job.body.seed, { worker: job.body.worker, emails: job.body.emails }) : null;
+  const makeBody = job.body ? bodyFactory(job.body.seed, { worker: job.body.worker, emails: job.body.emails, returning: job.body.returning }) : null;
   const ports = job.ports && job.ports.length > 0 ? job.ports : [job.port];
   let nextConn = 0;
   const fixedHead = `${job.method} ${job.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`

@@ -35,7 +35,7 @@ try {
 }
 const args = parsed.values;
 
-const ALL = ['bare-json', 'bare-insert', 'health', 'inquiry', 'inquiry-1conn', 'inquiry-2edges', 'inquiry-worker', 'sse-fanout', 'ws-sessions', 'inquiry-anatomy'];
+const ALL = ['bare-json', 'bare-insert', 'health', 'inquiry', 'inquiry-returning', 'inquiry-1conn', 'inquiry-2edges', 'inquiry-worker', 'sse-fanout', 'ws-sessions', 'inquiry-anatomy'];
 const mode = args.ci ? 'ci' : args.profile ? 'profile' : args.quick ? 'quick' : 'full';
 const selected = args.only ? args.only.split(',').map((s) => s.trim())
   : mode === 'ci' ? ['health', 'inquiry'] : mode === 'profile' ? ['inquiry'] : ALL;
@@ -64,6 +64,8 @@ async function runScenario(name: string): Promise<ScenarioResult> {
     case 'inquiry': return inquiryScenario(load(30, 8, 10), { worker: false, ...seed, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     // The service time without queueing: one connection, one inquiry at a time.
     case 'inquiry-1conn': return inquiryScenario({ ...load(10, 5, 5), connections: 1 }, { worker: false, name: 'inquiry-1conn', ...seed });
+    // Returning customers: 2,000 subjects in turn, so nearly every inquiry reads a known entity's history.
+    case 'inquiry-returning': return inquiryScenario(load(30, 8, 10), { worker: false, name: 'inquiry-returning', returning: 2000, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     case 'inquiry-2edges': return inquiryTwoEdgesScenario(load(30, 8, 10));
     case 'inquiry-worker': return inquiryScenario(load(30, 8, 10), { worker: true });
     case 'sse-fanout': return sseScenario({ subscribers, streams: Math.max(1, Math.round(subscribers / 100)), emails: 3, releaseIntervalMs: 25 });

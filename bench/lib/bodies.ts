@@ -4,6 +4,10 @@
  * entity resolution nor any cache sees the same subject twice, and with varied
  * presentation mixes, intents, purposes and stakes.
  *
+ * With `returning`, the subjects are a pool of that many, presented in turn:
+ * after the first round every inquiry is about a known entity with a ledger
+ * (the returning customer's path: its history, graph and identifiers are read).
+ *
  * `worker` bodies carry exactly `emails` EMAIL presentations: with the bench's
  * providers file (one EMAIL provider) that is one worker check per email.
  */
@@ -43,8 +47,10 @@ function phone(n: number, country: string): string {
   }
 }
 
-export function bodyFactory(seed: string, opts: { worker: boolean; emails?: number; deadlineMs?: number }) {
-  return (n: number): Record<string, unknown> => {
+export function bodyFactory(seed: string, opts: { worker: boolean; emails?: number; deadlineMs?: number; returning?: number }) {
+  return (counter: number): Record<string, unknown> => {
+    // Returning subjects: request n is about subject n mod the pool, so each comes back with its history.
+    const n = opts.returning ? counter % opts.returning : counter;
     const first = FIRST[n % FIRST.length]!;
     const last = LAST[(n >> 3) % LAST.length]!;
     const country = COUNTRIES[(n >> 2) % COUNTRIES.length]!;

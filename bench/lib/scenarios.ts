@@ -125,7 +125,9 @@ export async function inquiryTwoEdgesScenario(s: LoadSettings): Promise<Scenario
   }
 }
 
-export async function inquiryScenario(s: LoadSettings, opts: { worker: boolean; nodeArgs?: string[]; name?: string; seedEntities?: number }): Promise<ScenarioResult> {
+export async function inquiryScenario(
+  s: LoadSettings, opts: { worker: boolean; nodeArgs?: string[]; name?: string; seedEntities?: number; returning?: number },
+): Promise<ScenarioResult> {
   const provider = opts.worker ? await startProvider() : null;
   const file = provider ? providersFile(provider.url, 5000) : null;
   const service = await startService({
@@ -137,7 +139,7 @@ export async function inquiryScenario(s: LoadSettings, opts: { worker: boolean; 
     const r = await runLoadChild({
       ...base(s), port: service.port, method: 'POST', path: '/v1/inquiries',
       headers: { Authorization: `Bearer ${service.keys.live}` },
-      body: { seed: randomBytes(3).toString('hex'), worker: opts.worker, emails: 1 },
+      body: { seed: randomBytes(3).toString('hex'), worker: opts.worker, emails: 1, ...(opts.returning ? { returning: opts.returning } : {}) },
       classify: true,
     }, service.pid, service.dbName);
     const rows = await persistence(service.dbName);
