@@ -85,12 +85,15 @@ const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number()
 
 /** Earlier assessments, oldest first (the latest MAX_ASSESSMENTS of them). */
 async function priorAssessments(tx: Tx, members: string[], excludeInquiryId: string | null): Promise<EntityHistory['assessments']> {
-  const rows = await tx.any(sql.type(PriorRow)`
+  return [...(await tx.any(priorAssessmentsQuery(members, excludeInquiryId)))].reverse();
+}
+
+export function priorAssessmentsQuery(members: readonly string[], excludeInquiryId: string | null) {
+  return sql.type(PriorRow)`
     SELECT score, low, high, as_of FROM assessments
-    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
+    WHERE entity_id = ANY(${sql.array([...members], 'uuid')})
       AND (${excludeInquiryId}::uuid IS NULL OR inquiry_id <> ${excludeInquiryId}::uuid)
-    ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`);
-  return [...rows].reverse();
+    ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`;
 }
 
 const StoredStance = z.enum(['supports', 'weakens', 'neutral']);
@@ -108,13 +111,16 @@ const TestimonyRow = z.object({
 
 /** Observations and outcomes about the entity, oldest first (the latest MAX_TESTIMONIES). */
 async function testimonyAbout(tx: Tx, members: string[]): Promise<z.infer<typeof TestimonyRow>[]> {
-  const rows = await tx.any(sql.type(TestimonyRow)`
+  return [...(await tx.any(testimonyQuery(members)))].reverse();
+}
+
+export function testimonyQuery(members: readonly string[]) {
+  return sql.type(TestimonyRow)`
     SELECT id, kind, provenance_class, body->>'summary' AS summary, body->>'kind' AS outcome_kind,
            body->>'stance' AS stance, body->>'decision_ref' AS decision_ref, observed_at
     FROM observations
-    WHERE entity_id = ANY(${sql.array(members, 'uuid')})
-    ORDER BY observed_at DESC LIMIT ${MAX_TESTIMONIES}`);
-  return [...rows].reverse();
+    WHERE entity_id = ANY(${sql.array([...members], 'uuid')})
+    ORDER BY observed_at DESC LIMIT ${MAX_TESTIMONIES}`;
 }
 
 const SharedRow = z.object({ type: z.string(), normalised: z.string(), others: z.number(), adverse: z.number() });
@@ -229,15 +235,26 @@ export type IdentifierRow = z.infer<typeof IdentifierRow>;
 
 /** The values the entity's members are known by (anchors and linked values), oldest first. */
 export async function identifiersOf(tx: Tx, members: string[]): Promise<readonly IdentifierRow[]> {
-  const ids = sql.array(members, 'uuid');
-  return tx.any(sql.type(IdentifierRow)`
-    SELECT DISTINCT ON (type, normalised) type, normalised, value, first_seen_at FROM (
-      SELECT type, normalised, value, first_seen_at FROM entity_identifiers WHERE entity_id = ANY(${ids})
-      UNION ALL
-      SELECT type, normalised, value, first_seen_at FROM entity_links WHERE entity_id = ANY(${ids})
-    ) known
-    ORDER BY type, normalised, first_seen_at`).then((rows) =>
+  return tx.any(identifiersQuery(members)).then((rows) =>
     [...rows].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.type.localeCompare(b.type) || a.normalised.localeCompare(b.normalised)));
+}
+
+/**
+ * One look-up per member by the entity indexes (`OFFSET 0` keeps each a
+ * look-up): written as one filter over the table, the planner walked every
+ * identifier and link of the tenant in key order to spare itself a sort, and
+ * the read grew with the tenant (test/db/hotQueryPlans.test.ts).
+ */
+export function identifiersQuery(members: readonly string[]) {
+  const ids = sql.array([...members], 'uuid');
+  return sql.type(IdentifierRow)`
+    SELECT DISTINCT ON (type, normalised) type, normalised, value, first_seen_at FROM unnest(${ids}) AS m(id)
+    CROSS JOIN LATERAL (
+      (SELECT type, normalised, value, first_seen_at FROM entity_identifiers WHERE entity_id = m.id OFFSET 0)
+      UNION ALL
+      (SELECT type, normalised, value, first_seen_at FROM entity_links WHERE entity_id = m.id OFFSET 0)
+    ) known
+    ORDER BY type, normalised, first_seen_at`;
 }
 
 /**

@@ -176,7 +176,11 @@ async function candidatesFor(tx: Tx, identifiers: NormalisedPresentation[], enti
 /** Follows `merged_into` to the survivor; null for an id unknown to this tenant and mode (or not a uuid). */
 export async function survivorOf(tx: Tx, entityId: string): Promise<EntityRow | null> {
   if (!UUID.test(entityId)) return null;
-  return tx.maybeOne(sql.type(EntityRow)`
+  return tx.maybeOne(survivorQuery(entityId));
+}
+
+export function survivorQuery(entityId: string) {
+  return sql.type(EntityRow)`
     WITH RECURSIVE chain AS (
       SELECT id, merged_into, created_at, 0 AS depth FROM entities WHERE id = ${entityId}
       UNION ALL
@@ -184,19 +188,29 @@ export async function survivorOf(tx: Tx, entityId: string): Promise<EntityRow | 
       FROM chain c JOIN entities e ON e.id = c.merged_into
       WHERE c.depth < ${MAX_CHAIN_DEPTH}
     )
-    SELECT id, created_at FROM chain WHERE merged_into IS NULL`);
+    SELECT id, created_at FROM chain WHERE merged_into IS NULL`;
 }
 
 /** The survivor and every entity merged into it (at any depth, though merges keep it one). */
 export async function membersOf(tx: Tx, survivorId: string): Promise<string[]> {
-  const rows = await tx.any(sql.type(z.object({ id: z.string() }))`
+  return (await tx.any(membersQuery(survivorId))).map((r) => r.id);
+}
+
+/**
+ * Each step reads the entities merged into one member by the merged_into
+ * index (`OFFSET 0` keeps the planner from turning the join into a hash join
+ * over every entity of the tenant, which it did on unanalysed tables:
+ * test/db/hotQueryPlans.test.ts).
+ */
+export function membersQuery(survivorId: string) {
+  return sql.type(z.object({ id: z.string() }))`
     WITH RECURSIVE members AS (
       SELECT id FROM entities WHERE id = ${survivorId}
       UNION
-      SELECT e.id FROM entities e JOIN members m ON e.merged_into = m.id
+      SELECT absorbed.id FROM members m
+      CROSS JOIN LATERAL (SELECT e.id FROM entities e WHERE e.merged_into = m.id OFFSET 0) absorbed
     )
-    SELECT id FROM members`);
-  return rows.map((r) => r.id);
+    SELECT id FROM members`;
 }
 
 /** The survivors owning any identifier, oldest first, without taking locks (the merge path's second look). */

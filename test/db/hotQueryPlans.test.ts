@@ -6,7 +6,8 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsealedRowsQuery } from '../../src/db/auditChain.js';
 import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/db/pool.js';
-import { sharedValuesQuery, velocityQuery } from '../../src/entities/history.js';
+import { identifiersQuery, priorAssessmentsQuery, sharedValuesQuery, testimonyQuery, velocityQuery } from '../../src/entities/history.js';
+import { membersQuery, survivorQuery } from '../../src/entities/resolve.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
 /**
@@ -19,7 +20,7 @@ import { cloneDatabase, ownerClient } from '../support/database.js';
  * 100,000 rows read per call here) where a look-up by value reads five.
  */
 const ROWS = 100_000;
-const LARGE = ['entities', 'entity_identifiers', 'entity_links', 'observations', 'audit_log', 'inquiries'];
+const LARGE = ['entities', 'entity_identifiers', 'entity_links', 'observations', 'audit_log', 'inquiries', 'assessments'];
 let database: { url: string; drop: () => Promise<void> };
 let owner: pg.Client;
 let db: Db;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // No ANALYZE: the tables are as a busy tenant's look before autovacuum reaches them.
   await owner.query(`SET synchronous_commit = off`);
   await owner.query(`ALTER TABLE entities SET (autovacuum_enabled = false)`);
-  for (const t of ['entity_identifiers', 'entity_links', 'observations', 'audit_log', 'audit_unsealed', 'inquiries']) await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
+  for (const t of ['entity_identifiers', 'entity_links', 'observations', 'audit_log', 'audit_unsealed', 'inquiries', 'assessments']) await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
   await owner.query(`
     INSERT INTO entities (id, tenant_id, mode)
@@ -63,6 +64,12 @@ beforeAll(async () => {
         jsonb_build_object('type', 'PHONE', 'value', '+4420' || (g % 20000), 'normalised', '+4420' || (g % 20000)))),
       'key:plans'
     FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  // Each entity's ledger entry for its inquiry; two entities merged into e17, which a returning subject reads.
+  await owner.query(`
+    INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of, methodology_version, evidence, inputs)
+    SELECT md5('s' || g)::uuid, $1, 'live', md5('i' || g)::uuid, md5('e' || g)::uuid, 50, 20, 80, false, now(), 'trust-method/2', '{}', '{}'
+    FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  await owner.query(`UPDATE entities SET merged_into = md5('e17')::uuid WHERE id IN (md5('e18')::uuid, md5('e19')::uuid)`);
   db = await createDb(database.url);
 }, 180_000);
 
@@ -130,7 +137,7 @@ async function genericPlanOf(query: { sql: string; values: readonly unknown[] },
     await owner.query('SET LOCAL plan_cache_mode = force_generic_plan');
     await owner.query(`PREPARE generic_plan AS ${query.sql.replace(/\$slonik_(\d+)/g, '$$$1')}`);
     // EXECUTE is a utility statement and takes no bound parameters: the values go in as literals, as node-postgres would send them.
-    const args = query.values.map((v) => owner.escapeLiteral(String(prepareValue(v)))).join(', ');
+    const args = query.values.map((v) => (v === null ? 'NULL' : owner.escapeLiteral(String(prepareValue(v))))).join(', ');
     const rows = await owner.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic_plan${args ? `(${args})` : ''}`);
     return nodesOf((rows.rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan);
   } finally {
@@ -201,6 +208,25 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
       { proname: 'tas_shared_values', proconfig: expect.arrayContaining(['jit=off', 'plan_cache_mode=force_generic_plan']) },
     ]);
   });
+  // A returning subject's history: its survivor, members, ledger, testimony and known values.
+  const e17 = 'f056ba96-33b8-03f1-3699-0d0fe4d7bee2'; // md5('e17'), the survivor of e18 and e19
+  const members = () => [e17, 'effa3d61-f5a5-36b2-66a4-9ab381e4ee9c', '9e46bce9-9da9-6766-92d1-96558a079266'];
+  const RETURNING: readonly [string, () => Parameters<Tx['any']>[0] & { sql: string; values: readonly unknown[] }][] = [
+    ['the survivor look-up', () => survivorQuery(e17)],
+    ['the members look-up', () => membersQuery(e17)],
+    ['the prior assessments', () => priorAssessmentsQuery(members(), null)],
+    ['the testimony', () => testimonyQuery(members())],
+    ['the known values', () => identifiersQuery(members())],
+  ];
+
+  it.each(RETURNING)('%s of a returning subject reads by index, never scanning a large table', async (_name, query) => {
+    expect(scansOfLargeTables(await planOf(query()))).toEqual([]);
+  });
+
+  it.each(RETURNING)('%s keeps to its indexes as a prepared statement\'s generic plan too', async (_name, query) => {
+    expect(scansOfLargeTables(await genericPlanOf(query()))).toEqual([]);
+  });
+
   it.each([
     ['the audit sealer\'s work list', () => unsealedRowsQuery(15_000, 1000), 'system'],
     ['the shared-values look-up', () => sharedValuesQuery([randomUUID()], [{ type: 'EMAIL', normalised: 'user17@example.org' }]), 'tenant'],
