@@ -5,7 +5,7 @@ import type { Tx } from '../db/pool.js';
 import { Label } from '../schemas/common.js';
 import { EvidenceSummary } from '../schemas/inquiries.js';
 import { deriveStance } from '../observations/stance.js';
-import { membersOf, survivorOf } from './resolve.js';
+import { survivorAndMembersCtes } from './resolve.js';
 
 /**
  * What the tenant's own records say about a resolved entity, loaded once per
@@ -50,13 +50,11 @@ export async function loadEnvironment(
     const { shared, velocity } = opts.preloaded !== undefined ? parseGraphAndVelocity(subject, opts.preloaded) : await graphAndVelocity(tx, [entityId], subject);
     return { history: { assessments: [], observations: [], outcomes: [] }, graph: { shared, coPresented: [] }, velocity };
   }
-  const survivor = (await survivorOf(tx, entityId))?.id ?? entityId;
-  const members = await membersOf(tx, survivor);
-  // One connection runs one statement at a time, so these go in turn.
-  const assessments = await priorAssessments(tx, members, opts.excludeInquiryId ?? null);
-  const testimony = await testimonyAbout(tx, members);
-  const { shared, velocity } = await graphAndVelocity(tx, members, subject);
-  const known = await identifiersOf(tx, members);
+  const loaded = HistoryRow.parse(await tx.one(historyStatement(entityId, subject, opts.excludeInquiryId ?? null)));
+  const assessments = [...loaded.assessments].reverse();
+  const testimony = [...loaded.testimony].reverse();
+  const { shared, velocity } = loaded.graph === null ? { shared: [], velocity: [] } : parseGraphAndVelocity(subject, loaded.graph);
+  const known = sortedKnown(loaded.known);
   const presented = new Set(subject.map((p) => `${p.type}\u0000${p.normalised}`));
   return {
     velocity,
@@ -81,17 +79,43 @@ export async function loadEnvironment(
   };
 }
 
-const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number(), as_of: z.string() });
-
-/** Earlier assessments, oldest first (the latest MAX_ASSESSMENTS of them). */
-async function priorAssessments(tx: Tx, members: string[], excludeInquiryId: string | null): Promise<EntityHistory['assessments']> {
-  return [...(await tx.any(priorAssessmentsQuery(members, excludeInquiryId)))].reverse();
+/**
+ * The whole history of a known entity in one statement (issue 15: one round
+ * trip instead of six): its survivor, the survivor's members, and over the
+ * members their latest assessments (newest first), testimony (newest
+ * first), the graph and velocity of the presented values, and their known
+ * values, each gathered as a JSON array. Every part is the statement its
+ * query function below builds, reading the members from the `ids` CTE, so
+ * each keeps the look-ups test/db/hotQueryPlans.test.ts checks.
+ */
+export function historyStatement(entityId: string, subject: readonly NormalisedPresentation[], excludeInquiryId: string | null) {
+  // Cast, so that `= ANY(...)` reads it as one array, not as a subquery of rows.
+  const members = sql.fragment`(SELECT members FROM ids)::uuid[]`;
+  const graph = graphAndVelocityExpression(members, subject) ?? sql.fragment`NULL::json`;
+  return sql.unsafe`
+    WITH RECURSIVE ${survivorAndMembersCtes(entityId)},
+    ids AS MATERIALIZED (SELECT coalesce(array_agg(id), '{}'::uuid[]) AS members FROM members)
+    SELECT (SELECT coalesce(json_agg(p), '[]'::json) FROM (${priorAssessmentsQuery(members, excludeInquiryId)}) p) AS assessments,
+           (SELECT coalesce(json_agg(t), '[]'::json) FROM (${testimonyQuery(members)}) t) AS testimony,
+           ${graph} AS graph,
+           (SELECT coalesce(json_agg(k), '[]'::json) FROM (${identifiersQuery(members)}) k) AS known`;
 }
 
-export function priorAssessmentsQuery(members: readonly string[], excludeInquiryId: string | null) {
+// Timestamps read through JSON come as PostgreSQL writes them there; they are given the form the
+// pool's type parser gives a timestamptz column (ISO, milliseconds, UTC), as the rest of the code expects.
+const Instant = z.string().transform((v) => new Date(v).toISOString());
+
+/** Members are given as ids, or as an SQL expression of a uuid[] (the history statement's `ids`). */
+type Members = readonly string[] | FragmentSqlToken;
+const membersArray = (members: Members) => (Array.isArray(members) ? sql.array([...(members as readonly string[])], 'uuid') : (members as FragmentSqlToken));
+
+const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number(), as_of: z.string() });
+
+/** Earlier assessments, newest first (the latest MAX_ASSESSMENTS of them). */
+export function priorAssessmentsQuery(members: Members, excludeInquiryId: string | null) {
   return sql.type(PriorRow)`
     SELECT score, low, high, as_of FROM assessments
-    WHERE entity_id = ANY(${sql.array([...members], 'uuid')})
+    WHERE entity_id = ANY(${membersArray(members)})
       AND (${excludeInquiryId}::uuid IS NULL OR inquiry_id <> ${excludeInquiryId}::uuid)
     ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`;
 }
@@ -110,16 +134,13 @@ const TestimonyRow = z.object({
 });
 
 /** Observations and outcomes about the entity, oldest first (the latest MAX_TESTIMONIES). */
-async function testimonyAbout(tx: Tx, members: string[]): Promise<z.infer<typeof TestimonyRow>[]> {
-  return [...(await tx.any(testimonyQuery(members)))].reverse();
-}
-
-export function testimonyQuery(members: readonly string[]) {
+/** Testimony about the members, newest first (the latest MAX_TESTIMONIES). */
+export function testimonyQuery(members: Members) {
   return sql.type(TestimonyRow)`
     SELECT id, kind, provenance_class, body->>'summary' AS summary, body->>'kind' AS outcome_kind,
            body->>'stance' AS stance, body->>'decision_ref' AS decision_ref, observed_at
     FROM observations
-    WHERE entity_id = ANY(${sql.array([...members], 'uuid')})
+    WHERE entity_id = ANY(${membersArray(members)})
     ORDER BY observed_at DESC LIMIT ${MAX_TESTIMONIES}`;
 }
 
@@ -140,10 +161,10 @@ const LINK_WINDOW_DAYS = 90;
  * identifier and link indexes, and sent as a statement it was planned on
  * every inquiry, 2.5 ms for 0.3 ms of work (issue 15).
  */
-export function sharedValuesQuery(members: readonly string[], values: readonly { type: string; normalised: string }[]) {
+export function sharedValuesQuery(members: Members, values: readonly { type: string; normalised: string }[]) {
   return sql.type(SharedRow)`
     SELECT type, normalised, others, adverse
-    FROM tas_shared_values(${sql.array([...members], 'uuid')}, ${sql.array(values.map((p) => p.type), 'text')},
+    FROM tas_shared_values(${membersArray(members)}, ${sql.array(values.map((p) => p.type), 'text')},
                            ${sql.array(values.map((p) => p.normalised), 'text')}, ${LINK_WINDOW_DAYS})`;
 }
 
@@ -197,7 +218,7 @@ async function graphAndVelocity(tx: Tx, members: string[], subject: NormalisedPr
 type GraphAndVelocity = { shared: GraphNeighbourhood['shared']; velocity: PresentationVelocity[] };
 
 /** Both functions' rows as one JSON object `{ shared, velocity }`; null when no value is counted (names only). */
-function graphAndVelocityExpression(members: readonly string[], subject: readonly NormalisedPresentation[]): FragmentSqlToken | null {
+function graphAndVelocityExpression(members: Members, subject: readonly NormalisedPresentation[]): FragmentSqlToken | null {
   const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
   if (values.length === 0) return null;
   return sql.fragment`json_build_object(
@@ -235,8 +256,12 @@ export type IdentifierRow = z.infer<typeof IdentifierRow>;
 
 /** The values the entity's members are known by (anchors and linked values), oldest first. */
 export async function identifiersOf(tx: Tx, members: string[]): Promise<readonly IdentifierRow[]> {
-  return tx.any(identifiersQuery(members)).then((rows) =>
-    [...rows].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.type.localeCompare(b.type) || a.normalised.localeCompare(b.normalised)));
+  return sortedKnown(await tx.any(identifiersQuery(members)));
+}
+
+/** Oldest first, then by type and value: the order every reader of known values shows. */
+function sortedKnown(rows: readonly IdentifierRow[]): IdentifierRow[] {
+  return [...rows].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.type.localeCompare(b.type) || a.normalised.localeCompare(b.normalised));
 }
 
 /**
@@ -245,8 +270,8 @@ export async function identifiersOf(tx: Tx, members: string[]): Promise<readonly
  * identifier and link of the tenant in key order to spare itself a sort, and
  * the read grew with the tenant (test/db/hotQueryPlans.test.ts).
  */
-export function identifiersQuery(members: readonly string[]) {
-  const ids = sql.array([...members], 'uuid');
+export function identifiersQuery(members: Members) {
+  const ids = membersArray(members);
   return sql.type(IdentifierRow)`
     SELECT DISTINCT ON (type, normalised) type, normalised, value, first_seen_at FROM unnest(${ids}) AS m(id)
     CROSS JOIN LATERAL (
@@ -341,3 +366,10 @@ export async function carriersOf(tx: Tx, value: { type: string; normalised: stri
     ORDER BY survivor LIMIT ${limit}`);
   return rows.map((r) => r.survivor);
 }
+
+const HistoryRow = z.object({
+  assessments: z.array(PriorRow.extend({ as_of: Instant })),
+  testimony: z.array(TestimonyRow.extend({ observed_at: Instant })),
+  graph: z.unknown(),
+  known: z.array(IdentifierRow.extend({ first_seen_at: Instant })),
+});

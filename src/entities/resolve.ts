@@ -66,9 +66,12 @@ export interface Resolution {
   /** True when this resolution created the entity: it has no history yet. */
   created: boolean;
   /**
-   * With `deferNewEntity`, a new entity's rows not yet written: the caller
-   * sends them in its command's last statement (actors/actions.ts blind
-   * writes), still under the identifiers' locks, which hold to commit.
+   * With `deferWrites`, the rows not yet written (a new entity's, or a known
+   * one's new identifiers and links): the caller sends them in its command's
+   * last statement (actors/actions.ts blind writes), still under the
+   * identifiers' locks, which hold to commit. Nothing the caller reads in
+   * between depends on them: the graph counts other entities' values, and a
+   * member's known values are compared with the presented ones.
    */
   writes?: readonly TableWrite[];
   /** With `whenNew`, its value for the new entity (absent when an existing entity was found). */
@@ -84,8 +87,8 @@ export interface TableWrite {
 export interface ResolveOptions {
   /** An explicit entity the presentations must join (or merge with). */
   entityId?: string | undefined;
-  /** Return a new entity's rows as `writes` instead of inserting them now. */
-  deferNewEntity?: boolean;
+  /** Return the rows to write as `writes` instead of writing them now (not when entities merge: that rewrites rows at once). */
+  deferWrites?: boolean;
   /**
    * An expression asked about the entity to be created, in the statement that
    * looks the owners up (after their locks are held), and evaluated only when
@@ -143,7 +146,7 @@ export async function resolveEntity(
     // A new entity, its identifiers and its links go in one statement (nothing to merge or look up).
     const writes = newEntityWrites(scope, id, identifiers, linkingValues(presentations));
     const asked = options.whenNew ? { alongside: await askedWhenNew(tx, await found, options.whenNew(id)) } : {};
-    if (options.deferNewEntity) return { entityId: id, merged, created, writes, ...asked };
+    if (options.deferWrites) return { entityId: id, merged, created, writes, ...asked };
     await tx.query(sql.unsafe`WITH entity AS (${writes[0]!.sql}), owned AS (${writes[1]!.sql}) ${writes[2]!.sql}`);
     return { entityId: id, merged, created, ...asked };
   } else if (candidates.length === 1) {
@@ -157,6 +160,9 @@ export async function resolveEntity(
     survivor = oldest!.id;
     merged = others.map((e) => e.id);
     if (merged.length > 0) await mergeInto(tx, survivor, merged);
+  }
+  if (options.deferWrites && merged.length === 0) {
+    return { entityId: survivor, merged, created, writes: knownEntityWrites(scope, survivor, identifiers, linkingValues(presentations)) };
   }
   await insertIdentifiers(tx, scope, survivor, identifiers);
   await upsertLinks(tx, scope, survivor, linkingValues(presentations));
@@ -202,6 +208,31 @@ export async function membersOf(tx: Tx, survivorId: string): Promise<string[]> {
  * over every entity of the tenant, which it did on unanalysed tables:
  * test/db/hotQueryPlans.test.ts).
  */
+/**
+ * The CTEs `chain` (from an entity along merged_into), `survivor` (its end,
+ * or the entity itself when unknown) and `members` (the survivor and every
+ * entity merged into it), for a statement that reads a known entity's whole
+ * history at once (src/entities/history.ts). Same look-ups as survivorQuery
+ * and membersQuery; the statement must begin WITH RECURSIVE.
+ */
+export function survivorAndMembersCtes(entityId: string): FragmentSqlToken {
+  // Every step a look-up by key (`OFFSET 0` keeps the LATERAL from becoming a join over the table).
+  return sql.fragment`chain AS (
+      SELECT id, merged_into, 0 AS depth FROM entities WHERE id = ${entityId}
+      UNION ALL
+      SELECT next.id, next.merged_into, c.depth + 1 FROM chain c
+      CROSS JOIN LATERAL (SELECT e.id, e.merged_into FROM entities e WHERE e.id = c.merged_into OFFSET 0) next
+      WHERE c.depth < ${MAX_CHAIN_DEPTH}
+    ), survivor AS (
+      SELECT coalesce((SELECT id FROM chain WHERE merged_into IS NULL LIMIT 1), ${entityId}::uuid) AS id
+    ), members AS (
+      SELECT e.id FROM entities e WHERE e.id = (SELECT id FROM survivor)
+      UNION
+      SELECT absorbed.id FROM members m
+      CROSS JOIN LATERAL (SELECT e.id FROM entities e WHERE e.merged_into = m.id OFFSET 0) absorbed
+    )`;
+}
+
 export function membersQuery(survivorId: string) {
   return sql.type(z.object({ id: z.string() }))`
     WITH RECURSIVE members AS (
@@ -234,25 +265,10 @@ async function askedWhenNew(tx: Tx, found: FoundOwners, expression: FragmentSqlT
  * upsertLinks'.
  */
 function newEntityWrites(scope: ResolveScope, id: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): [TableWrite, TableWrite, TableWrite] {
-  const column = (values: NormalisedPresentation[], key: 'type' | 'normalised' | 'value') => sql.array(values.map((p) => p[key]), 'text');
   return [
     { table: 'entities', sql: sql.fragment`INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})` },
-    {
-      table: 'entity_identifiers',
-      sql: sql.fragment`
-        INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
-        SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${id}
-        FROM unnest(${column(identifiers, 'type')}, ${column(identifiers, 'normalised')}, ${column(identifiers, 'value')}) AS p(type, normalised, value)
-        ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING`,
-    },
-    {
-      table: 'entity_links',
-      sql: sql.fragment`
-        INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
-        SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${id}
-        FROM unnest(${column(links, 'type')}, ${column(links, 'normalised')}, ${column(links, 'value')}) AS p(type, normalised, value)
-        ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now()`,
-    },
+    { table: 'entity_identifiers', sql: identifiersInsert(scope, id, identifiers) },
+    { table: 'entity_links', sql: linksUpsert(scope, id, links) },
   ];
 }
 
@@ -272,26 +288,38 @@ async function mergeInto(tx: Tx, survivor: string, absorbed: string[]): Promise<
 
 /** Identifiers not yet owned become the survivor's; owned ones (now all its members') stay put. */
 async function insertIdentifiers(tx: Tx, scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[]): Promise<void> {
-  if (identifiers.length === 0) return;
-  await tx.query(sql.unsafe`
-    INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
-    SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${entityId}
-    FROM unnest(${sql.array(identifiers.map((p) => p.type), 'text')},
-                ${sql.array(identifiers.map((p) => p.normalised), 'text')},
-                ${sql.array(identifiers.map((p) => p.value), 'text')}) AS p(type, normalised, value)
-    ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING`);
+  if (identifiers.length > 0) await tx.query(sql.unsafe`${identifiersInsert(scope, entityId, identifiers)}`);
 }
 
 /** Links the values presented beside the anchors to the survivor, refreshing when they were last seen. */
 async function upsertLinks(tx: Tx, scope: ResolveScope, entityId: string, links: NormalisedPresentation[]): Promise<void> {
-  if (links.length === 0) return;
-  await tx.query(sql.unsafe`
+  if (links.length > 0) await tx.query(sql.unsafe`${linksUpsert(scope, entityId, links)}`);
+}
+
+/** A known entity's writes as the caller's (insertIdentifiers and upsertLinks, deferred). */
+function knownEntityWrites(scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): TableWrite[] {
+  return [
+    ...(identifiers.length > 0 ? [{ table: 'entity_identifiers', sql: identifiersInsert(scope, entityId, identifiers) }] : []),
+    ...(links.length > 0 ? [{ table: 'entity_links', sql: linksUpsert(scope, entityId, links) }] : []),
+  ];
+}
+
+const textColumn = (values: NormalisedPresentation[], key: 'type' | 'normalised' | 'value') => sql.array(values.map((p) => p[key]), 'text');
+
+function identifiersInsert(scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[]): FragmentSqlToken {
+  return sql.fragment`
+    INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
+    SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${entityId}
+    FROM unnest(${textColumn(identifiers, 'type')}, ${textColumn(identifiers, 'normalised')}, ${textColumn(identifiers, 'value')}) AS p(type, normalised, value)
+    ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING`;
+}
+
+function linksUpsert(scope: ResolveScope, entityId: string, links: NormalisedPresentation[]): FragmentSqlToken {
+  return sql.fragment`
     INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
     SELECT ${scope.tenantId}, ${scope.mode}, p.type, p.normalised, p.value, ${entityId}
-    FROM unnest(${sql.array(links.map((p) => p.type), 'text')},
-                ${sql.array(links.map((p) => p.normalised), 'text')},
-                ${sql.array(links.map((p) => p.value), 'text')}) AS p(type, normalised, value)
-    ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now()`);
+    FROM unnest(${textColumn(links, 'type')}, ${textColumn(links, 'normalised')}, ${textColumn(links, 'value')}) AS p(type, normalised, value)
+    ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now()`;
 }
 
 /**

@@ -140,7 +140,7 @@ export async function openInquiry(
       await claimIdempotency(tx, inquiryId);
       // A new entity's rows wait for the last statement too: its identifiers stay locked until commit.
       // Its graph question is asked with the owners' look-up, in one round trip.
-      const resolution = await resolveSubject(tx, principal, body, presentations, { deferNewEntity: true, whenNew: newEntityGraphExpression(presentations) });
+      const resolution = await resolveSubject(tx, principal, body, presentations, { deferWrites: true, whenNew: newEntityGraphExpression(presentations) });
       const entityId = resolution?.entityId ?? null;
       const loaded: CheckEnvironment = resolution
         ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created, preloaded: resolution.alongside })

@@ -6,7 +6,7 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsealedRowsQuery } from '../../src/db/auditChain.js';
 import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/db/pool.js';
-import { identifiersQuery, priorAssessmentsQuery, sharedValuesQuery, testimonyQuery, velocityQuery } from '../../src/entities/history.js';
+import { historyStatement, identifiersQuery, priorAssessmentsQuery, sharedValuesQuery, testimonyQuery, velocityQuery } from '../../src/entities/history.js';
 import { membersQuery, survivorQuery } from '../../src/entities/resolve.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
@@ -210,6 +210,7 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
   });
   // A returning subject's history: its survivor, members, ledger, testimony and known values.
   const e17 = 'f056ba96-33b8-03f1-3699-0d0fe4d7bee2'; // md5('e17'), the survivor of e18 and e19
+  const e18 = 'effa3d61-f5a5-36b2-66a4-9ab381e4ee9c';
   const members = () => [e17, 'effa3d61-f5a5-36b2-66a4-9ab381e4ee9c', '9e46bce9-9da9-6766-92d1-96558a079266'];
   const RETURNING: readonly [string, () => Parameters<Tx['any']>[0] & { sql: string; values: readonly unknown[] }][] = [
     ['the survivor look-up', () => survivorQuery(e17)],
@@ -217,6 +218,7 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
     ['the prior assessments', () => priorAssessmentsQuery(members(), null)],
     ['the testimony', () => testimonyQuery(members())],
     ['the known values', () => identifiersQuery(members())],
+    ['the whole history in one statement', () => historyStatement(e18, [{ type: 'EMAIL', value: 'user17@example.org', normalised: 'user17@example.org' }], null)],
   ];
 
   it.each(RETURNING)('%s of a returning subject reads by index, never scanning a large table', async (_name, query) => {

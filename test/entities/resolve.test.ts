@@ -155,17 +155,18 @@ describe('resolveEntity', () => {
   });
 });
 
-describe('resolveEntity for an inquiry (deferNewEntity, whenNew)', () => {
+describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
   // Fails with a division by zero whenever it is evaluated: it must be only when there are no owners.
   const failsIfAsked = () => sql.fragment`(SELECT 1 / (count(*) - count(*))::int FROM entities)`;
 
   function resolveDeferred(presentations: NormalisedPresentation[], whenNew: (id: string) => ReturnType<typeof sql.fragment>, entityId?: string) {
     return withTenant(db, { tenantId: tenantA, mode: 'live' }, async (tx) => {
-      const r = await resolveEntity(tx, { tenantId: tenantA, mode: 'live' }, presentations, { entityId, deferNewEntity: true, whenNew });
-      // The caller sends the new entity's rows in its last statement; here, as the inquiry does, in one.
-      if (r.writes) {
-        const [entity, owned, links] = r.writes;
-        await tx.query(sql.unsafe`WITH e AS (${entity!.sql}), o AS (${owned!.sql}) ${links!.sql}`);
+      const r = await resolveEntity(tx, { tenantId: tenantA, mode: 'live' }, presentations, { entityId, deferWrites: true, whenNew });
+      // The caller sends the deferred rows in its last statement; here, as the inquiry does, in one.
+      const writes = r.writes ?? [];
+      if (writes.length > 0) {
+        const ctes = writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w.sql})`);
+        await tx.query(sql.unsafe`WITH ${sql.join(ctes, sql.fragment`, `)} SELECT 1`);
       }
       return r;
     });
@@ -179,10 +180,20 @@ describe('resolveEntity for an inquiry (deferNewEntity, whenNew)', () => {
     expect(await ownerOf('EMAIL', 'deferred.new@example.com')).toBe(r.entityId);
   });
 
-  it('given a known value, then the question is never evaluated and nothing is deferred', async () => {
+  it('given a known value, then the question is never evaluated, and its new values wait for the caller', async () => {
     const first = await resolve(tenantA, [p('EMAIL', 'deferred.known@example.com')]);
-    const again = await resolveDeferred([p('EMAIL', 'deferred.known@example.com')], failsIfAsked);
-    expect(again).toEqual({ entityId: first.entityId, merged: [], created: false });
+    const again = await resolveDeferred([p('EMAIL', 'deferred.known@example.com'), p('EMAIL', 'deferred.known.too@example.com'), p('PHONE', '+44 7400 500001')], failsIfAsked);
+    expect([again.entityId, again.merged, again.created, again.alongside]).toEqual([first.entityId, [], false, undefined]);
+    expect(again.writes?.map((w) => w.table)).toEqual(['entity_identifiers', 'entity_links']);
+    expect(await ownerOf('EMAIL', 'deferred.known.too@example.com')).toBe(first.entityId);
+  });
+
+  it('given values of two entities, then they merge at once and nothing is deferred', async () => {
+    const older = await resolve(tenantA, [p('EMAIL', 'deferred.merge.a@example.com')]);
+    const newer = await resolve(tenantA, [p('EMAIL', 'deferred.merge.b@example.com')]);
+    const both = await resolveDeferred([p('EMAIL', 'deferred.merge.a@example.com'), p('EMAIL', 'deferred.merge.b@example.com')], failsIfAsked);
+    expect(both).toEqual({ entityId: older.entityId, merged: [newer.entityId], created: false });
+    expect(await ownerOf('EMAIL', 'deferred.merge.b@example.com')).toBe(older.entityId);
   });
 
   it('given an explicit entity and a value of another, then they merge into the oldest, as without the question', async () => {
@@ -207,6 +218,25 @@ describe('resolveEntity for an inquiry (deferNewEntity, whenNew)', () => {
     expect(new Set(results.map((r) => r.entityId)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(await entityCount()).toBe(before + 1);
+  });
+});
+
+describe('loadEnvironment in one statement', () => {
+  it('given an absorbed entity\'s id, then the history is its survivor\'s, over every member, as the separate reads gave it', async () => {
+    const older = await resolve(tenantA, [p('EMAIL', 'one.statement@example.com'), p('PHONE', '+44 7400 600001')]);
+    const newer = await resolve(tenantA, [p('EMAIL', 'one.statement.alias@example.com'), p('PHONE', '+44 7400 600002')]);
+    await resolve(tenantA, [p('EMAIL', 'one.statement@example.com'), p('EMAIL', 'one.statement.alias@example.com')]);
+    const subject = [p('EMAIL', 'one.statement@example.com')];
+    const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, newer.entityId, subject));
+    expect(env.graph.coPresented.map((k) => k.normalised).sort()).toEqual(['+447400600001', '+447400600002', 'one.statement.alias@example.com']);
+    expect(env.graph.shared).toEqual([{ type: 'EMAIL', value: 'one.statement@example.com', normalised: 'one.statement@example.com', otherEntities: 0, adverseEntities: 0 }]);
+    const bySurvivor = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, older.entityId, subject));
+    expect(bySurvivor).toEqual(env);
+  });
+
+  it('given an unknown entity id, then an empty history', async () => {
+    const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, randomUUID(), [p('NAME', 'Nobody')]));
+    expect(env).toEqual({ velocity: [], history: { assessments: [], observations: [], outcomes: [] }, graph: { shared: [], coPresented: [] } });
   });
 });
 
