@@ -133,8 +133,7 @@ const TestimonyRow = z.object({
   observed_at: z.string(),
 });
 
-/** Observations and outcomes about the entity, oldest first (the latest MAX_TESTIMONIES). */
-/** Testimony about the members, newest first (the latest MAX_TESTIMONIES). */
+/** Observations and outcomes about the members, newest first (the latest MAX_TESTIMONIES). */
 export function testimonyQuery(members: Members) {
   return sql.type(TestimonyRow)`
     SELECT id, kind, provenance_class, body->>'summary' AS summary, body->>'kind' AS outcome_kind,

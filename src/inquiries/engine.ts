@@ -129,8 +129,9 @@ export async function openInquiry(
   const slowest = Math.max(0, ...plan.worker.map((p) => p.check.timeoutMs));
   let facts: InquiryFacts | undefined;
   let evaluated: ReturnType<typeof assessNow> | undefined;
+  // Set (never added to) inside the event, which runs again if the transaction is retried.
   let row: NewInquiry | undefined;
-  const rowsBeside: TableWrite[] = [];
+  let rowsBeside: TableWrite[] = [];
 
   const created = await deps.runtime.create<InquiryEvent>(principal, {
     kind: 'inquiry',
@@ -147,7 +148,7 @@ export async function openInquiry(
         : {};
       const context = contextTestimony(body);
       const env: CheckEnvironment = { ...loaded, context };
-      rowsBeside.push(...(resolution?.writes ?? []), ...contextWrites(principal, inquiryId, entityId, body, context));
+      rowsBeside = [...(resolution?.writes ?? []), ...contextWrites(principal, inquiryId, entityId, body, context)];
       facts = { ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt), materialBindings: prepared.bindings };
       // Its row goes out with the actor's in the command's last statement (`writes` below); nothing reads it before.
       row = {
