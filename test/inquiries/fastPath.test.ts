@@ -82,6 +82,36 @@ describe('POST /v1/inquiries, fast tier', () => {
     }
   });
 
+  it('an inquiry whose transaction is retried (a serialization failure, once) writes each of its rows once', async () => {
+    // The driver runs a transaction again on a class 40 error; the inquiry's rows built in the first
+    // attempt (its new entity, its testimony) must not be sent a second time with the second's.
+    await owner.query(`CREATE SEQUENCE retry_marked_inquiry`);
+    await owner.query(`CREATE FUNCTION retry_marked_inquiry() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+      BEGIN
+        IF nextval('retry_marked_inquiry') = 1 THEN RAISE EXCEPTION 'retry me' USING ERRCODE = '40001'; END IF;
+        RETURN NEW;
+      END $$`);
+    await owner.query(`CREATE TRIGGER retry_marked_inquiry BEFORE INSERT ON inquiries FOR EACH ROW
+      WHEN (NEW.request::text LIKE '%retried-once%') EXECUTE FUNCTION retry_marked_inquiry()`);
+    try {
+      const subject = { presentations: [{ type: 'EMAIL', value: 'retried-once@example.com' }] };
+      const context = [{ subject, provenance_class: 'tenant_supplied', summary: 'Refund abuse reported.', observed_at: new Date().toISOString(), purpose: 'fraud_prevention' }];
+      const r = await inquire(ts, { ...EMAIL_AND_PHONE, subject, context });
+      expect(r.status).toBe(200);
+      const rows = await owner.query(`SELECT
+          (SELECT count(*)::int FROM entities WHERE id = $1::uuid) AS entities,
+          (SELECT count(*)::int FROM entity_identifiers WHERE normalised = 'retried-once@example.com') AS identifiers,
+          (SELECT count(*)::int FROM observations WHERE body->>'inquiry_id' = $2::text) AS testimony,
+          (SELECT count(*)::int FROM assessments WHERE inquiry_id = $2::uuid) AS ledger,
+          (SELECT nextval('retry_marked_inquiry')::int) AS attempts_before`, [r.body.assessment.entity_id, r.body.inquiry_id]);
+      expect(rows.rows).toEqual([{ entities: 1, identifiers: 1, testimony: 1, ledger: 1, attempts_before: 3 }]);
+    } finally {
+      await owner.query('DROP TRIGGER retry_marked_inquiry ON inquiries');
+      await owner.query('DROP FUNCTION retry_marked_inquiry()');
+      await owner.query('DROP SEQUENCE retry_marked_inquiry');
+    }
+  });
+
   it('GET /v1/inquiries/{id} returns the same assessment; another tenant gets 404', async () => {
     const created = await inquire(ts, EMAIL_AND_PHONE);
     const res = await fetch(`${ts.base}/v1/inquiries/${created.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) });
