@@ -137,7 +137,8 @@ export async function resolveEntity(
   const { entityId } = options;
   const identifiers = resolvingIdentifiers(presentations);
   const id = newRowId();
-  const found = lockedOwnersOf(tx, scope, identifiers, options.whenNew?.(id));
+  const askedIfNew = options.whenNew?.(id);
+  const found = lockedOwnersOf(tx, scope, identifiers, askedIfNew);
   let candidates = await candidatesFor(tx, identifiers, entityId, found.then((f) => f.owners));
   let merged: string[] = [];
   let survivor: string;
@@ -145,7 +146,7 @@ export async function resolveEntity(
   if (created) {
     // A new entity, its identifiers and its links go in one statement (nothing to merge or look up).
     const writes = newEntityWrites(scope, id, identifiers, linkingValues(presentations));
-    const asked = options.whenNew ? { alongside: await askedWhenNew(tx, await found, options.whenNew(id)) } : {};
+    const asked = askedIfNew ? { alongside: await askedWhenNew(tx, await found, askedIfNew) } : {};
     if (options.deferWrites) return { entityId: id, merged, created, writes, ...asked };
     await tx.query(sql.unsafe`WITH entity AS (${writes[0]!.sql}), owned AS (${writes[1]!.sql}) ${writes[2]!.sql}`);
     return { entityId: id, merged, created, ...asked };
@@ -203,20 +204,16 @@ export async function membersOf(tx: Tx, survivorId: string): Promise<string[]> {
 }
 
 /**
- * Each step reads the entities merged into one member by the merged_into
- * index (`OFFSET 0` keeps the planner from turning the join into a hash join
- * over every entity of the tenant, which it did on unanalysed tables:
- * test/db/hotQueryPlans.test.ts).
- */
-/**
  * The CTEs `chain` (from an entity along merged_into), `survivor` (its end,
  * or the entity itself when unknown) and `members` (the survivor and every
- * entity merged into it), for a statement that reads a known entity's whole
- * history at once (src/entities/history.ts). Same look-ups as survivorQuery
- * and membersQuery; the statement must begin WITH RECURSIVE.
+ * entity merged into it), for membersQuery and for the statement that reads
+ * a known entity's whole history at once (src/entities/history.ts); the
+ * statement must begin WITH RECURSIVE. Every step is a look-up by key:
+ * `OFFSET 0` keeps each LATERAL from becoming a hash join over every entity
+ * of the tenant, which the members step was on unanalysed tables
+ * (test/db/hotQueryPlans.test.ts).
  */
 export function survivorAndMembersCtes(entityId: string): FragmentSqlToken {
-  // Every step a look-up by key (`OFFSET 0` keeps the LATERAL from becoming a join over the table).
   return sql.fragment`chain AS (
       SELECT id, merged_into, 0 AS depth FROM entities WHERE id = ${entityId}
       UNION ALL
@@ -234,14 +231,7 @@ export function survivorAndMembersCtes(entityId: string): FragmentSqlToken {
 }
 
 export function membersQuery(survivorId: string) {
-  return sql.type(z.object({ id: z.string() }))`
-    WITH RECURSIVE members AS (
-      SELECT id FROM entities WHERE id = ${survivorId}
-      UNION
-      SELECT absorbed.id FROM members m
-      CROSS JOIN LATERAL (SELECT e.id FROM entities e WHERE e.merged_into = m.id OFFSET 0) absorbed
-    )
-    SELECT id FROM members`;
+  return sql.type(z.object({ id: z.string() }))`WITH RECURSIVE ${survivorAndMembersCtes(survivorId)} SELECT id FROM members`;
 }
 
 /** The survivors owning any identifier, oldest first, without taking locks (the merge path's second look). */
