@@ -2,6 +2,7 @@ import { newRowId } from '../platform/ids.js';
 import { createHash } from 'node:crypto';
 import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
+import type { BlindWrite } from '../../actors/actions.js';
 import type { NormalisedPresentation } from '../checks/types.js';
 import type { Mode, Tx } from '../db/pool.js';
 
@@ -73,15 +74,9 @@ export interface Resolution {
    * between depends on them: the graph counts other entities' values, and a
    * member's known values are compared with the presented ones.
    */
-  writes?: readonly TableWrite[];
+  writes?: readonly BlindWrite[];
   /** With `whenNew`, its value for the new entity (absent when an existing entity was found). */
   alongside?: unknown;
-}
-
-/** One insert into one table, for a statement of data-modifying CTEs (structurally a blind write). */
-export interface TableWrite {
-  table: string;
-  sql: FragmentSqlToken;
 }
 
 export interface ResolveOptions {
@@ -254,7 +249,7 @@ async function askedWhenNew(tx: Tx, found: FoundOwners, expression: FragmentSqlT
  * conflict clauses only keep the same meaning as insertIdentifiers' and
  * upsertLinks'.
  */
-function newEntityWrites(scope: ResolveScope, id: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): [TableWrite, TableWrite, TableWrite] {
+function newEntityWrites(scope: ResolveScope, id: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): [BlindWrite, BlindWrite, BlindWrite] {
   return [
     { table: 'entities', sql: sql.fragment`INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})` },
     { table: 'entity_identifiers', sql: identifiersInsert(scope, id, identifiers) },
@@ -287,7 +282,7 @@ async function upsertLinks(tx: Tx, scope: ResolveScope, entityId: string, links:
 }
 
 /** A known entity's writes as the caller's (insertIdentifiers and upsertLinks, deferred). */
-function knownEntityWrites(scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): TableWrite[] {
+function knownEntityWrites(scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): BlindWrite[] {
   return [
     ...(identifiers.length > 0 ? [{ table: 'entity_identifiers', sql: identifiersInsert(scope, entityId, identifiers) }] : []),
     ...(links.length > 0 ? [{ table: 'entity_links', sql: linksUpsert(scope, entityId, links) }] : []),

@@ -10,7 +10,7 @@ import type { AssessmentRow, NewInquiry } from '../db/inquiries.js';
 import { inquiryRowWrite } from './effects.js';
 import { withTenant, type Db, type Tx } from '../db/pool.js';
 import { loadEnvironment, newEntityGraphExpression } from '../entities/history.js';
-import { EntityNotFoundError, resolveEntity, type Resolution, type ResolveOptions, type TableWrite } from '../entities/resolve.js';
+import { EntityNotFoundError, resolveEntity, type Resolution, type ResolveOptions } from '../entities/resolve.js';
 
 /** Where an inquiry's audit row goes: the HTTP call's, or a monitor rescan's own. */
 export type { AuditSink } from '../auth/call.js';
@@ -86,7 +86,7 @@ function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
  * the history was loaded (in this inquiry it counts once, as context), as one
  * insert in the command's last statement.
  */
-function contextWrites(principal: Principal, inquiryId: string, entityId: string | null, body: InquiryRequest, testimony: InquiryTestimony[]): TableWrite[] {
+function contextWrites(principal: Principal, inquiryId: string, entityId: string | null, body: InquiryRequest, testimony: InquiryTestimony[]): BlindWrite[] {
   if (testimony.length === 0) return [];
   const rows = testimony.map((item, i): NewObservation => {
     const given = body.context![i]!;
@@ -131,7 +131,7 @@ export async function openInquiry(
   let evaluated: ReturnType<typeof assessNow> | undefined;
   // Set (never added to) inside the event, which runs again if the transaction is retried.
   let row: NewInquiry | undefined;
-  let rowsBeside: TableWrite[] = [];
+  let rowsBeside: BlindWrite[] = [];
 
   const created = await deps.runtime.create<InquiryEvent>(principal, {
     kind: 'inquiry',
