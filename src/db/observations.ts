@@ -25,11 +25,7 @@ export function observationsInsert(rows: readonly NewObservation[]): FragmentSql
 }
 
 export async function insertObservation(tx: Tx, o: NewObservation): Promise<{ created_at: string }> {
-  return tx.one(sql.type(z.object({ created_at: z.string() }))`
-    INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
-    VALUES (${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, ${o.kind}, ${o.provenanceClass},
-            ${jsonb(o.body)}, ${o.observedAt})
-    RETURNING created_at`);
+  return tx.one(sql.type(z.object({ created_at: z.string() }))`${observationsInsert([o])} RETURNING created_at`);
 }
 
 /** The assessment an outcome refers to, when it belongs to this tenant and mode (RLS decides). */
