@@ -182,15 +182,10 @@ export async function survivorOf(tx: Tx, entityId: string): Promise<EntityRow | 
 }
 
 export function survivorQuery(entityId: string) {
+  // Only `chain` is read; PostgreSQL skips the CTEs a statement does not reference.
   return sql.type(EntityRow)`
-    WITH RECURSIVE chain AS (
-      SELECT id, merged_into, created_at, 0 AS depth FROM entities WHERE id = ${entityId}
-      UNION ALL
-      SELECT e.id, e.merged_into, e.created_at, c.depth + 1
-      FROM chain c JOIN entities e ON e.id = c.merged_into
-      WHERE c.depth < ${MAX_CHAIN_DEPTH}
-    )
-    SELECT id, created_at FROM chain WHERE merged_into IS NULL`;
+    WITH RECURSIVE ${survivorAndMembersCtes(entityId)}
+    SELECT e.id, e.created_at FROM entities e WHERE e.id = (SELECT id FROM chain WHERE merged_into IS NULL LIMIT 1)`;
 }
 
 /** The survivor and every entity merged into it (at any depth, though merges keep it one). */
