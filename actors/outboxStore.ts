@@ -44,7 +44,26 @@ export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: numbe
     FOR UPDATE SKIP LOCKED`);
 }
 
-export async function markDispatched(tx: Tx | Db, ids: readonly number[]): Promise<void> {
+/**
+ * Every relay transaction starts here: the system role, and no sequential
+ * scans. The relay's statements run prepared (src/db/preparedStatements.ts),
+ * and after a few runs PostgreSQL keeps one generic plan for the life of the
+ * connection. Made while the outbox was nearly empty (a fresh deployment, the
+ * first seconds after start-up), that plan reads the whole table, and the
+ * outbox keeps its dispatched rows, so every mark then cost more as it grew
+ * (0.2 to 1.3 ms per mark within a minute of the bench) until autovacuum's
+ * next ANALYZE happened to invalidate it. With sequential scans priced out,
+ * the plan made at any size is the look-up by primary key or by the pending
+ * rows' index that it should be (test/db/plansCachedEmpty.test.ts).
+ */
+export async function scopeRelay(tx: Tx, opts: { lazyCommit?: boolean } = {}): Promise<void> {
+  await tx.query(opts.lazyCommit
+    ? sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('enable_seqscan', 'off', true), set_config('synchronous_commit', 'off', true)`
+    : sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('enable_seqscan', 'off', true)`);
+}
+
+/** In a transaction begun with scopeRelay. */
+export async function markDispatched(tx: Tx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.query(sql.unsafe`
     UPDATE outbox SET dispatched_at = now() WHERE id = ANY(${sql.array(ids, 'int8')})`);
@@ -59,7 +78,7 @@ export async function markDispatched(tx: Tx | Db, ids: readonly number[]): Promi
 export async function markDispatchedLazily(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction(async (tx) => {
-    await tx.query(sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('synchronous_commit', 'off', true)`);
+    await scopeRelay(tx, { lazyCommit: true });
     await markDispatched(tx, ids);
   });
 }

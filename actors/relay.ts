@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { scopeSystem, type Db, type Mode, type Tx } from '../src/db/pool.js';
+import type { Db, Mode, Tx } from '../src/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
-import { claimOutboxByIds, claimStaleOutbox, markDispatched, markDispatchedLazily, type OutboxRow } from './outboxStore.js';
+import { claimOutboxByIds, claimStaleOutbox, markDispatched, markDispatchedLazily, scopeRelay, type OutboxRow } from './outboxStore.js';
 import { createMarkBatcher } from './markBatcher.js';
 import type { StreamEvent } from './types.js';
 
@@ -134,7 +134,7 @@ export function createRelay(deps: RelayDeps): Relay {
 
   async function claimAndCarryOut(claim: (tx: Tx) => Promise<readonly OutboxRow[]>) {
     return deps.db.transaction(async (tx) => {
-      await scopeSystem(tx);
+      await scopeRelay(tx);
       const rows = await claim(tx);
       const result = await carryOutAll(rows);
       await markDispatched(tx, result.done);
