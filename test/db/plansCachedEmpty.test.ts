@@ -4,6 +4,7 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claimOutboxByIds, claimStaleOutbox, markDispatchedLazily, scopeRelay } from '../../actors/outboxStore.js';
+import { sealAudit } from '../../src/audit/sealer.js';
 import { createDb, type Db } from '../../src/db/pool.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
@@ -29,7 +30,7 @@ const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).fla
 beforeAll(async () => {
   database = await cloneDatabase();
   owner = await ownerClient(database.url);
-  await owner.query(`ALTER TABLE outbox SET (autovacuum_enabled = false)`);
+  for (const table of ['outbox', 'audit_log', 'audit_unsealed', 'audit_chain']) await owner.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
   // One connection, so every call below runs on the session whose plans are read back.
   db = await createDb(database.url, { maximumPoolSize: 1 });
@@ -46,10 +47,28 @@ beforeAll(async () => {
       await claimStaleOutbox(tx, 60_000, 100);
     });
   }
+  // The sealer's passes over a young audit log: a few calls waiting past the horizon each time, in two chains.
+  for (let round = 0; round < 10; round += 1) {
+    await insertAuditRows(`r${round}`, 12, 'interval \'1 hour\'');
+    await sealAudit(db, 0);
+  }
   await owner.query(`SET synchronous_commit = off`);
+  // Then a long log, already sealed (its work list emptied, its chain written), and a few calls waiting again.
+  await insertAuditRows('old', ROWS, 'interval \'2 hours\'');
+  await owner.query(`
+    INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
+    SELECT md5('old' || g)::uuid, 'bulk', $1, 'live', g, '\\x00', '\\x00' FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+  await owner.query(`DELETE FROM audit_unsealed`);
+  await insertAuditRows('new', 5, 'interval \'1 minute\'');
   await owner.query(`
     INSERT INTO outbox (tenant_id, mode, kind, payload, dispatched_at) SELECT $1, 'live', 'test', '{}', now() FROM generate_series(1, ${ROWS})`, [tenantId]);
 }, 120_000);
+
+async function insertAuditRows(tag: string, count: number, age: string): Promise<void> {
+  await owner.query(`
+    INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status)
+    SELECT md5($2 || g)::uuid, now() - ${age}, $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, ${count}) g`, [tenantId, tag]);
+}
 
 afterAll(async () => {
   await db?.end();
@@ -57,21 +76,25 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** The plan the pool's one session uses for its prepared statement matching `pattern` (LIKE), run with two ids. */
-async function cachedPlanOf(pattern: string): Promise<{ nodes: PlanNode[]; genericPlans: number }> {
+/** The plan the pool's one session uses for its prepared statement matching `pattern` (LIKE), run by `execute`. */
+type Execute = (name: ReturnType<typeof sql.identifier>) => ReturnType<typeof sql.unsafe>;
+const withTwoIds: Execute = (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('{1,2}')`;
+
+async function cachedPlanOf(pattern: string, execute: Execute = withTwoIds): Promise<{ nodes: PlanNode[]; genericPlans: number }> {
   return db.transaction(async (tx) => {
     await scopeRelay(tx);
     const prepared = await tx.any(sql.type(z.object({ name: z.string(), generic_plans: z.coerce.number() }))`
       SELECT name, generic_plans FROM pg_prepared_statements WHERE statement LIKE ${pattern}`);
     if (prepared.length !== 1) throw new Error(`${prepared.length} prepared statements match ${pattern}`);
     const name = sql.identifier([prepared[0]!.name]);
-    const rows = await tx.any(sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('{1,2}')`);
+    const rows = await tx.any(execute(name));
     const plan = (rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan;
     return { nodes: nodesOf(plan), genericPlans: prepared[0]!.generic_plans };
   });
 }
 
-const seqScansOfOutbox = (nodes: PlanNode[]) => nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'outbox');
+const seqScansOf = (table: string, nodes: PlanNode[]) => nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === table);
+const seqScansOfOutbox = (nodes: PlanNode[]) => seqScansOf('outbox', nodes);
 
 describe('relay statements planned while the outbox was nearly empty', () => {
   it('marking rows dispatched looks them up by key, not by reading the grown outbox', async () => {
@@ -84,5 +107,22 @@ describe('relay statements planned while the outbox was nearly empty', () => {
     const { nodes, genericPlans } = await cachedPlanOf('%WHERE id = ANY%SKIP LOCKED%');
     expect(genericPlans).toBeGreaterThan(0);
     expect(seqScansOfOutbox(nodes)).toEqual([]);
+  });
+});
+
+describe('sealer statements planned while the audit log was young', () => {
+  it('reads the calls waiting to be sealed by their list, not by reading the grown log', async () => {
+    const { nodes, genericPlans } = await cachedPlanOf('%FROM audit_unsealed u JOIN audit_log l%', (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}(0, 1000)`);
+    expect(genericPlans).toBeGreaterThan(0);
+    expect(seqScansOf('audit_log', nodes)).toEqual([]);
+  });
+
+  it('finds a chain\'s head by its key, not by reading the grown chain', async () => {
+    const { nodes } = await cachedPlanOf('%FROM audit_chain WHERE chain_key%', (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('bulk')`);
+    expect(seqScansOf('audit_chain', nodes)).toEqual([]);
+  });
+
+  it('still seals what waits, in order', async () => {
+    expect(await sealAudit(db, 0)).toBe(5);
   });
 });
