@@ -1,5 +1,5 @@
 /**
- * Marks dispatched outbox rows in groups, the way the audit writer groups its
+ * Marks dispatched outbox rows done (deletes them, actors/outboxStore.ts) in groups, the way the audit writer groups its
  * rows: the first caller's ids are marked at once, and callers arriving
  * while that statement runs are marked together by the next one. Under load
  * many commands share one small transaction instead of paying one each
@@ -22,7 +22,7 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
-// One UPDATE ... WHERE id = ANY($1) per group; bounded so a long backlog cannot build one huge statement.
+// One DELETE ... WHERE id = ANY($1) per group; bounded so a long backlog cannot build one huge statement.
 const MAX_GROUP = 5000;
 
 export function createMarkBatcher(markAll: (ids: readonly number[]) => Promise<void>): MarkBatcher {

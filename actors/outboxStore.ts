@@ -49,8 +49,9 @@ export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: numbe
  * scans. The relay's statements run prepared (src/db/preparedStatements.ts),
  * and after a few runs PostgreSQL keeps one generic plan for the life of the
  * connection. Made while the outbox was nearly empty (a fresh deployment, the
- * first seconds after start-up), that plan reads the whole table, and the
- * outbox keeps its dispatched rows, so every mark then cost more as it grew
+ * first seconds after start-up), that plan reads the whole table; when the
+ * outbox then grew (it kept its dispatched rows until 2026-11-26, and a
+ * backlog builds whenever Redis is away), every mark cost more as it grew
  * (0.2 to 1.3 ms per mark within a minute of the bench) until autovacuum's
  * next ANALYZE happened to invalidate it. With sequential scans priced out,
  * the plan made at any size is the look-up by primary key or by the pending
@@ -62,23 +63,31 @@ export async function scopeRelay(tx: Tx, opts: { lazyCommit?: boolean } = {}): P
     : sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('enable_seqscan', 'off', true)`);
 }
 
-/** In a transaction begun with scopeRelay. */
-export async function markDispatched(tx: Tx, ids: readonly number[]): Promise<void> {
+/**
+ * Carried-out rows leave the outbox: it is a queue of work still to do, not
+ * a record (the events stay in actor_events, the jobs in BullMQ). Until
+ * 2026-11-26 they were kept with `dispatched_at` set, and nothing ever
+ * removed them: two rows per inquiry, a table growing for ever. A delete
+ * also writes less than that update did (the update wrote a new row version
+ * and index entries, `dispatched_at` being in the pending index's
+ * predicate). In a transaction begun with scopeRelay.
+ */
+export async function deleteDispatched(tx: Tx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.query(sql.unsafe`
-    UPDATE outbox SET dispatched_at = now() WHERE id = ANY(${sql.array(ids, 'int8')})`);
+    DELETE FROM outbox WHERE id = ANY(${sql.array(ids, 'int8')})`);
 }
 
 /**
- * Marks rows dispatched in a transaction of its own, as the system role,
- * committed without waiting for the WAL flush: a mark lost in a crash only
+ * Deletes carried-out rows in a transaction of its own, as the system role,
+ * committed without waiting for the WAL flush: a delete lost in a crash only
  * makes the sweep carry the row out once more, which the relay's consumers
  * already tolerate (at least once), so the flush would buy nothing.
  */
-export async function markDispatchedLazily(db: Db, ids: readonly number[]): Promise<void> {
+export async function deleteDispatchedLazily(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction(async (tx) => {
     await scopeRelay(tx, { lazyCommit: true });
-    await markDispatched(tx, ids);
+    await deleteDispatched(tx, ids);
   });
 }

@@ -4,15 +4,16 @@ import { z } from 'zod';
 import type { Db, Mode, Tx } from '../src/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
-import { claimOutboxByIds, claimStaleOutbox, markDispatched, markDispatchedLazily, scopeRelay, type OutboxRow } from './outboxStore.js';
+import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedLazily, scopeRelay, type OutboxRow } from './outboxStore.js';
 import { createMarkBatcher } from './markBatcher.js';
 import type { StreamEvent } from './types.js';
 
 /**
  * The outbox relay: after a command commits, it turns the command's outbox
- * rows into BullMQ jobs, delayed timer jobs and stream publishes, then marks
- * them dispatched. Delivery is at least once: a crash after the side effect
- * and before the mark repeats the effect on the next sweep. That is harmless
+ * rows into BullMQ jobs, delayed timer jobs and stream publishes, then
+ * deletes them (actors/outboxStore.ts). Delivery is at least once: a crash
+ * after the side effect and before the delete repeats the effect on the next
+ * sweep. That is harmless
  * for jobs and timers (deterministic job ids make BullMQ ignore the second
  * add while the first is kept) and for publishes (subscribers drop a seq they
  * have already seen).
@@ -82,7 +83,7 @@ class PoisonRow extends Error {}
 export function createRelay(deps: RelayDeps): Relay {
   // Marking is cross-tenant bookkeeping (the service login reaches the outbox only as tas_system),
   // grouped across the commands dispatching at the same moment.
-  const marks = createMarkBatcher((ids) => markDispatchedLazily(deps.db, ids));
+  const marks = createMarkBatcher((ids) => deleteDispatchedLazily(deps.db, ids));
   const jobOptions = (jobId: string, delay: number) =>
     ({ jobId: toBullJobId(jobId), delay, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED });
 
@@ -137,7 +138,7 @@ export function createRelay(deps: RelayDeps): Relay {
       await scopeRelay(tx);
       const rows = await claim(tx);
       const result = await carryOutAll(rows);
-      await markDispatched(tx, result.done);
+      await deleteDispatched(tx, result.done);
       return { claimed: rows.length, ...result };
     });
   }

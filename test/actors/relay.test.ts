@@ -72,11 +72,31 @@ describe('the relay', () => {
     expect(job?.opts).toMatchObject({ removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } });
     expect(await undispatched(id)).toBe(0);
 
-    // A crash after the add and before the mark: the row is carried out again.
-    await h.db.query(sql.unsafe`UPDATE outbox SET dispatched_at = NULL WHERE actor_id = ${id}`);
-    expect(await h.relay.dispatch(await outboxIds(id))).toBe(1);
-    expect(await h.relay.dispatch(await outboxIds(id))).toBe(0); // already marked
-    const all = await checks.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    expect(await outboxIds(id)).toEqual([]); // carried out, so deleted
+  });
+
+  it('given a crash after the add and before the delete, when the row is carried out again, then BullMQ still holds one job', async () => {
+    // A runtime whose dispatch never happens, so the row can be read before the relay carries it out.
+    const crashed = h.runtime({ relay: { dispatchWritten: async () => 0 } });
+    const id = randomUUID();
+    await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'c' } });
+    const jobId = `${id}:dns`;
+    await crashed.send(h.scope, id, { type: 'counter.queued', jobId });
+    const copy = await h.db.any(sql.unsafe`SELECT id, tenant_id, mode, actor_id, kind, payload, created_at FROM outbox WHERE actor_id = ${id}`);
+    const ids = await outboxIds(id);
+    expect(ids).toHaveLength(1);
+    expect(await h.relay.dispatch(ids)).toBe(1);
+    expect(await outboxIds(id)).toEqual([]);
+
+    // The crash: the delete never committed, so the row is back as it was and is carried out again.
+    const row = copy[0] as Record<string, unknown>;
+    await h.db.query(sql.unsafe`
+      INSERT INTO outbox (id, tenant_id, mode, actor_id, kind, payload, created_at) OVERRIDING SYSTEM VALUE
+      VALUES (${row.id as number}, ${row.tenant_id as string}, ${row.mode as string}, ${row.actor_id as string}, ${row.kind as string},
+              ${sql.jsonb(row.payload as never)}, ${row.created_at as string})`);
+    expect(await h.relay.dispatch(ids)).toBe(1);
+    expect(await h.relay.dispatch(ids)).toBe(0); // gone
+    const all = await h.queues.queue('checks').getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
     expect(all.filter((j) => j.id === toBullJobId(jobId))).toHaveLength(1);
   });
 
