@@ -24,5 +24,7 @@ function plainClient(url: string): Redis {
     commandTimeout: 1000,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    // Commands issued in one turn of the event loop (the rate limits of concurrent calls) go out in one write.
+    enableAutoPipelining: true,
   });
 }
