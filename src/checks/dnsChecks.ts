@@ -196,12 +196,18 @@ export function createDnsChecks(config: DnsCheckConfig): CheckDefinition[] {
 /**
  * A weakening DNS answer stands only while the resolver answers the
  * known-good name; otherwise it becomes an absence. Supporting answers need
- * no guard: a resolver that finds records is at least answering.
+ * no guard: a resolver that finds records is at least answering. A resolver
+ * that does not answer the known-good name at all is not asked: every look-up
+ * would wait out the network timeout (2 s by default) on the inquiry's path
+ * and end as the same absence.
  */
 function guardedByCanary(check: CheckDefinition, canary: ResolverCanary): CheckDefinition {
   return {
     ...check,
     async run(ctx) {
+      if (canary.silent()) {
+        return { signals: [], absences: [absenceFor(ctx, 'error', 'The resolver is not answering a known-good name, so no look-up was made.')] };
+      }
       const result = await check.run(ctx);
       if (!result.signals.some((s) => s.disposition === 'weakens') || (await canary.trustworthy())) return result;
       return {

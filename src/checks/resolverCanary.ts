@@ -14,9 +14,18 @@ const CANARY_TTL_MS = 30_000;
 
 export type ResolverHealth = 'unchecked' | 'ok' | 'degraded';
 
+/** How the resolver last answered the known-good name: right, wrongly (NXDOMAIN, SERVFAIL...), or not at all. */
+type CanaryAnswer = 'ok' | 'wrong' | 'silent';
+
 export interface ResolverCanary {
   /** Whether the resolver answered the known-good name recently; asks it when the answer is stale. */
   trustworthy(): Promise<boolean>;
+  /**
+   * Whether the resolver's last answer to the known-good name was silence (a
+   * timeout, a refused connection). Never waits: a stale answer is kept
+   * while a fresh one is asked in the background.
+   */
+  silent(): boolean;
   health(): ResolverHealth;
 }
 
@@ -27,38 +36,56 @@ export function resolverHealth(): ResolverHealth {
   return latest?.health() ?? 'unchecked';
 }
 
+// Codes for a resolver that did not answer at all, as opposed to one that answered wrongly.
+const SILENCE = new Set<string>([dns.TIMEOUT, dns.CANCELLED, dns.CONNREFUSED]);
+
+/**
+ * The canary is asked once when it is made, so /healthz and the checks know
+ * about a resolver that does not answer before the first inquiry pays for
+ * it, and then again whenever its answer is older than CANARY_TTL_MS and a
+ * check asks.
+ */
 export function createResolverCanary(opts: { servers: string[]; name: string; timeoutMs: number; now?: () => number }): ResolverCanary {
   const now = opts.now ?? Date.now;
   let checkedAt = -Infinity;
-  let healthy: boolean | null = null;
-  let inFlight: Promise<boolean> | null = null;
+  let answer: CanaryAnswer | null = null;
+  let inFlight: Promise<CanaryAnswer> | null = null;
 
-  async function ask(): Promise<boolean> {
+  async function ask(): Promise<CanaryAnswer> {
     const resolver = new dns.Resolver({ timeout: opts.timeoutMs, tries: 1 });
     resolver.setServers(opts.servers);
     const timer = setTimeout(() => resolver.cancel(), opts.timeoutMs);
     try {
-      return (await resolver.resolve4(opts.name)).length > 0;
-    } catch {
-      return false;
+      return (await resolver.resolve4(opts.name)).length > 0 ? 'ok' : 'wrong';
+    } catch (error) {
+      return SILENCE.has((error as NodeJS.ErrnoException).code ?? '') ? 'silent' : 'wrong';
     } finally {
       clearTimeout(timer);
     }
   }
 
+  const isFresh = () => answer !== null && now() - checkedAt < CANARY_TTL_MS;
+  function refresh(): Promise<CanaryAnswer> {
+    inFlight ??= ask().then((a) => {
+      answer = a;
+      checkedAt = now();
+      inFlight = null;
+      return a;
+    });
+    return inFlight;
+  }
+
   const canary: ResolverCanary = {
     async trustworthy() {
-      if (healthy !== null && now() - checkedAt < CANARY_TTL_MS) return healthy;
-      inFlight ??= ask().then((ok) => {
-        healthy = ok;
-        checkedAt = now();
-        inFlight = null;
-        return ok;
-      });
-      return inFlight;
+      return (isFresh() ? answer : await refresh()) === 'ok';
     },
-    health: () => (healthy === null ? 'unchecked' : healthy ? 'ok' : 'degraded'),
+    silent() {
+      if (!isFresh()) void refresh();
+      return answer === 'silent';
+    },
+    health: () => (answer === null ? 'unchecked' : answer === 'ok' ? 'ok' : 'degraded'),
   };
   latest = canary;
+  void refresh();
   return canary;
 }

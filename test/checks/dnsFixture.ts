@@ -24,10 +24,12 @@ export interface DnsFixture {
  * A real DNS server on loopback (UDP, port chosen by the OS) answering from
  * a fixture zone, or never answering at all when `silent` is set.
  */
-export async function startDnsFixture(zone: Record<string, FixtureName>, options: { silent?: boolean } = {}): Promise<DnsFixture> {
+export async function startDnsFixture(zone: Record<string, FixtureName>, options: { silent?: boolean; onQuestion?: (name: string) => void } = {}): Promise<DnsFixture> {
   const server = dns2.createServer({
     udp: true,
     handle(request, send) {
+      const asked = request.questions[0]?.name;
+      if (asked !== undefined) options.onQuestion?.(asked.toLowerCase());
       if (options.silent) return;
       const response = Packet.createResponseFromRequest(request);
       const question = request.questions[0];

@@ -12,7 +12,11 @@ import { runOn } from './support.js';
  */
 let honest: DnsFixture;
 let broken: DnsFixture;
+let silent: DnsFixture;
+const askedSilent: string[] = [];
 beforeAll(async () => {
+  // Never answers, as a resolver that is down or cut off: every question waits out the timeout.
+  silent = await startDnsFixture({}, { silent: true, onQuestion: (name) => askedSilent.push(name) });
   honest = await startDnsFixture({ 'canary.test': { A: ['192.0.2.1'] }, 'live.test': { A: ['192.0.2.2'] } });
   // Answers NXDOMAIN for everything, the canary included: a filtering or failing resolver.
   broken = await startDnsFixture({ 'live.test': { A: ['192.0.2.2'] } });
@@ -20,6 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await honest?.close();
   await broken?.close();
+  await silent?.close();
 });
 
 const addressCheck = (server: string): CheckDefinition =>
@@ -40,5 +45,19 @@ describe('the resolver canary', () => {
     expect(resolverHealth()).toBe('degraded');
     // Positive answers still stand: a resolver that finds records is answering.
     expect((await runOn(check, 'DOMAIN', 'live.test')).signals).toContainEqual(expect.objectContaining({ disposition: 'supports' }));
+  });
+});
+
+describe('a resolver that does not answer at all', () => {
+  it('is reported degraded without any inquiry, and the checks stop asking it until it answers', async () => {
+    const check = createDnsChecks({ servers: [silent.server], timeoutMs: 300, canaryName: 'canary.test' }).find((c) => c.id === 'dns_address')!;
+    // The canary asks once when the checks are made; no look-up has run yet.
+    await expect.poll(() => resolverHealth(), { timeout: 3000, interval: 50 }).toBe('degraded');
+    expect(askedSilent).toEqual(['canary.test']);
+
+    const result = await runOn(check, 'DOMAIN', 'gone.test');
+    expect(result.signals).toEqual([]);
+    expect(result.absences).toContainEqual(expect.objectContaining({ kind: 'error' }));
+    expect(askedSilent).not.toContain('gone.test');
   });
 });
