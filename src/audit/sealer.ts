@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { withSystem, type Db, type Tx } from '../db/pool.js';
-import { chainHead, chainRows, chainKeys, insertLink, unlistSealed, unsealedRows } from '../db/auditChain.js';
+import { chainHeads, chainRows, chainKeys, insertLinks, unlistSealed, unsealedRows, type ChainLink } from '../db/auditChain.js';
 import { chainKeyOf, GENESIS, link } from './chain.js';
 
 /**
@@ -19,14 +19,18 @@ export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS): Promise<nu
     const locked = await tx.oneFirst(sql.unsafe`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY}) AS locked`);
     if (!locked) return 0;
     const rows = await unsealedRows(tx, horizonMs, BATCH);
-    const heads = new Map<string, { position: number; hash: Buffer }>();
+    // Every chain's head in one statement, the links computed here, then all written in one: a pass
+    // costs a fixed number of round trips, not one per call sealed.
+    const heads = await chainHeads(tx, [...new Set(rows.map(chainKeyOf))]);
+    const links: ChainLink[] = [];
     for (const row of rows) {
       const key = chainKeyOf(row);
-      const head: { position: number; hash: Buffer } = heads.get(key) ?? (await chainHead(tx, key)) ?? { position: 0, hash: GENESIS };
+      const head = heads.get(key) ?? { position: 0, hash: GENESIS };
       const next = { position: head.position + 1, hash: link(head.hash, row) };
-      await insertLink(tx, { auditId: row.audit_id, chainKey: key, tenantId: row.tenant_id, mode: row.mode, position: next.position, prev: head.hash, hash: next.hash });
+      links.push({ auditId: row.audit_id, chainKey: key, tenantId: row.tenant_id, mode: row.mode, position: next.position, prev: head.hash, hash: next.hash });
       heads.set(key, next);
     }
+    await insertLinks(tx, links);
     await unlistSealed(tx, rows.map((r) => r.audit_id));
     return rows.length;
   });

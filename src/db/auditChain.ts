@@ -35,17 +35,44 @@ export async function unlistSealed(tx: Tx, auditIds: readonly string[]): Promise
   await tx.query(sql.unsafe`DELETE FROM audit_unsealed WHERE audit_id = ANY(${sql.array([...auditIds], 'uuid')})`);
 }
 
-const Head = z.object({ position: z.number(), hash: z.instanceof(Buffer) });
+const Head = z.object({ chain_key: z.string(), position: z.number(), hash: z.instanceof(Buffer) });
 
-export async function chainHead(tx: Tx, chainKey: string): Promise<{ position: number; hash: Buffer } | null> {
-  return tx.maybeOne(sql.type(Head)`
-    SELECT position, hash FROM audit_chain WHERE chain_key = ${chainKey} ORDER BY position DESC LIMIT 1`);
+/**
+ * The last link of each of these chains, in one statement: one backward step
+ * of the (chain_key, position) index per chain, whatever the chains' length.
+ */
+export async function chainHeads(tx: Tx, chainKeys: readonly string[]): Promise<Map<string, { position: number; hash: Buffer }>> {
+  if (chainKeys.length === 0) return new Map();
+  const rows = await tx.any(sql.type(Head)`
+    SELECT k.chain_key, h.position, h.hash
+    FROM unnest(${sql.array([...chainKeys], 'text')}) AS k(chain_key)
+    CROSS JOIN LATERAL (
+      SELECT c.position, c.hash FROM audit_chain c WHERE c.chain_key = k.chain_key ORDER BY c.position DESC LIMIT 1
+    ) h`);
+  return new Map(rows.map((r) => [r.chain_key, { position: r.position, hash: r.hash }]));
 }
 
-export async function insertLink(tx: Tx, l: { auditId: string; chainKey: string; tenantId: string | null; mode: string | null; position: number; prev: Buffer; hash: Buffer }): Promise<void> {
+export interface ChainLink {
+  auditId: string;
+  chainKey: string;
+  tenantId: string | null;
+  mode: string | null;
+  position: number;
+  prev: Buffer;
+  hash: Buffer;
+}
+
+/** A sealing pass's links, in one statement (the hashes travel as hex). */
+export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const column = <T,>(pick: (l: ChainLink) => T) => links.map(pick);
   await tx.query(sql.unsafe`
     INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
-    VALUES (${l.auditId}, ${l.chainKey}, ${l.tenantId}, ${l.mode}, ${l.position}, ${sql.binary(l.prev)}, ${sql.binary(l.hash)})`);
+    SELECT a, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
+    FROM unnest(${sql.array(column((l) => l.auditId), 'uuid')}, ${sql.array(column((l) => l.chainKey), 'text')},
+                ${sql.array(column((l) => l.tenantId), 'uuid')}, ${sql.array(column((l) => l.mode), 'text')},
+                ${sql.array(column((l) => l.position), 'int8')}, ${sql.array(column((l) => l.prev.toString('hex')), 'text')},
+                ${sql.array(column((l) => l.hash.toString('hex')), 'text')}) AS x(a, k, t, m, p, ph, h)`);
 }
 
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });

@@ -45,6 +45,34 @@ describe('the audit hash chain', () => {
     expect((await owner.query('SELECT count(*)::int AS n FROM audit_unsealed')).rows[0].n).toBe(0);
   });
 
+  it('a pass costs the same few statements however many calls it seals, and the chains it extends verify', async () => {
+    const other = randomUUID();
+    await owner.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [other, 'chain-count']);
+    await appendAuditBatch(db, Array.from({ length: 60 }, (_, i) => row(i, i % 2 === 0 ? other : tenant)));
+    let statements = 0;
+    const counting = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        return (handler: Parameters<Db['transaction']>[0]) => target.transaction((tx) => handler(new Proxy(tx, {
+          get(t, p, r) {
+            const value = Reflect.get(t, p, r);
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              statements += 1;
+              return (value as (...a: unknown[]) => unknown).apply(t, args);
+            };
+          },
+        })));
+      },
+    });
+    expect(await sealAudit(counting, 0)).toBe(60);
+    // Role, lock, work list, chain heads, links, unlisting: one each, not one per call.
+    expect(statements).toBeLessThanOrEqual(6);
+    const verdicts = await verifyAuditChains(db);
+    expect(verdicts.every((v) => v.brokenAt === null)).toBe(true);
+    expect(verdicts).toEqual(expect.arrayContaining([{ chainKey: `${other}:live`, rows: 30, brokenAt: null }]));
+  });
+
   it('rows newer than the horizon wait for a later run', async () => {
     await appendAuditBatch(db, [{ ...row(0, tenant), occurred_at: new Date().toISOString() }]);
     expect(await sealAudit(db)).toBe(0);

@@ -118,7 +118,7 @@ describe('sealer statements planned while the audit log was young', () => {
   });
 
   it('finds a chain\'s head by its key, not by reading the grown chain', async () => {
-    const { nodes } = await cachedPlanOf('%FROM audit_chain WHERE chain_key%', (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('bulk')`);
+    const { nodes } = await cachedPlanOf('%FROM audit_chain c WHERE c.chain_key%', (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('{bulk}')`);
     expect(seqScansOf('audit_chain', nodes)).toEqual([]);
   });
 
