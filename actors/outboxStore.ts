@@ -57,10 +57,8 @@ export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: numbe
  * the plan made at any size is the look-up by primary key or by the pending
  * rows' index that it should be (test/db/plansCachedEmpty.test.ts).
  */
-export async function scopeRelay(tx: Tx, opts: { lazyCommit?: boolean } = {}): Promise<void> {
-  await tx.query(opts.lazyCommit
-    ? sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('enable_seqscan', 'off', true), set_config('synchronous_commit', 'off', true)`
-    : sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('enable_seqscan', 'off', true)`);
+export async function scopeRelay(tx: Tx): Promise<void> {
+  await tx.query(sql.unsafe`SELECT set_config('role', 'tas_system', true), set_config('enable_seqscan', 'off', true)`);
 }
 
 /**
@@ -79,15 +77,15 @@ export async function deleteDispatched(tx: Tx, ids: readonly number[]): Promise<
 }
 
 /**
- * Deletes carried-out rows in a transaction of its own, as the system role,
- * committed without waiting for the WAL flush: a delete lost in a crash only
- * makes the sweep carry the row out once more, which the relay's consumers
- * already tolerate (at least once), so the flush would buy nothing.
+ * Deletes carried-out rows in one statement of their own (tas_outbox_forget,
+ * 000032: one round trip where a transaction took four), committed without
+ * waiting for the WAL flush: a delete lost in a crash only makes the sweep
+ * carry the row out once more, which the relay's consumers already tolerate
+ * (at least once), so the flush would buy nothing. The setting is
+ * transaction-local, and the statement is its own transaction.
  */
 export async function deleteDispatchedLazily(db: Db, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.transaction(async (tx) => {
-    await scopeRelay(tx, { lazyCommit: true });
-    await deleteDispatched(tx, ids);
-  });
+  await db.query(sql.unsafe`
+    SELECT set_config('synchronous_commit', 'off', true), tas_outbox_forget(${sql.array(ids, 'int8')})`);
 }
