@@ -5,6 +5,7 @@ import { generateKey, hashKey, newSalt } from '../../src/auth/apiKey.js';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { createDb, type Db } from '../../src/db/pool.js';
 import { insertKey } from '../../src/db/keys.js';
+import { countingDb } from '../support/countingDb.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
 /**
@@ -39,52 +40,19 @@ async function mintKey(): Promise<{ token: string; keyId: string }> {
   return { token, keyId };
 }
 
-/** The real pool with its key look-ups counted and, while held, their answers kept back. */
-function countingDb() {
-  let lookups = 0;
-  let answered = 0;
-  let gate: Promise<void> | null = null;
-  const counted = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== 'maybeOne') return Reflect.get(target, property, receiver);
-      return async (...args: Parameters<Db['maybeOne']>) => {
-        lookups += 1;
-        const held = gate;
-        const row = await target.maybeOne(...args);
-        answered += 1;
-        if (held) await held;
-        return row;
-      };
-    },
-  });
-  return {
-    db: counted,
-    lookups: () => lookups,
-    answered: () => answered,
-    hold(): () => void {
-      let open!: () => void;
-      gate = new Promise<void>((resolve) => (open = resolve));
-      return () => {
-        gate = null;
-        open();
-      };
-    },
-  };
-}
-
 describe('the authenticator', () => {
   it('looks a key up once for many concurrent calls', async () => {
     const { token } = await mintKey();
-    const counting = countingDb();
+    const counting = countingDb(db, 'maybeOne');
     const auth = createAuthenticator({ db: counting.db, pepper: PEPPER });
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(`Bearer ${token}`)));
     expect(outcomes.every((o) => o.ok)).toBe(true);
-    expect(counting.lookups()).toBe(1);
+    expect(counting.calls()).toBe(1);
   });
 
   it('does not keep a look-up that was under way when the key was forgotten', async () => {
     const { token, keyId } = await mintKey();
-    const counting = countingDb();
+    const counting = countingDb(db, 'maybeOne');
     const auth = createAuthenticator({ db: counting.db, pepper: PEPPER });
     const release = counting.hold();
     const during = auth.authenticate(`Bearer ${token}`);
@@ -95,6 +63,6 @@ describe('the authenticator', () => {
     release();
     expect((await during).ok).toBe(true);
     expect(await auth.authenticate(`Bearer ${token}`)).toEqual({ ok: false, reason: 'revoked' });
-    expect(counting.lookups()).toBe(2);
+    expect(counting.calls()).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/pool.js';
 import { createRedis } from '../../src/redis/client.js';
 import { createWebhookSubscriptions, type WebhookSubscriptions } from '../../src/webhooks/subscriptions.js';
+import { countingDb } from '../support/countingDb.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
 /**
@@ -37,39 +38,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** The real pool, with its transactions counted and, while `gate` is set, their answers held until it opens. */
-function countingDb(): { db: Db; transactions: () => number; answered: () => number; hold: () => () => void } {
-  let count = 0;
-  let done = 0;
-  let gate: Promise<void> | null = null;
-  const counted = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== 'transaction') return Reflect.get(target, property, receiver);
-      return async (...args: Parameters<Db['transaction']>) => {
-        count += 1;
-        const held = gate;
-        const answer = await target.transaction(...args);
-        done += 1;
-        if (held) await held;
-        return answer;
-      };
-    },
-  });
-  return {
-    db: counted,
-    transactions: () => count,
-    answered: () => done,
-    hold: () => {
-      let open!: () => void;
-      gate = new Promise<void>((resolve) => (open = resolve));
-      return () => {
-        gate = null;
-        open();
-      };
-    },
-  };
-}
-
 async function subscriptions(over: Db): Promise<WebhookSubscriptions> {
   const s = await createWebhookSubscriptions({ db: over, redisUrl: REDIS_URL, publisher, prefix });
   opened.push(s);
@@ -90,15 +58,15 @@ async function registerEndpoint(scope: { tenantId: string }, eventType: string):
 
 describe('webhook subscriptions', () => {
   it('asks PostgreSQL once for many concurrent relay passes, then answers from memory', async () => {
-    const counting = countingDb();
+    const counting = countingDb(db, 'transaction');
     const subs = await subscriptions(counting.db);
     const scope = await newTenant();
     await registerEndpoint(scope, 'InquiryConcluded');
     const answers = await Promise.all(Array.from({ length: 20 }, () => subs.wants(scope, 'InquiryConcluded')));
     expect(answers.every((a) => a)).toBe(true);
-    expect(counting.transactions()).toBe(1);
+    expect(counting.calls()).toBe(1);
     expect(await subs.wants(scope, 'MonitorChecked')).toBe(false);
-    expect(counting.transactions()).toBe(1);
+    expect(counting.calls()).toBe(1);
   });
 
   it('sees a registration made in another process without waiting for the entry to expire', async () => {
@@ -112,7 +80,7 @@ describe('webhook subscriptions', () => {
   });
 
   it('does not keep an answer that was being read when a registration cleared the entry', async () => {
-    const counting = countingDb();
+    const counting = countingDb(db, 'transaction');
     const subs = await subscriptions(counting.db);
     const scope = await newTenant();
     const release = counting.hold();
@@ -125,6 +93,6 @@ describe('webhook subscriptions', () => {
     expect(await before).toBe(false);
     // The stale answer was not kept: the next pass reads again and finds the endpoint.
     expect(await subs.wants(scope, 'InquiryConcluded')).toBe(true);
-    expect(counting.transactions()).toBe(2);
+    expect(counting.calls()).toBe(2);
   });
 });
