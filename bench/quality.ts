@@ -219,6 +219,7 @@ async function main() {
     for (const row of rows) console.log(JSON.stringify(row));
     console.table(rows);
     const providers = await askAll(service, providerCases(prng(SEED + 1)));
+    if (args.dump) writeFileSync(`${args.dump}.providers`, providers.map((a) => JSON.stringify(a)).join('\n') + '\n');
     console.log(JSON.stringify({ false_alarms_on_mail_providers: falseAlarms(providers) }));
   } finally {
     await service.stop();

@@ -63,7 +63,7 @@ async function runScenario(name: string): Promise<ScenarioResult> {
     case 'health': return healthScenario(load(15, 5, 10));
     case 'inquiry': return inquiryScenario(load(30, 8, 10), { worker: false, ...seed, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     // The service time without queueing: one connection, one inquiry at a time.
-    case 'inquiry-1conn': return inquiryScenario({ ...load(10, 5, 5), connections: 1 }, { worker: false, name: 'inquiry-1conn', ...seed });
+    case 'inquiry-1conn': return inquiryScenario({ ...load(10, 5, 5), connections: 1 }, { worker: false, name: 'inquiry-1conn', ...seed, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     // Returning customers: 2,000 subjects in turn, so nearly every inquiry reads a known entity's history.
     case 'inquiry-returning': return inquiryScenario(load(30, 8, 10), { worker: false, name: 'inquiry-returning', returning: 2000, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     case 'inquiry-2edges': return inquiryTwoEdgesScenario(load(30, 8, 10));
