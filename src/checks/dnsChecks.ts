@@ -201,13 +201,15 @@ export function createDnsChecks(config: DnsCheckConfig): CheckDefinition[] {
  * would wait out the network timeout (2 s by default) on the inquiry's path
  * and end as the same absence.
  */
+const SILENT_RESOLVER = 'The resolver is not answering a known-good name, so no look-up was made.';
+
 function guardedByCanary(check: CheckDefinition, canary: ResolverCanary): CheckDefinition {
   return {
     ...check,
+    // While the resolver is silent the plan answers for the check on the request path (src/inquiries/plan.ts).
+    unreachableReason: () => (canary.silent() ? SILENT_RESOLVER : null),
     async run(ctx) {
-      if (canary.silent()) {
-        return { signals: [], absences: [absenceFor(ctx, 'error', 'The resolver is not answering a known-good name, so no look-up was made.')] };
-      }
+      if (canary.silent()) return { signals: [], absences: [absenceFor(ctx, 'error', SILENT_RESOLVER)] };
       const result = await check.run(ctx);
       if (!result.signals.some((s) => s.disposition === 'weakens') || (await canary.trustworthy())) return result;
       return {

@@ -78,6 +78,14 @@ export interface CheckDefinition {
   /** The data the check reads, when it reads any beyond the presentation itself. */
   sources?: readonly DataSource[];
   run(ctx: CheckContext): Promise<CheckResult> | CheckResult;
+  /**
+   * For a worker check: while it knows it can look nothing up (its DNS
+   * resolver is not answering), why; otherwise null. The plan then answers
+   * it at once with an `error` absence giving that reason, on the request
+   * path and without running it, so the caller does not wait for a queue
+   * round trip to learn that nothing could be asked.
+   */
+  unreachableReason?(): string | null;
 }
 
 /**

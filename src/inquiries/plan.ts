@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { applicableChecks, checksBeyondCeiling } from '../checks/registry.js';
-import type { Absence, CheckDefinition, NormalisedPresentation, Tier } from '../checks/types.js';
+import { absenceFor } from '../checks/evidence.js';
+import type { Absence, CheckContext, CheckDefinition, CheckResult, NormalisedPresentation, Tier } from '../checks/types.js';
 import { extraChecksWorthRunning, PARAMETERS, type Stake } from '../scoring/index.js';
 
 /**
@@ -8,7 +9,9 @@ import { extraChecksWorthRunning, PARAMETERS, type Stake } from '../scoring/inde
  * Worker checks (network I/O) are ordered by the largest weight they can add
  * per unit of cost, then by id (METHODOLOGY.md section 4), and only as many
  * as the stake makes worth running; the rest become `budget` absences. What
- * the tier ceiling puts out of reach is counted per tier and question.
+ * the tier ceiling puts out of reach is counted per tier and question. A
+ * worker check that knows it can look nothing up now (`unreachableReason`)
+ * is answered inline with its absence, without a queue round trip.
  */
 export interface PlannedCheck {
   /** Deterministic per inquiry, check and value: the job id and the dedupe key of its result. */
@@ -71,7 +74,20 @@ export function planChecks(input: {
   for (const skipped of candidates.slice(allowed)) {
     absences.push({ about: skipped.presentation.value, about_type: skipped.presentation.type, kind: 'budget', reason: 'Not run: the stake did not justify more checks.' });
   }
-  return { inline, worker: candidates.slice(0, allowed), absences, gaps: [...gaps.values()].sort((a, b) => (a.reason + a.tier + a.kind).localeCompare(b.reason + b.tier + b.kind)) };
+  // The budget is spent first, so a check whose dependency is down is counted exactly as when it is up.
+  const worker: PlannedCheck[] = [];
+  for (const planned of candidates.slice(0, allowed)) {
+    const unreachable = planned.check.unreachableReason?.() ?? null;
+    if (unreachable === null) worker.push(planned);
+    else inline.push(answeredAtOnce(planned, unreachable));
+  }
+  return { inline, worker, absences, gaps: [...gaps.values()].sort((a, b) => (a.reason + a.tier + a.kind).localeCompare(b.reason + b.tier + b.kind)) };
+}
+
+/** The planned check in a stand-in that runs inline and answers the absence its dependency forces, looking nothing up. */
+function answeredAtOnce(planned: PlannedCheck, reason: string): PlannedCheck {
+  const unanswered = (ctx: CheckContext): CheckResult => ({ signals: [], absences: [absenceFor(ctx, 'error', reason)] });
+  return { ...planned, check: { ...planned.check, runs: 'inline', run: unanswered } };
 }
 
 export function maxWeight(check: CheckDefinition): number {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { normalisePresented } from '../../src/checks/normalise.js';
+import type { CheckDefinition } from '../../src/checks/types.js';
+import { planChecks } from '../../src/inquiries/plan.js';
+
+/** A worker check (network I/O) that fails the test if it is ever run; `unreachable` gives it a known-down dependency. */
+function workerCheck(id: string, unreachable?: string): CheckDefinition {
+  return {
+    id, kind: id, artifactTypes: ['DOMAIN'], tier: 't1', provenanceClass: 'third_party', trustBand: 'low', dataClass: 'C0',
+    cost: 0, timeoutMs: 1000, runs: 'worker', looksAt: id, declares: [],
+    run: () => { throw new Error(`${id} must not run`); },
+    ...(unreachable === undefined ? {} : { unreachableReason: () => unreachable }),
+  };
+}
+
+const presentations = normalisePresented([{ type: 'DOMAIN', value: 'shop.example' }], undefined);
+// The smallest stake buys two worker checks (METHODOLOGY.md section 4): a and b, in id order; c is over budget.
+const stake = { kind: 'payment', amount: 1, currency: 'GBP' } as const;
+
+describe('planChecks, a worker check whose dependency is down', () => {
+  it('is answered inline with its absence, after the budget was spent as if it were up', () => {
+    const plan = planChecks({
+      inquiryId: 'inq', presentations, tierCeiling: 't1', stake,
+      checks: [workerCheck('a'), workerCheck('b', 'The resolver is silent.'), workerCheck('c', 'The resolver is silent.')],
+    });
+    expect(plan.worker.map((p) => p.check.id)).toEqual(['a']);
+    expect(plan.absences).toEqual([expect.objectContaining({ kind: 'budget', about: 'shop.example' })]);
+    const [answered] = plan.inline;
+    expect(plan.inline).toHaveLength(1);
+    expect(answered!.check).toMatchObject({ id: 'b', runs: 'inline' });
+    const result = answered!.check.run({ presentation: presentations[0]!, subject: presentations, now: new Date(), signal: new AbortController().signal, env: {} });
+    expect(result).toEqual({ signals: [], absences: [{ about: 'shop.example', about_type: 'DOMAIN', kind: 'error', reason: 'The resolver is silent.' }] });
+  });
+
+  it('a dependency that is up (null reason) leaves the check to the worker', () => {
+    const plan = planChecks({ inquiryId: 'inq', presentations, tierCeiling: 't1', stake, checks: [{ ...workerCheck('a'), unreachableReason: () => null }] });
+    expect(plan.worker.map((p) => p.check.id)).toEqual(['a']);
+    expect(plan.inline).toEqual([]);
+  });
+});
