@@ -1,6 +1,7 @@
 import { PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type Answer } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 import { fetchJson, type HttpJsonOutcome } from './httpJson.js';
+import { createDependencyBreaker, SKIPPED } from './dependencyBreaker.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import type { CheckDefinition } from './types.js';
@@ -68,9 +69,19 @@ function failureAnswer(outcome: Exclude<HttpJsonOutcome, { status: 'ok' }>): Ans
   }
 }
 
+/** What says the registry itself is failing: no connection, no answer in time, a server error or a rate limit. A 404 is an answer. */
+function isRegistryFailure(outcome: HttpJsonOutcome): boolean {
+  if (outcome.status === 'unreachable' || outcome.status === 'timeout') return true;
+  return outcome.status === 'http_error' && (outcome.httpStatus >= 500 || outcome.httpStatus === 429);
+}
+
+const REGISTRY_SKIPPED = 'The registration registry has been failing to answer, so it was not asked.';
+
 export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   const base = config.baseUrl.replace(/\/+$/, '');
-  return defineCheck(
+  // One breaker per check instance: the plan and the worker of one process share it (src/checks/dependencyBreaker.ts).
+  const registry = createDependencyBreaker();
+  const check = defineCheck(
     {
       id: 'rdap_domain_age',
       kind: 'domain_age',
@@ -95,13 +106,15 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
       if (view === null || view.registrable === null || !view.isIcann) {
         return absent('no_data', 'There is no registered domain to look up.');
       }
-      const outcome = await fetchJson({
-        url: `${base}/domain/${encodeURIComponent(view.registrable)}`,
+      const url = `${base}/domain/${encodeURIComponent(view.registrable)}`;
+      const outcome = await registry.call(() => fetchJson({
+        url,
         headers: { accept: 'application/rdap+json, application/json' },
         timeoutMs: config.timeoutMs,
         maxBytes: MAX_RDAP_BYTES,
         signal,
-      });
+      }), isRegistryFailure, signal);
+      if (outcome === SKIPPED) return absent('error', REGISTRY_SKIPPED);
       if (outcome.status !== 'ok') return failureAnswer(outcome);
       const registered = registrationDate(outcome.body);
       return registered === null
@@ -109,6 +122,7 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
         : ageAnswer(view.registrable, registered, now);
     },
   );
+  return { ...check, unreachableReason: () => (registry.open() ? REGISTRY_SKIPPED : null) };
 }
 
 /** Discovery entry: the RDAP check exists only when an RDAP service is configured. */

@@ -65,6 +65,28 @@ describe('rdap_domain_age against a loopback RDAP server', () => {
     expect(verdict(await unreachable.run(contextFor('DOMAIN', 'young-shop.com')))).toBe('absence:error');
   });
 
+  it('given a registry that keeps failing, then it is not asked for a while: an error absence at once, and the plan answers the check inline', async () => {
+    const failing = await startHttpFixture((_request, response) => sendJson(response, 503, { errorCode: 503 }));
+    try {
+      const breaking = createRdapCheck({ baseUrl: failing.baseUrl, timeoutMs: 300 });
+      expect(breaking.unreachableReason?.()).toBeNull();
+      for (const domain of ['first-shop.com', 'second-shop.com']) expect(verdict(await breaking.run(contextFor('DOMAIN', domain)))).toBe('absence:error');
+      expect(failing.requests).toHaveLength(2);
+      const skipped = await breaking.run(contextFor('DOMAIN', 'third-shop.com'));
+      expect(skipped.absences).toEqual([expect.objectContaining({ kind: 'error', reason: expect.stringMatching(/failing to answer, so it was not asked/) })]);
+      expect(failing.requests).toHaveLength(2);
+      expect(breaking.unreachableReason?.()).toMatch(/not asked/);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('given a 404, then no failure is counted: a registry that says "no such domain" is answering', async () => {
+    const answering = createRdapCheck({ baseUrl: `${fixture.baseUrl}/rdap/`, timeoutMs: 300 });
+    for (let i = 0; i < 3; i += 1) expect(verdict(await answering.run(contextFor('DOMAIN', 'missing-shop.com')))).toBe('absence:no_data');
+    expect(answering.unreachableReason?.()).toBeNull();
+  });
+
   it('given nothing registrable, then no request and a no_data absence', async () => {
     const before = fixture.requests.length;
     expect(verdict(await ask('URL', 'http://192.0.2.1/'))).toBe('absence:no_data');

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createDependencyBreaker, SKIPPED } from '../../src/checks/dependencyBreaker.js';
+
+const BREAK_MS = 200;
+const live = new AbortController().signal;
+const isFailure = (result: string) => result === 'down';
+
+describe('createDependencyBreaker', () => {
+  it('opens after two failures, skips without asking while open, then lets one call try again and closes on its success', async () => {
+    const breaker = createDependencyBreaker({ breakMs: BREAK_MS });
+    let asked = 0;
+    const answer = (result: string) => async () => { asked += 1; return result; };
+    expect(await breaker.call(answer('down'), isFailure, live)).toBe('down');
+    expect(breaker.open()).toBe(false);
+    expect(await breaker.call(answer('down'), isFailure, live)).toBe('down');
+    expect(breaker.open()).toBe(true);
+
+    expect(await breaker.call(answer('up'), isFailure, live)).toBe(SKIPPED);
+    expect(asked).toBe(2);
+
+    await new Promise((resolve) => setTimeout(resolve, BREAK_MS + 50));
+    expect(breaker.open()).toBe(false);
+    expect(await breaker.call(answer('up'), isFailure, live)).toBe('up');
+    expect(asked).toBe(3);
+    expect(await breaker.call(answer('up'), isFailure, live)).toBe('up');
+  });
+
+  it('a failed try after the break opens it again at once', async () => {
+    const breaker = createDependencyBreaker({ breakMs: BREAK_MS });
+    await breaker.call(async () => 'down', isFailure, live);
+    await breaker.call(async () => 'down', isFailure, live);
+    await new Promise((resolve) => setTimeout(resolve, BREAK_MS + 50));
+    expect(await breaker.call(async () => 'down', isFailure, live)).toBe('down');
+    expect(breaker.open()).toBe(true);
+  });
+
+  it('does not count a failure the caller caused by giving up (its deadline passed)', async () => {
+    const breaker = createDependencyBreaker({ breakMs: BREAK_MS });
+    const gaveUp = new AbortController();
+    gaveUp.abort();
+    for (let i = 0; i < 3; i += 1) expect(await breaker.call(async () => 'down', isFailure, gaveUp.signal)).toBe('down');
+    expect(breaker.open()).toBe(false);
+  });
+
+  it('answers are not failures: successes keep it closed', async () => {
+    const breaker = createDependencyBreaker({ breakMs: BREAK_MS });
+    for (let i = 0; i < 5; i += 1) await breaker.call(async () => 'no such domain', isFailure, live);
+    expect(breaker.open()).toBe(false);
+  });
+});
