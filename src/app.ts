@@ -85,6 +85,8 @@ export interface AppDeps {
   auditQuarantined?: () => Promise<number>;
   /** The deployment's check kinds with their strengths, published in the OpenAPI document. */
   checkCatalogue?: readonly CatalogueRow[];
+  /** The RDAP service's health, by its check's circuit breaker (src/checks/rdapCheck.ts). */
+  registryHealth?: () => 'unchecked' | 'ok' | 'degraded';
   /** Told after a webhook registration commits (the relay's fan-out cache). */
   webhooksChanged?: (scope: { tenantId: string; mode: 'live' | 'test' }) => Promise<void>;
 }
@@ -233,7 +235,7 @@ export function assertEveryOperationHandled(handlers: ReadonlyMap<string, Handle
 function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChecker | null): Map<string, Handler> {
   return new Map<string, Handler>([
     ['getHealth', health],
-    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth })],
+    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth, ...(deps.registryHealth ? { registry: deps.registryHealth } : {}) })],
     ['getOpenApi', createOpenApiHandler(documentJson)],
     ['getDocs', createDocsHandler()],
     ...inquiryHandlers(deps.inquiries),

@@ -75,6 +75,15 @@ function isRegistryFailure(outcome: HttpJsonOutcome): boolean {
   return outcome.status === 'http_error' && (outcome.httpStatus >= 500 || outcome.httpStatus === 429);
 }
 
+const RDAP_CHECK_ID = 'rdap_domain_age';
+
+/** The RDAP service's health for /healthz, from the deployment's own checks: degraded while its breaker is open. */
+export function registryHealthOf(checks: readonly CheckDefinition[]): 'unchecked' | 'ok' | 'degraded' {
+  const rdap = checks.find((check) => check.id === RDAP_CHECK_ID);
+  if (rdap === undefined) return 'unchecked';
+  return rdap.unreachableReason?.() ? 'degraded' : 'ok';
+}
+
 const REGISTRY_SKIPPED = 'The registration registry has been failing to answer, so it was not asked.';
 
 export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
@@ -83,7 +92,7 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   const registry = createDependencyBreaker();
   const check = defineCheck(
     {
-      id: 'rdap_domain_age',
+      id: RDAP_CHECK_ID,
       kind: 'domain_age',
       looksAt: "the domain's registration date in the registry's RDAP record",
       declares: [

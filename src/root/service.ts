@@ -1,4 +1,5 @@
 import { catalogueOf } from '../checks/catalogue.js';
+import { registryHealthOf } from '../checks/rdapCheck.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAuditSpool } from '../audit/spool.js';
@@ -99,6 +100,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       auditQuarantined: () => spool.quarantined(),
       checksDiscovered: () => core.checks.length,
       checkCatalogue: catalogueOf(core.checks),
+      registryHealth: () => registryHealthOf(core.checks),
       webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),
     });
     port = await app.listen(config.PORT, config.HOST);

@@ -23,6 +23,8 @@ export interface HealthzDeps {
   auditQuarantined?: () => Promise<number>;
   /** The DNS checks' resolver, by its canary (src/checks/resolverCanary.ts). */
   resolver?: () => 'unchecked' | 'ok' | 'degraded';
+  /** The RDAP service, by its circuit breaker (src/checks/dependencyBreaker.ts). */
+  registry?: () => 'unchecked' | 'ok' | 'degraded';
 }
 
 export function createHealthz(deps: HealthzDeps): Handler {
@@ -34,7 +36,8 @@ export function createHealthz(deps: HealthzDeps): Handler {
     ]);
     // Quarantined audit rows are kept, not lost, but an operator must look at them.
     const resolver = deps.resolver?.() ?? 'unchecked';
-    const ok = database && redis && quarantined === 0 && resolver !== 'degraded';
+    const registry = deps.registry?.() ?? 'unchecked';
+    const ok = database && redis && quarantined === 0 && resolver !== 'degraded' && registry !== 'degraded';
     return {
       status: 200,
       body: {
@@ -46,6 +49,7 @@ export function createHealthz(deps: HealthzDeps): Handler {
         redis: redis ? 'reachable' : 'unreachable',
         audit_quarantined: quarantined,
         resolver,
+        registry,
       },
     };
   };
