@@ -27,6 +27,12 @@ export interface HttpJsonRequest {
   signal: AbortSignal;
 }
 
+/** Whether the outcome says the service itself is failing: no connection, no answer in time, a server error or a rate limit. A 4xx other than 429 is an answer. */
+export function isServiceFailure(outcome: HttpJsonOutcome): boolean {
+  if (outcome.status === 'unreachable' || outcome.status === 'timeout') return true;
+  return outcome.status === 'http_error' && (outcome.httpStatus >= 500 || outcome.httpStatus === 429);
+}
+
 export async function fetchJson(request: HttpJsonRequest): Promise<HttpJsonOutcome> {
   const signal = AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
   let response: Response;

@@ -1,6 +1,7 @@
 import { absent, defineCheck, type Answer, type CheckInfo, type SignalAnswer } from './evidence.js';
 import { readHttpProvidersFile, type HttpProviderDescription, type MappingRule } from './httpProviderSchema.js';
-import { fetchJson, type HttpJsonOutcome } from './httpJson.js';
+import { fetchJson, isServiceFailure, type HttpJsonOutcome } from './httpJson.js';
+import { createDependencyBreaker, SKIPPED } from './dependencyBreaker.js';
 import { resolvePointer } from './jsonPointer.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import type { AbsenceKind, CheckDefinition, NormalisedPresentation } from './types.js';
@@ -133,11 +134,15 @@ function infoOf(description: Described): CheckInfo {
   };
 }
 
+const PROVIDER_SKIPPED = 'The provider has been failing to answer, so it was not asked.';
+
 function providerCheck(description: Described, deps: HttpProviderDeps): CheckDefinition {
-  return defineCheck(infoOf(description), async ({ presentation, signal }) => {
+  // One breaker per provider: an outage costs two inquiries the timeout, not every one (src/checks/dependencyBreaker.ts).
+  const provider = createDependencyBreaker();
+  const check = defineCheck(infoOf(description), async ({ presentation, signal }) => {
     const headers = headersFor(description.request, deps.env ?? process.env);
     if (headers === null) return absent('error', 'The provider check is missing its credentials.');
-    const outcome = await fetchJson({
+    const outcome = await provider.call(() => fetchJson({
       url: fillTemplate(description.request.url_template, presentation, encodeURIComponent),
       method: description.request.method,
       headers,
@@ -147,9 +152,11 @@ function providerCheck(description: Described, deps: HttpProviderDeps): CheckDef
       timeoutMs: description.timeout_ms,
       maxBytes: MAX_PROVIDER_BYTES,
       signal,
-    });
+    }), isServiceFailure, signal);
+    if (outcome === SKIPPED) return absent('error', PROVIDER_SKIPPED);
     return outcome.status === 'ok' ? mapAnswer(description, outcome.body) : failureAnswer(description, outcome);
   });
+  return { ...check, unreachableReason: () => (provider.open() ? PROVIDER_SKIPPED : null) };
 }
 
 export function createHttpProviderChecks(

@@ -1,6 +1,6 @@
 import { PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type Answer } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
-import { fetchJson, type HttpJsonOutcome } from './httpJson.js';
+import { fetchJson, isServiceFailure, type HttpJsonOutcome } from './httpJson.js';
 import { createDependencyBreaker, SKIPPED } from './dependencyBreaker.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
@@ -69,12 +69,6 @@ function failureAnswer(outcome: Exclude<HttpJsonOutcome, { status: 'ok' }>): Ans
   }
 }
 
-/** What says the registry itself is failing: no connection, no answer in time, a server error or a rate limit. A 404 is an answer. */
-function isRegistryFailure(outcome: HttpJsonOutcome): boolean {
-  if (outcome.status === 'unreachable' || outcome.status === 'timeout') return true;
-  return outcome.status === 'http_error' && (outcome.httpStatus >= 500 || outcome.httpStatus === 429);
-}
-
 const RDAP_CHECK_ID = 'rdap_domain_age';
 
 /** The RDAP service's health for /healthz, from the deployment's own checks: degraded while its breaker is open. */
@@ -122,7 +116,7 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
         timeoutMs: config.timeoutMs,
         maxBytes: MAX_RDAP_BYTES,
         signal,
-      }), isRegistryFailure, signal);
+      }), isServiceFailure, signal);
       if (outcome === SKIPPED) return absent('error', REGISTRY_SKIPPED);
       if (outcome.status !== 'ok') return failureAnswer(outcome);
       const registered = registrationDate(outcome.body);

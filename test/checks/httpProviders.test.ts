@@ -150,6 +150,27 @@ describe('HTTP providers against a loopback provider', () => {
   });
 });
 
+describe('a provider that keeps failing', () => {
+  it('is asked until its breaker opens, then not asked: the check answers an error absence at once and the plan answers it inline', async () => {
+    const down = await startHttpFixture((_request, response) => sendJson(response, 503, { error: `${PROVIDER_NAME} is down: ${RAW_MARKER}` }));
+    try {
+      const [description] = parseHttpProviders(JSON.stringify(descriptionFile(down.baseUrl)));
+      const [failing] = createHttpProviderChecks([description!], { env: { ACME_TOKEN: SECRET } });
+      for (const email of ['one@example.com', 'two@example.com']) {
+        expect((await runCheck(failing!, contextFor('EMAIL', email))).absences).toEqual([expect.objectContaining({ kind: 'error', reason: 'The provider answered with an error.' })]);
+      }
+      expect(down.requests).toHaveLength(2);
+      const skipped = await runCheck(failing!, contextFor('EMAIL', 'three@example.com'));
+      expect(skipped.absences).toEqual([{ about: 'three@example.com', about_type: 'EMAIL', kind: 'error', reason: 'The provider has been failing to answer, so it was not asked.' }]);
+      expect(down.requests).toHaveLength(2);
+      expect(failing!.unreachableReason?.()).toBe('The provider has been failing to answer, so it was not asked.');
+      expectNoLeak(skipped);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe('the providers description file', () => {
   const directory = mkdtempSync(join(tmpdir(), 'tas-providers-'));
   const write = (name: string, content: string): string => {
