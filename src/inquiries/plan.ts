@@ -64,8 +64,10 @@ export function planChecks(input: {
     if (reachable.length === 0 && !input.checks.some((c) => c.artifactTypes.includes(presentation.type))) {
       absences.push({ about: presentation.value, about_type: presentation.type, kind: 'unregistered', reason: 'No check is registered for this type of value.' });
     }
+    // One digest per value, not per check: a value has a few dozen checks and each would hash it again.
+    const digest = valueDigest(presentation);
     for (const check of reachable) {
-      const planned = { key: checkKey(input.inquiryId, check.id, presentation), check, presentation };
+      const planned = { key: checkKey(input.inquiryId, check.id, digest), check, presentation };
       (check.runs === 'inline' ? inline : candidates).push(planned);
     }
   }
@@ -103,8 +105,11 @@ function byValuePerCost(a: PlannedCheck, b: PlannedCheck): number {
   return a.check.id === b.check.id ? a.key.localeCompare(b.key) : a.check.id.localeCompare(b.check.id);
 }
 
-function checkKey(inquiryId: string, checkId: string, p: NormalisedPresentation): string {
-  const digest = createHash('sha256').update(`${p.type}\u0000${p.normalised}`).digest('hex').slice(0, 16);
+function valueDigest(p: NormalisedPresentation): string {
+  return createHash('sha256').update(`${p.type}\u0000${p.normalised}`).digest('hex').slice(0, 16);
+}
+
+function checkKey(inquiryId: string, checkId: string, digest: string): string {
   // BullMQ job ids may not contain ':'; keep the key to safe characters.
   return `${inquiryId}.${checkId}.${digest}`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
