@@ -1,10 +1,10 @@
 import { PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type Answer } from './evidence.js';
-import { hostOf, viewHost } from './hosts.js';
+import { hostOf, viewHost, type HostView } from './hosts.js';
 import { fetchJson, isServiceFailure, type HttpJsonOutcome } from './httpJson.js';
-import { createDependencyBreaker, SKIPPED } from './dependencyBreaker.js';
+import { createDependencyBreaker, SKIPPED, type DependencyBreaker } from './dependencyBreaker.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
-import type { CheckDefinition } from './types.js';
+import type { CheckDefinition, NormalisedPresentation } from './types.js';
 
 /**
  * How long ago the registrable domain was registered, from the registration
@@ -71,19 +71,49 @@ function failureAnswer(outcome: Exclude<HttpJsonOutcome, { status: 'ok' }>): Ans
 
 const RDAP_CHECK_ID = 'rdap_domain_age';
 
-/** The RDAP service's health for /healthz, from the deployment's own checks: degraded while its breaker is open. */
+/** The RDAP service's health for /healthz, from the deployment's own checks: degraded while any registry's breaker is open. */
 export function registryHealthOf(checks: readonly CheckDefinition[]): 'unchecked' | 'ok' | 'degraded' {
   const rdap = checks.find((check) => check.id === RDAP_CHECK_ID);
-  if (rdap === undefined) return 'unchecked';
-  return rdap.unreachableReason?.() ? 'degraded' : 'ok';
+  return rdap?.dependencyHealth?.() ?? 'unchecked';
+}
+
+/** The registrable domain an RDAP look-up asks about, or null when there is none. */
+function registrableOf(presentation: NormalisedPresentation): HostView | null {
+  const host = hostOf(presentation);
+  const view = host === null ? null : viewHost(host);
+  return view === null || view.registrable === null || !view.isIcann ? null : view;
+}
+
+/**
+ * One breaker per top-level domain: each is served by its own registry
+ * behind the redirector, and one registry failing or rate-limiting (a 429
+ * from one TLD's registry) must not stop the look-ups of every other.
+ * Bounded: only ICANN suffixes reach it.
+ */
+function registryBreakers() {
+  const byTld = new Map<string, DependencyBreaker>();
+  const tldOf = (view: HostView) => view.suffix!.slice(view.suffix!.lastIndexOf('.') + 1);
+  return {
+    for(view: HostView): DependencyBreaker {
+      const tld = tldOf(view);
+      let breaker = byTld.get(tld);
+      if (breaker === undefined) {
+        breaker = createDependencyBreaker();
+        byTld.set(tld, breaker);
+      }
+      return breaker;
+    },
+    isOpen: (view: HostView) => byTld.get(tldOf(view))?.open() ?? false,
+    anyOpen: () => [...byTld.values()].some((breaker) => breaker.open()),
+  };
 }
 
 const REGISTRY_SKIPPED = 'The registration registry has been failing to answer, so it was not asked.';
 
 export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   const base = config.baseUrl.replace(/\/+$/, '');
-  // One breaker per check instance: the plan and the worker of one process share it (src/checks/dependencyBreaker.ts).
-  const registry = createDependencyBreaker();
+  // Per check instance: the plan and the worker of one process share them (src/checks/dependencyBreaker.ts).
+  const registries = registryBreakers();
   const check = defineCheck(
     {
       id: RDAP_CHECK_ID,
@@ -104,13 +134,10 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
       dataClass: PUBLIC_FACT,
     },
     async ({ presentation, signal, now }) => {
-      const host = hostOf(presentation);
-      const view = host === null ? null : viewHost(host);
-      if (view === null || view.registrable === null || !view.isIcann) {
-        return absent('no_data', 'There is no registered domain to look up.');
-      }
-      const url = `${base}/domain/${encodeURIComponent(view.registrable)}`;
-      const outcome = await registry.call(() => fetchJson({
+      const view = registrableOf(presentation);
+      if (view === null) return absent('no_data', 'There is no registered domain to look up.');
+      const url = `${base}/domain/${encodeURIComponent(view.registrable!)}`;
+      const outcome = await registries.for(view).call(() => fetchJson({
         url,
         headers: { accept: 'application/rdap+json, application/json' },
         timeoutMs: config.timeoutMs,
@@ -122,10 +149,17 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
       const registered = registrationDate(outcome.body);
       return registered === null
         ? absent('no_data', 'The registration record gives no registration date.')
-        : ageAnswer(view.registrable, registered, now);
+        : ageAnswer(view.registrable!, registered, now);
     },
   );
-  return { ...check, unreachableReason: () => (registry.open() ? REGISTRY_SKIPPED : null) };
+  return {
+    ...check,
+    unreachableReason(presentation) {
+      const view = registrableOf(presentation);
+      return view !== null && registries.isOpen(view) ? REGISTRY_SKIPPED : null;
+    },
+    dependencyHealth: () => (registries.anyOpen() ? 'degraded' : 'ok'),
+  };
 }
 
 /** Discovery entry: the RDAP check exists only when an RDAP service is configured. */

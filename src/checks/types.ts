@@ -85,7 +85,9 @@ export interface CheckDefinition {
    * path and without running it, so the caller does not wait for a queue
    * round trip to learn that nothing could be asked.
    */
-  unreachableReason?(): string | null;
+  unreachableReason?(presentation: NormalisedPresentation): string | null;
+  /** For a worker check with a service of its own: whether that service is failing now, for /healthz. */
+  dependencyHealth?(): 'ok' | 'degraded';
 }
 
 /**

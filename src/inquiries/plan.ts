@@ -79,7 +79,7 @@ export function planChecks(input: {
   // The budget is spent first, so a check whose dependency is down is counted exactly as when it is up.
   const worker: PlannedCheck[] = [];
   for (const planned of candidates.slice(0, allowed)) {
-    const unreachable = planned.check.unreachableReason?.() ?? null;
+    const unreachable = planned.check.unreachableReason?.(planned.presentation) ?? null;
     if (unreachable === null) worker.push(planned);
     else inline.push(answeredAtOnce(planned, unreachable));
   }

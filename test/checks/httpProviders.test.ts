@@ -163,7 +163,7 @@ describe('a provider that keeps failing', () => {
       const skipped = await runCheck(failing!, contextFor('EMAIL', 'three@example.com'));
       expect(skipped.absences).toEqual([{ about: 'three@example.com', about_type: 'EMAIL', kind: 'error', reason: 'The provider has been failing to answer, so it was not asked.' }]);
       expect(down.requests).toHaveLength(2);
-      expect(failing!.unreachableReason?.()).toBe('The provider has been failing to answer, so it was not asked.');
+      expect(failing!.unreachableReason?.(contextFor('EMAIL', 'four@example.com').presentation)).toBe('The provider has been failing to answer, so it was not asked.');
       expectNoLeak(skipped);
     } finally {
       await down.close();

@@ -66,16 +66,26 @@ describe('rdap_domain_age against a loopback RDAP server', () => {
   });
 
   it('given a registry that keeps failing, then it is not asked for a while: an error absence at once, and the plan answers the check inline', async () => {
-    const failing = await startHttpFixture((_request, response) => sendJson(response, 503, { errorCode: 503 }));
+    // One TLD's registry fails (503), another's answers: only the failing one is left alone.
+    const failing = await startHttpFixture((request, response) => {
+      if (request.url?.endsWith('.xyz')) return sendJson(response, 503, { errorCode: 503 });
+      return sendJson(response, 200, rdapDomain('2010-01-01T00:00:00Z'));
+    });
+    const presented = (domain: string) => contextFor('DOMAIN', domain).presentation;
     try {
       const breaking = createRdapCheck({ baseUrl: failing.baseUrl, timeoutMs: 300 });
-      expect(breaking.unreachableReason?.()).toBeNull();
-      for (const domain of ['first-shop.com', 'second-shop.com']) expect(verdict(await breaking.run(contextFor('DOMAIN', domain)))).toBe('absence:error');
+      expect(breaking.unreachableReason?.(presented('first-shop.xyz'))).toBeNull();
+      for (const domain of ['first-shop.xyz', 'second-shop.xyz']) expect(verdict(await breaking.run(contextFor('DOMAIN', domain)))).toBe('absence:error');
       expect(failing.requests).toHaveLength(2);
-      const skipped = await breaking.run(contextFor('DOMAIN', 'third-shop.com'));
+      const skipped = await breaking.run(contextFor('DOMAIN', 'third-shop.xyz'));
       expect(skipped.absences).toEqual([expect.objectContaining({ kind: 'error', reason: expect.stringMatching(/failing to answer, so it was not asked/) })]);
       expect(failing.requests).toHaveLength(2);
-      expect(breaking.unreachableReason?.()).toMatch(/not asked/);
+      expect(breaking.unreachableReason?.(presented('fourth-shop.xyz'))).toMatch(/not asked/);
+      expect(breaking.dependencyHealth?.()).toBe('degraded');
+
+      expect(breaking.unreachableReason?.(presented('old-shop.com'))).toBeNull();
+      expect(verdict(await breaking.run(contextFor('DOMAIN', 'old-shop.com')))).toBe('supports');
+      expect(failing.requests).toHaveLength(3);
     } finally {
       await failing.close();
     }
@@ -84,7 +94,8 @@ describe('rdap_domain_age against a loopback RDAP server', () => {
   it('given a 404, then no failure is counted: a registry that says "no such domain" is answering', async () => {
     const answering = createRdapCheck({ baseUrl: `${fixture.baseUrl}/rdap/`, timeoutMs: 300 });
     for (let i = 0; i < 3; i += 1) expect(verdict(await answering.run(contextFor('DOMAIN', 'missing-shop.com')))).toBe('absence:no_data');
-    expect(answering.unreachableReason?.()).toBeNull();
+    expect(answering.unreachableReason?.(contextFor('DOMAIN', 'missing-shop.com').presentation)).toBeNull();
+    expect(answering.dependencyHealth?.()).toBe('ok');
   });
 
   it('given nothing registrable, then no request and a no_data absence', async () => {
