@@ -200,6 +200,13 @@ describe('shared_hosting', () => {
     ['a mailbox on a dynamic-DNS name', 'EMAIL', 'jane@mail-box-7.dynv6.net', 'weakens'],
     ['a mailbox at a registered domain', 'EMAIL', 'jane@example.co.uk', 'neutral'],
     ['a mailbox at a large provider', 'EMAIL', 'jane@gmail.com', 'neutral'],
+    ['IPFS content by path (CIDv0) on a gateway', 'URL', 'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html', 'weakens'],
+    ['IPFS content by path (CIDv1) on any gateway', 'URL', 'https://gateway.example.org/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi', 'weakens'],
+    ['an IPNS name on a gateway', 'URL', 'https://dweb.link/ipns/wallet-support.eth/', 'weakens'],
+    ['IPFS content as a gateway sub-domain', 'URL', 'https://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi.ipfs.w3s.link/', 'weakens'],
+    ['the gateway\'s own home page', 'URL', 'https://ipfs.io/', 'neutral'],
+    ['a path named ipfs without a content identifier', 'URL', 'https://docs.ipfs.tech/ipfs/how-to/', 'neutral'],
+    ['a domain presented alone (no path to read)', 'DOMAIN', 'ipfs.io', 'neutral'],
   ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
     expect(verdict(await runOn(sharedHosting, type, value))).toBe(expected);
   });
