@@ -194,22 +194,31 @@ export function createDnsChecks(config: DnsCheckConfig): CheckDefinition[] {
 }
 
 /**
- * A weakening DNS answer stands only while the resolver answers the
- * known-good name; otherwise it becomes an absence. Supporting answers need
- * no guard: a resolver that finds records is at least answering. A resolver
- * that does not answer the known-good name at all is not asked: every look-up
- * would wait out the network timeout (2 s by default) on the inquiry's path
- * and end as the same absence.
+ * A resolver whose last answer to the known-good name was wrong (NXDOMAIN,
+ * SERVFAIL...) or silence is not asked at all: its answers about the subject
+ * are no evidence either way, and a silent one would make every look-up wait
+ * out the network timeout (2 s by default). The check reports an absence
+ * instead, and the plan answers it on the request path (src/inquiries/plan.ts).
+ * Before the canary's first answer the look-up runs, and a weakening answer
+ * then stands only once the canary has answered right.
  */
-const SILENT_RESOLVER = 'The resolver is not answering a known-good name, so no look-up was made.';
+const UNUSABLE_RESOLVER: Readonly<Record<'wrong' | 'silent', string>> = {
+  wrong: 'The resolver did not answer a known-good name correctly, so no look-up was made.',
+  silent: 'The resolver is not answering a known-good name, so no look-up was made.',
+};
+
+function unusableReason(canary: ResolverCanary): string | null {
+  const last = canary.lastAnswer();
+  return last === 'wrong' || last === 'silent' ? UNUSABLE_RESOLVER[last] : null;
+}
 
 function guardedByCanary(check: CheckDefinition, canary: ResolverCanary): CheckDefinition {
   return {
     ...check,
-    // While the resolver is silent the plan answers for the check on the request path (src/inquiries/plan.ts).
-    unreachableReason: () => (canary.silent() ? SILENT_RESOLVER : null),
+    unreachableReason: () => unusableReason(canary),
     async run(ctx) {
-      if (canary.silent()) return { signals: [], absences: [absenceFor(ctx, 'error', SILENT_RESOLVER)] };
+      const unusable = unusableReason(canary);
+      if (unusable !== null) return { signals: [], absences: [absenceFor(ctx, 'error', unusable)] };
       const result = await check.run(ctx);
       if (!result.signals.some((s) => s.disposition === 'weakens') || (await canary.trustworthy())) return result;
       return {

@@ -15,17 +15,17 @@ const CANARY_TTL_MS = 30_000;
 export type ResolverHealth = 'unchecked' | 'ok' | 'degraded';
 
 /** How the resolver last answered the known-good name: right, wrongly (NXDOMAIN, SERVFAIL...), or not at all. */
-type CanaryAnswer = 'ok' | 'wrong' | 'silent';
+export type CanaryAnswer = 'ok' | 'wrong' | 'silent';
 
 export interface ResolverCanary {
   /** Whether the resolver answered the known-good name recently; asks it when the answer is stale. */
   trustworthy(): Promise<boolean>;
   /**
-   * Whether the resolver's last answer to the known-good name was silence (a
-   * timeout, a refused connection). Never waits: a stale answer is kept
-   * while a fresh one is asked in the background.
+   * How the resolver last answered the known-good name, or null before its
+   * first answer. Never waits: a stale answer is kept while a fresh one is
+   * asked in the background.
    */
-  silent(): boolean;
+  lastAnswer(): CanaryAnswer | null;
   health(): ResolverHealth;
 }
 
@@ -79,9 +79,9 @@ export function createResolverCanary(opts: { servers: string[]; name: string; ti
     async trustworthy() {
       return (isFresh() ? answer : await refresh()) === 'ok';
     },
-    silent() {
+    lastAnswer() {
       if (!isFresh()) void refresh();
-      return answer === 'silent';
+      return answer;
     },
     health: () => (answer === null ? 'unchecked' : answer === 'ok' ? 'ok' : 'degraded'),
   };

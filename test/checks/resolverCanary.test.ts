@@ -3,7 +3,7 @@ import { createDnsChecks } from '../../src/checks/dnsChecks.js';
 import { resolverHealth } from '../../src/checks/resolverCanary.js';
 import type { CheckDefinition } from '../../src/checks/types.js';
 import { startDnsFixture, type DnsFixture } from './dnsFixture.js';
-import { runOn } from './support.js';
+import { contextFor, runOn } from './support.js';
 
 /**
  * A resolver that cannot answer a known-good name gives no negative evidence
@@ -14,12 +14,13 @@ let honest: DnsFixture;
 let broken: DnsFixture;
 let silent: DnsFixture;
 const askedSilent: string[] = [];
+const askedBroken: string[] = [];
 beforeAll(async () => {
   // Never answers, as a resolver that is down or cut off: every question waits out the timeout.
   silent = await startDnsFixture({}, { silent: true, onQuestion: (name) => askedSilent.push(name) });
   honest = await startDnsFixture({ 'canary.test': { A: ['192.0.2.1'] }, 'live.test': { A: ['192.0.2.2'] } });
   // Answers NXDOMAIN for everything, the canary included: a filtering or failing resolver.
-  broken = await startDnsFixture({ 'live.test': { A: ['192.0.2.2'] } });
+  broken = await startDnsFixture({ 'live.test': { A: ['192.0.2.2'] } }, { onQuestion: (name) => askedBroken.push(name) });
 });
 afterAll(async () => {
   await honest?.close();
@@ -43,8 +44,14 @@ describe('the resolver canary', () => {
     expect(result.signals.filter((s) => s.disposition === 'weakens')).toEqual([]);
     expect(result.absences).toContainEqual(expect.objectContaining({ kind: 'error' }));
     expect(resolverHealth()).toBe('degraded');
-    // Positive answers still stand: a resolver that finds records is answering.
-    expect((await runOn(check, 'DOMAIN', 'live.test')).signals).toContainEqual(expect.objectContaining({ disposition: 'supports' }));
+    // Once it is known to answer wrongly it is not asked at all: even a name it would find is an absence.
+    const asked = askedBroken.length;
+    const later = await runOn(check, 'DOMAIN', 'live.test');
+    expect(later.signals).toEqual([]);
+    expect(later.absences).toEqual([expect.objectContaining({ kind: 'error', reason: expect.stringMatching(/did not answer a known-good name correctly, so no look-up was made/) })]);
+    expect(askedBroken.slice(asked)).toEqual([]);
+    // And the plan answers it on the request path instead of queueing it.
+    expect(check.unreachableReason?.(contextFor('DOMAIN', 'live.test').presentation)).toMatch(/no look-up was made/);
   });
 });
 
