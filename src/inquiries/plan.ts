@@ -89,7 +89,8 @@ export function planChecks(input: {
 /** The planned check in a stand-in that runs inline and answers the absence its dependency forces, looking nothing up. */
 function answeredAtOnce(planned: PlannedCheck, reason: string): PlannedCheck {
   const unanswered = (ctx: CheckContext): CheckResult => ({ signals: [], absences: [absenceFor(ctx, 'error', reason)] });
-  return { ...planned, check: { ...planned.check, runs: 'inline', run: unanswered } };
+  // Nothing is asked of the dependency, so nothing is spent: the call's audited cost leaves it out.
+  return { ...planned, check: { ...planned.check, runs: 'inline', cost: 0, run: unanswered } };
 }
 
 export function maxWeight(check: CheckDefinition): number {

@@ -7,7 +7,7 @@ import { planChecks } from '../../src/inquiries/plan.js';
 function workerCheck(id: string, unreachable?: string): CheckDefinition {
   return {
     id, kind: id, artifactTypes: ['DOMAIN'], tier: 't1', provenanceClass: 'third_party', trustBand: 'low', dataClass: 'C0',
-    cost: 0, timeoutMs: 1000, runs: 'worker', looksAt: id, declares: [],
+    cost: 2, timeoutMs: 1000, runs: 'worker', looksAt: id, declares: [],
     run: () => { throw new Error(`${id} must not run`); },
     ...(unreachable === undefined ? {} : { unreachableReason: () => unreachable }),
   };
@@ -27,7 +27,8 @@ describe('planChecks, a worker check whose dependency is down', () => {
     expect(plan.absences).toEqual([expect.objectContaining({ kind: 'budget', about: 'shop.example' })]);
     const [answered] = plan.inline;
     expect(plan.inline).toHaveLength(1);
-    expect(answered!.check).toMatchObject({ id: 'b', runs: 'inline' });
+    // Nothing is asked of the dependency, so the call's audited cost leaves it out.
+    expect(answered!.check).toMatchObject({ id: 'b', runs: 'inline', cost: 0 });
     const result = answered!.check.run({ presentation: presentations[0]!, subject: presentations, now: new Date(), signal: new AbortController().signal, env: {} });
     expect(result).toEqual({ signals: [], absences: [{ about: 'shop.example', about_type: 'DOMAIN', kind: 'error', reason: 'The resolver is silent.' }] });
   });
