@@ -21,9 +21,22 @@ function daysInMonth(year: number, month: number): number {
   return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
 }
 
+// The last instant read and its value: one assessment reads the same few instants (its as_of, the
+// inquiry's own time on every computed item) dozens of times, and the answer depends on the text alone.
+let lastText: string | undefined;
+let lastMillis: number | undefined;
+
 /** Epoch milliseconds of `text`, or undefined when it is not an instant we accept. */
 export function instantMillis(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
+  if (text === lastText) return lastMillis;
+  const millis = readInstant(text);
+  lastText = text;
+  lastMillis = millis;
+  return millis;
+}
+
+function readInstant(text: string): number | undefined {
   const m = INSTANT.exec(text);
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
