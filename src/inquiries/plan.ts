@@ -79,11 +79,24 @@ export function planChecks(input: {
   // The budget is spent first, so a check whose dependency is down is counted exactly as when it is up.
   const worker: PlannedCheck[] = [];
   for (const planned of candidates.slice(0, allowed)) {
-    const unreachable = planned.check.unreachableReason?.(planned.presentation) ?? null;
+    const unreachable = unreachableReason(planned);
     if (unreachable === null) worker.push(planned);
     else inline.push(answeredAtOnce(planned, unreachable));
   }
   return { inline, worker, absences, gaps: [...gaps.values()].sort((a, b) => (a.reason + a.tier + a.kind).localeCompare(b.reason + b.tier + b.kind)) };
+}
+
+/**
+ * The check's own word on its dependency. Planning runs outside runCheck's
+ * guard, so a hook that throws (on a value no one foresaw) must not fail the
+ * inquiry: the check is then planned as usual and its run is guarded.
+ */
+function unreachableReason(planned: PlannedCheck): string | null {
+  try {
+    return planned.check.unreachableReason?.(planned.presentation) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The planned check in a stand-in that runs inline and answers the absence its dependency forces, looking nothing up. */

@@ -33,6 +33,12 @@ describe('planChecks, a worker check whose dependency is down', () => {
     expect(result).toEqual({ signals: [], absences: [{ about: 'shop.example', about_type: 'DOMAIN', kind: 'error', reason: 'The resolver is silent.' }] });
   });
 
+  it('a hook that throws does not fail the plan: the check goes to the worker, where its run is guarded', () => {
+    const throwing = { ...workerCheck('a'), unreachableReason: (): string | null => { throw new Error('unforeseen value'); } };
+    const plan = planChecks({ inquiryId: 'inq', presentations, tierCeiling: 't1', stake, checks: [throwing] });
+    expect(plan.worker.map((p) => p.check.id)).toEqual(['a']);
+  });
+
   it('a dependency that is up (null reason) leaves the check to the worker', () => {
     const plan = planChecks({ inquiryId: 'inq', presentations, tierCeiling: 't1', stake, checks: [{ ...workerCheck('a'), unreachableReason: () => null }] });
     expect(plan.worker.map((p) => p.check.id)).toEqual(['a']);
