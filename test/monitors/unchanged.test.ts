@@ -78,8 +78,10 @@ describe('a monitor whose subject does not change', () => {
 
       risk = 'high';
       await vi.waitFor(async () => expect(await ledgerCount(owner, id)).toBeGreaterThan(settled), { timeout: 10_000, interval: 100 });
+      // The ledger row is the inquiry's; the monitor records it in its own transaction just after
+      // (src/monitors/effects.ts), so its view is read once it has caught up, not in between.
+      await vi.waitFor(async () => expect((await readMonitor(id)).last_assessment!.score).toBeLessThan(quiet.last_assessment!.score), { timeout: 10_000, interval: 100 });
       const changed = await readMonitor(id);
-      expect(changed.last_assessment!.score).toBeLessThan(quiet.last_assessment!.score);
       // Unchanged again at the new level: no third entry while the answer holds.
       const countAt = changed.unchanged_rescans;
       await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(countAt + 1), { timeout: 10_000, interval: 100 });
