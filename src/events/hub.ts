@@ -40,6 +40,8 @@ export interface EventHub {
   publishControl(streamId: string, control: HubControl): Promise<void>;
   /** Local listener count of one stream (for tests and metrics). */
   listenerCount(streamId: string): number;
+  /** Whether both connections to Redis are up now: a caller that would wait on a stream asks first. */
+  connected(): boolean;
   /** Tells every local listener `close: shutdown`, then drops both connections. */
   close(): Promise<void>;
 }
@@ -126,6 +128,7 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
     listenerCount(streamId) {
       return channels.get(channelOf(streamId))?.listeners.size ?? 0;
     },
+    connected: () => !closing && pub.status === 'ready' && sub.status === 'ready',
     async close() {
       closing = true;
       const entries = [...channels.values()];

@@ -67,10 +67,12 @@ export function prepareInquiry(
   body: InquiryRequest,
   bindings: MaterialBinding[] = [],
   switchedOff: readonly CheckDefinition[] = [],
+  workersUnreachable?: string,
 ): PreparedInquiry {
   const inquiryId = newRowId();
   const presentations = normaliseSubject(body);
-  return { inquiryId, presentations, bindings, plan: planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake, switchedOff }) };
+  const plan = planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake, switchedOff, ...(workersUnreachable ? { workersUnreachable } : {}) });
+  return { inquiryId, presentations, bindings, plan };
 }
 
 /** The inquiry's attached testimony, each item with the stance it was given or that its words imply. */

@@ -98,7 +98,10 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const hash = requestHash(body);
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
     body = gathered.body;
-    const prepared = prepareInquiry(deps.checks, body, gathered.bindings, deps.switchedOff);
+    // With Redis down no worker can run a check nor report it: the worker checks are answered at once
+    // as absences and the inquiry concludes on its inline evidence, rather than the caller getting a 503.
+    const queueDown = probed || deps.hub.connected() ? undefined : QUEUE_UNREACHABLE;
+    const prepared = prepareInquiry(deps.checks, body, gathered.bindings, deps.switchedOff, queueDown);
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
@@ -167,6 +170,8 @@ interface AnswerListener {
 }
 
 /** Resolves on the first assessment announced on the inquiry's stream. */
+const QUEUE_UNREACHABLE = 'The check queue is unreachable, so the check was not run.';
+
 function listenForAnswer(hub: EventHub, inquiryId: string): AnswerListener {
   let resolve!: () => void;
   const answered = new Promise<void>((r) => (resolve = r));

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { sendJson, startHttpFixture, type HttpFixture } from '../checks/httpFixture.js';
 
 /**
  * Dependencies going away: the service answers fast 502/503 problems instead
@@ -19,6 +20,7 @@ let proxyPort = 0;
 let cut = false;
 const sockets = new Set<Socket>();
 let redis: ChildProcess;
+let registry: HttpFixture;
 const redisPort = 20000 + Math.floor(Math.random() * 20000);
 
 function startProxy(): Promise<void> {
@@ -52,7 +54,9 @@ beforeAll(async () => {
   redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   await listening(redisPort);
   await startProxy();
-  ts = await startTestService({ REDIS_URL: `redis://127.0.0.1:${redisPort}` }, { workers: true });
+  // An RDAP service on loopback makes the domain-age look-up a worker check of every inquiry below.
+  registry = await startHttpFixture((_request, response) => sendJson(response, 404, {}));
+  ts = await startTestService({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, TAS_RDAP_BASE_URL: registry.baseUrl }, { workers: true });
   owner = await ownerClient(ts.dbUrl);
 });
 
@@ -61,6 +65,7 @@ afterAll(async () => {
   await ts?.stop().catch(() => undefined);
   proxy?.close();
   redis?.kill('SIGKILL');
+  await registry?.close();
 });
 
 describe('outages', () => {
@@ -94,7 +99,7 @@ describe('outages', () => {
     await db.end();
   });
 
-  it('Redis down: reads and inline inquiries keep working, the limiter counts locally, /healthz names Redis', async () => {
+  it('Redis down: reads and inquiries keep working (worker checks answered at once as absences), the limiter counts locally, /healthz names Redis', async () => {
     expect((await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) })).status).toBe(200);
     const gone = new Promise((r) => redis.once('exit', r));
     redis.kill('SIGKILL');
@@ -111,7 +116,11 @@ describe('outages', () => {
       }),
     });
     expect(inquiry.status).toBe(200);
-    expect(((await inquiry.json()) as any).status).toBe('concluded');
+    const answer = (await inquiry.json()) as any;
+    expect(answer.status).toBe('concluded');
+    // Its worker check (the email domain's age) could be neither queued nor reported: an absence, not a 503.
+    expect(answer.findings.absences).toContainEqual(expect.objectContaining({ kind: 'error', reason: 'The check queue is unreachable, so the check was not run.' }));
+    expect(registry.requests.filter((r) => r.url?.includes('example.org'))).toEqual([]);
     const health = (await (await fetch(`${ts.base}/healthz`)).json()) as { status: string; redis: string; database: string };
     expect(health).toMatchObject({ status: 'degraded', redis: 'unreachable', database: 'reachable' });
     // Audited as usual, and a keyed call is still limited (locally): the limiter never fails open to nothing.

@@ -33,6 +33,13 @@ describe('planChecks, a worker check whose dependency is down', () => {
     expect(result).toEqual({ signals: [], absences: [{ about: 'shop.example', about_type: 'DOMAIN', kind: 'error', reason: 'The resolver is silent.' }] });
   });
 
+  it('with no worker reachable (the queue is down), every budgeted worker check is answered at once, whatever its own hook says', () => {
+    const plan = planChecks({ inquiryId: 'inq', presentations, tierCeiling: 't1', stake, checks: [workerCheck('a'), workerCheck('b'), workerCheck('c')], workersUnreachable: 'The queue is down.' });
+    expect(plan.worker).toEqual([]);
+    expect(plan.inline.map((p) => p.check.id)).toEqual(['a', 'b']);
+    expect(plan.absences).toEqual([expect.objectContaining({ kind: 'budget' })]);
+  });
+
   it('a hook that throws does not fail the plan: the check goes to the worker, where its run is guarded', () => {
     const throwing = { ...workerCheck('a'), unreachableReason: (): string | null => { throw new Error('unforeseen value'); } };
     const plan = planChecks({ inquiryId: 'inq', presentations, tierCeiling: 't1', stake, checks: [throwing] });
