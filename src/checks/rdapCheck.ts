@@ -155,6 +155,8 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   return {
     ...check,
     unreachableReason(presentation) {
+      // Asked of every planned look-up: the value is read only while some registry is being left alone.
+      if (!registries.anyOpen()) return null;
       const view = registrableOf(presentation);
       return view !== null && registries.isOpen(view) ? REGISTRY_SKIPPED : null;
     },
