@@ -34,7 +34,10 @@ class Failed<T> extends Error {
   }
 }
 
-export function createDependencyBreaker(opts: { breakMs?: number } = {}): DependencyBreaker {
+/** Told when calls start being skipped ('open') and when the dependency answers again ('closed'). */
+export type BreakerListener = (state: 'open' | 'closed') => void;
+
+export function createDependencyBreaker(opts: { breakMs?: number; onChange?: BreakerListener } = {}): DependencyBreaker {
   const breaker = new CircuitBreaker(async (attempt: () => Promise<unknown>, failed: (result: unknown) => boolean, caller: AbortSignal) => {
     const result = await attempt();
     if (failed(result) && !caller.aborted) throw new Failed(result);
@@ -47,6 +50,11 @@ export function createDependencyBreaker(opts: { breakMs?: number } = {}): Depend
     errorThresholdPercentage: FAILED_SHARE_TO_OPEN,
     rollingCountTimeout: WINDOW_MS,
   });
+  if (opts.onChange) {
+    const onChange = opts.onChange;
+    breaker.on('open', () => onChange('open'));
+    breaker.on('close', () => onChange('closed'));
+  }
   return {
     async call<T>(attempt: () => Promise<T>, failed: (result: T) => boolean, caller: AbortSignal) {
       try {

@@ -21,6 +21,8 @@ type Described = Omit<HttpProviderDescription, 'name'>;
 export interface HttpProviderDeps {
   /** Where auth secrets are read from, at each run (default: process.env). */
   env?: Record<string, string | undefined>;
+  /** Told, by the check's id (never the provider's name), when a provider's breaker opens or closes. */
+  onDependencyChange?: (checkId: string, state: 'open' | 'closed') => void;
 }
 
 // A provider's verdict is a small JSON object; anything past 256 KiB is a fault or an attack on our memory.
@@ -138,7 +140,8 @@ const PROVIDER_SKIPPED = 'The provider has been failing to answer, so it was not
 
 function providerCheck(description: Described, deps: HttpProviderDeps): CheckDefinition {
   // One breaker per provider: an outage costs two inquiries the timeout, not every one (src/checks/dependencyBreaker.ts).
-  const provider = createDependencyBreaker();
+  const onChange = deps.onDependencyChange;
+  const provider = createDependencyBreaker(onChange ? { onChange: (state) => onChange(description.id, state) } : {});
   const check = defineCheck(infoOf(description), async ({ presentation, signal }) => {
     const headers = headersFor(description.request, deps.env ?? process.env);
     if (headers === null) return absent('error', 'The provider check is missing its credentials.');
@@ -173,5 +176,6 @@ export function loadHttpProviders(filePath: string, deps: HttpProviderDeps = {})
 
 /** Discovery entry: providers exist only when the operator configured a description file. */
 export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
-  return config.providersFile === undefined ? [] : loadHttpProviders(config.providersFile);
+  if (config.providersFile === undefined) return [];
+  return loadHttpProviders(config.providersFile, config.onDependencyChange ? { onDependencyChange: config.onDependencyChange } : {});
 }

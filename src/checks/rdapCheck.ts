@@ -18,6 +18,8 @@ export interface RdapCheckConfig {
   /** RDAP service base, e.g. `https://rdap.example.net`; requests go to `${baseUrl}/domain/${domain}`. */
   baseUrl: string;
   timeoutMs: number;
+  /** Told when a registry's breaker opens or closes, with the top-level domain it serves. */
+  onRegistryChange?: (tld: string, state: 'open' | 'closed') => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -90,7 +92,7 @@ function registrableOf(presentation: NormalisedPresentation): HostView | null {
  * from one TLD's registry) must not stop the look-ups of every other.
  * Bounded: only ICANN suffixes reach it.
  */
-function registryBreakers() {
+function registryBreakers(onChange?: RdapCheckConfig['onRegistryChange']) {
   const byTld = new Map<string, DependencyBreaker>();
   const tldOf = (view: HostView) => view.suffix!.slice(view.suffix!.lastIndexOf('.') + 1);
   return {
@@ -98,7 +100,7 @@ function registryBreakers() {
       const tld = tldOf(view);
       let breaker = byTld.get(tld);
       if (breaker === undefined) {
-        breaker = createDependencyBreaker();
+        breaker = createDependencyBreaker(onChange ? { onChange: (state) => onChange(tld, state) } : {});
         byTld.set(tld, breaker);
       }
       return breaker;
@@ -113,7 +115,7 @@ const REGISTRY_SKIPPED = 'The registration registry has been failing to answer, 
 export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   const base = config.baseUrl.replace(/\/+$/, '');
   // Per check instance: the plan and the worker of one process share them (src/checks/dependencyBreaker.ts).
-  const registries = registryBreakers();
+  const registries = registryBreakers(config.onRegistryChange);
   const check = defineCheck(
     {
       id: RDAP_CHECK_ID,
@@ -167,5 +169,9 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
 /** Discovery entry: the RDAP check exists only when an RDAP service is configured. */
 export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
   if (config.rdapBaseUrl === undefined) return [];
-  return [createRdapCheck({ baseUrl: config.rdapBaseUrl, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS })];
+  const onChange = config.onDependencyChange;
+  return [createRdapCheck({
+    baseUrl: config.rdapBaseUrl, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+    ...(onChange ? { onRegistryChange: (tld: string, state: 'open' | 'closed') => onChange(`${RDAP_CHECK_ID} (.${tld})`, state) } : {}),
+  })];
 }

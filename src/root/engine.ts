@@ -93,6 +93,11 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     ...(config.TAS_RDAP_BASE_URL !== 'off' ? { rdapBaseUrl: config.TAS_RDAP_BASE_URL } : {}),
     ...(config.TAS_PROVIDERS_FILE ? { providersFile: config.TAS_PROVIDERS_FILE } : {}),
     networkTimeoutMs: config.TAS_NETWORK_TIMEOUT_MS,
+    // The operator learns of a failing dependency from the log; the id names the check, never a provider.
+    onDependencyChange: (checkId, state) => {
+      if (state === 'open') log.warn({ check: checkId }, 'a network check\'s dependency is failing; it is not asked for 30 s');
+      else log.info({ check: checkId }, 'a network check\'s dependency answers again');
+    },
   });
   const connection = bullConnection(config.REDIS_URL);
   const queues = createQueues({ connection, prefix: config.TAS_REDIS_PREFIX });

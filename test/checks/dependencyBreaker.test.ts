@@ -25,6 +25,18 @@ describe('createDependencyBreaker', () => {
     expect(await breaker.call(answer('up'), isFailure, live)).toBe('up');
   });
 
+  it('tells its listener when it opens and when the dependency answers again', async () => {
+    const told: string[] = [];
+    const breaker = createDependencyBreaker({ breakMs: BREAK_MS, onChange: (state) => told.push(state) });
+    await breaker.call(async () => 'down', isFailure, live);
+    expect(told).toEqual([]);
+    await breaker.call(async () => 'down', isFailure, live);
+    expect(told).toEqual(['open']);
+    await new Promise((resolve) => setTimeout(resolve, BREAK_MS + 50));
+    await breaker.call(async () => 'up', isFailure, live);
+    expect(told).toEqual(['open', 'closed']);
+  });
+
   it('a failed try after the break opens it again at once', async () => {
     const breaker = createDependencyBreaker({ breakMs: BREAK_MS });
     await breaker.call(async () => 'down', isFailure, live);

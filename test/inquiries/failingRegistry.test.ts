@@ -47,6 +47,11 @@ describe('an RDAP service that keeps failing', () => {
     }
     expect(registry.requests).toHaveLength(2);
     expect(await healthz()).toMatchObject({ status: 'degraded', registry: 'degraded' });
+    // The operator's log says so once, naming the check and the TLD, not the service's address.
+    const warned = ts.logs.filter((line) => line.includes('dependency is failing'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('rdap_domain_age (.com)');
+    expect(warned[0]).not.toContain(registry.baseUrl);
 
     const r = await inquire(ts, domainAtT1('third-failing.com'));
     expect(r.body.status).toBe('concluded');
