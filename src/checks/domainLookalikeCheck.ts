@@ -3,6 +3,7 @@ import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
+import { disguisedName, type NameIndex } from './disguisedName.js';
 import { isChanceMatch, isOrdinaryWord, isWordRun } from './wordRuns.js';
 import { PLACE_NAMES_SOURCE } from './placeNames.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
@@ -39,6 +40,9 @@ import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
  *   (`apple`, `orange`) are still caught as typos, confusables, sub-domain
  *   and platform imitations, but not as combosquats: `apple-farm` and
  *   `orange-juice` are ordinary businesses.
+ * A name written in disguise beside other words (`paypa1-login`,
+ * `amaz0nsecurity`) is a confusable, whatever kind of name it is
+ * (src/checks/disguisedName.ts): no honest shop spells `amaz0n`.
  * Names are compared as a reader sees them: an internationalised label
  * (`xn--...`) is decoded and its accents and other marks removed first, so
  * `myetherwállet` is compared as `myetherwallet`.
@@ -80,6 +84,11 @@ const TYPO_CANDIDATES_BY_LENGTH: ReadonlyMap<number, readonly KnownDomain[]> = (
   }
   return buckets;
 })();
+const DISGUISE_INDEX: NameIndex<KnownDomain> = {
+  bySkeleton: (skeleton) => BY_SKELETON.get(skeleton),
+  byLabel: (label) => BY_LABEL.get(label),
+  lengths: [...new Set(KNOWN.filter((k) => /^[a-z]+$/.test(k.label)).map((k) => k.label.length))].sort((a, b) => a - b),
+};
 const MIN_EMBEDDED_NAME = 5;
 // Run together with other words, a name needs more letters to be told from chance: six to be found as
 // it is, eight to be found misspelt (shorter windows are one letter from some brand by chance).
@@ -277,6 +286,8 @@ function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | n
   }
   const confusable = BY_SKELETON.get(confusableSkeleton(label)) ?? (folded !== label ? BY_LABEL.get(folded) : undefined);
   if (confusable && confusable.label !== label) return { kind: 'confusable', known: confusable.domain };
+  const disguised = disguisedName(folded, DISGUISE_INDEX);
+  if (disguised) return { kind: 'confusable', known: disguised.domain };
   const typo = isOrdinaryWord(folded) ? null : closestTypo(folded);
   if (typo) return typo;
   const embedded = embeddedName(folded);

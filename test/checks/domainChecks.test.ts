@@ -106,6 +106,8 @@ describe('domain_lookalike on real names', () => {
     ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
     // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
     ['EMAIL', 'jane@mail2wendy.com'], ['EMAIL', 'jane@mail2finance.com'],
+    // Real names with digits in them, which the disguised-name rule reads as letters (1 as l, 4 as a).
+    ['DOMAIN', '1password.com'], ['DOMAIN', '1800flowers.com'], ['DOMAIN', 'love4ever.com'], ['DOMAIN', 'web3-labs.io'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
@@ -133,6 +135,13 @@ describe('domain_lookalike on real names', () => {
     ['a wallet split by a hyphen (from the wallet list)', 'DOMAIN', 'meta-mask.io', 'domain_lookalike'],
     ['a wallet with a doubled letter', 'DOMAIN', 'leedger.io', 'domain_lookalike'],
     ['a wallet beside a word', 'URL', 'https://uniswap-airdrop.info/', 'brand_embedded'],
+    // A name in disguise beside other words: digits or look-alike letters for some of its letters.
+    ['a digit for a letter, beside a word', 'DOMAIN', 'paypa1-login.com', 'domain_lookalike'],
+    ['zeros for o in a brand named by a word', 'URL', 'https://amaz0n-security.com/', 'domain_lookalike'],
+    ['a one for i, after a word', 'DOMAIN', 'billing-netf1ix.net', 'domain_lookalike'],
+    ['a one for l in a word brand', 'DOMAIN', 'app1e-id.com', 'domain_lookalike'],
+    ['rn for m beside a word', 'DOMAIN', 'rnicrosoft-support.com', 'domain_lookalike'],
+    ['a disguised name run together with a word', 'DOMAIN', 'amaz0nsecurity.com', 'domain_lookalike'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
