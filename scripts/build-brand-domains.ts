@@ -64,6 +64,33 @@ function entityDomains(entity: Entity): string[] {
 }
 
 /**
+ * A brand's own compound domains: the domains an entity that is itself a
+ * brand here (by any source) serves its scripts from, whose label holds the brand's name with
+ * other words (paypalobjects.com, githubusercontent.com, youtube-nocookie.com).
+ * They have the combosquat's shape, so without them the look-alike check would
+ * mark the brand's own infrastructure as an imitation of the brand. Names of
+ * five letters or more only: a short name inside a longer label is chance.
+ */
+function ownCompounds(brands: readonly string[]): string[] {
+  const brandLabels = new Set(brands.map((d) => squash(parse(d).domainWithoutSuffix ?? '')));
+  return entities.flatMap((entity) => {
+    const long = [entity.name, entity.company ?? ''].map(squash).filter((n) => n.length >= 5 && brandLabels.has(n));
+    return long.length === 0 ? [] : compoundsOf(entity, long);
+  });
+}
+
+function compoundsOf(entity: Entity, long: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const served of entity.domains ?? []) {
+    const parsed = parse(served.replace(/^\*\./, ''), { allowPrivateDomains: false });
+    if (!parsed.domain || !parsed.domainWithoutSuffix || parsed.isIp) continue;
+    const label = squash(parsed.domainWithoutSuffix);
+    if (long.some((name) => label !== name && label.includes(name))) found.push(parsed.domain.toLowerCase());
+  }
+  return found;
+}
+
+/**
  * Third source, same rule: ccxt (MIT), the maintained library of
  * cryptocurrency exchange APIs, names every exchange it supports with its
  * website (`urls.www`): the exchanges are among the most imitated brands and
@@ -159,19 +186,18 @@ function walletDomains(): string[] {
   return found;
 }
 
-const domains = [
-  ...new Set([
-    ...icons.map(ownDomain).filter((d): d is string => d !== null),
-    ...entities.flatMap(entityDomains),
-    ...(await exchangeDomains()),
-    ...topSiteDomains(),
-    ...walletDomains(),
-  ]),
-].sort();
+const named = [
+  ...icons.map(ownDomain).filter((d): d is string => d !== null),
+  ...entities.flatMap(entityDomains),
+  ...(await exchangeDomains()),
+  ...topSiteDomains(),
+  ...walletDomains(),
+];
+const domains = [...new Set([...named, ...ownCompounds(named)])].sort();
 const out = {
   sources: [
     `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name`,
-    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name`,
+    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name, and, for those entities, the served domains whose label holds that name with other words`,
     `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name`,
     `${TOP}@${TOP_VERSION} (MIT, https://github.com/Kikobeats/top-sites): top-sites.json, the Moz top 500 domains, by registrable domain, shared platforms left out`,
     `${WALLETS}@${WALLETS_VERSION} (MIT, https://github.com/rainbow-me/rainbowkit): each wallet's download and help pages whose registrable label is the wallet's id or name`,

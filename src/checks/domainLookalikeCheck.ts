@@ -226,6 +226,8 @@ export function resemblance(view: HostView): Resemblance | null {
   if (exact) return { kind: 'is_well_known', known: exact.domain };
   const imitated = subdomainImitation(view.subdomain);
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
+  // `www` on a platform is the platform's own front door, not a user's site.
+  if (view.platform?.label === 'www') return null;
   if (view.platform !== null) {
     // The site's own name is its label on the platform; the platform's name (`webflow`) is no one's imitation.
     const onPlatform = nameResemblance(view.platform.label, false);

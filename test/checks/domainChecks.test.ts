@@ -108,6 +108,10 @@ describe('domain_lookalike on real names', () => {
     ['EMAIL', 'jane@mail2wendy.com'], ['EMAIL', 'jane@mail2finance.com'],
     // Real names with digits in them, which the disguised-name rule reads as letters (1 as l, 4 as a).
     ['DOMAIN', '1password.com'], ['DOMAIN', '1800flowers.com'], ['DOMAIN', 'love4ever.com'], ['DOMAIN', 'web3-labs.io'],
+    // A brand's own compound domains, which it serves its pages from (third-party-web names them).
+    ['DOMAIN', 'paypalobjects.com'], ['URL', 'https://raw.githubusercontent.com/nodejs/node/main/README.md'],
+    ['URL', 'https://www.youtube-nocookie.com/embed/x'], ['DOMAIN', 'scontent.cdninstagram.com'],
+    ['DOMAIN', 'www.googleapis.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
