@@ -82,5 +82,8 @@ export function isChanceMatch(label: string, start: number, end: number): boolea
   const to = end - tokenStart;
   // A name followed by a plural s (`localbitcoins`) still stands as a word of its own.
   const standsApart = fromStart[from] === 1 && (toEnd[to] === 1 || (to + 1 === token.length && token[to] === 's'));
-  return !standsApart;
+  // A token that reads wholly as ordinary words holds a name only when the name is such words too
+  // (`coin|base` in `coinbasewallet`); `lytics` in `heapanalytics` or `emetrics` in `coremetrics`
+  // only lines up with the words through a short, rare one (`heap|ana|lytics`).
+  return !standsApart || !isWordRun(token.slice(from, to));
 }

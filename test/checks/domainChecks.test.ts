@@ -112,6 +112,8 @@ describe('domain_lookalike on real names', () => {
     ['DOMAIN', 'paypalobjects.com'], ['URL', 'https://raw.githubusercontent.com/nodejs/node/main/README.md'],
     ['URL', 'https://www.youtube-nocookie.com/embed/x'], ['DOMAIN', 'scontent.cdninstagram.com'],
     ['DOMAIN', 'www.googleapis.com'],
+    // A label that reads wholly as ordinary words holds no name that is not those words (lytics in analytics).
+    ['DOMAIN', 'heapanalytics.com'], ['DOMAIN', 'coremetrics.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
