@@ -70,6 +70,8 @@ async function phase(proxy: Awaited<ReturnType<typeof startPgProxy>>, n: number,
     commit_ms: per(c.commitMs),
     wall_ms_through_proxy: per(wallMs),
     wal_bytes: per(wal),
+    bytes_to_postgres: per(c.bytesToServer),
+    bytes_from_postgres: per(c.bytesFromServer),
     autocommit_statements: per(c.autocommit.length),
     autocommit_kinds: countBy(c.autocommit, n),
     slowest_statements_ms_per_request: Object.fromEntries([...c.byStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8)

@@ -27,9 +27,12 @@ export interface Counters {
   autocommit: string[];
   /** Round-trip time by statement (first 70 characters): how often, and milliseconds in all. */
   byStatement: Map<string, { count: number; ms: number; max: number }>;
+  /** Bytes the service sent to PostgreSQL and received from it. */
+  bytesToServer: number;
+  bytesFromServer: number;
 }
 
-const fresh = (): Counters => ({ statements: 0, roundTrips: 0, dbMs: 0, commits: 0, commitMs: 0, transactions: [], autocommit: [], byStatement: new Map() });
+const fresh = (): Counters => ({ statements: 0, roundTrips: 0, dbMs: 0, commits: 0, commitMs: 0, transactions: [], autocommit: [], byStatement: new Map(), bytesToServer: 0, bytesFromServer: 0 });
 
 /** First 110 characters of a statement with whitespace collapsed and literals left as sent. */
 function shorten(sqlText: string): string {
@@ -72,6 +75,7 @@ export async function startPgProxy(upstream: { host: string; port: number }): Pr
 
     client.on('data', (chunk: Buffer) => {
       up.write(chunk);
+      c.bytesToServer += chunk.length;
       inbuf = inbuf.length ? Buffer.concat([inbuf, chunk]) : chunk;
       for (;;) {
         if (startup) {
@@ -106,6 +110,7 @@ export async function startPgProxy(upstream: { host: string; port: number }): Pr
 
     up.on('data', (chunk: Buffer) => {
       client.write(chunk);
+      c.bytesFromServer += chunk.length;
       outbuf = outbuf.length ? Buffer.concat([outbuf, chunk]) : chunk;
       // Only ReadyForQuery matters here; every server message is type + length-prefixed.
       while (outbuf.length >= 5) {
