@@ -17,7 +17,9 @@ import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
  * the name embedded as a token (`paypal-login`, a combosquat), the whole
  * well-known domain used as a sub-domain of another
  * (`paypal.com.verify.example`), or the name as a site on a shared hosting
- * platform (`paypal-login.web.app`). Sharing a name under another suffix
+ * platform (`paypal-login.web.app`), or below a well-known site that hosts its
+ * users' pages without being listed as a platform
+ * (`secure-paypal-com.weebly.com`). Sharing a name under another suffix
  * (`amazon.de`) is not held against the subject: large brands own many
  * country domains. A brand's own domain and its sub-domains are never
  * flagged; for a domain or web address they are weak support.
@@ -125,7 +127,8 @@ const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) +
 
 export type Resemblance =
   | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation' | 'spelled_domain'; known: string }
-  | { kind: 'typo'; known: string; distance: number };
+  | { kind: 'typo'; known: string; distance: number }
+  | { kind: 'borrowed_name' | 'borrowed_disguise'; known: string; within: string };
 
 /**
  * Short names collide with ordinary words, and with thousands of brands a
@@ -223,7 +226,7 @@ export function resemblance(view: HostView): Resemblance | null {
   if (view.registrable === null || view.label === null) return null;
   // A site on a platform (`wallet.webflow.io`) is not the platform's own domain, whoever the platform is.
   const exact = view.platform === null ? BY_DOMAIN.get(view.registrable) : undefined;
-  if (exact) return { kind: 'is_well_known', known: exact.domain };
+  if (exact) return (isOwnName(view.subdomain) ? null : borrowedName(view.subdomain, exact)) ?? { kind: 'is_well_known', known: exact.domain };
   const imitated = subdomainImitation(view.subdomain);
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
   // `www` on a platform is the platform's own front door, not a user's site.
@@ -238,6 +241,25 @@ export function resemblance(view: HostView): Resemblance | null {
   // A well-known name found in the site's own name says more than the shape of its sub-domains.
   if (byName !== null && byName.kind !== 'same_name_other_suffix') return byName;
   return spelledDomain(view) ?? byName;
+}
+
+/**
+ * Another brand's name in the site label right below a well-known domain
+ * (`secure-paypal-com.weebly.com`): many large sites give such names to their
+ * users' pages without being on the public suffix list's platform section,
+ * so the page borrows the name on the host's reputation. Only a distinctive
+ * name beside other words or in disguise counts: the bare name
+ * (`coinbase.zendesk.com`) is how software-as-a-service sites name their
+ * customers' own spaces, and ordinary words (`office.microsoft.com`) are no
+ * one's brand.
+ */
+function borrowedName(subdomain: string, within: KnownDomain): Resemblance | null {
+  const site = foldLabel(subdomain.slice(subdomain.lastIndexOf('.') + 1));
+  const isOther = (k: KnownDomain | undefined): k is KnownDomain => k !== undefined && k.domain !== within.domain && k.label !== within.label;
+  const disguised = disguisedName(site, DISGUISE_INDEX);
+  if (isOther(disguised)) return { kind: 'borrowed_disguise', known: disguised.domain, within: within.domain };
+  const embedded = embeddedName(site);
+  return isOther(embedded) ? { kind: 'borrowed_name', known: embedded.domain, within: within.domain } : null;
 }
 
 function spelledDomain(view: HostView): Resemblance | null {
@@ -416,6 +438,10 @@ function answerFor(found: Resemblance | null, view: HostView, type: string): Sig
       return weakens(`The host ${view.hostname} spells the domain name ${found.known} before its own domain ${domain}, so it reads as ${found.known} at a glance.`, { kind: 'domain_in_host' });
     case 'embedded_name':
       return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded' });
+    case 'borrowed_name':
+      return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known}.`, { kind: 'brand_embedded' });
+    case 'borrowed_disguise':
+      return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known} in disguise.`);
   }
 }
 

@@ -114,6 +114,9 @@ describe('domain_lookalike on real names', () => {
     ['DOMAIN', 'www.googleapis.com'],
     // A label that reads wholly as ordinary words holds no name that is not those words (lytics in analytics).
     ['DOMAIN', 'heapanalytics.com'], ['DOMAIN', 'coremetrics.com'],
+    // Below a well-known domain: its own services, and a customer's space named by its bare brand name.
+    ['DOMAIN', 'developer.apple.com'], ['DOMAIN', 'office.microsoft.com'], ['URL', 'https://mail.google.com/mail/u/0/'],
+    ['DOMAIN', 'coinbase.zendesk.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
@@ -148,6 +151,9 @@ describe('domain_lookalike on real names', () => {
     ['a one for l in a word brand', 'DOMAIN', 'app1e-id.com', 'domain_lookalike'],
     ['rn for m beside a word', 'DOMAIN', 'rnicrosoft-support.com', 'domain_lookalike'],
     ['a disguised name run together with a word', 'DOMAIN', 'amaz0nsecurity.com', 'domain_lookalike'],
+    // Another brand's name on a user's page below a well-known site that is not on the platform list.
+    ['a brand beside words below a well-known site', 'URL', 'https://secure-paypal-com.weebly.com/', 'brand_embedded'],
+    ['a disguised brand below a well-known site', 'DOMAIN', 'paypa1-verify.tumblr.com', 'domain_lookalike'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
