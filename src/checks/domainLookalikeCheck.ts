@@ -35,7 +35,7 @@ import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
  *   word is never anyone's typo, and a letter added before or after a brand
  *   named by a word (`imailbox`) makes another word, not a typo;
  * - a combosquat needs a distinctive name (not an English word: `paypal`,
- *   `coinbase`) beside other words: as a token of five characters or more
+ *   `coinbase`) beside other words: as a token of four characters or more
  *   (`paypal-login`), run together with them from six (`binancebonus`), or
  *   misspelt inside them from eight (`login-blnance` is a token typo,
  *   `myetherwalletd` a run-together one). Brands named by a common word
@@ -91,7 +91,7 @@ const DISGUISE_INDEX: NameIndex<KnownDomain> = {
   byLabel: (label) => BY_LABEL.get(label),
   lengths: [...new Set(KNOWN.filter((k) => /^[a-z]+$/.test(k.label)).map((k) => k.label.length))].sort((a, b) => a - b),
 };
-const MIN_EMBEDDED_NAME = 5;
+const MIN_EMBEDDED_NAME = 4;
 // Run together with other words, a name needs more letters to be told from chance: six to be found as
 // it is, eight to be found misspelt (shorter windows are one letter from some brand by chance).
 const MIN_RUN_TOGETHER_NAME = 6;

@@ -153,6 +153,7 @@ describe('domain_lookalike on real names', () => {
     ['a disguised name run together with a word', 'DOMAIN', 'amaz0nsecurity.com', 'domain_lookalike'],
     // Another brand's name on a user's page below a well-known site that is not on the platform list.
     ['a brand beside words below a well-known site', 'URL', 'https://secure-paypal-com.weebly.com/', 'brand_embedded'],
+    ['a four-letter name as a token', 'DOMAIN', 'usps-redelivery-info.com', 'brand_embedded'],
     ['a disguised brand below a well-known site', 'DOMAIN', 'paypa1-verify.tumblr.com', 'domain_lookalike'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
