@@ -1,6 +1,7 @@
 import { promises as dns, type MxRecord } from 'node:dns';
 import { describeType } from './artifactTypes.js';
-import { PUBLIC_FACT, absenceFor, absent, defineCheck, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
+import { PUBLIC_FACT, absenceFor, absent, defineCheck, neutral, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
+import { isDisposableDomain } from './emailDomains.js';
 import { createResolverCanary, type ResolverCanary } from './resolverCanary.js';
 import { hostOf, viewHost } from './hosts.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
@@ -9,7 +10,8 @@ import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
  * DNS look-ups through the operator's resolver:
- * - `dns_mx` (mail_exchanger): whether an email's domain can receive mail at all;
+ * - `dns_mx` (mail_exchanger): whether an email's domain can receive mail at all,
+ *   and whether a throw-away inbox service receives it (disposable_mail_exchanger);
  * - `dns_address` (domain_resolves): whether a site's host resolves to an address;
  * - `dns_ns` (domain_delegation): whether the registrable domain is delegated.
  * A name that does not exist, or a mail domain without mail exchangers, is
@@ -107,7 +109,32 @@ function mailExchangerAnswer(name: string, result: Lookup<MxRecord>): Answer {
   const records = result.status === 'found' ? result.records : [];
   const exchangers = records.filter((record) => record.exchange !== '' && record.exchange !== '.');
   if (exchangers.length === 0) return weakens(`The email domain ${name} publishes no mail exchanger, so it cannot receive mail.`);
+  const throwaway = throwawayExchanger(exchangers);
+  if (throwaway !== null) {
+    // A listed throw-away domain is already counted by the disposable_email check: its exchanger is the same fact.
+    return isThrowaway(name)
+      ? neutral(`The email domain ${name} receives its mail at ${throwaway}, the throw-away inbox service it is listed as.`)
+      : weakens(`The email domain ${name} receives its mail at ${throwaway}, a throw-away inbox service.`, { kind: 'disposable_mail_exchanger' });
+  }
   return supports(`The email domain ${name} publishes ${count(exchangers.length, 'a mail exchanger', 'mail exchangers')}.`);
+}
+
+function isThrowaway(host: string): boolean {
+  const normalised = host.toLowerCase().replace(/\.$/, '');
+  return isDisposableDomain(normalised, viewHost(normalised).registrable);
+}
+
+/**
+ * The registrable domain of the first exchanger run by a throw-away inbox
+ * service, or null. Such services take mail for hundreds of domains that no
+ * list has caught up with yet, and point them all at their own exchangers
+ * (`mx.<service>`), so the exchanger names the service when the domain does not.
+ */
+function throwawayExchanger(exchangers: MxRecord[]): string | null {
+  for (const { exchange } of exchangers) {
+    if (isThrowaway(exchange)) return viewHost(exchange.toLowerCase().replace(/\.$/, '')).registrable ?? exchange;
+  }
+  return null;
 }
 
 function addressAnswer(name: string, v4: Lookup<string>, v6: Lookup<string>): Answer {
@@ -138,6 +165,8 @@ function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
     declares: [
       { disposition: 'supports', strength: 'moderate', reason: 'A mail exchanger present is a real but modest indicator: a domain set up to receive mail.' },
       { disposition: 'weakens', strength: 'moderate', reason: 'A domain that cannot receive mail cannot be the subject\'s real mailbox, but DNS errors happen.' },
+      { kind: 'disposable_mail_exchanger', disposition: 'weakens', strength: 'strong', reason: 'Mail handled by a throw-away inbox service makes the address a disposable inbox, as surely as a listed domain.' },
+      { disposition: 'neutral', reason: 'A listed throw-away domain\'s own exchanger repeats what the disposable check already counted.' },
     ],
   });
   return defineCheck(info, async (ctx) => {

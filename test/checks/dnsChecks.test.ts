@@ -13,6 +13,9 @@ const ZONE = {
   'parked.example.net': {},
   'example.net': { NS: ['ns1.example.net'] },
   'broken.example.com': { rcode: RCODE.SERVFAIL },
+  // A domain no list knows whose mail goes to a throw-away inbox service's exchanger, and a listed one.
+  'fresh-inbox.example': { MX: [{ exchange: 'mx2.example.com', priority: 10 }, { exchange: 'mail.mailinator.com', priority: 20 }] },
+  'mailinator.com': { MX: [{ exchange: 'mail.mailinator.com', priority: 10 }] },
 };
 
 function byId(checks: CheckDefinition[], id: string): CheckDefinition {
@@ -37,6 +40,8 @@ describe('DNS checks against a loopback DNS server', () => {
     ['an email domain with mail exchangers', 'dns_mx', 'EMAIL', 'jane@example.com', 'supports', /publishes 2 mail exchangers/],
     ['an email domain without mail exchangers', 'dns_mx', 'EMAIL', 'jane@nomail.example.org', 'weakens', /publishes no mail exchanger/],
     ['an email domain with a null MX', 'dns_mx', 'EMAIL', 'jane@nullmx.example', 'weakens', /publishes no mail exchanger/],
+    ['an unlisted email domain whose mail a throw-away service receives', 'dns_mx', 'EMAIL', 'jane@fresh-inbox.example', 'weakens', /receives its mail at mailinator.com, a throw-away inbox service/],
+    ['a listed throw-away domain (already counted by disposable_email)', 'dns_mx', 'EMAIL', 'jane@mailinator.com', 'neutral', /the throw-away inbox service it is listed as/],
     ['an email domain that does not exist', 'dns_mx', 'EMAIL', 'jane@nowhere.example.com', 'weakens', /does not exist/],
     ['a host with an IPv4 address', 'dns_address', 'DOMAIN', 'example.com', 'supports', /resolves to an address/],
     ['a web host with only an IPv6 address', 'dns_address', 'URL', 'https://www.example.com/shop', 'supports', /www.example.com resolves/],
