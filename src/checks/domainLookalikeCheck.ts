@@ -128,7 +128,7 @@ const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) +
 export type Resemblance =
   | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation' | 'spelled_domain'; known: string }
   | { kind: 'typo'; known: string; distance: number }
-  | { kind: 'borrowed_name' | 'borrowed_disguise'; known: string; within: string };
+  | { kind: 'borrowed_name' | 'borrowed_disguise' | 'subdomain_name' | 'subdomain_disguise'; known: string; within: string };
 
 /**
  * Short names collide with ordinary words, and with thousands of brands a
@@ -227,7 +227,7 @@ export function resemblance(view: HostView): Resemblance | null {
   // A site on a platform (`wallet.webflow.io`) is not the platform's own domain, whoever the platform is.
   const exact = view.platform === null ? BY_DOMAIN.get(view.registrable) : undefined;
   if (exact) return (isOwnName(view.subdomain) ? null : borrowedName(view.subdomain, exact)) ?? { kind: 'is_well_known', known: exact.domain };
-  const imitated = subdomainImitation(view.subdomain);
+  const imitated = subdomainImitation(view.subdomain, foldLabel(view.label));
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
   // `www` on a platform is the platform's own front door, not a user's site.
   if (view.platform?.label === 'www') return null;
@@ -240,7 +240,30 @@ export function resemblance(view: HostView): Resemblance | null {
   const byName: Resemblance | null = sameName ? { kind: 'same_name_other_suffix', known: sameName.domain } : nameResemblance(view.label, true);
   // A well-known name found in the site's own name says more than the shape of its sub-domains.
   if (byName !== null && byName.kind !== 'same_name_other_suffix') return byName;
-  return spelledDomain(view) ?? byName;
+  return spelledDomain(view) ?? subdomainName(view) ?? byName;
+}
+
+/**
+ * A distinctive name beside other words (`paypal-verify.secure-login.xyz`,
+ * `www-paypal-com.evil.example`) or in disguise (`login.paypa1.evil.example`)
+ * in a sub-domain label of a domain that is not the name's: the host puts
+ * the brand where a reader looks for it, at the left. A brand the domain's
+ * own name holds (`paypal.paypal-community.com`) is left to the name rules.
+ */
+function subdomainName(view: HostView): Resemblance | null {
+  if (view.subdomain === '' || view.registrable === null || view.label === null) return null;
+  const ownLabel = foldLabel(view.label);
+  const isOther = (k: KnownDomain | undefined): k is KnownDomain => k !== undefined && !ownLabel.includes(k.label);
+  for (const raw of view.subdomain.split('.')) {
+    const label = foldLabel(raw);
+    if (label.length < 4 || isOrdinaryWord(label)) continue;
+    const confusable = BY_SKELETON.get(confusableSkeleton(label));
+    const disguised = confusable && confusable.label !== label && confusable.label.length >= 5 ? confusable : disguisedName(label, DISGUISE_INDEX);
+    if (isOther(disguised)) return { kind: 'subdomain_disguise', known: disguised.domain, within: view.registrable };
+    const embedded = embeddedName(label);
+    if (isOther(embedded)) return { kind: 'subdomain_name', known: embedded.domain, within: view.registrable };
+  }
+  return null;
 }
 
 /**
@@ -273,10 +296,11 @@ function spelledDomain(view: HostView): Resemblance | null {
  * label (`myetherwallet.com-update.site`, where `com-update.site` is the
  * registered domain).
  */
-function subdomainImitation(subdomain: string): KnownDomain | undefined {
+function subdomainImitation(subdomain: string, ownLabel: string): KnownDomain | undefined {
   if (subdomain === '') return undefined;
   const labels = subdomain.split('.');
-  const named = labels.map((label) => DISTINCTIVE_BY_LABEL.get(foldLabel(label))).find((k) => k !== undefined);
+  // A name the domain's own name holds (`paypal.paypal-community.com`) is the domain's own business.
+  const named = labels.map((label) => DISTINCTIVE_BY_LABEL.get(foldLabel(label))).find((k) => k !== undefined && !ownLabel.includes(k.label));
   if (named) return named;
   // Every run of two or more consecutive labels is a candidate domain (`paypal.com`, `co.uk` never alone).
   for (let start = 0; start < labels.length - 1; start += 1) {
@@ -440,6 +464,10 @@ function answerFor(found: Resemblance | null, view: HostView, type: string): Sig
       return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded' });
     case 'borrowed_name':
       return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known}.`, { kind: 'brand_embedded' });
+    case 'subdomain_name':
+      return weakens(`The host ${view.hostname} names the well-known domain ${found.known} in a sub-domain of ${found.within}, which is not its.`, { kind: 'brand_embedded' });
+    case 'subdomain_disguise':
+      return weakens(`The host ${view.hostname} names the well-known domain ${found.known} in disguise in a sub-domain of ${found.within}.`);
     case 'borrowed_disguise':
       return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known} in disguise.`);
   }

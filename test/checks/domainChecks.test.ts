@@ -154,6 +154,12 @@ describe('domain_lookalike on real names', () => {
     // Another brand's name on a user's page below a well-known site that is not on the platform list.
     ['a brand beside words below a well-known site', 'URL', 'https://secure-paypal-com.weebly.com/', 'brand_embedded'],
     ['a four-letter name as a token', 'DOMAIN', 'usps-redelivery-info.com', 'brand_embedded'],
+    // A brand in a sub-domain label of a domain that is not its own.
+    ['a brand beside a word in a sub-domain', 'URL', 'https://paypal-verify.secure-login.xyz/', 'brand_embedded'],
+    ['a domain spelt with hyphens in a sub-domain', 'URL', 'https://www-paypal-com.evil.example/', 'brand_embedded'],
+    ['a disguised brand as a sub-domain label', 'URL', 'https://login.paypa1.evil.example/', 'domain_lookalike'],
+    // The name in a sub-domain is the domain's own business when its own name holds it: only that name counts.
+    ['a brand in a sub-domain of a domain named after it', 'DOMAIN', 'paypal.paypal-community.com', 'brand_embedded'],
     ['a disguised brand below a well-known site', 'DOMAIN', 'paypa1-verify.tumblr.com', 'domain_lookalike'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
