@@ -4,6 +4,7 @@ import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, 
 import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
 import { disguisedName, type NameIndex } from './disguisedName.js';
+import { createTypoWindowIndex, type Window } from './typoWindows.js';
 import { isChanceMatch, isOrdinaryWord, isWordRun } from './wordRuns.js';
 import { PLACE_NAMES_SOURCE } from './placeNames.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
@@ -107,22 +108,10 @@ function deletions(text: string): string[] {
   return out;
 }
 
-/**
- * The long distinctive names under themselves and each one-deletion variant:
- * a window is one edit from a name exactly when the window, or one of its own
- * deletions, is a key here (the symmetric-delete index of spelling
- * correctors), so a label is searched with a few dozen look-ups, not a
- * distance table per name.
- */
-const BY_DELETION: ReadonlyMap<string, readonly KnownDomain[]> = (() => {
-  const index = new Map<string, KnownDomain[]>();
-  for (const k of DISTINCTIVE) {
-    // Only names of letters: inside `mail2wendy` an edit of `mail2web` is another word after the digit.
-    if (k.label.length < MIN_RUN_TOGETHER_TYPO || !/^[a-z]+$/.test(k.label)) continue;
-    for (const key of new Set([k.label, ...deletions(k.label)])) index.set(key, [...(index.get(key) ?? []), k]);
-  }
-  return index;
-})();
+// Only names of letters are looked for misspelt inside a label: inside `mail2wendy` an edit of
+// `mail2web` is another word after the digit.
+const TYPO_NAMES: readonly KnownDomain[] = DISTINCTIVE.filter((k) => k.label.length >= MIN_RUN_TOGETHER_TYPO && /^[a-z]+$/.test(k.label));
+const TYPO_WINDOWS = createTypoWindowIndex(TYPO_NAMES, (k) => k.label);
 const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) + 1;
 
 export type Resemblance =
@@ -372,18 +361,38 @@ function runTogetherName(label: string): KnownDomain | undefined {
  * letters it is mostly the start of another word.
  */
 function misspeltInside(label: string): KnownDomain | undefined {
-  for (let length = MIN_RUN_TOGETHER_TYPO - 1; length < label.length && length <= MAX_TYPO_WINDOW; length += 1) {
-    for (let start = 0; start + length <= label.length; start += 1) {
-      const window = label.slice(start, start + length);
-      if (isOrdinaryWord(window)) continue;
-      const whole = isWholeToken(label, start, length);
-      for (const key of [window, ...deletions(window)]) {
-        const found = BY_DELETION.get(key)?.find((k) => (whole || length >= k.label.length) && isTypoOf(window, k.label) === 1);
-        if (found && !isChanceMatch(label, start, start + length)) return found;
-      }
-    }
+  const maxLength = Math.min(label.length - 1, MAX_TYPO_WINDOW);
+  let best: { window: Window<KnownDomain>; rank: number } | null = null;
+  for (const window of TYPO_WINDOWS.candidates(label, MIN_RUN_TOGETHER_TYPO - 1, maxLength)) {
+    // A part longer, or as long and further right, than the best so far cannot come first.
+    if (best !== null && (window.length - best.window.length || window.start - best.window.start) > 0) continue;
+    const text = label.slice(window.start, window.start + window.length);
+    if (isOrdinaryWord(text)) continue;
+    const whole = isWholeToken(label, window.start, window.length);
+    if (!(whole || window.length >= window.known.label.length) || isTypoOf(text, window.known.label) !== 1) continue;
+    if (isChanceMatch(label, window.start, window.start + window.length)) continue;
+    const rank = keyRank(text, window.known.label);
+    if (best === null || compareWindows(window, rank, best.window, best.rank) < 0) best = { window, rank };
   }
-  return undefined;
+  return best?.window.known;
+}
+
+/**
+ * The order the search reports a match in when several parts or names
+ * qualify: the shortest part, then the leftmost, then the name reached
+ * through the earliest of the part's own spellings (itself, then each
+ * one-letter deletion left to right), then the name listed first.
+ */
+function compareWindows(a: Window<KnownDomain>, aRank: number, b: Window<KnownDomain>, bRank: number): number {
+  return a.length - b.length || a.start - b.start || aRank - bRank || a.order - b.order;
+}
+
+/** Which of the part's spellings (itself, then its deletions in order) first meets the name or one of its deletions. */
+function keyRank(part: string, name: string): number {
+  const keys = new Set([name, ...deletions(name)]);
+  const spellings = [part, ...deletions(part)];
+  const at = spellings.findIndex((spelling) => keys.has(spelling));
+  return at === -1 ? Infinity : at;
 }
 
 const isSeparator = (c: string | undefined) => c === undefined || /[-0-9.]/.test(c);
