@@ -99,6 +99,8 @@ const MIN_RUN_TOGETHER_NAME = 6;
 const MIN_RUN_TOGETHER_TYPO = 8;
 const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= MIN_RUN_TOGETHER_NAME && /^[a-z0-9]+$/.test(k.label) && !isOrdinaryWord(k.label));
 const DISTINCTIVE_BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, DISTINCTIVE);
+/** The well-known domain whose distinctive name (not an ordinary word, six letters or more) is exactly `name`, or null. */
+export const domainOfDistinctiveName = (name: string): string | null => DISTINCTIVE_BY_LABEL.get(name)?.domain ?? null;
 const DISTINCTIVE_LENGTHS: readonly number[] = [...new Set(DISTINCTIVE.map((k) => k.label.length))].sort((a, b) => a - b);
 
 /** Every string one deletion away from `text`. */

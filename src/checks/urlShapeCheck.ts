@@ -1,7 +1,7 @@
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { parseWebAddress, viewHost } from './hosts.js';
 import { BRAND_SOURCES } from './brandDomains.js';
-import { isWellKnownDomain } from './domainLookalikeCheck.js';
+import { domainOfDistinctiveName, isWellKnownDomain } from './domainLookalikeCheck.js';
 
 /**
  * How a web address is built, where the build itself deceives:
@@ -11,7 +11,12 @@ import { isWellKnownDomain } from './domainLookalikeCheck.js';
  *   the real registrable domain out of sight on a phone screen;
  * - a well-known domain written into the path of another site
  *   (`https://evil.example/www.paypal.com/signin`), so the address contains
- *   the brand's name where a hurried reader looks for it. The query is not
+ *   the brand's name where a hurried reader looks for it, or a folder named
+ *   exactly after a distinctive brand with a page below it
+ *   (`https://hacked.example/paypal/login.php`): phishing kits unpack into
+ *   a folder named after the brand they imitate. A brand's name as the last
+ *   part of a path (`/tag/paypal/`) is how blogs and shops file pages about
+ *   it, so only a folder with something below it counts. The query is not
  *   read: honest links carry other sites in their return and tracking
  *   parameters all the time. A well-known site naming another in its own
  *   path (an archive, an analytics page) is left alone.
@@ -37,6 +42,18 @@ function brandInPath(url: URL, ownRegistrable: string | null): string | null {
     const registrable = viewHost(candidate).registrable;
     if (registrable !== null && registrable !== ownRegistrable && isWellKnownDomain(registrable)) return registrable;
   }
+  return brandFolder(path, ownRegistrable);
+}
+
+/** The well-known domain a folder of the path is named after, when something lies below that folder; else null. */
+function brandFolder(path: string, ownRegistrable: string | null): string | null {
+  const segments = path.split('/');
+  // The last segment is a page or nothing (a trailing slash), never a folder with something below it.
+  for (let i = 1; i < segments.length - 1; i += 1) {
+    if (segments[i + 1] === '') continue;
+    const named = domainOfDistinctiveName(segments[i]!);
+    if (named !== null && named !== ownRegistrable) return named;
+  }
   return null;
 }
 
@@ -52,7 +69,7 @@ function shapeAnswers(url: URL): SignalAnswer[] {
   }
   const named = view.isIp ? brandInPath(url, null) : brandInPath(url, view.registrable);
   if (named !== null) {
-    answers.push(weakens(`The web address writes the well-known domain ${named} into the path of another site.`, { kind: 'url_brand_in_path' }));
+    answers.push(weakens(`The web address writes the well-known domain ${named}, or its name, into the path of another site.`, { kind: 'url_brand_in_path' }));
   }
   return answers.length > 0 ? answers : [neutral('The web address is built in an ordinary way.')];
 }
@@ -62,11 +79,11 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'url_shape',
     kind: 'url_shape',
-    looksAt: 'how the web address is built: credentials before the host, sub-domain depth, a well-known domain in the path',
+    looksAt: 'how the web address is built: credentials before the host, sub-domain depth, a well-known domain or brand folder in the path',
     declares: [
       { kind: 'url_userinfo', disposition: 'weakens', strength: 'strong', reason: 'Credentials before the host have almost no honest use in a link and exist to mislead the reader.' },
       { kind: 'url_deep_subdomains', disposition: 'weakens', strength: 'weak', reason: 'Deep sub-domains hide the real domain, though large sites use them too.' },
-      { kind: 'url_brand_in_path', disposition: 'weakens', strength: 'weak', reason: "A brand's domain in another site's path makes the address read as the brand's; directories and link checkers do it honestly too." },
+      { kind: 'url_brand_in_path', disposition: 'weakens', strength: 'weak', reason: "A brand's domain, or a folder named after it, in another site's path makes the address read as the brand's; directories and link checkers do it honestly too." },
       { disposition: 'neutral', reason: 'An ordinarily built address says nothing either way.' },
     ],
     artifactTypes: ['URL'],

@@ -246,6 +246,8 @@ describe('url_shape', () => {
     ['deep sub-domains', 'https://secure.login.account.verify.example.com/', 'url_deep_subdomains'],
     ["a brand's domain in another site's path", 'https://cheap-hosting.example/www.paypal.com/signin', 'url_brand_in_path'],
     ['a percent-encoded brand domain in the path', 'https://203.0.113.7/secure/paypal%2Ecom/update', 'url_brand_in_path'],
+    ['a phishing kit in a folder named after the brand', 'https://hacked-blog.example/wp-content/paypal/login.php', 'url_brand_in_path'],
+    ['a brand folder on an IP host', 'http://203.0.113.7/wellsfargo/index.html', 'url_brand_in_path'],
   ])('given %s, then it weakens as %s', async (_given, value, kind) => {
     expect((await runOn(urlShape, 'URL', value)).signals).toContainEqual(expect.objectContaining({ kind, disposition: 'weakens' }));
   });
@@ -259,6 +261,9 @@ describe('url_shape', () => {
     ['the site naming itself in its path', 'https://www.paypal.com/paypal.com/help'],
     ['a well-known site naming another in its path', 'https://web.archive.org/web/2024/https://www.paypal.com/'],
     ['a file name with a dot', 'https://example.com/files/report.final.pdf'],
+    ['a brand as the last part of a path (a tag or topic page)', 'https://blog.example/tag/paypal/'],
+    ['a folder named after a brand named by a word', 'https://shop.example/chase/login'],
+    ['a brand folder on a well-known site (an organisation on a code host)', 'https://github.com/paypal/paypal-checkout'],
   ])('given %s, then no brand-in-path', async (_given, value) => {
     expect((await runOn(urlShape, 'URL', value)).signals.map((s) => s.kind)).not.toContain('url_brand_in_path');
   });
