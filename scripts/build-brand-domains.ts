@@ -194,10 +194,34 @@ const named = [
   ...walletDomains(),
 ];
 const domains = [...new Set([...named, ...ownCompounds(named)])].sort();
+
+/**
+ * Known sites that are no brand here: every other registrable domain
+ * third-party-web attributes to a company (the hosts its scripts and
+ * content are served from on the web's top sites, `licdn.com`,
+ * `bstatic.com`). Being observed serving a named company is not a brand
+ * to imitate, so these are never compared against, but their own names
+ * are no one's imitation either. Platforms (public suffix list, private
+ * section) are left out: their sites are their users'.
+ */
+function knownSites(brands: ReadonlySet<string>): string[] {
+  const found = new Set<string>();
+  for (const entity of entities) {
+    for (const served of entity.domains ?? []) {
+      const parsed = parse(served.replace(/^\*\./, ''), { allowPrivateDomains: false });
+      if (!parsed.domain || parsed.isIp || brands.has(parsed.domain.toLowerCase())) continue;
+      const asPlatform = parse(parsed.domain, { allowPrivateDomains: true });
+      if (asPlatform.isPrivate && asPlatform.publicSuffix === parsed.domain) continue;
+      found.add(parsed.domain.toLowerCase());
+    }
+  }
+  return [...found].sort();
+}
+const sites = knownSites(new Set(domains));
 const out = {
   sources: [
     `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name`,
-    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name, and, for those entities, the served domains whose label holds that name with other words`,
+    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name, and, for those entities, the served domains whose label holds that name with other words; every other registrable domain it attributes to a company is a known site (known_sites), never compared against`,
     `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name`,
     `${TOP}@${TOP_VERSION} (MIT, https://github.com/Kikobeats/top-sites): top-sites.json, the Moz top 500 domains, by registrable domain, shared platforms left out`,
     `${WALLETS}@${WALLETS_VERSION} (MIT, https://github.com/rainbow-me/rainbowkit): each wallet's download and help pages whose registrable label is the wallet's id or name`,
@@ -212,6 +236,7 @@ const out = {
   generated_by: 'scripts/build-brand-domains.ts',
   generated_at: new Date().toISOString().slice(0, 10),
   domains,
+  known_sites: sites,
 };
 writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
-console.log(`wrote ${domains.length} brand domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`);
+console.log(`wrote ${domains.length} brand domains and ${sites.length} known sites from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`);

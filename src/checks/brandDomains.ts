@@ -8,9 +8,12 @@ import type { DataSource } from './types.js';
  * by hand.
  */
 const require = createRequire(import.meta.url);
-const data = require('./data/brandDomains.json') as { domains: string[]; generated_at: string; packages: DataSource[] };
+const data = require('./data/brandDomains.json') as { domains: string[]; known_sites: string[]; generated_at: string; packages: DataSource[] };
 
 export const BRAND_DOMAINS: readonly string[] = data.domains;
+
+/** Registrable domains a maintained source attributes to a company without making it a brand here (CDN and script hosts): no one's imitation, and no one's to imitate. */
+export const KNOWN_SITES: ReadonlySet<string> = new Set(data.known_sites);
 
 export const BRAND_SOURCES: readonly DataSource[] = data.packages.map((p) => ({
   name: `${p.name} (via scripts/build-brand-domains.ts, built ${data.generated_at})`, version: p.version, licence: p.licence,

@@ -8,7 +8,7 @@ import { createTypoWindowIndex, type Window } from './typoWindows.js';
 import { isChanceMatch, isOrdinaryWord, isWordRun } from './wordRuns.js';
 import { PLACE_NAMES_SOURCE } from './placeNames.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
-import { BRAND_DOMAINS, BRAND_SOURCES } from './brandDomains.js';
+import { BRAND_DOMAINS, BRAND_SOURCES, KNOWN_SITES } from './brandDomains.js';
 import { CONFUSABLES_SOURCE, confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
 import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
 
@@ -119,7 +119,8 @@ const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) +
 export type Resemblance =
   | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation' | 'spelled_domain'; known: string }
   | { kind: 'typo'; known: string; distance: number }
-  | { kind: 'borrowed_name' | 'borrowed_disguise' | 'subdomain_name' | 'subdomain_disguise'; known: string; within: string };
+  | { kind: 'borrowed_name' | 'borrowed_disguise' | 'subdomain_name' | 'subdomain_disguise'; known: string; within: string }
+  | { kind: 'known_site'; known: string };
 
 /**
  * Short names collide with ordinary words, and with thousands of brands a
@@ -218,6 +219,10 @@ export function resemblance(view: HostView): Resemblance | null {
   // A site on a platform (`wallet.webflow.io`) is not the platform's own domain, whoever the platform is.
   const exact = view.platform === null ? BY_DOMAIN.get(view.registrable) : undefined;
   if (exact) return (isOwnName(view.subdomain) ? null : borrowedName(view.subdomain, exact)) ?? { kind: 'is_well_known', known: exact.domain };
+  if (view.platform === null && KNOWN_SITES.has(view.registrable)) {
+    const site: KnownDomain = { domain: view.registrable, label: foldLabel(view.label), skeleton: '' };
+    return (isOwnName(view.subdomain) ? null : borrowedName(view.subdomain, site)) ?? { kind: 'known_site', known: view.registrable };
+  }
   const imitated = subdomainImitation(view.subdomain, foldLabel(view.label));
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
   // `www` on a platform is the platform's own front door, not a user's site.
@@ -457,6 +462,8 @@ function answerFor(found: Resemblance | null, view: HostView, type: string): Sig
       return isOwnName(view.subdomain)
         ? supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain' })
         : neutral(`The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`);
+    case 'known_site':
+      return neutral(`The domain ${found.known} is a company's known site, not an imitation of a well-known domain.`);
     case 'platform_imitation':
       return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`);
     case 'same_name_other_suffix':

@@ -117,6 +117,8 @@ describe('domain_lookalike on real names', () => {
     // Below a well-known domain: its own services, and a customer's space named by its bare brand name.
     ['DOMAIN', 'developer.apple.com'], ['DOMAIN', 'office.microsoft.com'], ['URL', 'https://mail.google.com/mail/u/0/'],
     ['DOMAIN', 'coinbase.zendesk.com'],
+    // Companies' known script and content hosts (third-party-web), which happen to lie one edit from a brand.
+    ['URL', 'https://static.licdn.com/aero-v1/sc/h/x.js'], ['DOMAIN', 'bstatic.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
