@@ -218,10 +218,9 @@ export function resemblance(view: HostView): Resemblance | null {
   if (view.registrable === null || view.label === null) return null;
   // A site on a platform (`wallet.webflow.io`) is not the platform's own domain, whoever the platform is.
   const exact = view.platform === null ? BY_DOMAIN.get(view.registrable) : undefined;
-  if (exact) return (isOwnName(view.subdomain) ? null : borrowedName(view.subdomain, exact)) ?? { kind: 'is_well_known', known: exact.domain };
+  if (exact) return borrowedName(view.subdomain, exact.domain, exact.label) ?? { kind: 'is_well_known', known: exact.domain };
   if (view.platform === null && KNOWN_SITES.has(view.registrable)) {
-    const site: KnownDomain = { domain: view.registrable, label: foldLabel(view.label), skeleton: '' };
-    return (isOwnName(view.subdomain) ? null : borrowedName(view.subdomain, site)) ?? { kind: 'known_site', known: view.registrable };
+    return borrowedName(view.subdomain, view.registrable, foldLabel(view.label)) ?? { kind: 'known_site', known: view.registrable };
   }
   const imitated = subdomainImitation(view.subdomain, foldLabel(view.label));
   if (imitated) return { kind: 'subdomain_imitation', known: imitated.domain };
@@ -249,15 +248,9 @@ export function resemblance(view: HostView): Resemblance | null {
 function subdomainName(view: HostView): Resemblance | null {
   if (view.subdomain === '' || view.registrable === null || view.label === null) return null;
   const ownLabel = foldLabel(view.label);
-  const isOther = (k: KnownDomain | undefined): k is KnownDomain => k !== undefined && !ownLabel.includes(k.label);
   for (const raw of view.subdomain.split('.')) {
-    const label = foldLabel(raw);
-    if (label.length < 4 || isOrdinaryWord(label)) continue;
-    const confusable = BY_SKELETON.get(confusableSkeleton(label));
-    const disguised = confusable && confusable.label !== label && confusable.label.length >= 5 ? confusable : disguisedName(label, DISGUISE_INDEX);
-    if (isOther(disguised)) return { kind: 'subdomain_disguise', known: disguised.domain, within: view.registrable };
-    const embedded = embeddedName(label);
-    if (isOther(embedded)) return { kind: 'subdomain_name', known: embedded.domain, within: view.registrable };
+    const found = otherBrandIn(foldLabel(raw), (k) => !ownLabel.includes(k.label));
+    if (found) return { kind: found.disguised ? 'subdomain_disguise' : 'subdomain_name', known: found.known.domain, within: view.registrable };
   }
   return null;
 }
@@ -272,13 +265,21 @@ function subdomainName(view: HostView): Resemblance | null {
  * customers' own spaces, and ordinary words (`office.microsoft.com`) are no
  * one's brand.
  */
-function borrowedName(subdomain: string, within: KnownDomain): Resemblance | null {
+function borrowedName(subdomain: string, withinDomain: string, withinLabel: string): Resemblance | null {
+  if (isOwnName(subdomain)) return null;
   const site = foldLabel(subdomain.slice(subdomain.lastIndexOf('.') + 1));
-  const isOther = (k: KnownDomain | undefined): k is KnownDomain => k !== undefined && k.domain !== within.domain && k.label !== within.label;
-  const disguised = disguisedName(site, DISGUISE_INDEX);
-  if (isOther(disguised)) return { kind: 'borrowed_disguise', known: disguised.domain, within: within.domain };
-  const embedded = embeddedName(site);
-  return isOther(embedded) ? { kind: 'borrowed_name', known: embedded.domain, within: within.domain } : null;
+  const found = otherBrandIn(site, (k) => k.domain !== withinDomain && k.label !== withinLabel);
+  return found ? { kind: found.disguised ? 'borrowed_disguise' : 'borrowed_name', known: found.known.domain, within: withinDomain } : null;
+}
+
+/** A brand `isOther` accepts, named in disguise or beside other words in one label (not an ordinary word, hyphenated or not), or null. */
+function otherBrandIn(label: string, isOther: (k: KnownDomain) => boolean): { known: KnownDomain; disguised: boolean } | null {
+  if (label.length < 4 || isOrdinaryWord(label) || isHyphenatedWord(label)) return null;
+  const confusable = BY_SKELETON.get(confusableSkeleton(label));
+  const disguised = confusable && confusable.label !== label && confusable.label.length >= 5 ? confusable : disguisedName(label, DISGUISE_INDEX);
+  if (disguised && isOther(disguised)) return { known: disguised, disguised: true };
+  const embedded = embeddedName(label);
+  return embedded && isOther(embedded) ? { known: embedded, disguised: false } : null;
 }
 
 function spelledDomain(view: HostView): Resemblance | null {
