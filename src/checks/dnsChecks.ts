@@ -3,7 +3,7 @@ import { describeType } from './artifactTypes.js';
 import { PUBLIC_FACT, absenceFor, absent, defineCheck, neutral, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
 import { isDisposableDomain } from './emailDomains.js';
 import { createResolverCanary, type ResolverCanary } from './resolverCanary.js';
-import { hostOf, viewHost } from './hosts.js';
+import { asciiHost, hostOf, viewHost } from './hosts.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -112,16 +112,19 @@ function mailExchangerAnswer(name: string, result: Lookup<MxRecord>): Answer {
   const throwaway = throwawayExchanger(exchangers);
   if (throwaway !== null) {
     // A listed throw-away domain is already counted by the disposable_email check: its exchanger is the same fact.
-    return isThrowaway(name)
+    return throwawayDomainOf(name) !== null
       ? neutral(`The email domain ${name} receives its mail at ${throwaway}, the throw-away inbox service it is listed as.`)
       : weakens(`The email domain ${name} receives its mail at ${throwaway}, a throw-away inbox service.`, { kind: 'disposable_mail_exchanger' });
   }
   return supports(`The email domain ${name} publishes ${count(exchangers.length, 'a mail exchanger', 'mail exchangers')}.`);
 }
 
-function isThrowaway(host: string): boolean {
-  const normalised = host.toLowerCase().replace(/\.$/, '');
-  return isDisposableDomain(normalised, viewHost(normalised).registrable);
+/** The registrable domain of a listed throw-away inbox domain (or a host below one) that `host` names, else null. */
+function throwawayDomainOf(host: string): string | null {
+  const ascii = asciiHost(host);
+  if (ascii === null) return null;
+  const registrable = viewHost(ascii).registrable;
+  return isDisposableDomain(ascii, registrable) ? registrable ?? ascii : null;
 }
 
 /**
@@ -132,7 +135,8 @@ function isThrowaway(host: string): boolean {
  */
 function throwawayExchanger(exchangers: MxRecord[]): string | null {
   for (const { exchange } of exchangers) {
-    if (isThrowaway(exchange)) return viewHost(exchange.toLowerCase().replace(/\.$/, '')).registrable ?? exchange;
+    const service = throwawayDomainOf(exchange);
+    if (service !== null) return service;
   }
   return null;
 }
