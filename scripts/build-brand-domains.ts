@@ -63,31 +63,69 @@ function entityDomains(entity: Entity): string[] {
   return found;
 }
 
+/** A company as a source names it: its names, and the addresses it is seen serving from or sending users to. */
+interface Owner { names: readonly string[]; addresses: readonly string[] }
+
+const entityOwners = (): Owner[] => entities.map((entity) => ({
+  names: [entity.name, entity.company ?? ''],
+  addresses: (entity.domains ?? []).map((d) => `https://${d.replace(/^\*\./, '')}/`),
+}));
+
 /**
- * A brand's own compound domains: the domains an entity that is itself a
- * brand here (by any source) serves its scripts from, whose label holds the brand's name with
- * other words (paypalobjects.com, githubusercontent.com, youtube-nocookie.com).
+ * A brand's own compound domains: the domains a company that is itself a
+ * brand here (by any source) serves from, in third-party-web, or points its
+ * API clients to, in ccxt, whose label holds the brand's name with other words
+ * (paypalobjects.com, githubusercontent.com, binancefuture.com).
  * They have the combosquat's shape, so without them the look-alike check would
  * mark the brand's own infrastructure as an imitation of the brand. Names of
  * five letters or more only: a short name inside a longer label is chance.
  */
-function ownCompounds(brands: readonly string[]): string[] {
+function ownCompounds(brands: readonly string[], owners: readonly Owner[]): string[] {
   const brandLabels = new Set(brands.map((d) => squash(parse(d).domainWithoutSuffix ?? '')));
-  return entities.flatMap((entity) => {
-    const long = [entity.name, entity.company ?? ''].map(squash).filter((n) => n.length >= 5 && brandLabels.has(n));
-    return long.length === 0 ? [] : compoundsOf(entity, long);
+  return owners.flatMap((owner) => {
+    const long = owner.names.map(squash).filter((n) => n.length >= 5 && brandLabels.has(n));
+    return long.length === 0 ? [] : compoundsOf(owner, long);
   });
 }
 
-function compoundsOf(entity: Entity, long: readonly string[]): string[] {
+function compoundsOf(owner: Owner, long: readonly string[]): string[] {
   const found: string[] = [];
-  for (const served of entity.domains ?? []) {
-    const parsed = parse(served.replace(/^\*\./, ''), { allowPrivateDomains: false });
+  for (const address of owner.addresses) {
+    const parsed = parse(address, { allowPrivateDomains: false });
     if (!parsed.domain || !parsed.domainWithoutSuffix || parsed.isIp) continue;
     const label = squash(parsed.domainWithoutSuffix);
     if (long.some((name) => label !== name && label.includes(name))) found.push(parsed.domain.toLowerCase());
   }
   return found;
+}
+
+/**
+ * A company's own sites on other people's domains: on a shared platform
+ * (public suffix list, private section: `bybit-exchange.github.io`,
+ * `hyperliquid.gitbook.io`, `webpack.js.org`) the site whose name holds the
+ * company's name, and elsewhere the host whose sub-domain does
+ * (`hashkeyglobal-apidoc.readme.io`), when the company's own data points
+ * there (third-party-web's served hosts, ccxt's documentation and API pages,
+ * simple-icons' logo and guideline pages). The check reads a brand name on
+ * a platform or in another domain's sub-domain as an imitation, so without
+ * them it would mark these as imitations of their owner.
+ */
+function ownSitesElsewhere(owners: readonly Owner[]): string[] {
+  const found = new Set<string>();
+  for (const owner of owners) {
+    const names = owner.names.map(squash).filter((n) => n.length >= 4);
+    const holdsName = (text: string) => names.some((name) => squash(text).includes(name));
+    for (const address of owner.addresses) {
+      const parsed = parse(address, { allowPrivateDomains: true });
+      if (!parsed.domain || !parsed.domainWithoutSuffix || parsed.isIp || !parsed.hostname) continue;
+      if (parsed.isPrivate === true) {
+        if (holdsName(parsed.domainWithoutSuffix)) found.add(parsed.domain.toLowerCase());
+      } else if (parsed.subdomain && !holdsName(parsed.domainWithoutSuffix) && holdsName(parsed.subdomain)) {
+        found.add(parsed.hostname.toLowerCase());
+      }
+    }
+  }
+  return [...found].sort();
 }
 
 /**
@@ -100,17 +138,38 @@ const CCXT = 'ccxt';
 const ccxtDir = fileURLToPath(new URL(`../node_modules/${CCXT}/`, import.meta.url));
 const ccxtVersion = (JSON.parse(readFileSync(`${ccxtDir}package.json`, 'utf8')) as { version: string }).version;
 
-async function exchangeDomains(): Promise<string[]> {
+interface Exchange { id: string; names: Set<string>; www: string[]; urls: string[] }
+
+/** Every string in a nested object of URLs (ccxt's `urls` nests them by purpose: www, doc, api...). */
+function urlsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(urlsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(urlsIn);
+  return [];
+}
+
+async function exchanges(): Promise<Exchange[]> {
   const ccxt = ((await import(CCXT)) as { default: Record<string, unknown> & { exchanges: string[] } }).default;
-  const found: string[] = [];
-  for (const id of ccxt.exchanges) {
+  return ccxt.exchanges.map((id) => {
     const Exchange = ccxt[id] as new () => { name?: string; urls?: { www?: string | string[] } };
     const exchange = new Exchange();
-    const names = new Set([id, exchange.name ?? ''].map(squash).filter((n) => n.length >= 3));
     const www = exchange.urls?.www;
-    for (const address of Array.isArray(www) ? www : [www ?? '']) {
+    return {
+      id,
+      names: new Set([id, exchange.name ?? ''].map(squash).filter((n) => n.length >= 3)),
+      www: Array.isArray(www) ? www : [www ?? ''],
+      // Templated API hosts (`https://{hostname}/api`) are filled so that they parse; only real names can match.
+      urls: urlsIn(exchange.urls).map((u) => u.replace(/\{[^}]*\}/g, 'x')),
+    };
+  });
+}
+
+function exchangeDomains(all: readonly Exchange[]): string[] {
+  const found: string[] = [];
+  for (const exchange of all) {
+    for (const address of exchange.www) {
       const parsed = parse(address, { allowPrivateDomains: false });
-      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && exchange.names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
     }
   }
   return found;
@@ -186,14 +245,18 @@ function walletDomains(): string[] {
   return found;
 }
 
+const allExchanges = await exchanges();
+const exchangeOwners: Owner[] = allExchanges.map((e) => ({ names: [...e.names], addresses: e.urls }));
+const iconOwners: Owner[] = icons.map((i) => ({ names: [i.slug ?? '', i.title, ...(i.aliases?.aka ?? [])], addresses: [i.source ?? '', i.guidelines ?? ''] }));
 const named = [
   ...icons.map(ownDomain).filter((d): d is string => d !== null),
   ...entities.flatMap(entityDomains),
-  ...(await exchangeDomains()),
+  ...exchangeDomains(allExchanges),
   ...topSiteDomains(),
   ...walletDomains(),
 ];
-const domains = [...new Set([...named, ...ownCompounds(named)])].sort();
+const domains = [...new Set([...named, ...ownCompounds(named, [...entityOwners(), ...exchangeOwners])])].sort();
+const ownSites = ownSitesElsewhere([...entityOwners(), ...exchangeOwners, ...iconOwners]);
 
 /**
  * Known sites that are no brand here: every other registrable domain
@@ -220,9 +283,9 @@ function knownSites(brands: ReadonlySet<string>): string[] {
 const sites = knownSites(new Set(domains));
 const out = {
   sources: [
-    `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name`,
-    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name, and, for those entities, the served domains whose label holds that name with other words; every other registrable domain it attributes to a company is a known site (known_sites), never compared against`,
-    `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name`,
+    `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name, and those on another domain whose site or sub-domain name holds it (own_sites)`,
+    `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name, and, for those entities, the served domains whose label holds that name with other words; every other registrable domain it attributes to a company is a known site (known_sites), never compared against; served hosts on another domain whose site or sub-domain name holds the company's name are its own sites (own_sites)`,
+    `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name; of all its URLs (documentation, API...), the domains whose label holds that name with other words, and the hosts on another domain whose site or sub-domain name holds it (own_sites)`,
     `${TOP}@${TOP_VERSION} (MIT, https://github.com/Kikobeats/top-sites): top-sites.json, the Moz top 500 domains, by registrable domain, shared platforms left out`,
     `${WALLETS}@${WALLETS_VERSION} (MIT, https://github.com/rainbow-me/rainbowkit): each wallet's download and help pages whose registrable label is the wallet's id or name`,
   ],
@@ -237,6 +300,7 @@ const out = {
   generated_at: new Date().toISOString().slice(0, 10),
   domains,
   known_sites: sites,
+  own_sites: ownSites,
 };
 writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
-console.log(`wrote ${domains.length} brand domains and ${sites.length} known sites from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`);
+console.log(`wrote ${domains.length} brand domains, ${sites.length} known sites and ${ownSites.length} own sites on other domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`);

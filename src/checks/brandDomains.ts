@@ -8,12 +8,19 @@ import type { DataSource } from './types.js';
  * by hand.
  */
 const require = createRequire(import.meta.url);
-const data = require('./data/brandDomains.json') as { domains: string[]; known_sites: string[]; generated_at: string; packages: DataSource[] };
+const data = require('./data/brandDomains.json') as { domains: string[]; known_sites: string[]; own_sites: string[]; generated_at: string; packages: DataSource[] };
 
 export const BRAND_DOMAINS: readonly string[] = data.domains;
 
 /** Registrable domains a maintained source attributes to a company without making it a brand here (CDN and script hosts): no one's imitation, and no one's to imitate. */
 export const KNOWN_SITES: ReadonlySet<string> = new Set(data.known_sites);
+
+/**
+ * Companies' own sites on other people's domains: sites on shared platforms
+ * (`bybit-exchange.github.io`) and hosts (`hashkeyglobal-apidoc.readme.io`)
+ * that the companies' own data names: no one's imitation.
+ */
+export const OWN_SITES_ELSEWHERE: ReadonlySet<string> = new Set(data.own_sites);
 
 export const BRAND_SOURCES: readonly DataSource[] = data.packages.map((p) => ({
   name: `${p.name} (via scripts/build-brand-domains.ts, built ${data.generated_at})`, version: p.version, licence: p.licence,

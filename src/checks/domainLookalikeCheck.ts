@@ -8,7 +8,7 @@ import { createTypoWindowIndex, type Window } from './typoWindows.js';
 import { isChanceMatch, isOrdinaryWord, isWordRun } from './wordRuns.js';
 import { PLACE_NAMES_SOURCE } from './placeNames.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
-import { BRAND_DOMAINS, BRAND_SOURCES, KNOWN_SITES } from './brandDomains.js';
+import { BRAND_DOMAINS, BRAND_SOURCES, KNOWN_SITES, OWN_SITES_ELSEWHERE } from './brandDomains.js';
 import { CONFUSABLES_SOURCE, confusableSkeleton, damerauLevenshtein } from './stringDistance.js';
 import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
 
@@ -120,7 +120,7 @@ export type Resemblance =
   | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation' | 'spelled_domain'; known: string }
   | { kind: 'typo'; known: string; distance: number }
   | { kind: 'borrowed_name' | 'borrowed_disguise' | 'subdomain_name' | 'subdomain_disguise'; known: string; within: string }
-  | { kind: 'known_site'; known: string };
+  | { kind: 'known_site' | 'own_site'; known: string };
 
 /**
  * Short names collide with ordinary words, and with thousands of brands a
@@ -216,6 +216,9 @@ function isAffixedWord(candidate: string, known: string): boolean {
 
 export function resemblance(view: HostView): Resemblance | null {
   if (view.registrable === null || view.label === null) return null;
+  // A company's own site elsewhere (`hyperliquid.gitbook.io`, `hashkeyglobal-apidoc.readme.io`), as its own data names it.
+  const ownSite = ownSiteElsewhere(view);
+  if (ownSite !== null) return { kind: 'own_site', known: ownSite };
   // A site on a platform (`wallet.webflow.io`) is not the platform's own domain, whoever the platform is.
   const exact = view.platform === null ? BY_DOMAIN.get(view.registrable) : undefined;
   if (exact) return borrowedName(view.subdomain, exact.domain, exact.label) ?? { kind: 'is_well_known', known: exact.domain };
@@ -236,6 +239,12 @@ export function resemblance(view: HostView): Resemblance | null {
   // A well-known name found in the site's own name says more than the shape of its sub-domains.
   if (byName !== null && byName.kind !== 'same_name_other_suffix') return byName;
   return spelledDomain(view) ?? subdomainName(view) ?? byName;
+}
+
+/** The platform site, or the host, that a company's own data names as its own, or null. */
+function ownSiteElsewhere(view: HostView): string | null {
+  if (view.platform !== null && OWN_SITES_ELSEWHERE.has(view.platform.site)) return view.platform.site;
+  return OWN_SITES_ELSEWHERE.has(view.hostname) ? view.hostname : null;
 }
 
 /**
@@ -465,6 +474,8 @@ function answerFor(found: Resemblance | null, view: HostView, type: string): Sig
         : neutral(`The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`);
     case 'known_site':
       return neutral(`The domain ${found.known} is a company's known site, not an imitation of a well-known domain.`);
+    case 'own_site':
+      return neutral(`The host ${found.known} is a company's own site on another domain, as the company's maintained data names it, not an imitation of a well-known domain.`);
     case 'platform_imitation':
       return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`);
     case 'same_name_other_suffix':
