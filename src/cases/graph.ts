@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../platform/digest.js';
 import type { CaseContext } from '../../machines/caseMachine.js';
 import type { Tx } from '../db/pool.js';
 import { identifiersOf } from '../entities/history.js';
@@ -46,5 +46,5 @@ export async function caseGraph(tx: Tx, caseId: string, c: CaseContext, now: Dat
 
 /** Stable ids: the same value, entity or edge always gets the same id, so clients can diff graphs. */
 function idOf(prefix: string, ...parts: string[]): string {
-  return `${prefix}_${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24)}`;
+  return `${prefix}_${sha256(parts.join('\u0000')).slice(0, 24)}`;
 }

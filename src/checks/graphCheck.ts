@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../platform/digest.js';
 import { ARTIFACT_TYPES, describeType } from './artifactTypes.js';
 import { OFFLINE, PERSONAL_FACT, defineCheck, neutral, weakens } from './evidence.js';
 import type { GraphNeighbourhood } from './types.js';
@@ -87,7 +87,7 @@ function edgeWeight(otherEntities: number): number {
 
 /** Stable across calls: the same relation and value always give the same id. */
 function connectionId(relation: string, entry: SharedValue): string {
-  const digest = createHash('sha256').update(`${relation}\u0000${entry.type}\u0000${entry.normalised}`).digest('hex');
+  const digest = sha256(`${relation}\u0000${entry.type}\u0000${entry.normalised}`);
   return `conn_${digest.slice(0, 32)}`;
 }
 

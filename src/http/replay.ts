@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../platform/digest.js';
 import type { Principal } from '../auth/authenticate.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { canonicalJson } from '../inquiries/idempotency.js';
@@ -33,7 +33,7 @@ export async function withReplay(store: ReplayStore, ctx: HandlerContext, operat
   if (key === undefined || ctx.principal === null) return run();
   if (!KEY.test(key)) throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], type: 'string_pattern_mismatch', msg: 'An idempotency key is 1 to 128 visible ASCII characters.' }]);
   const principal = ctx.principal;
-  const hash = createHash('sha256').update(canonicalJson({ params: ctx.params, query: ctx.query, body: ctx.body })).digest('hex');
+  const hash = sha256(canonicalJson({ params: ctx.params, query: ctx.query, body: ctx.body }));
   const claimed = await store.claim(principal, operation, key, hash);
   if (claimed !== 'claimed') {
     if (claimed.hash !== hash) throw ValidationFailure.rule('I17', ['header', 'Idempotency-Key'], 'This idempotency key was used with a different request (rule I17).');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../platform/digest.js';
 import { connectionsFrom } from '../checks/graphCheck.js';
 import type { Absence, GraphNeighbourhood, Signal, Tier } from '../checks/types.js';
 import type { CoverageGap } from './plan.js';
@@ -58,6 +58,6 @@ export function buildFindings(input: {
 
 /** Stable for the same inquiry and finding, so a revision refers to the same finding by the same id. */
 function findingId(inquiryId: string, s: Signal): string {
-  const digest = createHash('sha256').update([inquiryId, s.kind, s.about_type, s.about, s.statement].join('\u0000')).digest('hex');
+  const digest = sha256([inquiryId, s.kind, s.about_type, s.about, s.statement].join('\u0000'));
   return `fnd_${digest.slice(0, 24)}`;
 }
