@@ -79,9 +79,12 @@ export async function selectEventsAfter(tx: Tx, streamId: string, afterSeq: numb
 export type OutboxKind = 'job' | 'timer' | 'publish';
 
 
+// Only what the database adds comes back (sequence numbers, times, outbox ids): the payloads are
+// the command's own, so sending them back would double the bytes of every command for nothing.
 const AppendedRow = z.object({
-  events: z.array(z.object({ stream_id: z.string(), seq: z.number().int(), type: z.string(), payload: z.record(z.string(), z.unknown()), occurred_at: z.string() })),
-  outbox: z.array(z.object({ id: z.number().int(), kind: z.string(), payload: z.unknown() })),
+  events: z.array(z.tuple([z.number().int(), z.string()])),
+  published: z.array(z.number().int()),
+  others: z.array(z.number().int()),
 });
 
 /** Data-modifying statements as the CTEs `w0 AS (...), w1 AS (...)` of one statement (none may be empty). */
@@ -137,7 +140,33 @@ export async function appendEventsAndOutbox(
       ORDER BY r.ord
       RETURNING id, kind, payload
     )
-    SELECT coalesce((SELECT jsonb_agg(to_jsonb(ev) ORDER BY seq) FROM ev), '[]'::jsonb) AS events,
-           coalesce((SELECT jsonb_agg(o ORDER BY o.id) FROM (SELECT * FROM published UNION ALL SELECT * FROM others) o), '[]'::jsonb) AS outbox`);
-  return { events: row.events, outbox: row.outbox };
+    SELECT coalesce((SELECT jsonb_agg(jsonb_build_array(seq, occurred_at) ORDER BY seq) FROM ev), '[]'::jsonb) AS events,
+           coalesce((SELECT jsonb_agg(id ORDER BY id) FROM published), '[]'::jsonb) AS published,
+           coalesce((SELECT jsonb_agg(id ORDER BY id) FROM others), '[]'::jsonb) AS others`);
+  return written(a, row);
+}
+
+/**
+ * The events and outbox rows as stored, from the command's own payloads and
+ * what the statement returned. Each INSERT takes its rows in order (events
+ * by sequence, jobs and timers as emitted) and the outbox ids grow in that
+ * order, so the i-th id of a kind is the i-th row of it; the rows are then
+ * put in id order, the order the relay carries them out.
+ */
+function written(
+  a: { streamId: string; events: { type: string; payload: Record<string, unknown> }[]; outbox: { kind: OutboxKind; payload: unknown }[] },
+  row: z.infer<typeof AppendedRow>,
+): { events: StreamEvent[]; outbox: WrittenOutboxRow[] } {
+  if (row.events.length !== a.events.length || row.published.length !== a.events.length || row.others.length !== a.outbox.length) {
+    throw new Error('The append wrote another number of rows than the command gave it.');
+  }
+  const events = a.events.map((e, i): StreamEvent => {
+    const [seq, occurredAt] = row.events[i]!;
+    return { stream_id: a.streamId, seq, type: e.type, payload: e.payload, occurred_at: occurredAt };
+  });
+  const outbox: WrittenOutboxRow[] = [
+    ...events.map((e, i) => ({ id: row.published[i]!, kind: 'publish', payload: e })),
+    ...a.outbox.map((o, i) => ({ id: row.others[i]!, kind: o.kind, payload: o.payload })),
+  ];
+  return { events, outbox: outbox.sort((x, y) => x.id - y.id) };
 }

@@ -10,6 +10,8 @@ import {
 import type { ActorRuntime } from '../../actors/runtime.js';
 import { INQUIRY_MACHINE_VERSION, inquiryMachine, type InquiryEvent } from '../../machines/inquiryMachine.js';
 import { toBullJobId } from '../../actors/relay.js';
+import { appendEventsAndOutbox } from '../../actors/store.js';
+import { withSystem, withTenant } from '../../src/db/pool.js';
 import { counterMachine, eventually, startHarness, type Harness } from './support.js';
 
 let h: Harness;
@@ -266,5 +268,24 @@ describe('the inquiry machine on the runtime', () => {
     expect(calls.map((c) => c.type)).toEqual(['updateInquiryStatus', 'updateInquiryStatus', 'recordAssessment', 'updateInquiryStatus']);
     expect(calls[2]).toEqual({ type: 'recordAssessment', params: { assessment: { assessment_id: 'a-1', preliminary: false }, record: null }, tenant: h.scope.tenantId });
     expect(h.published.filter((e) => e.stream_id === id)).toEqual(done.events);
+  });
+});
+
+describe('appendEventsAndOutbox', () => {
+  it('given events, jobs and timers in one command, when appended, then the rows it hands the relay are the stored rows, in id order', async () => {
+    const id = await createCounter();
+    const events = [{ type: 'First', payload: { n: 1, nested: { list: [1, 'two'] } } }, { type: 'Second', payload: { n: 2 } }];
+    const outbox = [
+      { kind: 'job' as const, payload: { queue: 'checks', name: 'check.run', jobId: `j1-${id}`, data: { n: 1 } } },
+      { kind: 'timer' as const, payload: { event: { type: 'counter.bumped' }, delayMs: 60_000, timerId: `t1-${id}` } },
+      { kind: 'job' as const, payload: { queue: 'checks', name: 'check.run', jobId: `j2-${id}`, data: { n: 2 } } },
+    ];
+    const written = await withTenant(h.db, h.scope, (tx) => appendEventsAndOutbox(tx, { streamId: id, tenantId: h.scope.tenantId!, mode: 'test', events, outbox }));
+    const storedEvents = await runtime.readEvents(h.scope, id, 0, 10);
+    expect(written.events).toEqual(storedEvents);
+    const storedOutbox = await withSystem(h.db, (tx) => tx.any(sql.type(z.object({ id: z.number(), kind: z.string(), payload: z.unknown() }))`
+      SELECT id, kind, payload FROM outbox WHERE actor_id = ${id} ORDER BY id`));
+    expect(written.outbox).toEqual(storedOutbox);
+    expect(written.outbox.map((r) => r.kind)).toEqual(['publish', 'publish', 'job', 'timer', 'job']);
   });
 });
