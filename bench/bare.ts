@@ -1,4 +1,4 @@
-import uWS from 'uWebSockets.js';
+import * as uWS from '../src/http/uws.js';
 import { sql } from 'slonik';
 import { createDb, type Db } from '../src/db/pool.js';
 

@@ -1,5 +1,5 @@
 import type { CatalogueRow } from './checks/catalogue.js';
-import uWS from 'uWebSockets.js';
+import * as uWS from './http/uws.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AuditWriter } from './audit/auditWriter.js';
@@ -291,5 +291,6 @@ const DOCS_ASSET_OP: OperationSpec = {
 function refuseFraming(ex: Exchange, refusal: FramingRefusal, log: Logger): void {
   log.warn({ method: ex.method, status: refusal.status }, 'request refused for its framing');
   const body = JSON.stringify({ type: `${PROBLEM_TYPE_BASE}framing`, title: refusal.title, status: refusal.status, detail: refusal.detail });
-  send(ex, { status: refusal.status, headers: { 'Content-Type': 'application/problem+json', Connection: 'close' }, body }, true);
+  // Closing (the last argument) makes uWS write `Connection: close` itself; writing it here too doubled it.
+  send(ex, { status: refusal.status, headers: { 'Content-Type': 'application/problem+json' }, body }, true);
 }

@@ -1,19 +1,14 @@
-import { createRequire } from 'node:module';
-import uWS from 'uWebSockets.js';
+import * as uWS from './uws.js';
 
 /**
- * The uWS package silently falls back to a slow pure-JS server when its native
- * addon does not match the Node ABI. We refuse to start on the fallback: the
- * latency targets only hold on the native server.
+ * The edge runs only on uWebSockets.js's native addon: the latency targets
+ * and the parser's own answers to malformed heads (400, 431, 505) hold only
+ * there. The package loads the addon built for this Node ABI and throws at
+ * import when it has none; this makes sure what loaded is native code and
+ * not some JavaScript stand-in.
  */
 export function assertNativeUws(): void {
-  const require = createRequire(import.meta.url);
-  const binary = `uWebSockets.js/binaries/uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
-  let native: unknown;
-  try {
-    native = require(binary);
-  } catch (error) {
-    throw new Error(`uWebSockets.js has no native addon for this platform (${binary}): ${(error as Error).message}`);
+  if (typeof uWS.App !== 'function' || !Function.prototype.toString.call(uWS.App).includes('[native code]')) {
+    throw new Error('uWebSockets.js did not load its native addon');
   }
-  if (native !== uWS) throw new Error('uWebSockets.js loaded its JavaScript fallback instead of the native addon');
 }

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
 import pino from 'pino';
-import uWS from 'uWebSockets.js';
+import * as uWS from '../../src/http/uws.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StreamEvent } from '../../actors/types.js';
 import { createAuditSpool } from '../../src/audit/spool.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import uWS, { type HttpResponse, type TemplatedApp, type us_socket_context_t } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
+import { COMPRESSION_DISABLED } from '../uws.js';
 import type { Logger } from 'pino';
 import type { AuditWriter } from '../../audit/auditWriter.js';
 import type { RevocationBus } from '../../auth/revocations.js';
@@ -64,7 +65,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
     maxBackpressure: UWS_MAX_BACKPRESSURE_BYTES,
     idleTimeout: TRANSPORT_IDLE_SECONDS,
     sendPingsAutomatically: true,
-    compression: uWS.DISABLED,
+    compression: COMPRESSION_DISABLED,
     upgrade: (res, req, context) => {
       const hs: Handshake = {
         sessionId: req.getParameter(0) ?? '',
@@ -88,7 +89,10 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       const { conn } = ws.getUserData();
       live.add(conn);
       // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it at run time.
-      conn.attach(ws as never);
+      // It attaches (and sends `ready`) once this callback and the upgrade's cork have returned: a send
+      // corked inside the upgrade's own cork left uWS 20 closing the new socket at the client's first
+      // frame (1006), now and then. Nothing can arrive in between: I/O waits for the microtasks.
+      queueMicrotask(() => guard('open', () => conn.attach(ws as never)));
     }),
     // The ArrayBuffer is neutered when this callback returns: copy it first.
     message: (ws, message, isBinary) => guard('message', () => ws.getUserData().conn.onMessage(new Uint8Array(message.slice(0)), isBinary)),
