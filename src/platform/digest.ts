@@ -3,8 +3,8 @@ import * as crypto from 'node:crypto';
 /**
  * SHA-256 of a string, for the ids and tags computed on every call (finding
  * ids, graph ids, prepared-statement names, ETags). `crypto.hash` (Node
- * 20.12 and later) digests in one native call, about twice as fast as a
- * `createHash` object per digest (bench/README.md); `engines` still admits
+ * 20.12 and later) digests in one native call instead of a `createHash`
+ * object per digest; `engines` still admits
  * earlier Node 20 releases, which get the same bytes the older way.
  */
 export type OneShot = (algorithm: string, data: string, encoding: 'hex' | 'base64url') => string;
