@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { resemblance } from '../src/checks/domainLookalikeCheck.js';
+import { viewHost } from '../src/checks/hosts.js';
+
+/**
+ * `npm run bench:false-alarms`: how many real, legitimate hosts the
+ * look-alike rules mark as imitations. Each source is a maintained package
+ * naming hosts that their owners run: every URL ccxt gives its exchanges
+ * (websites, documentation, APIs), every host third-party-web names for its
+ * companies, every page simple-icons took a logo from, and every mail
+ * provider of email-providers. Some of these also feed the brand list
+ * (scripts/build-brand-domains.ts), so a host being its own brand is no
+ * news; what counts is a host marked as someone's imitation. Prints, per
+ * source, the hosts read and the marked ones by kind, with examples
+ * (`--examples N`, default 8).
+ */
+const require = createRequire(import.meta.url);
+const args = parseArgs({ options: { examples: { type: 'string' } } }).values;
+const EXAMPLES = Number(args.examples ?? 8);
+
+const NOT_AN_ALARM = new Set(['is_well_known', 'known_site', 'own_site', 'same_name_other_suffix']);
+
+function hostOf(address: string): string | null {
+  try {
+    const host = new URL(address.replace(/\{[^}]*\}/g, 'x')).hostname.toLowerCase();
+    return host.includes('.') ? host : null;
+  } catch {
+    return null;
+  }
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+async function ccxtHosts(): Promise<string[]> {
+  const ccxt = ((await import('ccxt')) as { default: Record<string, unknown> & { exchanges: string[] } }).default;
+  return ccxt.exchanges.flatMap((id) => stringsIn(new (ccxt[id] as new () => { urls?: unknown })().urls)).map(hostOf).filter((h): h is string => h !== null);
+}
+
+function thirdPartyWebHosts(): string[] {
+  const entities = require('third-party-web/dist/entities-nostats.json') as { domains?: string[] }[];
+  return entities.flatMap((e) => e.domains ?? []).map((d) => d.replace(/^\*\./, '').toLowerCase());
+}
+
+function simpleIconsHosts(): string[] {
+  const raw = JSON.parse(readFileSync(new URL('../node_modules/simple-icons/data/simple-icons.json', import.meta.url), 'utf8')) as { source?: string; guidelines?: string }[] | { icons: { source?: string; guidelines?: string }[] };
+  const icons = Array.isArray(raw) ? raw : raw.icons;
+  return icons.flatMap((i) => [i.source ?? '', i.guidelines ?? '']).map(hostOf).filter((h): h is string => h !== null);
+}
+
+const mailProviders = (): string[] => (require('email-providers/all.json') as string[]).map((d) => d.toLowerCase());
+
+const sources: [string, () => string[] | Promise<string[]>][] = [
+  ['ccxt exchange URLs', ccxtHosts],
+  ['third-party-web company hosts', thirdPartyWebHosts],
+  ['simple-icons logo pages', simpleIconsHosts],
+  ['email-providers mail domains', mailProviders],
+];
+
+for (const [name, read] of sources) {
+  const hosts = [...new Set(await read())];
+  const marked = new Map<string, string[]>();
+  for (const host of hosts) {
+    const found = resemblance(viewHost(host));
+    if (found === null || NOT_AN_ALARM.has(found.kind)) continue;
+    marked.set(found.kind, [...(marked.get(found.kind) ?? []), `${host} ~ ${found.known}`]);
+  }
+  const total = [...marked.values()].reduce((n, list) => n + list.length, 0);
+  console.log(JSON.stringify({ source: name, hosts: hosts.length, marked: total, share: Number((total / hosts.length).toFixed(4)), by_kind: Object.fromEntries([...marked].map(([k, v]) => [k, v.length])) }));
+  for (const [kind, list] of marked) console.log(`  ${kind}: ${list.slice(0, EXAMPLES).join(', ')}`);
+}
