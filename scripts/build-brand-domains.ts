@@ -262,30 +262,33 @@ const ownSites = ownSitesElsewhere([...entityOwners(), ...exchangeOwners, ...ico
  * Known sites that are no brand here: every other registrable domain
  * third-party-web attributes to a company (the hosts its scripts and
  * content are served from on the web's top sites, `licdn.com`,
- * `bstatic.com`). Being observed serving a named company is not a brand
- * to imitate, so these are never compared against, but their own names
- * are no one's imitation either. Platforms (public suffix list, private
- * section) are left out: their sites are their users'.
+ * `bstatic.com`), every site simple-icons took a logo or brand guidelines
+ * from (its contributing rules ask for official sources: `adacore.com`,
+ * `alibabagroup.com`), and every domain ccxt points an exchange's clients
+ * to (`lbank.info`). A real site a maintained source names is no one's
+ * imitation, so these are never compared against and their own names are
+ * not read as imitations; being named is not a brand to imitate either.
+ * Platforms (public suffix list, private section) are left out: their
+ * sites are their users'.
  */
-function knownSites(brands: ReadonlySet<string>): string[] {
+function knownSites(brands: ReadonlySet<string>, owners: readonly Owner[]): string[] {
   const found = new Set<string>();
-  for (const entity of entities) {
-    for (const served of entity.domains ?? []) {
-      const parsed = parse(served.replace(/^\*\./, ''), { allowPrivateDomains: false });
-      if (!parsed.domain || parsed.isIp || brands.has(parsed.domain.toLowerCase())) continue;
-      const asPlatform = parse(parsed.domain, { allowPrivateDomains: true });
-      if (asPlatform.isPrivate && asPlatform.publicSuffix === parsed.domain) continue;
-      found.add(parsed.domain.toLowerCase());
-    }
+  for (const address of owners.flatMap((o) => o.addresses)) {
+    const parsed = parse(address, { allowPrivateDomains: false });
+    // Only suffixes the public suffix list knows: ccxt's templated hosts (`{hostname}`) name none.
+    if (!parsed.domain || parsed.isIp || parsed.isIcann !== true || brands.has(parsed.domain.toLowerCase())) continue;
+    const asPlatform = parse(parsed.domain, { allowPrivateDomains: true });
+    if (asPlatform.isPrivate && asPlatform.publicSuffix === parsed.domain) continue;
+    found.add(parsed.domain.toLowerCase());
   }
   return [...found].sort();
 }
-const sites = knownSites(new Set(domains));
+const sites = knownSites(new Set(domains), [...entityOwners(), ...iconOwners, ...exchangeOwners]);
 const out = {
   sources: [
-    `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name, and those on another domain whose site or sub-domain name holds it (own_sites)`,
+    `${PACKAGE}@${version} (CC0-1.0, https://github.com/simple-icons/simple-icons): data/simple-icons.json source and guidelines URLs whose registrable label is the brand's own name, and those on another domain whose site or sub-domain name holds it (own_sites); every other registrable domain of those URLs is a known site (known_sites)`,
     `${TPW}@${tpwVersion} (MIT, https://github.com/patrickhulce/third-party-web): dist/entities-nostats.json homepages and served domains whose registrable label is the entity's or company's name, and, for those entities, the served domains whose label holds that name with other words; every other registrable domain it attributes to a company is a known site (known_sites), never compared against; served hosts on another domain whose site or sub-domain name holds the company's name are its own sites (own_sites)`,
-    `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name; of all its URLs (documentation, API...), the domains whose label holds that name with other words, and the hosts on another domain whose site or sub-domain name holds it (own_sites)`,
+    `${CCXT}@${ccxtVersion} (MIT, https://github.com/ccxt/ccxt): each supported exchange's website (urls.www) whose registrable label is the exchange's id or name; of all its URLs (documentation, API...), the domains whose label holds that name with other words, and the hosts on another domain whose site or sub-domain name holds it (own_sites); every other registrable domain of those URLs is a known site (known_sites)`,
     `${TOP}@${TOP_VERSION} (MIT, https://github.com/Kikobeats/top-sites): top-sites.json, the Moz top 500 domains, by registrable domain, shared platforms left out`,
     `${WALLETS}@${WALLETS_VERSION} (MIT, https://github.com/rainbow-me/rainbowkit): each wallet's download and help pages whose registrable label is the wallet's id or name`,
   ],

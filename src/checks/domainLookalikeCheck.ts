@@ -277,7 +277,8 @@ function subdomainName(view: HostView): Resemblance | null {
 function borrowedName(subdomain: string, withinDomain: string, withinLabel: string): Resemblance | null {
   if (isOwnName(subdomain)) return null;
   const site = foldLabel(subdomain.slice(subdomain.lastIndexOf('.') + 1));
-  const found = otherBrandIn(site, (k) => k.domain !== withinDomain && k.label !== withinLabel);
+  // A brand the domain's own name holds (`paypal` below `paypal-corp.com`) is that domain's own business.
+  const found = otherBrandIn(site, (k) => k.domain !== withinDomain && !withinLabel.includes(k.label));
   return found ? { kind: found.disguised ? 'borrowed_disguise' : 'borrowed_name', known: found.known.domain, within: withinDomain } : null;
 }
 

@@ -186,6 +186,12 @@ describe('domain_lookalike', () => {
     ['a page of an own site on a platform', 'URL', 'https://docs.hyperliquid.gitbook.io/api', 'neutral', /hyperliquid.gitbook.io is a company's own site/],
     ['an exchange\'s own compound domain', 'DOMAIN', 'binancefuture.com', 'supports', /binancefuture.com itself/],
     ['the same brand beside other words on the same platform, not its own', 'DOMAIN', 'bybit-exchange-support.github.io', 'weakens', /bybit.com/],
+    // Real sites the maintained sources name (simple-icons' logo pages, ccxt's exchange URLs) are known sites.
+    ['a company site a logo was taken from, one edit from another brand', 'DOMAIN', 'adacore.com', 'neutral', /adacore.com is a company's known site/],
+    ['a brand\'s corporate site', 'URL', 'https://newsroom.paypal-corp.com/', 'neutral', /paypal-corp.com is a company's known site/],
+    ['an exchange\'s regional domain', 'DOMAIN', 'lbank.info', 'neutral', /known site/],
+    ['its own brand in a sub-domain of a known site whose name holds it', 'DOMAIN', 'paypal-login.paypal-corp.com', 'neutral', /known site/],
+    ['another brand in a sub-domain of a known site', 'DOMAIN', 'metamask-help.alibabagroup.com', 'weakens', /metamask.io/],
     ['the same brand beside other words below the same documentation service, not its own', 'DOMAIN', 'hashkey-verify.readme.io', 'weakens', /hashkey.com/],
     ['a digit for a letter', 'DOMAIN', 'paypa1.com', 'weakens', /reads like the well-known domain paypal.com/],
     ['rn for m', 'URL', 'https://rnicrosoft.com/', 'weakens', /microsoft.com/],
