@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { resemblance } from '../src/checks/domainLookalikeCheck.js';
 import { viewHost } from '../src/checks/hosts.js';
+import { stringsIn } from '../scripts/lib/nestedStrings.js';
 
 /**
  * `npm run bench:false-alarms`: how many real, legitimate hosts the
@@ -29,13 +30,6 @@ function hostOf(address: string): string | null {
   } catch {
     return null;
   }
-}
-
-function stringsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
-  return [];
 }
 
 async function ccxtHosts(): Promise<string[]> {

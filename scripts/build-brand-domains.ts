@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'tldts';
+import { stringsIn } from './lib/nestedStrings.js';
 
 /**
  * Builds src/checks/data/brandDomains.json, the well-known brands the
@@ -140,14 +141,6 @@ const ccxtVersion = (JSON.parse(readFileSync(`${ccxtDir}package.json`, 'utf8')) 
 
 interface Exchange { id: string; names: Set<string>; www: string[]; urls: string[] }
 
-/** Every string in a nested object of URLs (ccxt's `urls` nests them by purpose: www, doc, api...). */
-function urlsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(urlsIn);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(urlsIn);
-  return [];
-}
-
 async function exchanges(): Promise<Exchange[]> {
   const ccxt = ((await import(CCXT)) as { default: Record<string, unknown> & { exchanges: string[] } }).default;
   return ccxt.exchanges.map((id) => {
@@ -159,7 +152,7 @@ async function exchanges(): Promise<Exchange[]> {
       names: new Set([id, exchange.name ?? ''].map(squash).filter((n) => n.length >= 3)),
       www: Array.isArray(www) ? www : [www ?? ''],
       // Templated API hosts (`https://{hostname}/api`) are filled so that they parse; only real names can match.
-      urls: urlsIn(exchange.urls).map((u) => u.replace(/\{[^}]*\}/g, 'x')),
+      urls: stringsIn(exchange.urls).map((u) => u.replace(/\{[^}]*\}/g, 'x')),
     };
   });
 }
