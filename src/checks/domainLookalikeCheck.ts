@@ -78,11 +78,17 @@ const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.skeleton,
 const RANK: ReadonlyMap<KnownDomain, number> = new Map(KNOWN.map((k, i) => [k, i]));
 // Typos are looked for only among names of similar length (an edit changes the length by at most
 // two), so the names are bucketed by length once and a look-up reads five buckets, not every name.
+const BRANDS: ReadonlySet<string> = new Set(BRAND_DOMAINS);
+// A mail provider that no brand source names and whose name is an ordinary word (`casino.com`,
+// `doctor.com`, `lawyer.com`: webmail services of the early web) is no name a typo imitates: one
+// letter from it is another word or another company (`casio.com`). Brands named by a word (`apple`)
+// stay, since people know them by that name and a typo of it fools them.
+const isTypoTarget = (k: KnownDomain) => BRANDS.has(k.domain) || !isOrdinaryWord(k.label);
 const TYPO_CANDIDATES_BY_LENGTH: ReadonlyMap<number, readonly KnownDomain[]> = (() => {
   const buckets = new Map<number, KnownDomain[]>();
   for (const k of KNOWN) {
     const length = Array.from(k.label).length;
-    if (length < 5) continue;
+    if (length < 5 || !isTypoTarget(k)) continue;
     buckets.set(length, [...(buckets.get(length) ?? []), k]);
   }
   return buckets;

@@ -102,6 +102,8 @@ describe('domain_lookalike on real names', () => {
     // letter (inbox.com, mailbox.org), a letter that is no slip of the finger, two edits that spell other words.
     ['EMAIL', 'jane@mail2ireland.com'], ['EMAIL', 'jane@in-box.net'], ['EMAIL', 'jane@imailbox.com'],
     ['EMAIL', 'jane@eastmail.com'], ['EMAIL', 'jane@prontomail.com'],
+    // One letter from a mail provider named by an ordinary word (casino.com) is another company, not its typo.
+    ['DOMAIN', 'casio.com'], ['EMAIL', 'jane@casio.co.jp'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
     ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
     // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
