@@ -443,13 +443,20 @@ const HISTOGRAMS: ReadonlyMap<KnownDomain, Uint8Array> = new Map(KNOWN.filter((k
 // Two edits move the character counts by at most this much, so a larger gap rules a name out cheaply.
 const MAX_HISTOGRAM_GAP = 4;
 
+// Four letters is the length of acronyms (universities and schools: `udem.edu`, `tesc.edu`), so a
+// label that short is read as another name, not as a five-letter brand with a letter dropped; except
+// against the mail providers people type their address at every day (`gmai.com`, `yaho.com`).
+const MIN_TYPO_LABEL = 5;
+
 function closestTypo(label: string): Resemblance | null {
   let best: Resemblance | null = null;
   const length = Array.from(label).length;
+  const shortLabel = length < MIN_TYPO_LABEL;
   const counts = histogram(label);
   let bestRank = Infinity;
   for (const delta of [-2, -1, 0, 1, 2]) {
     for (const known of TYPO_CANDIDATES_BY_LENGTH.get(length + delta) ?? []) {
+      if (shortLabel && !COMMON_FREE_MAIL.has(known.domain)) continue;
       const knownCounts = HISTOGRAMS.get(known);
       if (knownCounts !== undefined && histogramDistance(counts, knownCounts) > MAX_HISTOGRAM_GAP) continue;
       const distance = isTypoOf(label, known.label);

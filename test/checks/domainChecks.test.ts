@@ -102,6 +102,8 @@ describe('domain_lookalike on real names', () => {
     // letter (inbox.com, mailbox.org), a letter that is no slip of the finger, two edits that spell other words.
     ['EMAIL', 'jane@mail2ireland.com'], ['EMAIL', 'jane@in-box.net'], ['EMAIL', 'jane@imailbox.com'],
     ['EMAIL', 'jane@eastmail.com'], ['EMAIL', 'jane@prontomail.com'],
+    // Four letters are an acronym's length: universities one letter from a brand of five (udemy, tesco).
+    ['DOMAIN', 'udem.edu'], ['EMAIL', 'jane@tesc.edu'],
     // One letter from a mail provider named by an ordinary word (casino.com) is another company, not its typo.
     ['DOMAIN', 'casio.com'], ['EMAIL', 'jane@casio.co.jp'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
@@ -200,6 +202,7 @@ describe('domain_lookalike', () => {
     ['a dropped letter', 'EMAIL', 'jane@gogle.com', 'weakens', /1 edit away from the well-known domain google.com/],
     ['two swaps in a long name', 'DOMAIN', 'wellsfrago.com', 'weakens', /wellsfargo.com/],
     ['a swap in a five-letter name', 'EMAIL', 'jane@gmial.com', 'weakens', /gmail.com/],
+    ['a dropped letter of a mail provider, in four letters', 'EMAIL', 'jane@gmai.com', 'weakens', /gmail.com/],
     ['a one-letter substitution in a five-letter name', 'DOMAIN', 'apply.com', 'neutral', /does not resemble/],
     ['the name as a token', 'URL', 'https://paypal-login.net/verify', 'weakens', /contains the name of the well-known domain paypal.com/],
     ['the whole domain as a sub-domain', 'URL', 'https://paypal.com.account-check.net/', 'weakens', /begins like the well-known domain paypal.com but belongs to account-check.net/],
