@@ -346,13 +346,25 @@ function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | n
     if (same) return { kind: 'platform_imitation', known: same.domain };
   }
   const confusable = BY_SKELETON.get(confusableSkeleton(label)) ?? (folded !== label ? BY_LABEL.get(folded) : undefined);
-  if (confusable && confusable.label !== label) return { kind: 'confusable', known: confusable.domain };
+  if (confusable && confusable.label !== label && !isShortNameChance(label, confusable.label)) return { kind: 'confusable', known: confusable.domain };
   const disguised = disguisedName(folded, DISGUISE_INDEX);
   if (disguised) return { kind: 'confusable', known: disguised.domain };
   const typo = isOrdinaryWord(folded) ? null : closestTypo(folded);
   if (typo) return typo;
   const embedded = embeddedName(folded);
   return embedded ? { kind: 'embedded_name', known: embedded.domain } : null;
+}
+
+/**
+ * Whether a plain label reads like a four-letter name only by chance: with
+ * so few letters, a letter for a look-alike (`mait`, `malt`) or one glyph
+ * for two (`tum`, `turn`) is mostly another acronym, and universities and
+ * schools are named by acronyms. A disguise that spells the name out longer
+ * (`rneta` for meta) or with a digit or a letter of another script still
+ * counts.
+ */
+function isShortNameChance(label: string, known: string): boolean {
+  return known.length <= 4 && /^[a-z-]+$/.test(label) && label.length <= known.length;
 }
 
 /**

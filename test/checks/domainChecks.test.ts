@@ -102,8 +102,9 @@ describe('domain_lookalike on real names', () => {
     // letter (inbox.com, mailbox.org), a letter that is no slip of the finger, two edits that spell other words.
     ['EMAIL', 'jane@mail2ireland.com'], ['EMAIL', 'jane@in-box.net'], ['EMAIL', 'jane@imailbox.com'],
     ['EMAIL', 'jane@eastmail.com'], ['EMAIL', 'jane@prontomail.com'],
-    // Four letters are an acronym's length: universities one letter from a brand of five (udemy, tesco).
-    ['DOMAIN', 'udem.edu'], ['EMAIL', 'jane@tesc.edu'],
+    // Four letters are an acronym's length: universities one letter from a brand of five (udemy, tesco),
+    // or reading like a brand of four only by chance (tum for turn, mait for malt).
+    ['DOMAIN', 'udem.edu'], ['EMAIL', 'jane@tesc.edu'], ['DOMAIN', 'tum.de'], ['EMAIL', 'jane@mait.ac.in'],
     // One letter from a mail provider named by an ordinary word (casino.com) is another company, not its typo.
     ['DOMAIN', 'casio.com'], ['EMAIL', 'jane@casio.co.jp'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
@@ -199,6 +200,8 @@ describe('domain_lookalike', () => {
     ['the same brand beside other words below the same documentation service, not its own', 'DOMAIN', 'hashkey-verify.readme.io', 'weakens', /hashkey.com/],
     ['a digit for a letter', 'DOMAIN', 'paypa1.com', 'weakens', /reads like the well-known domain paypal.com/],
     ['rn for m', 'URL', 'https://rnicrosoft.com/', 'weakens', /microsoft.com/],
+    ['rn for m in a name of four letters', 'DOMAIN', 'rneta.com', 'weakens', /meta.com/],
+    ['a digit for a letter in a name of four letters', 'DOMAIN', 'ub3r.com', 'weakens', /uber.com/],
     ['a dropped letter', 'EMAIL', 'jane@gogle.com', 'weakens', /1 edit away from the well-known domain google.com/],
     ['two swaps in a long name', 'DOMAIN', 'wellsfrago.com', 'weakens', /wellsfargo.com/],
     ['a swap in a five-letter name', 'EMAIL', 'jane@gmial.com', 'weakens', /gmail.com/],
