@@ -10,13 +10,16 @@ import type { HostView } from './hosts.js';
  * which is why it is judged by its form, whatever name it spells; the
  * look-alike check says more when the spelt name is a well-known one.
  *
- * Only the original generic suffixes of RFC 1591 and two-label country
- * suffixes (`co.uk`) count inside the sub-domain: many newer suffixes are
- * ordinary words (`support`, `shop`) that honest sub-domains use. The
- * hyphenated form (`com-updated`) counts only those generic suffixes too:
- * country codes start honest labels (`us-east-1`, `de-de`, `uk-visas`).
+ * Only the open generic suffixes of RFC 1591 (com, net, org) and two-label
+ * country suffixes (`co.uk`) count inside the sub-domain: many newer
+ * suffixes are ordinary words (`support`, `shop`) that honest sub-domains
+ * use, and public bodies name their own zones after the restricted ones
+ * (`stud.edu.zh.ch`, `alu.edu.gva.es`, `ksz.edu-zg.ch`, a canton's and a
+ * region's schools). The hyphenated form (`com-updated`) counts only those
+ * generic suffixes too: country codes start honest labels (`us-east-1`,
+ * `de-de`, `uk-visas`).
  */
-const ORIGINAL_GENERIC: ReadonlySet<string> = new Set(['com', 'net', 'org', 'edu', 'gov', 'mil', 'int']);
+const ORIGINAL_GENERIC: ReadonlySet<string> = new Set(['com', 'net', 'org']);
 const SUFFIX_THEN_HYPHEN = /^([a-z]{3})-./;
 
 const isTwoLabelSuffix = (text: string) => text.includes('.') && parseDomain(`x.${text}`).publicSuffix === text;

@@ -102,6 +102,8 @@ describe('domain_lookalike on real names', () => {
     // letter (inbox.com, mailbox.org), a letter that is no slip of the finger, two edits that spell other words.
     ['EMAIL', 'jane@mail2ireland.com'], ['EMAIL', 'jane@in-box.net'], ['EMAIL', 'jane@imailbox.com'],
     ['EMAIL', 'jane@eastmail.com'], ['EMAIL', 'jane@prontomail.com'],
+    // Public bodies' own zones named after a restricted suffix: a canton's and a region's schools.
+    ['EMAIL', 'jane@stud.edu.zh.ch'], ['DOMAIN', 'ksz.edu-zg.ch'], ['EMAIL', 'jane@alu.edu.gva.es'],
     // Four letters are an acronym's length: universities one letter from a brand of five (udemy, tesco),
     // or reading like a brand of four only by chance (tum for turn, mait for malt).
     ['DOMAIN', 'udem.edu'], ['EMAIL', 'jane@tesc.edu'], ['DOMAIN', 'tum.de'], ['EMAIL', 'jane@mait.ac.in'],
