@@ -76,14 +76,14 @@ export const isWellKnownDomain = (registrable: string): boolean => BY_DOMAIN.has
 const BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, KNOWN);
 const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.skeleton, KNOWN.filter((k) => k.label.length >= 4));
 const RANK: ReadonlyMap<KnownDomain, number> = new Map(KNOWN.map((k, i) => [k, i]));
-// Typos are looked for only among names of similar length (an edit changes the length by at most
-// two), so the names are bucketed by length once and a look-up reads five buckets, not every name.
 const BRANDS: ReadonlySet<string> = new Set(BRAND_DOMAINS);
 // A mail provider that no brand source names and whose name is an ordinary word (`casino.com`,
 // `doctor.com`, `lawyer.com`: webmail services of the early web) is no name a typo imitates: one
 // letter from it is another word or another company (`casio.com`). Brands named by a word (`apple`)
 // stay, since people know them by that name and a typo of it fools them.
 const isTypoTarget = (k: KnownDomain) => BRANDS.has(k.domain) || !isOrdinaryWord(k.label);
+// Typos are looked for only among names of similar length (an edit changes the length by at most
+// two), so the names are bucketed by length once and a look-up reads five buckets, not every name.
 const TYPO_CANDIDATES_BY_LENGTH: ReadonlyMap<number, readonly KnownDomain[]> = (() => {
   const buckets = new Map<number, KnownDomain[]>();
   for (const k of KNOWN) {
