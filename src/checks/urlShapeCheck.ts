@@ -20,17 +20,16 @@ import { domainOfDistinctiveName, isWellKnownDomain } from './domainLookalikeChe
  *   read: honest links carry other sites in their return and tracking
  *   parameters all the time. A well-known site naming another in its own
  *   path (an archive, an analytics page) is left alone.
- * - plain `http:` written out (an address given without a scheme is not
- *   held to one): nearly every honest site answers over HTTPS and browsers
- *   mark plain pages as not secure, so a link that still says http is old,
- *   hand-made or served from a host nobody maintains;
  * - a port that is not the scheme's own (`https://example.com:8443/`):
  *   public sites are reached on the default port, and a link naming another
- *   points at a service someone runs by hand, often a compromised host.
- * Both are features of the phishing-URL literature (Mohammad, Thabtah and
- * McCluskey, "An assessment of features related to phishing websites using
- * an automated technique", ICITST 2012: the UCI phishing-websites data set),
- * and both are common enough on honest links to be weak alone.
+ *   points at a service someone runs by hand, often a compromised host. A
+ *   feature of the phishing-URL literature (Mohammad, Thabtah and
+ *   McCluskey, "An assessment of features related to phishing websites
+ *   using an automated technique", ICITST 2012: the UCI phishing-websites
+ *   data set), common enough on honest links to be weak alone.
+ * The scheme is not read: whether an address says http or https often
+ * records how someone typed it into a form, not how the site is served;
+ * what the site serves is a question for a network check.
  * Each is its own kind with its own strength; an address with none is
  * ordinary and reported neutral. A punycode host is the host's own shape,
  * judged once for every kind of subject by domain_shape.
@@ -68,14 +67,8 @@ function brandFolder(path: string, ownRegistrable: string | null): string | null
   return null;
 }
 
-const PLAIN_HTTP = /^\s*http:/i;
-
-function shapeAnswers(url: URL, written: string): SignalAnswer[] {
+function shapeAnswers(url: URL): SignalAnswer[] {
   const answers: SignalAnswer[] = [];
-  // parseWebAddress reads an address without a scheme as https: only a written `http:` counts.
-  if (PLAIN_HTTP.test(written)) {
-    answers.push(weakens('The web address opens over plain HTTP, not HTTPS.', { kind: 'url_plain_http' }));
-  }
   // The URL parser drops a scheme's default port, so any port left is another one.
   if (url.port !== '') {
     answers.push(weakens(`The web address names port ${url.port}, not the default port of its scheme.`, { kind: 'url_port' }));
@@ -100,11 +93,10 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'url_shape',
     kind: 'url_shape',
-    looksAt: 'how the web address is built: credentials before the host, sub-domain depth, plain HTTP, a port of its own, a well-known domain or brand folder in the path',
+    looksAt: 'how the web address is built: credentials before the host, sub-domain depth, a port of its own, a well-known domain or brand folder in the path',
     declares: [
       { kind: 'url_userinfo', disposition: 'weakens', strength: 'strong', reason: 'Credentials before the host have almost no honest use in a link and exist to mislead the reader.' },
       { kind: 'url_deep_subdomains', disposition: 'weakens', strength: 'weak', reason: 'Deep sub-domains hide the real domain, though large sites use them too.' },
-      { kind: 'url_plain_http', disposition: 'weakens', strength: 'weak', reason: 'Nearly every honest site answers over HTTPS, yet old and hand-written links still say http: weak alone.' },
       { kind: 'url_port', disposition: 'weakens', strength: 'weak', reason: "A port other than the scheme's default points at a service run by hand, often a compromised host; some honest services use one too." },
       { kind: 'url_brand_in_path', disposition: 'weakens', strength: 'weak', reason: "A brand's domain, or a folder named after it, in another site's path makes the address read as the brand's; directories and link checkers do it honestly too." },
       { disposition: 'neutral', reason: 'An ordinarily built address says nothing either way.' },
@@ -117,6 +109,6 @@ export const check = defineCheck(
   ({ presentation }) => {
     const url = parseWebAddress(presentation.value);
     if (url === null) return absent('no_data', 'The web address could not be read.');
-    return shapeAnswers(url, presentation.value);
+    return shapeAnswers(url);
   },
 );

@@ -274,8 +274,6 @@ describe('url_shape', () => {
     ['a percent-encoded brand domain in the path', 'https://203.0.113.7/secure/paypal%2Ecom/update', 'url_brand_in_path'],
     ['a phishing kit in a folder named after the brand', 'https://hacked-blog.example/wp-content/paypal/login.php', 'url_brand_in_path'],
     ['a brand folder on an IP host', 'http://203.0.113.7/wellsfargo/index.html', 'url_brand_in_path'],
-    ['plain HTTP written out', 'http://www.example.com/account', 'url_plain_http'],
-    ['plain HTTP in capitals', 'HTTP://www.example.com/', 'url_plain_http'],
     ['a port of its own', 'https://www.example.com:8443/login', 'url_port'],
     ['a port of its own on plain HTTP', 'http://www.example.com:8080/', 'url_port'],
   ])('given %s, then it weakens as %s', async (_given, value, kind) => {
@@ -290,11 +288,12 @@ describe('url_shape', () => {
     ['an address given without a scheme', 'www.example.com/a'],
     ['a host and port given without a scheme', 'www.example.com:443/a'],
     ['HTTPS on its default port written out', 'https://www.example.com:443/a'],
-    ['HTTP named only inside the path', 'https://www.example.com/http://other.example/'],
-  ])('given %s, then neither plain HTTP nor a port of its own', async (_given, value) => {
-    const kinds = (await runOn(urlShape, 'URL', value)).signals.map((s) => s.kind);
-    expect(kinds).not.toContain('url_plain_http');
-    expect(kinds).not.toContain('url_port');
+  ])('given %s, then no port of its own', async (_given, value) => {
+    expect((await runOn(urlShape, 'URL', value)).signals.map((s) => s.kind)).not.toContain('url_port');
+  });
+
+  it('does not read the scheme: plain HTTP is how someone typed the address, not how the site is served', async () => {
+    expect(verdict(await runOn(urlShape, 'URL', 'http://www.example.com/a/b?c=1'))).toBe('neutral');
   });
 
   it.each([
