@@ -240,12 +240,25 @@ export function resemblance(view: HostView): Resemblance | null {
     const onPlatform = nameResemblance(view.platform.label, false);
     return onPlatform ? { kind: 'platform_imitation', known: onPlatform.known } : spelledDomain(view);
   }
+  // A name under a vetted registry was given by the registry's rules, not chosen to look like someone else's.
+  if (isVettedRegistration(view)) return spelledDomain(view) ?? subdomainName(view);
   const sameName = BY_LABEL.get(view.label);
   const byName: Resemblance | null = sameName ? { kind: 'same_name_other_suffix', known: sameName.domain } : nameResemblance(view.label, true);
   // A well-known name found in the site's own name says more than the shape of its sub-domains.
   if (byName !== null && byName.kind !== 'same_name_other_suffix') return byName;
   return spelledDomain(view) ?? subdomainName(view) ?? byName;
 }
+
+/**
+ * The top-level domains whose registries register only vetted institutions
+ * (RFC 1591 section 2: `edu` for accredited colleges, `gov` and `mil` for US
+ * government and military, `int` for treaty organisations). A registrable
+ * name there (`berea.edu`, one letter from bereal.com) cannot have been
+ * bought to imitate a brand, so the name rules do not read it; sub-domains,
+ * which the institution names itself, are read as anywhere else.
+ */
+const VETTED_TOP_LEVEL = new Set(['edu', 'gov', 'mil', 'int']);
+const isVettedRegistration = (view: HostView) => view.suffix !== null && VETTED_TOP_LEVEL.has(view.suffix);
 
 /** The platform site, or the host, that a company's own data names as its own, or null. */
 function ownSiteElsewhere(view: HostView): string | null {

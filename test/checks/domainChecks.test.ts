@@ -109,6 +109,8 @@ describe('domain_lookalike on real names', () => {
     ['DOMAIN', 'udem.edu'], ['EMAIL', 'jane@tesc.edu'], ['DOMAIN', 'tum.de'], ['EMAIL', 'jane@mait.ac.in'],
     // One letter from a mail provider named by an ordinary word (casino.com) is another company, not its typo.
     ['DOMAIN', 'casio.com'], ['EMAIL', 'jane@casio.co.jp'],
+    // Names a vetted registry gave (edu: accredited colleges), one letter from a brand (bereal.com, adelphia.net).
+    ['DOMAIN', 'berea.edu'], ['EMAIL', 'jane@adelphi.edu'], ['URL', 'https://www.berea.edu/admissions'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
     ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
     // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
@@ -170,6 +172,8 @@ describe('domain_lookalike on real names', () => {
     // The name in a sub-domain is the domain's own business when its own name holds it: only that name counts.
     ['a brand in a sub-domain of a domain named after it', 'DOMAIN', 'paypal.paypal-community.com', 'brand_embedded'],
     ['a disguised brand below a well-known site', 'DOMAIN', 'paypa1-verify.tumblr.com', 'domain_lookalike'],
+    // A vetted registry vets the registered name, not what a compromised site names below it.
+    ['a brand beside a word in a sub-domain of a college', 'URL', 'https://paypal-verify.berea.edu/', 'brand_embedded'],
   ])('given %s, then it weakens', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(lookalike, type, value));
     expect([signal.kind, signal.disposition]).toEqual([kind, 'weakens']);
