@@ -51,6 +51,12 @@ export interface Signal {
   strength?: Strength;
   /** The tenant record the signal stands for (an outcome, an observation), so distinct reports stay distinct items. */
   ref?: string;
+  /**
+   * What the fact is about when that is not the presented value alone
+   * (`host:paypa1-login.com`): presentations that name the same host share
+   * its facts, and admission counts a shared fact once. Stored, never shown.
+   */
+  fact?: string;
 }
 
 export interface Absence {

@@ -27,6 +27,8 @@ export interface CatalogueRow {
   runs: string;
   trust_band: string;
   provenance_class: string;
+  /** What its answers are facts about: one fact however many presentations name the same host or domain. */
+  judges: 'value' | 'host' | 'domain';
   answers: CatalogueAnswer[];
   sources: DataSource[];
 }
@@ -42,6 +44,7 @@ export function catalogueOf(checks: readonly CheckDefinition[]): CatalogueRow[] 
       runs: check.runs,
       trust_band: check.trustBand,
       provenance_class: check.provenanceClass,
+      judges: check.judges ?? 'value',
       answers: check.declares.map((d) => ({
         kind: d.kind ?? check.kind,
         disposition: d.disposition,
@@ -88,7 +91,16 @@ are reported as findings and never scored. Operator-configured HTTP providers
 declare theirs in the providers file (\`strength.supports\`, \`strength.weakens\`,
 moderate by default) and are listed in the served OpenAPI document
 (\`x-check-catalogue\`) of the deployment that configures them.
+
+A check that judges a host (or a registrable domain) gives facts about that
+host, not about the presentation that named it: when an email address, a
+domain and a web address of one inquiry name the same host, each of them
+shows the host's findings, and the assessment counts each such fact once
+(column "counted once per"). Counting assumes independent items
+(METHODOLOGY.md section 1).
 `;
+
+const JUDGES: Record<CatalogueRow['judges'], string> = { value: 'presented value', host: 'host', domain: 'registrable domain' };
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -101,9 +113,9 @@ function sourcesCell(row: CatalogueRow): string {
 
 export function renderCatalogueMarkdown(rows: readonly CatalogueRow[]): string {
   const summary = [
-    '| check | looks at | types | tier | data source (version, licence) |',
-    '|---|---|---|---|---|',
-    ...rows.map((r) => `| \`${r.id}\` | ${cell(r.looks_at)} | ${r.artifact_types.join(' ')} | ${r.tier} ${r.runs} | ${cell(sourcesCell(r))} |`),
+    '| check | looks at | types | tier | counted once per | data source (version, licence) |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| \`${r.id}\` | ${cell(r.looks_at)} | ${r.artifact_types.join(' ')} | ${r.tier} ${r.runs} | ${JUDGES[r.judges]} | ${cell(sourcesCell(r))} |`),
   ];
   const answers = [
     '| check | kind | disposition | strength | reason |',

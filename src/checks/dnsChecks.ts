@@ -84,7 +84,7 @@ function nameToQuery(ctx: CheckContext, registrableOnly: boolean): string | Answ
   return view.registrable ?? absent('no_data', `The ${what} has no registrable domain to look up.`);
 }
 
-type NetworkFields = 'id' | 'kind' | 'artifactTypes' | 'trustBand' | 'looksAt' | 'declares';
+type NetworkFields = 'id' | 'kind' | 'artifactTypes' | 'trustBand' | 'looksAt' | 'declares' | 'judges';
 
 function networkInfo(config: DnsCheckConfig, info: Pick<CheckInfo, NetworkFields>): CheckInfo {
   return {
@@ -164,7 +164,7 @@ function delegationAnswer(name: string, result: Lookup<string>): Answer {
 
 function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
-    id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium',
+    id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium', judges: 'host',
     looksAt: "the email domain's MX records in the DNS",
     declares: [
       { disposition: 'supports', strength: 'moderate', reason: 'A mail exchanger present is a real but modest indicator: a domain set up to receive mail.' },
@@ -182,7 +182,7 @@ function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
 
 function addressCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
-    id: 'dns_address', kind: 'domain_resolves', artifactTypes: ['DOMAIN', 'URL'], trustBand: 'low',
+    id: 'dns_address', kind: 'domain_resolves', artifactTypes: ['DOMAIN', 'URL'], trustBand: 'low', judges: 'host',
     looksAt: "the host's A and AAAA records in the DNS",
     declares: [
       { disposition: 'supports', strength: 'weak', reason: 'Nearly every presented host resolves, good or bad.' },
@@ -202,7 +202,7 @@ function addressCheck(config: DnsCheckConfig): CheckDefinition {
 
 function delegationCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
-    id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low',
+    id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low', judges: 'domain',
     looksAt: "the registrable domain's NS delegation in the DNS",
     declares: [
       { disposition: 'supports', strength: 'weak', reason: 'Nearly every registered domain is delegated, good or bad.' },

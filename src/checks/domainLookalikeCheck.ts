@@ -546,6 +546,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'domain_lookalike',
+    judges: 'host',
     kind: 'domain_lookalike',
     looksAt: "the registrable domain against well-known domains (typos, confusables, embedded names)",
     declares: [

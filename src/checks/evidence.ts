@@ -8,6 +8,7 @@ import type {
   Signal,
   Strength,
 } from './types.js';
+import { hostOf, viewHost } from './hosts.js';
 
 /**
  * What a check answers, before the shared fields (about, band, provenance,
@@ -32,6 +33,8 @@ export interface SignalAnswer {
    * testimony (self-attested, analyst-asserted...); defaults to the check's own.
    */
   provenanceClass?: string;
+  /** An answer about the whole value from a check that judges hosts (a web address's path). */
+  aboutWholeValue?: boolean;
 }
 
 export interface AbsenceAnswer {
@@ -108,7 +111,30 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
   };
   if (strength !== undefined) signal.strength = strength;
   if (answer.ref !== undefined) signal.ref = answer.ref;
+  const fact = answer.aboutWholeValue === true ? null : factOf(info.judges, ctx.presentation);
+  if (fact !== null) signal.fact = fact;
   return signal;
+}
+
+// Every check of an inquiry is handed the same presentation object: its host is parsed once, not once a signal.
+const hostsOfPresentations = new WeakMap<CheckContext['presentation'], string | null>();
+
+function presentedHost(presentation: CheckContext['presentation']): string | null {
+  let host = hostsOfPresentations.get(presentation);
+  if (host === undefined) {
+    host = hostOf(presentation);
+    hostsOfPresentations.set(presentation, host);
+  }
+  return host;
+}
+
+/** The host or registrable domain a host-judging check's answer is a fact about, or null for the presented value. */
+function factOf(judges: CheckInfo['judges'], presentation: CheckContext['presentation']): string | null {
+  if (judges === undefined || judges === 'value') return null;
+  const host = presentedHost(presentation);
+  if (host === null) return null;
+  if (judges === 'host') return `host:${host}`;
+  return `domain:${viewHost(host).registrable ?? host}`;
 }
 
 export function absenceFor(ctx: CheckContext, kind: AbsenceKind, reason: string): Absence {

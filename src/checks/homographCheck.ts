@@ -66,6 +66,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'domain_homograph',
+    judges: 'host',
     kind: 'domain_homograph',
     looksAt: "the host's scripts and punycode (mixed scripts, whole-script look-alikes)",
     declares: [

@@ -11,6 +11,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'ip_literal_host',
+    judges: 'host',
     kind: 'ip_literal_host',
     looksAt: "whether the host is a bare IP address instead of a name",
     declares: [

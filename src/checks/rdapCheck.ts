@@ -120,6 +120,7 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
     {
       id: RDAP_CHECK_ID,
       kind: 'domain_age',
+      judges: 'domain',
       looksAt: "the domain's registration date in the registry's RDAP record",
       declares: [
         { disposition: 'weakens', strength: 'strong', reason: 'A domain registered days ago is the hallmark of phishing and throw-away fraud.' },

@@ -77,6 +77,14 @@ export interface CheckDefinition {
   declares: readonly EvidenceDeclaration[];
   /** The data the check reads, when it reads any beyond the presentation itself. */
   sources?: readonly DataSource[];
+  /**
+   * What its answers are facts about: the presented value (the default), or
+   * only the host it names (an email's domain, a web address's host). A
+   * fact about a host is one fact however many presentations name the host,
+   * so its signals carry `fact` and admission counts them once. `domain`:
+   * only the registrable domain (a registry's record, a delegation).
+   */
+  judges?: 'value' | 'host' | 'domain';
   run(ctx: CheckContext): Promise<CheckResult> | CheckResult;
   /**
    * For a worker check: while it knows it can look nothing up (its DNS

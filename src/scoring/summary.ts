@@ -21,6 +21,12 @@ export interface AdmittedSignal {
   kind?: string;
   /** The presented value concerned; part of an item's identity when present. */
   about?: string;
+  /**
+   * What the fact is about when that is not the presented value alone (a
+   * host several presentations name); it stands for `about` in the item's
+   * identity, so one fact reached through two presentations counts once.
+   */
+  fact?: string;
   /** `trust-method/2`: how diagnostic the signal is, as its check declared it. */
   strength?: Strength;
   /**
@@ -71,6 +77,7 @@ export function isAdmissible(candidate: unknown): candidate is AdmittedSignal {
     instantMillis(c.observed_at) !== undefined &&
     isOptionalString(c.kind) &&
     isOptionalString(c.about) &&
+    isOptionalString(c.fact) &&
     isOptionalString(c.ref) &&
     (c.strength === undefined || STRENGTH_NAMES.has(c.strength))
   );
@@ -87,7 +94,7 @@ function identity(signal: AdmittedSignal): string {
     instantMillis(signal.observed_at),
     signal.disposition,
     signal.kind ?? null,
-    signal.about ?? null,
+    signal.fact ?? signal.about ?? null,
     signal.strength ?? null,
     signal.ref ?? null,
   ]);

@@ -268,6 +268,14 @@ describe('shared_hosting', () => {
   ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
     expect(verdict(await runOn(sharedHosting, type, value))).toBe(expected);
   });
+
+  it('a platform site is a fact about the host, whichever presentation names it; IPFS content is a fact about the address', async () => {
+    const site = onlySignal(await runOn(sharedHosting, 'EMAIL', 'jane@mail-box-7.dynv6.net'));
+    expect(site.fact).toBe('host:mail-box-7.dynv6.net');
+    expect(onlySignal(await runOn(sharedHosting, 'DOMAIN', 'mail-box-7.dynv6.net')).fact).toBe(site.fact);
+    const content = onlySignal(await runOn(sharedHosting, 'URL', 'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html'));
+    expect(content.fact).toBeUndefined();
+  });
 });
 
 describe('url_shape', () => {

@@ -60,6 +60,24 @@ describe('normalised duplicates', () => {
   });
 });
 
+describe('one host named by several presentations', () => {
+  it("a domain and a web address on it score as the domain alone: the host's facts count once, and each presentation still shows them", async () => {
+    const domain = await inquire(ts, about([{ type: 'DOMAIN', value: 'paypa1-login.com' }]));
+    const both = await inquire(ts, about([{ type: 'DOMAIN', value: 'paypa1-login.com' }, { type: 'URL', value: 'https://paypa1-login.com/' }]));
+    expect(both.status).toBe(200);
+    expect(items(both.body, 'domain_lookalike').map((f) => f.about_type).sort()).toEqual(['DOMAIN', 'URL']);
+    expect([both.body.assessment.score, both.body.assessment.low, both.body.assessment.high]).toEqual([domain.body.assessment.score, domain.body.assessment.low, domain.body.assessment.high]);
+  });
+
+  it('two mailboxes at one throw-away service are one disposable domain, not two', async () => {
+    const one = await inquire(ts, about([{ type: 'EMAIL', value: 'jane@mailinator.com' }]));
+    const two = await inquire(ts, about([{ type: 'EMAIL', value: 'jane@mailinator.com' }, { type: 'EMAIL', value: 'joe@mailinator.com' }]));
+    expect(items(two.body, 'disposable_email')).toHaveLength(2);
+    // The second mailbox adds only what is its own (its syntax), so the answer cannot fall below the first's.
+    expect(two.body.assessment.score).toBeGreaterThanOrEqual(one.body.assessment.score);
+  });
+});
+
 describe('testimony with a direction', () => {
   const testimony = (email: string, summary: string, extra: Record<string, unknown> = {}) => ({
     subject: { presentations: [{ type: 'EMAIL', value: email }] },

@@ -94,6 +94,19 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
     ]);
   });
 
+  it('given one fact about a host reached through two presentations, then it is counted once', () => {
+    const candidates = [
+      signal({ kind: 'domain_lookalike', about: 'jane@paypa1.example', fact: 'host:paypa1.example', disposition: 'weakens' }),
+      signal({ kind: 'domain_lookalike', about: 'https://paypa1.example/', fact: 'host:paypa1.example', disposition: 'weakens' }),
+      signal({ kind: 'domain_lookalike', about: 'https://login.paypa1.example/', fact: 'host:login.paypa1.example', disposition: 'weakens' }), // another host
+      signal({ kind: 'email_syntax', about: 'jane@paypa1.example' }), // a fact about the value itself
+      signal({ kind: 'email_syntax', about: 'joe@paypa1.example' }),
+    ];
+    const admission = admitEvidence(candidates);
+    expect(admission.duplicates).toBe(1);
+    expect(admission.signals.map((s) => s.about)).toEqual(['jane@paypa1.example', 'https://login.paypa1.example/', 'jane@paypa1.example', 'joe@paypa1.example']);
+  });
+
   it('given admitted signals, then the scoring inputs are the non-neutral ones, four fields each, in order', () => {
     const statement = { statement: 'domain registered 3 days ago', data_class: 'C0' };
     const admission = admitEvidence([
