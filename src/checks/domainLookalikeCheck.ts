@@ -260,6 +260,15 @@ export function resemblance(view: HostView): Resemblance | null {
 const VETTED_TOP_LEVEL = new Set(['edu', 'gov', 'mil', 'int']);
 const isVettedRegistration = (view: HostView) => view.suffix !== null && VETTED_TOP_LEVEL.has(view.suffix);
 
+// The resemblances the check answers neutrally: the name is the brand's, a known site's, or merely shared.
+const NOT_IMITATIONS: ReadonlySet<Resemblance['kind']> = new Set(['is_well_known', 'same_name_other_suffix', 'known_site', 'own_site']);
+
+/** The well-known domain a host imitates, as this check counts it (a weakening answer), or null. */
+export function imitatedDomain(host: string): string | null {
+  const found = resemblance(viewHost(host));
+  return found !== null && !NOT_IMITATIONS.has(found.kind) ? found.known : null;
+}
+
 /** The platform site, or the host, that a company's own data names as its own, or null. */
 function ownSiteElsewhere(view: HostView): string | null {
   if (view.platform !== null && OWN_SITES_ELSEWHERE.has(view.platform.site)) return view.platform.site;

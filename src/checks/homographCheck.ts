@@ -2,6 +2,7 @@ import { domainToUnicode } from 'node:url';
 import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost } from './hosts.js';
+import { imitatedDomain } from './domainLookalikeCheck.js';
 import { LATIN_LOOKALIKES } from './stringDistance.js';
 
 /**
@@ -11,6 +12,9 @@ import { LATIN_LOOKALIKES } from './stringDistance.js';
  * label that does not even decode. Single-script internationalised names are
  * ordinary and reported only. Mixing rules follow Unicode TS 39's "highly
  * restrictive" profile: one script, or Latin with the CJK combinations.
+ * When the deceptive name reads as a well-known domain, the look-alike check
+ * counts that imitation and this one reports it neutrally: one deception,
+ * one item of evidence.
  */
 const SCRIPTS = [
   'Latin', 'Cyrillic', 'Greek', 'Armenian', 'Hebrew', 'Arabic', 'Han', 'Hiragana', 'Katakana',
@@ -71,7 +75,7 @@ export const check = defineCheck(
     looksAt: "the host's scripts and punycode (mixed scripts, whole-script look-alikes)",
     declares: [
       { disposition: 'weakens', strength: 'strong', reason: 'A homograph imitates another name by design; alone it changes what an analyst would do.' },
-      { disposition: 'neutral', reason: 'Plain or consistently scripted names are ordinary.' },
+      { disposition: 'neutral', reason: 'Plain or consistently scripted names are ordinary; a homograph of a well-known domain is one deception, counted once, as a look-alike.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'high',
@@ -82,7 +86,12 @@ export const check = defineCheck(
       if (viewHost(host).isIp) return neutral(`The ${what} names an IP address, which has no letters to imitate a name with.`);
       const labels = host.split('.');
       const deception = deceptionIn(labels, what);
-      if (deception !== null) return deception;
+      if (deception !== null) {
+        // The mixed letters are how the name imitates a brand, when it does: domain_lookalike counts that
+        // imitation, and counting the letters too would count one deception twice.
+        const imitated = imitatedDomain(host);
+        return imitated === null ? deception : neutral(`${deception.statement} It reads as the well-known domain ${imitated}, and that imitation is counted once, as a look-alike.`);
+      }
       return labels.some((label) => label.startsWith('xn--'))
         ? neutral(`The ${what} uses internationalised characters with no deceptive mix of scripts.`)
         : neutral(`The ${what} uses only plain ASCII characters in its host name.`);

@@ -71,9 +71,13 @@ describe('domain_homograph', () => {
   it.each([
     ['plain ASCII', 'DOMAIN', 'example.com', 'neutral', /plain ASCII/],
     ['a single-script internationalised name', 'DOMAIN', 'bücher.de', 'neutral', /no deceptive mix/],
-    ['a Cyrillic name in punycode', 'DOMAIN', 'xn--80ak6aa92e.com', 'weakens', /Cyrillic letters that look like Latin/],
-    ['Latin mixed with one Cyrillic letter', 'URL', 'https://pаypal.com/login', 'weakens', /mixes Cyrillic and Latin/],
-    ['a mixed-script email domain', 'EMAIL', 'jane@gооgle.com', 'weakens', /mixes/],
+    ['a Cyrillic name in punycode', 'DOMAIN', 'xn--e1awd7f.com', 'weakens', /Cyrillic letters that look like Latin/],
+    ['Latin mixed with one Cyrillic letter', 'URL', 'https://gаrdenshed.com/login', 'weakens', /mixes Cyrillic and Latin/],
+    ['a mixed-script email domain', 'EMAIL', 'jane@mоnastery-tours.org', 'weakens', /mixes/],
+    // A homograph of a brand is one deception: the look-alike check counts it, naming the brand.
+    ['a Cyrillic name imitating a brand', 'DOMAIN', 'xn--80ak6aa92e.com', 'neutral', /Cyrillic letters that look like Latin.*apple\.com.*counted once/],
+    ['a brand with one Cyrillic letter', 'URL', 'https://pаypal.com/login', 'neutral', /mixes Cyrillic and Latin.*paypal\.com.*counted once/],
+    ['a mixed-script email domain imitating a brand', 'EMAIL', 'jane@gооgle.com', 'neutral', /google\.com.*counted once/],
     ['Japanese with Latin', 'DOMAIN', 'abc日本語ひらがな.jp', 'neutral', /no deceptive mix/],
   ])('given %s, when checked, then it %s', async (_given, type, value, disposition, statement) => {
     const signal = onlySignal(await runOn(homograph, type, value));
