@@ -1,4 +1,4 @@
-import { SUBJECT_LEVEL, dateOf, isPrimaryPresentation } from './subjectLevel.js';
+import { SUBJECT_LEVEL, dateOf, isPrimaryPresentation, testimonyKey } from './subjectLevel.js';
 import { defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import type { EntityHistory } from './types.js';
 
@@ -55,7 +55,7 @@ function testimonyAnswers(history: EntityHistory): SignalAnswer[] {
   history.observations.forEach((observation, i) => {
     const observedAt = dateOf(observation.observed_at);
     if (observedAt === undefined || observation.stance === undefined || observation.stance === 'neutral') return;
-    const key = JSON.stringify([observation.provenance_class, observation.summary, observedAt.getTime(), observation.stance]);
+    const key = testimonyKey(observation, observedAt);
     const date = observedAt.toISOString().slice(0, 10);
     const extra = { kind: 'tenant_observation', observedAt, ref: `observation:${observation.id ?? `#${i}`}`, provenanceClass: observation.provenance_class };
     reports.set(key, observation.stance === 'weakens'

@@ -26,6 +26,15 @@ export function isPrimaryPresentation(ctx: Pick<CheckContext, 'subject' | 'prese
   return first === undefined || (first.type === ctx.presentation.type && first.normalised === ctx.presentation.normalised);
 }
 
+/**
+ * One report of testimony, whoever holds it: the same words, from the same
+ * provenance, dated the same and pointing the same way. A caller attaching
+ * the same context to every inquiry restates one report; it counts once.
+ */
+export function testimonyKey(t: { provenance_class: string; summary: string; stance?: string | undefined }, observedAt: Date): string {
+  return JSON.stringify([t.provenance_class, t.summary, observedAt.getTime(), t.stance]);
+}
+
 /** A stored instant as a Date, or undefined when it does not parse. */
 export function dateOf(iso: string): Date | undefined {
   const date = new Date(iso);

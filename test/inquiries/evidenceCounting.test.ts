@@ -149,6 +149,21 @@ describe("an inquiry's context and material", () => {
     expect(items(later.body, 'tenant_observation')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
   });
 
+  it('the same report attached to every inquiry is weighed once, from the record, not again as context', async () => {
+    const subject = about([{ type: 'EMAIL', value: 'context.again@example.org' }]);
+    const context = [{
+      subject: subject.subject, provenance_class: 'tenant_supplied', summary: 'Chargeback filed: card reported stolen.',
+      observed_at: '2026-11-20T10:00:00Z', purpose: 'fraud_prevention',
+    }];
+    await inquire(ts, { ...subject, context });
+    const again = await inquire(ts, { ...subject, context });
+    const withoutIt = await inquire(ts, subject);
+    expect(items(again.body, 'inquiry_context').map((f) => f.disposition)).toEqual(['neutral']);
+    expect(items(again.body, 'tenant_observation')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+    expect([again.body.assessment.score, again.body.assessment.low, again.body.assessment.high])
+      .toEqual([withoutIt.body.assessment.score, withoutIt.body.assessment.low, withoutIt.body.assessment.high]);
+  });
+
   it('a new subject\'s testimony is kept about its new entity, written with it in the inquiry\'s last statement', async () => {
     const subject = about([{ type: 'EMAIL', value: 'new.with.context@example.org' }, { type: 'PHONE', value: '+44 20 7946 0123' }]);
     const testimony = (summary: string) => ({
