@@ -1,5 +1,5 @@
 import { discoverChecks } from './registry.js';
-import type { CheckDefinition, DataSource, EvidenceDeclaration, Strength } from './types.js';
+import type { CheckDefinition, DataSource, EvidenceDeclaration, Judged, Strength } from './types.js';
 
 /**
  * The published table of check kinds (METHODOLOGY.md section 7): for every
@@ -28,7 +28,7 @@ export interface CatalogueRow {
   trust_band: string;
   provenance_class: string;
   /** What its answers are facts about: one fact however many presentations name the same host or domain. */
-  judges: 'value' | 'host' | 'domain';
+  judges: Judged;
   answers: CatalogueAnswer[];
   sources: DataSource[];
 }
@@ -92,15 +92,19 @@ declare theirs in the providers file (\`strength.supports\`, \`strength.weakens\
 moderate by default) and are listed in the served OpenAPI document
 (\`x-check-catalogue\`) of the deployment that configures them.
 
-A check that judges a host (or a registrable domain) gives facts about that
-host, not about the presentation that named it: when an email address, a
-domain and a web address of one inquiry name the same host, each of them
-shows the host's findings, and the assessment counts each such fact once
-(column "counted once per"). Counting assumes independent items
-(METHODOLOGY.md section 1).
+A check that judges a host gives facts about that host, not about the
+presentation that named it: when an email address, a domain and a web
+address of one inquiry name the same host, each of them shows the host's
+findings, and the assessment counts each such fact once (column "counted
+once per"). A site is the registrable domain, or the site on a shared
+platform (\`www.example.com\` and \`example.com\` are one site;
+\`a.web.app\` and \`b.web.app\` are two). An answer can concern a wider
+place than its check's column: what a site's own name resembles
+(\`domain_lookalike\`'s typos, confusables and embedded names) is counted once
+per site. Counting assumes independent items (METHODOLOGY.md section 1).
 `;
 
-const JUDGES: Record<CatalogueRow['judges'], string> = { value: 'presented value', host: 'host', domain: 'registrable domain' };
+const JUDGES: Record<Judged, string> = { value: 'presented value', host: 'host', site: 'site', domain: 'registrable domain' };
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

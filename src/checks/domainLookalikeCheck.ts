@@ -508,6 +508,11 @@ function closestTypo(label: string): Resemblance | null {
 
 const isOwnName = (subdomain: string) => subdomain === '' || subdomain === 'www';
 
+/**
+ * The answer for what was found. What the site's own name resembles is a fact
+ * about the site (`judged: 'site'`: `www.paypa1.com` and `paypa1.com` are one
+ * imitation, counted once); what a sub-domain spells is about that host.
+ */
 function answerFor(found: Resemblance | null, view: HostView, type: string): SignalAnswer {
   const domain = view.registrable ?? view.hostname;
   if (found === null) return neutral(`The domain ${domain} does not resemble any of the well-known domains it was compared with.`);
@@ -518,28 +523,28 @@ function answerFor(found: Resemblance | null, view: HostView, type: string): Sig
       // Below its own name (`someone.tumblr.com`) a well-known domain may be lending the name to a user's
       // page, and which brands do so is not in any list the check reads: only the name itself supports.
       return isOwnName(view.subdomain)
-        ? supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain' })
+        ? supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain', judged: 'site' })
         : neutral(`The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`);
     case 'known_site':
       return neutral(`The domain ${found.known} is a company's known site, not an imitation of a well-known domain.`);
     case 'own_site':
       return neutral(`The host ${found.known} is a company's own site on another domain, as the company's maintained data names it, not an imitation of a well-known domain.`);
     case 'platform_imitation':
-      return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`);
+      return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`, { judged: 'site' });
     case 'same_name_other_suffix':
       return neutral(`The domain ${domain} shares its name with the well-known domain ${found.known} under a different suffix.`);
     case 'subdomain_imitation':
       return weakens(`The host ${view.hostname} begins like the well-known domain ${found.known} but belongs to ${domain}.`);
     case 'confusable':
-      return weakens(`The domain ${domain} reads like the well-known domain ${found.known} at a glance.`);
+      return weakens(`The domain ${domain} reads like the well-known domain ${found.known} at a glance.`, { judged: 'site' });
     case 'typo': {
       const edits = found.distance === 1 ? '1 edit' : `${found.distance} edits`;
-      return weakens(`The domain ${domain} is ${edits} away from the well-known domain ${found.known}, a pattern used to imitate it.`);
+      return weakens(`The domain ${domain} is ${edits} away from the well-known domain ${found.known}, a pattern used to imitate it.`, { judged: 'site' });
     }
     case 'spelled_domain':
       return weakens(`The host ${view.hostname} spells the domain name ${found.known} before its own domain ${domain}, so it reads as ${found.known} at a glance.`, { kind: 'domain_in_host' });
     case 'embedded_name':
-      return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded' });
+      return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded', judged: 'site' });
     case 'borrowed_name':
       return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known}.`, { kind: 'brand_embedded' });
     case 'subdomain_name':

@@ -48,7 +48,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'domain_shape',
-    judges: 'host',
+    judges: 'site',
     kind: 'domain_shape',
     looksAt: "how the site's own name is built: hyphens, digits, length, randomness, lure words, internationalised (punycode) labels",
     declares: [

@@ -20,7 +20,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'public_suffix',
-    judges: 'host',
+    judges: 'site',
     kind: 'public_suffix',
     looksAt: "the host against the public suffix list, and whether throw-away domains crowd under its suffix",
     sources: [THROWAWAY_SUFFIX_SOURCE],

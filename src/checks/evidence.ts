@@ -5,6 +5,7 @@ import type {
   CheckDefinition,
   CheckResult,
   Disposition,
+  Judged,
   Signal,
   Strength,
 } from './types.js';
@@ -33,8 +34,8 @@ export interface SignalAnswer {
    * testimony (self-attested, analyst-asserted...); defaults to the check's own.
    */
   provenanceClass?: string;
-  /** An answer about the whole value from a check that judges hosts (a web address's path). */
-  aboutWholeValue?: boolean;
+  /** What this answer is a fact about, when not what its check judges (a web address's path: `value`). */
+  judged?: Judged;
 }
 
 export interface AbsenceAnswer {
@@ -111,30 +112,32 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
   };
   if (strength !== undefined) signal.strength = strength;
   if (answer.ref !== undefined) signal.ref = answer.ref;
-  const fact = answer.aboutWholeValue === true ? null : factOf(info.judges, ctx.presentation);
+  const fact = factOf(answer.judged ?? info.judges, ctx.presentation);
   if (fact !== null) signal.fact = fact;
   return signal;
 }
 
-// Every check of an inquiry is handed the same presentation object: its host is parsed once, not once a signal.
-const hostsOfPresentations = new WeakMap<CheckContext['presentation'], string | null>();
+interface PresentedPlaces { host: string; site: string; domain: string }
 
-function presentedHost(presentation: CheckContext['presentation']): string | null {
-  let host = hostsOfPresentations.get(presentation);
-  if (host === undefined) {
-    host = hostOf(presentation);
-    hostsOfPresentations.set(presentation, host);
+// Every check of an inquiry is handed the same presentation object: its host is parsed once, not once a signal.
+const placesOfPresentations = new WeakMap<CheckContext['presentation'], PresentedPlaces | null>();
+
+function presentedPlaces(presentation: CheckContext['presentation']): PresentedPlaces | null {
+  let places = placesOfPresentations.get(presentation);
+  if (places === undefined) {
+    const host = hostOf(presentation);
+    const view = host === null ? null : viewHost(host);
+    places = host === null || view === null ? null : { host, site: view.platform?.site ?? view.registrable ?? host, domain: view.registrable ?? host };
+    placesOfPresentations.set(presentation, places);
   }
-  return host;
+  return places;
 }
 
-/** The host or registrable domain a host-judging check's answer is a fact about, or null for the presented value. */
-function factOf(judges: CheckInfo['judges'], presentation: CheckContext['presentation']): string | null {
-  if (judges === undefined || judges === 'value') return null;
-  const host = presentedHost(presentation);
-  if (host === null) return null;
-  if (judges === 'host') return `host:${host}`;
-  return `domain:${viewHost(host).registrable ?? host}`;
+/** The host, site or registrable domain an answer is a fact about, or null when it is about the presented value. */
+function factOf(judged: Judged | undefined, presentation: CheckContext['presentation']): string | null {
+  if (judged === undefined || judged === 'value') return null;
+  const places = presentedPlaces(presentation);
+  return places === null ? null : `${judged}:${places[judged]}`;
 }
 
 export function absenceFor(ctx: CheckContext, kind: AbsenceKind, reason: string): Absence {

@@ -39,7 +39,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'shared_hosting',
-    judges: 'host',
+    judges: 'site',
     kind: 'shared_hosting',
     looksAt: 'whether the host (or the email domain) is a site under a shared hosting or platform suffix (public suffix list, private section), or a web address serves IPFS content through a gateway',
     declares: [
@@ -55,7 +55,7 @@ export const check = defineCheck(
     answerAboutHost(presentation, (host, what) => {
       const url = presentation.type === 'URL' ? parseWebAddress(presentation.value) : null;
       if (url !== null && ipfsGatewayForm(url) !== null) {
-        return weakens(`The ${what} serves content from the IPFS network through a public gateway, where anyone can publish.`, { aboutWholeValue: true });
+        return weakens(`The ${what} serves content from the IPFS network through a public gateway, where anyone can publish.`, { judged: 'value' });
       }
       const platform = viewHost(host).platform;
       // An address is not a site: say where its mailbox is.

@@ -58,6 +58,9 @@ export interface CheckResult {
   absences: Absence[];
 }
 
+/** What a check's answer is a fact about (CheckDefinition.judges). */
+export type Judged = 'value' | 'host' | 'site' | 'domain';
+
 export interface CheckDefinition {
   id: string;
   kind: string;
@@ -79,12 +82,15 @@ export interface CheckDefinition {
   sources?: readonly DataSource[];
   /**
    * What its answers are facts about: the presented value (the default), or
-   * only the host it names (an email's domain, a web address's host). A
-   * fact about a host is one fact however many presentations name the host,
-   * so its signals carry `fact` and admission counts them once. `domain`:
-   * only the registrable domain (a registry's record, a delegation).
+   * only the host it names (an email's domain, a web address's host), the
+   * site the host belongs to (its registrable domain, or its site on a shared
+   * platform: `www.example.com` and `example.com` are one site), or the
+   * registrable domain alone (a registry's record, a delegation). Such a
+   * fact is one fact however many presentations name it, so its signals
+   * carry `fact` and admission counts them once. An answer may say otherwise
+   * for itself (SignalAnswer.judged).
    */
-  judges?: 'value' | 'host' | 'domain';
+  judges?: Judged;
   run(ctx: CheckContext): Promise<CheckResult> | CheckResult;
   /**
    * For a worker check: while it knows it can look nothing up (its DNS

@@ -273,10 +273,11 @@ describe('shared_hosting', () => {
     expect(verdict(await runOn(sharedHosting, type, value))).toBe(expected);
   });
 
-  it('a platform site is a fact about the host, whichever presentation names it; IPFS content is a fact about the address', async () => {
+  it('a platform site is a fact about that site, whichever presentation names it; IPFS content is a fact about the address', async () => {
     const site = onlySignal(await runOn(sharedHosting, 'EMAIL', 'jane@mail-box-7.dynv6.net'));
-    expect(site.fact).toBe('host:mail-box-7.dynv6.net');
-    expect(onlySignal(await runOn(sharedHosting, 'DOMAIN', 'mail-box-7.dynv6.net')).fact).toBe(site.fact);
+    expect(site.fact).toBe('site:mail-box-7.dynv6.net');
+    expect(onlySignal(await runOn(sharedHosting, 'URL', 'https://www.mail-box-7.dynv6.net/')).fact).toBe(site.fact);
+    expect(onlySignal(await runOn(sharedHosting, 'DOMAIN', 'other-box.dynv6.net')).fact).toBe('site:other-box.dynv6.net');
     const content = onlySignal(await runOn(sharedHosting, 'URL', 'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html'));
     expect(content.fact).toBeUndefined();
   });

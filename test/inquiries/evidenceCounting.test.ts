@@ -69,6 +69,13 @@ describe('one host named by several presentations', () => {
     expect([both.body.assessment.score, both.body.assessment.low, both.body.assessment.high]).toEqual([domain.body.assessment.score, domain.body.assessment.low, domain.body.assessment.high]);
   });
 
+  it("a domain and its www site are one site: what the site's name resembles counts once", async () => {
+    const domain = await inquire(ts, about([{ type: 'DOMAIN', value: 'paypa1-secure.com' }]));
+    const both = await inquire(ts, about([{ type: 'DOMAIN', value: 'paypa1-secure.com' }, { type: 'URL', value: 'https://www.paypa1-secure.com/' }]));
+    expect(items(both.body, 'domain_lookalike')).toHaveLength(2);
+    expect([both.body.assessment.score, both.body.assessment.low, both.body.assessment.high]).toEqual([domain.body.assessment.score, domain.body.assessment.low, domain.body.assessment.high]);
+  });
+
   it('two mailboxes at one throw-away service are one disposable domain, not two', async () => {
     const one = await inquire(ts, about([{ type: 'EMAIL', value: 'jane@mailinator.com' }]));
     const two = await inquire(ts, about([{ type: 'EMAIL', value: 'jane@mailinator.com' }, { type: 'EMAIL', value: 'joe@mailinator.com' }]));
