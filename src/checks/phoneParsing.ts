@@ -15,9 +15,19 @@ export type PhoneReading =
 
 const INTERNATIONAL_PREFIX = /^\s*(?:\+|00)/;
 
+// Five checks read each phone presentation of an inquiry, all handed the same object: it is parsed once.
+const readings = new WeakMap<CheckContext['presentation'], { region: string | undefined; reading: PhoneReading }>();
+
 export function readPhone(ctx: Pick<CheckContext, 'presentation' | 'claim'>): PhoneReading {
-  const value = ctx.presentation.value;
   const region = asCountryCode(ctx.claim?.country);
+  const known = readings.get(ctx.presentation);
+  if (known !== undefined && known.region === region) return known.reading;
+  const reading = parse(ctx.presentation.value, region);
+  readings.set(ctx.presentation, { region, reading });
+  return reading;
+}
+
+function parse(value: string, region: ReturnType<typeof asCountryCode>): PhoneReading {
   const number = parsePhoneNumberFromString(value, region ? { defaultCountry: region } : {});
   if (number !== undefined) return { status: 'parsed', number };
   const digits = value.replace(/\D/g, '').length;
