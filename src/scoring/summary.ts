@@ -86,12 +86,15 @@ export function isAdmissible(candidate: unknown): candidate is AdmittedSignal {
 /**
  * Identity of an item for duplicate detection. observed_at is compared as an
  * instant, so `...T00:00:00Z` and `...T00:00:00.000Z` are the same observation.
+ * An item about a shared fact (a host two presentations name) is the same
+ * item whenever it was observed: the network checks of two presentations
+ * look the same host up a moment apart, and that is still one fact.
  */
 function identity(signal: AdmittedSignal): string {
   return JSON.stringify([
     signal.provenance_class,
     signal.trust_band,
-    instantMillis(signal.observed_at),
+    signal.fact === undefined ? instantMillis(signal.observed_at) : null,
     signal.disposition,
     signal.kind ?? null,
     signal.fact ?? signal.about ?? null,

@@ -107,6 +107,21 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
     expect(admission.signals.map((s) => s.about)).toEqual(['jane@paypa1.example', 'https://login.paypa1.example/', 'jane@paypa1.example', 'joe@paypa1.example']);
   });
 
+  it('given one host looked up for two presentations a moment apart, then it is one fact; a value observed twice is not', () => {
+    const later = '2025-01-01T00:00:01.250Z';
+    const candidates = [
+      signal({ kind: 'domain_delegation', about: 'jane@example.org', fact: 'domain:example.org' }),
+      signal({ kind: 'domain_delegation', about: 'example.org', fact: 'domain:example.org', observed_at: later }),
+      signal({ kind: 'email_syntax', about: 'jane@example.org' }),
+      signal({ kind: 'email_syntax', about: 'jane@example.org', observed_at: later }),
+    ];
+    const admission = admitEvidence(candidates);
+    expect(admission.duplicates).toBe(1);
+    expect(admission.signals.map((s) => [s.kind, s.about])).toEqual([
+      ['domain_delegation', 'jane@example.org'], ['email_syntax', 'jane@example.org'], ['email_syntax', 'jane@example.org'],
+    ]);
+  });
+
   it('given admitted signals, then the scoring inputs are the non-neutral ones, four fields each, in order', () => {
     const statement = { statement: 'domain registered 3 days ago', data_class: 'C0' };
     const admission = admitEvidence([
