@@ -11,7 +11,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'disposable_email',
-    judges: 'host',
+    judges: 'site',
     kind: 'disposable_email',
     looksAt: "the email domain against maintained lists of throw-away inbox services",
     declares: [

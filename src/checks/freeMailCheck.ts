@@ -12,7 +12,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'free_mail',
-    judges: 'host',
+    judges: 'site',
     kind: 'free_mail',
     looksAt: "whether the email domain is a free consumer mailbox provider",
     declares: [

@@ -12,7 +12,7 @@ export const check = defineCheck(
   {
     ...OFFLINE,
     id: 'url_shortener',
-    judges: 'host',
+    judges: 'site',
     kind: 'url_shortener',
     looksAt: "whether the host is a link-shortening service",
     declares: [
