@@ -37,4 +37,5 @@ echo "-- top symbols (self):"
 perf report -i "$out/perf.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -E '^ +[0-9]' | head -15
 echo "-- inclusive, JavaScript and the garbage collector:"
 perf report -i "$out/perf.data" --children --sort sym --stdio -g none 2>/dev/null | grep -E '^ +[0-9]' | grep -E 'JS:\*(runInline|executeQueryInternal|createFragment|Actor|transition) |JsonStringify$|Heap::CollectGarbage$|entry_SYSCALL_64_after_hwframe$' | head -12
-rm -rf "$out"
+# --perf-basic-prof also makes V8 write its code log (isolate-*-v8.log) into the service's working directory.
+rm -rf "$out" isolate-*-v8.log
