@@ -53,8 +53,9 @@ export interface Signal {
   ref?: string;
   /**
    * What the fact is about when that is not the presented value alone
-   * (`host:paypa1-login.com`): presentations that name the same host share
-   * its facts, and admission counts a shared fact once. Stored, never shown.
+   * (`site:paypa1-login.com`, `host:...`, `domain:...`; CheckDefinition.judges):
+   * presentations that name the same host or site share its facts, and
+   * admission counts a shared fact once. Stored, never shown.
    */
   fact?: string;
 }
