@@ -260,13 +260,14 @@ export function resemblance(view: HostView): Resemblance | null {
 const VETTED_TOP_LEVEL = new Set(['edu', 'gov', 'mil', 'int']);
 const isVettedRegistration = (view: HostView) => view.suffix !== null && VETTED_TOP_LEVEL.has(view.suffix);
 
-// The resemblances the check answers neutrally: the name is the brand's, a known site's, or merely shared.
-const NOT_IMITATIONS: ReadonlySet<Resemblance['kind']> = new Set(['is_well_known', 'same_name_other_suffix', 'known_site', 'own_site']);
+// What the check counts as the name itself imitated (its strong `domain_lookalike` answers), as against
+// a brand written plainly beside other words (`brand_embedded`, `domain_in_host`) or no imitation at all.
+const IMITATIONS: ReadonlySet<Resemblance['kind']> = new Set(['platform_imitation', 'subdomain_imitation', 'confusable', 'typo', 'subdomain_disguise', 'borrowed_disguise']);
 
-/** The well-known domain a host imitates, as this check counts it (a weakening answer), or null. */
+/** The well-known domain a host's name imitates, as this check counts it (a strong look-alike), or null. */
 export function imitatedDomain(host: string): string | null {
   const found = resemblance(viewHost(host));
-  return found !== null && !NOT_IMITATIONS.has(found.kind) ? found.known : null;
+  return found !== null && IMITATIONS.has(found.kind) ? found.known : null;
 }
 
 /** The platform site, or the host, that a company's own data names as its own, or null. */

@@ -78,6 +78,8 @@ describe('domain_homograph', () => {
     ['a Cyrillic name imitating a brand', 'DOMAIN', 'xn--80ak6aa92e.com', 'neutral', /Cyrillic letters that look like Latin.*apple\.com.*counted once/],
     ['a brand with one Cyrillic letter', 'URL', 'https://pаypal.com/login', 'neutral', /mixes Cyrillic and Latin.*paypal\.com.*counted once/],
     ['a mixed-script email domain imitating a brand', 'EMAIL', 'jane@gооgle.com', 'neutral', /google\.com.*counted once/],
+    // The brand written plainly beside a word whose letters are mixed: the mixing is a deception of its own.
+    ['a plain brand beside a mixed-script word', 'DOMAIN', 'paypal-lоgin.com', 'weakens', /mixes Cyrillic and Latin letters in the label "paypal-lоgin"/],
     ['Japanese with Latin', 'DOMAIN', 'abc日本語ひらがな.jp', 'neutral', /no deceptive mix/],
   ])('given %s, when checked, then it %s', async (_given, type, value, disposition, statement) => {
     const signal = onlySignal(await runOn(homograph, type, value));
