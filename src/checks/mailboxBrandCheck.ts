@@ -40,8 +40,8 @@ function brandBesideServiceWord(token: string): string | null {
 export function brandDeskIn(local: string): string | null {
   const tokens = (local.toLowerCase().split('+')[0] ?? '').split(/[^a-z]+/).filter((t) => t !== '');
   const brands = tokens.map((t) => domainOfDistinctiveName(t));
-  const named = brands.find((d) => d !== null);
-  if (named != null && tokens.some((t, i) => brands[i] === null && isServiceWord(t))) return named;
+  const named = brands.find((d): d is string => d !== null);
+  if (named !== undefined && tokens.some((t, i) => brands[i] === null && isServiceWord(t))) return named;
   for (const token of tokens) {
     const joined = brandBesideServiceWord(token);
     if (joined !== null) return joined;
