@@ -2,7 +2,7 @@ import { discoverChecks } from './registry.js';
 import type { CheckDefinition, DataSource, EvidenceDeclaration, Judged, Strength } from './types.js';
 
 /**
- * The published table of check kinds (METHODOLOGY.md section 7): for every
+ * The published table of check kinds (METHODOLOGY.md sections 7 and 8): for every
  * check, what it looks at, each (kind, disposition) it can give with its
  * strength and the reason for it, and the data it reads with version and
  * licence. Built from the checks' own declarations, so the table cannot say
@@ -83,11 +83,23 @@ const HEADER = `# Checks: what each one looks at, and how much it counts
 Generated from the checks' own declarations by \`npm run docs:checks\`; a test
 fails when this file and the code disagree, so do not edit it by hand.
 
-Every scored answer carries a **strength** (METHODOLOGY.md section 7,
-\`trust-method/2\`): \`weak\` 0.5, \`moderate\` 1, \`strong\` 2, multiplying the
-item's weight. A check declares the strength of each (kind, disposition) it can
-give, with the reason beside it; it is never chosen per subject. Neutral answers
-are reported as findings and never scored. Operator-configured HTTP providers
+Every scored answer carries a **strength** (METHODOLOGY.md section 8,
+\`trust-method/3\`): \`weak\` 1, \`moderate\` 3, \`strong\` 8, on the scale of
+observations, multiplying the item's weight. Under the Beta(1, 1) prior one
+item of weight w moves the odds by a factor w + 1, so the three are each about
+a likelihood ratio of 2, 4 and 9 before the trust band, provenance and age
+discounts. A strength is measured, not chosen: a check declares, for each
+(kind, disposition) it can give, the strength its measured likelihood ratio
+supports (the lower end of the ratio's 90 % interval, on a labelled corpus not
+built from the check's own data: \`strong\` from 6, \`moderate\` from 2.8,
+\`weak\` from 1.4), with the reason beside it; it is never chosen per subject.
+A fact no labelled corpus here can hold (network look-ups, testimony,
+outcomes) takes the strength a cited published measurement supports, or at
+most \`moderate\`. A fact that good and bad subjects show alike (a ratio
+below 1.4) is neutral: reported as a finding, counted in \`signals\`, never
+scored. Assessments issued under \`trust-method/2\` (\`weak\` 0.5,
+\`moderate\` 1, \`strong\` 2) keep their numbers: the version, not the item,
+decides an item's weight. Operator-configured HTTP providers
 declare theirs in the providers file (\`strength.supports\`, \`strength.weakens\`,
 moderate by default) and are listed in the served OpenAPI document
 (\`x-check-catalogue\`) of the deployment that configures them.
