@@ -1,6 +1,6 @@
 /**
- * Public API of the scoring package: the methodology function (both
- * versions), its stake rule, admission and the evidence summary. Everything
+ * Public API of the scoring package: the methodology function (every
+ * version), its stake rule, admission and the evidence summary. Everything
  * here is pure.
  */
 export {
@@ -10,6 +10,7 @@ export {
   STRENGTHS,
   TRUST_METHOD_1,
   TRUST_METHOD_2,
+  TRUST_METHOD_3,
   roundHalfUp,
   score,
 } from './methodology.js';

@@ -5,26 +5,28 @@ import { ScoringInputError } from './scoringInputError.js';
 /**
  * METHODOLOGY.md: admitted evidence, absences and an evaluation time in; score
  * and interval out. The only code path that produces a score. Pure: no I/O,
- * no clock (as_of is an input). Two versions exist and both stay forever:
- * `trust-method/1` (sections 1-6) so every assessment it issued reproduces,
- * and `trust-method/2` (section 7), the current one.
+ * no clock (as_of is an input). Three versions exist and all stay forever, so
+ * every assessment they issued reproduces: `trust-method/1` (sections 1-6),
+ * `trust-method/2` (section 7) and `trust-method/3` (section 8), the current
+ * one. They differ only in the rows of VERSIONS below.
  *
  * Glossary (section 3 symbols):
- * - w_i   weight of one item: trust band × provenance × freshness (× strength in v2)
+ * - w_i   weight of one item: trust band × provenance × freshness (× strength σ from v2 on)
  * - R, S  summed weights of supporting / weakening items (stored order)
  * - n     R + S
  * - P     posterior mean (R + W·a) / (n + W) with the Beta(1, 1) prior
  * - n_c   evidence left after conflict cancellation
- * - n_eff effective observations (v1: n_c diluted by absences; v2: n_c)
- * - u     v2 only: the share of the interval mixed with the vacuous one for k absences
+ * - n_eff effective observations (v1: n_c diluted by absences; v2, v3: n_c)
+ * - u     v2, v3: the share of the interval mixed with the vacuous one for k absences
  */
 
 export const TRUST_METHOD_1 = 'trust-method/1';
 export const TRUST_METHOD_2 = 'trust-method/2';
-export type MethodologyVersion = typeof TRUST_METHOD_1 | typeof TRUST_METHOD_2;
+export const TRUST_METHOD_3 = 'trust-method/3';
+export type MethodologyVersion = typeof TRUST_METHOD_1 | typeof TRUST_METHOD_2 | typeof TRUST_METHOD_3;
 /** The version every new assessment is computed with. */
-export const METHODOLOGY_VERSION: MethodologyVersion = TRUST_METHOD_2;
-export const METHODOLOGY_VERSIONS: readonly MethodologyVersion[] = [TRUST_METHOD_1, TRUST_METHOD_2];
+export const METHODOLOGY_VERSION: MethodologyVersion = TRUST_METHOD_3;
+export const METHODOLOGY_VERSIONS: readonly MethodologyVersion[] = [TRUST_METHOD_1, TRUST_METHOD_2, TRUST_METHOD_3];
 
 export type TrustBand = 'high' | 'medium' | 'low';
 export type ScoringDisposition = 'supports' | 'weakens';
@@ -38,7 +40,7 @@ export interface EvidenceItem {
   /** ISO 8601 instant; see parseInstant for the accepted forms. */
   observed_at: string;
   disposition: ScoringDisposition;
-  /** Required by `trust-method/2`, refused by `trust-method/1`. */
+  /** Required by `trust-method/2` and `/3` (the version decides its weight), refused by `trust-method/1`. */
   strength?: Strength;
 }
 
@@ -65,7 +67,7 @@ export interface ScoreResult {
   P: number;
 }
 
-/** Section 2 (and section 7's additions). Any change here is a new methodology version, never an edit. */
+/** Section 2 (and sections 7 and 8's additions). Any change here is a new methodology version, never an edit. */
 export const PARAMETERS = Object.freeze({
   /** Prior weight W and base rate a: Beta(1, 1). */
   priorWeight: 2,
@@ -91,7 +93,13 @@ export const PARAMETERS = Object.freeze({
   absence: 0.25,
   /** σ (v2): strength multipliers. */
   strengthWeight: Object.freeze({ weak: 0.5, moderate: 1.0, strong: 2.0 }) as Readonly<Record<Strength, number>>,
-  /** μ (v2): how much of the interval each absence mixes with the vacuous one. */
+  /**
+   * σ (v3): strength on the scale of observations. One item of weight w moves
+   * the Beta(1, 1) odds by w + 1, so these are likelihood ratios of about 2, 4
+   * and 9 before the band, provenance and age discounts.
+   */
+  strengthWeightV3: Object.freeze({ weak: 1, moderate: 3, strong: 8 }) as Readonly<Record<Strength, number>>,
+  /** μ (v2, v3): how much of the interval each absence mixes with the vacuous one. */
   absenceMix: 1 / 20,
   /** Equal-tailed 90 % interval. */
   lowerQuantile: 0.05,
@@ -125,25 +133,37 @@ function provenanceWeight(provenance: unknown, field: string): number {
   return PARAMETERS.provenanceWeight.get(provenance) ?? PARAMETERS.otherProvenanceWeight;
 }
 
-/** v1 refuses a strength (it never had one); v2 requires one of the three. */
-function strengthWeight(item: EvidenceItem, version: MethodologyVersion, field: string): number {
+/**
+ * What sets the versions apart (everything else is shared): σ, the strength
+ * table (none in v1, which never had a strength), and how the k absences
+ * widen the interval (v1 dilutes the evidence; v2 and v3 mix the interval
+ * with the vacuous one).
+ */
+interface VersionRules {
+  strengths: Readonly<Record<Strength, number>> | null;
+  interval: (post: Posterior, k: number) => { low: number; high: number; nEff: number };
+}
+
+/** v1 refuses a strength (it never had one); v2 and v3 require one of the three. */
+function strengthWeight(item: EvidenceItem, version: MethodologyVersion, field: string): number | undefined {
   const strength: unknown = item.strength;
-  if (version === TRUST_METHOD_1) {
+  const table = VERSIONS[version].strengths;
+  if (table === null) {
     if (strength !== undefined) {
-      throw new ScoringInputError(field, `is not part of ${TRUST_METHOD_1}; remove it or score with ${TRUST_METHOD_2}`);
+      throw new ScoringInputError(field, `is not part of ${version}; remove it or score with ${METHODOLOGY_VERSION}`);
     }
-    return 1;
+    return undefined;
   }
-  if (strength === 'weak' || strength === 'moderate' || strength === 'strong') return PARAMETERS.strengthWeight[strength];
+  if (strength === 'weak' || strength === 'moderate' || strength === 'strong') return table[strength];
   throw new ScoringInputError(
     field,
     strength === undefined
-      ? `is required by ${TRUST_METHOD_2} (weak, moderate or strong)`
+      ? `is required by ${version} (weak, moderate or strong)`
       : `must be one of weak, moderate, strong, got ${JSON.stringify(strength)}`,
   );
 }
 
-/** Step 1: w_i = β(band) · ρ(provenance) [· σ(strength) in v2] · 2^(−age / H), age ≥ 0 in days. */
+/** Step 1: w_i = β(band) · ρ(provenance) [· σ(strength) from v2 on] · 2^(−age / H), age ≥ 0 in days. */
 function itemWeight(item: EvidenceItem, asOfMs: number, index: number, version: MethodologyVersion): number {
   const at = `evidence[${index}]`;
   const observedMs = parseInstant(item.observed_at, `${at}.observed_at`);
@@ -151,10 +171,9 @@ function itemWeight(item: EvidenceItem, asOfMs: number, index: number, version: 
   const ageDays = Math.max(0, (asOfMs - observedMs) / PARAMETERS.msPerDay);
   const freshness = Math.pow(2, -ageDays / PARAMETERS.halfLifeDays);
   const base = bandWeight(item.trust_band, `${at}.trust_band`) * provenanceWeight(item.provenance_class, `${at}.provenance_class`);
+  const sigma = strengthWeight(item, version, `${at}.strength`);
   // v1 multiplies exactly as it always did (no factor of 1 inserted), so its bits never change.
-  return version === TRUST_METHOD_1
-    ? (strengthWeight(item, version, `${at}.strength`), base * freshness)
-    : base * strengthWeight(item, version, `${at}.strength`) * freshness;
+  return sigma === undefined ? base * freshness : base * sigma * freshness;
 }
 
 /** Step 2: R and S, summed in stored order (float addition is not associative). */
@@ -184,8 +203,8 @@ function checkAbsences(k: unknown): number {
 
 function checkVersion(version: unknown): MethodologyVersion {
   if (version === undefined) return METHODOLOGY_VERSION;
-  if (version === TRUST_METHOD_1 || version === TRUST_METHOD_2) return version;
-  throw new ScoringInputError('methodology_version', `must be ${TRUST_METHOD_1} or ${TRUST_METHOD_2}, got ${JSON.stringify(version)}`);
+  if (METHODOLOGY_VERSIONS.includes(version as MethodologyVersion)) return version as MethodologyVersion;
+  throw new ScoringInputError('methodology_version', `must be one of ${METHODOLOGY_VERSIONS.join(', ')}, got ${JSON.stringify(version)}`);
 }
 
 interface Posterior {
@@ -198,7 +217,7 @@ interface Posterior {
   nC: number;
 }
 
-/** Steps 1-4, shared by both versions: weights, sums, the mean and the score. */
+/** Steps 1-4, shared by every version: weights, sums, the mean and the score. */
 function posterior(input: ScoreInput, version: MethodologyVersion): Posterior {
   const asOfMs = parseInstant(input.as_of, 'as_of');
   if (!Array.isArray(input.evidence)) throw new ScoringInputError('evidence', 'must be an array');
@@ -234,27 +253,32 @@ function result(version: MethodologyVersion, post: Posterior, low: number, high:
   };
 }
 
-/** Section 3, steps 5-8: absences dilute the effective evidence. */
-function trustMethod1(input: ScoreInput, k: number): ScoreResult {
-  const post = posterior(input, TRUST_METHOD_1);
+/** Section 3, steps 5-7: absences dilute the effective evidence. */
+function dilutedInterval(post: Posterior, k: number): { low: number; high: number; nEff: number } {
   const nEff = post.nC / (1 + PARAMETERS.absence * k);
   const { qLo, qHi } = quantiles(post.P, nEff);
   // Step 7: outward rounding with ε, so an exact integer bound stays put.
   const low = clampPercent(Math.floor(100 * qLo + EPS));
   const high = clampPercent(Math.ceil(100 * qHi - EPS));
-  return result(TRUST_METHOD_1, post, low, high, nEff);
+  return { low, high, nEff };
 }
 
-/** Section 7, steps 5-8: absences mix the interval with the vacuous [0, 1]. */
-function trustMethod2(input: ScoreInput, k: number): ScoreResult {
-  const post = posterior(input, TRUST_METHOD_2);
+/** Section 7, steps 4-7: absences mix the interval with the vacuous [0, 1]. */
+function mixedInterval(post: Posterior, k: number): { low: number; high: number; nEff: number } {
   const { qLo, qHi } = quantiles(post.P, post.nC);
   const mu = PARAMETERS.absenceMix;
   const u = (mu * k) / (1 + mu * k);
   const low = clampPercent(Math.floor(100 * (1 - u) * qLo + EPS));
   const high = clampPercent(Math.ceil(100 * (1 - (1 - u) * (1 - qHi)) - EPS));
-  return result(TRUST_METHOD_2, post, low, high, post.nC);
+  return { low, high, nEff: post.nC };
 }
+
+/** The versions, side by side: a new version is a new row, never an edit of one. */
+const VERSIONS: Readonly<Record<MethodologyVersion, VersionRules>> = {
+  [TRUST_METHOD_1]: { strengths: null, interval: dilutedInterval },
+  [TRUST_METHOD_2]: { strengths: PARAMETERS.strengthWeight, interval: mixedInterval },
+  [TRUST_METHOD_3]: { strengths: PARAMETERS.strengthWeightV3, interval: mixedInterval },
+};
 
 /** The methodology named by `input.methodology_version` (the current one when absent). */
 export function score(input: ScoreInput): ScoreResult {
@@ -262,5 +286,7 @@ export function score(input: ScoreInput): ScoreResult {
   // Errors in the order a reader meets the fields: the time, then k, then the items.
   parseInstant(input.as_of, 'as_of');
   const k = checkAbsences(input.absences);
-  return version === TRUST_METHOD_1 ? trustMethod1(input, k) : trustMethod2(input, k);
+  const post = posterior(input, version);
+  const { low, high, nEff } = VERSIONS[version].interval(post, k);
+  return result(version, post, low, high, nEff);
 }
