@@ -49,6 +49,7 @@ import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from 
 import { CONSOLE_ASSET_OP, CONSOLE_PAGE_OP, createConsoleAssetHandler, createConsolePageHandler } from './http/routes/console.js';
 import { streamHandlers } from './http/routes/streams.js';
 import { webhookHandlers } from './http/routes/admin/webhooks.js';
+import { insecureTargetsPolicy } from './webhooks/targets.js';
 import type { OperationSpec } from './schemas/operation.js';
 import { OPERATIONS } from './schemas/operations.js';
 
@@ -249,7 +250,7 @@ function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChec
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction }),
     ...sessionHandlers(deps.sessions),
     ...webhookHandlers({
-      db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: (mode) => mode === 'test', onChanged: deps.webhooksChanged,
+      db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: insecureTargetsPolicy(deps.config.webhooksAllowLoopback), onChanged: deps.webhooksChanged,
       ...(deps.redeliverWebhook ? { redeliver: deps.redeliverWebhook } : {}),
     }),
     ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],

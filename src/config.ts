@@ -65,6 +65,13 @@ const ConfigSchema = z.object({
    * it; it costs a schema validation per answer, so it is off by default.
    */
   TAS_CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
+  /**
+   * Whether webhook targets may be plain http or a loopback address (for a
+   * receiver on the developer's own machine), and then only for test-mode keys.
+   * Unset: on in development and test, off in production. The operator's
+   * setting alone decides it: no tenant, key or mode can turn it on (issue 40).
+   */
+  TAS_WEBHOOKS_ALLOW_LOOPBACK: z.enum(['true', 'false']).optional(),
 });
 
 const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';
@@ -76,6 +83,8 @@ export type Config = Readonly<
     DATABASE_OWNER_URL: string;
     keyPepper: string;
     publicUrl: string;
+    /** TAS_WEBHOOKS_ALLOW_LOOPBACK resolved against NODE_ENV. */
+    webhooksAllowLoopback: boolean;
   }
 >;
 
@@ -96,7 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = c.TAS_PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`;
   const DATABASE_URL = c.DATABASE_URL ?? DEFAULT_SERVICE_URL;
   const DATABASE_OWNER_URL = c.DATABASE_OWNER_URL ?? (c.DATABASE_URL ?? DEFAULT_OWNER_URL);
-  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl });
+  const webhooksAllowLoopback = c.TAS_WEBHOOKS_ALLOW_LOOPBACK === undefined ? c.NODE_ENV !== 'production' : c.TAS_WEBHOOKS_ALLOW_LOOPBACK === 'true';
+  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl, webhooksAllowLoopback });
 }
 
 /** A redacted view for the start-up log line: says what it connected to, never a password. */

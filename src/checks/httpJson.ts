@@ -19,8 +19,14 @@ export interface HttpJsonRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
-  /** RDAP services redirect to the authoritative registry; providers must not (see httpProviders). */
-  redirect?: 'follow' | 'error';
+  /**
+   * RDAP services redirect to the authoritative registry; providers must not
+   * (see httpProviders). A redirect is followed only through a guard that
+   * approves each hop's URL (the outbound address guard, issue 40): a
+   * redirector must not be able to point our request at loopback, a private
+   * network or the metadata service. Without a guard a redirect is refused.
+   */
+  redirect?: 'error' | RedirectGuard;
   timeoutMs: number;
   maxBytes: number;
   /** The caller's signal (check timeout or inquiry deadline). */
@@ -33,17 +39,18 @@ export function isServiceFailure(outcome: HttpJsonOutcome): boolean {
   return outcome.status === 'http_error' && (outcome.httpStatus >= 500 || outcome.httpStatus === 429);
 }
 
+/** Whether a redirect may be followed to `target`; false ends the exchange as unreachable. */
+export type RedirectGuard = (target: URL) => Promise<boolean>;
+
+// RDAP's redirector takes one hop to the registry; a few more cover a registry that moved, not a loop.
+const MAX_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 export async function fetchJson(request: HttpJsonRequest): Promise<HttpJsonOutcome> {
   const signal = AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
   let response: Response;
   try {
-    response = await fetch(request.url, {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-      signal,
-      redirect: request.redirect ?? 'follow',
-    });
+    response = await fetchFollowing(request, signal);
   } catch {
     return signal.aborted ? { status: 'timeout' } : { status: 'unreachable' };
   }
@@ -57,6 +64,27 @@ export async function fetchJson(request: HttpJsonRequest): Promise<HttpJsonOutco
     return { status: 'ok', httpStatus: response.status, body };
   } catch {
     return signal.aborted ? { status: 'timeout' } : { status: 'unreadable', httpStatus: response.status };
+  }
+}
+
+/** The exchange, each redirect hop approved by the guard first; a refused hop throws (unreachable). */
+async function fetchFollowing(request: HttpJsonRequest, signal: AbortSignal): Promise<Response> {
+  const guard = request.redirect === undefined || request.redirect === 'error' ? null : request.redirect;
+  let url = new URL(request.url);
+  for (let hop = 0; ; hop += 1) {
+    const response = await fetch(url, {
+      method: hop === 0 ? request.method ?? 'GET' : 'GET',
+      headers: request.headers,
+      body: hop === 0 ? request.body : undefined,
+      signal,
+      redirect: 'manual',
+    });
+    if (!REDIRECT_STATUSES.has(response.status)) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    if (guard === null || location === null || hop >= MAX_REDIRECTS) throw new Error('redirect not followed');
+    url = new URL(location, url);
+    if (!(await guard(url))) throw new Error('redirect target refused');
   }
 }
 

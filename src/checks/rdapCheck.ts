@@ -1,7 +1,7 @@
 import { PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type Answer } from './evidence.js';
 import { hostOf, viewHost, type HostView } from './hosts.js';
-import { fetchJson, isServiceFailure, type HttpJsonOutcome } from './httpJson.js';
-import { createDependencyBreaker, SKIPPED, type DependencyBreaker } from './dependencyBreaker.js';
+import { fetchJson, isServiceFailure, type HttpJsonOutcome, type RedirectGuard } from './httpJson.js';
+import { createDependencyBreaker, createReachabilityProbe, SKIPPED, type DependencyBreaker, type ProbeAnswer, type ReachabilityProbe } from './dependencyBreaker.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import type { CheckDefinition, NormalisedPresentation } from './types.js';
@@ -18,8 +18,20 @@ export interface RdapCheckConfig {
   /** RDAP service base, e.g. `https://rdap.example.net`; requests go to `${baseUrl}/domain/${domain}`. */
   baseUrl: string;
   timeoutMs: number;
+  /**
+   * Approves each redirect the service answers with (the composition root
+   * passes the outbound address guard: https, public addresses only). Without
+   * it a redirect is not followed and the look-up reports an absence.
+   */
+  redirectGuard?: RedirectGuard;
   /** Told when a registry's breaker opens or closes, with the top-level domain it serves. */
   onRegistryChange?: (tld: string, state: 'open' | 'closed') => void;
+  /**
+   * Ask the service whether it answers at all, at once and then every 30 s
+   * while the check is used (discovery turns it on): while it does not, no
+   * look-up is planned or made. Told when that changes.
+   */
+  probe?: { onChange?: (state: 'open' | 'closed') => void };
 }
 
 const DAY_MS = 86_400_000;
@@ -111,11 +123,33 @@ function registryBreakers(onChange?: RdapCheckConfig['onRegistryChange']) {
 }
 
 const REGISTRY_SKIPPED = 'The registration registry has been failing to answer, so it was not asked.';
+const SERVICE_UNREACHABLE = 'The registration registry cannot be reached, so it was not asked.';
+
+/**
+ * The probe's question: does the RDAP service answer HTTP at all? It asks
+ * the RDAP help query (RFC 9082 3.1.6) without following a redirect, so one
+ * slow registry behind a redirector is not mistaken for the service: any
+ * answer below 500 is an answer; no connection, no answer within the network
+ * timeout, or a server error is down.
+ */
+async function askService(base: string, timeoutMs: number): Promise<ProbeAnswer> {
+  try {
+    const response = await fetch(`${base}/help`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json' } });
+    await response.body?.cancel().catch(() => undefined);
+    return response.status >= 500 ? 'down' : 'up';
+  } catch {
+    return 'down';
+  }
+}
 
 export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   const base = config.baseUrl.replace(/\/+$/, '');
   // Per check instance: the plan and the worker of one process share them (src/checks/dependencyBreaker.ts).
   const registries = registryBreakers(config.onRegistryChange);
+  const service: ReachabilityProbe | null = config.probe
+    ? createReachabilityProbe({ ask: () => askService(base, config.timeoutMs), ...(config.probe.onChange ? { onChange: config.probe.onChange } : {}) })
+    : null;
+  const serviceDown = () => service?.lastAnswer() === 'down';
   const check = defineCheck(
     {
       id: RDAP_CHECK_ID,
@@ -139,10 +173,12 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
     async ({ presentation, signal, now }) => {
       const view = registrableOf(presentation);
       if (view === null) return absent('no_data', 'There is no registered domain to look up.');
+      if (serviceDown()) return absent('error', SERVICE_UNREACHABLE);
       const url = `${base}/domain/${encodeURIComponent(view.registrable!)}`;
       const outcome = await registries.for(view).call(() => fetchJson({
         url,
         headers: { accept: 'application/rdap+json, application/json' },
+        redirect: config.redirectGuard ?? 'error',
         timeoutMs: config.timeoutMs,
         maxBytes: MAX_RDAP_BYTES,
         signal,
@@ -158,12 +194,14 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   return {
     ...check,
     unreachableReason(presentation) {
+      // Nothing registrable is answered by the check itself (no_data), never as the service's absence.
+      if (serviceDown()) return registrableOf(presentation) === null ? null : SERVICE_UNREACHABLE;
       // Asked of every planned look-up: the value is read only while some registry is being left alone.
       if (!registries.anyOpen()) return null;
       const view = registrableOf(presentation);
       return view !== null && registries.isOpen(view) ? REGISTRY_SKIPPED : null;
     },
-    dependencyHealth: () => (registries.anyOpen() ? 'degraded' : 'ok'),
+    dependencyHealth: () => (serviceDown() || registries.anyOpen() ? 'degraded' : 'ok'),
   };
 }
 
@@ -173,6 +211,8 @@ export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
   const onChange = config.onDependencyChange;
   return [createRdapCheck({
     baseUrl: config.rdapBaseUrl, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+    ...(config.redirectGuard ? { redirectGuard: config.redirectGuard } : {}),
     ...(onChange ? { onRegistryChange: (tld: string, state: 'open' | 'closed') => onChange(`${RDAP_CHECK_ID} (.${tld})`, state) } : {}),
+    probe: onChange ? { onChange: (state) => onChange(RDAP_CHECK_ID, state) } : {},
   })];
 }

@@ -31,6 +31,8 @@ export interface CheckDiscoveryConfig {
   /** Path of the operator's HTTP providers description (JSON). */
   providersFile?: string;
   networkTimeoutMs?: number;
+  /** Approves each redirect a network check's service answers with (the outbound address guard); none: redirects are refused. */
+  redirectGuard?: (target: URL) => Promise<boolean>;
   /** Told when a network check's dependency starts failing and when it answers again (for the operator's log). */
   onDependencyChange?: (checkId: string, state: 'open' | 'closed') => void;
 }

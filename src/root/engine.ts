@@ -37,6 +37,7 @@ import { sessionEffects } from '../sessions/effects.js';
 import { createSessionService, type SessionService } from '../sessions/service.js';
 import { bullConnection } from '../redis/bullConnection.js';
 import { createWebhookSubscriptions, type WebhookSubscriptions } from '../webhooks/subscriptions.js';
+import { insecureTargetsPolicy, isPublicHttpsTarget } from '../webhooks/targets.js';
 import type { Redis } from 'ioredis';
 import { createModelRenderer } from '../reports/model.js';
 
@@ -93,6 +94,8 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
     ...(config.TAS_RDAP_BASE_URL !== 'off' ? { rdapBaseUrl: config.TAS_RDAP_BASE_URL } : {}),
     ...(config.TAS_PROVIDERS_FILE ? { providersFile: config.TAS_PROVIDERS_FILE } : {}),
     networkTimeoutMs: config.TAS_NETWORK_TIMEOUT_MS,
+    // A redirect (RDAP's bootstrap service forwards to the registry) passes the webhooks' address guard.
+    redirectGuard: isPublicHttpsTarget,
     // The operator learns of a failing dependency from the log; the id names the check, never a provider.
     onDependencyChange: (checkId, state) => {
       if (state === 'open') log.warn({ check: checkId }, 'a network check\'s dependency is failing; it is not asked for 30 s');
@@ -187,7 +190,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
       workers.push(createMaterialWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
       workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, runs }));
-      const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: (m) => m === 'test' });
+      const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
       closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
       relay.start(RELAY_SWEEP_INTERVAL_MS);

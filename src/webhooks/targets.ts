@@ -8,9 +8,12 @@ import { classifyIp } from '../checks/ipRanges.js';
  * outside test mode a target must be https and every address its host
  * resolves to must be public: not loopback, private (RFC 1918, fc00::/7),
  * link-local (169.254/16, fe80::/10, which holds the cloud metadata service),
- * CGNAT, unspecified, multicast, documentation or reserved. A test-mode key
- * may also use http and loopback, so a developer can point it at a local
- * receiver; it never reaches private or metadata addresses either.
+ * CGNAT, unspecified, multicast, documentation or reserved. Where the
+ * operator allows it (TAS_WEBHOOKS_ALLOW_LOOPBACK, on in development only),
+ * a test-mode key may also use http and loopback, so a developer can point it
+ * at a local receiver; it never reaches private or metadata addresses either.
+ * A tenant's mode alone never opens loopback: on a shared deployment it would
+ * make the workers a port scanner of their own host (issue 40).
  *
  * The check runs at registration and again before every send, and the send
  * connects to the very address checked here: a host that resolves to a public
@@ -25,7 +28,7 @@ export interface ResolvedAddress {
 export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export interface TargetOptions {
-  /** Test mode: http and loopback targets are allowed too. */
+  /** http and loopback targets are allowed too (see insecureTargetsPolicy). */
   allowInsecure: boolean;
   /** Resolves a host name to all its addresses; the system resolver by default (tests substitute it). */
   lookup?: LookupAll;
@@ -58,6 +61,24 @@ export const systemLookup: LookupAll = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, verbatim: true });
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
+
+/**
+ * Which keys may register and be sent to http and loopback targets: test-mode
+ * keys, and only where the operator allowed it. The one place the rule lives,
+ * used by the routes and by the delivery worker alike.
+ */
+export function insecureTargetsPolicy(operatorAllows: boolean): (mode: 'live' | 'test') => boolean {
+  return (mode) => operatorAllows && mode === 'test';
+}
+
+/**
+ * The guard for any other outbound request whose address a third party chose
+ * (an RDAP redirect): https, no credentials, public addresses only, whatever
+ * the operator allows for webhooks.
+ */
+export async function isPublicHttpsTarget(url: URL): Promise<boolean> {
+  return (await checkTarget(url.href, { allowInsecure: false })).ok;
+}
 
 export async function checkTarget(raw: string, opts: TargetOptions): Promise<TargetVerdict> {
   let url: URL;
