@@ -68,3 +68,59 @@ export function createDependencyBreaker(opts: { breakMs?: number; onChange?: Bre
     open: () => breaker.opened,
   };
 }
+
+/**
+ * Whether a dependency answers at all, asked before anyone needs it. A
+ * breaker learns only from calls, so after a start with the dependency
+ * unreachable the first inquiries would each wait out the network timeout
+ * before it opened, while /healthz already knew. The probe is asked once when
+ * it is made and then again, in the background, whenever its answer is older
+ * than PROBE_TTL_MS and someone reads it; reading never waits. Like the DNS
+ * resolver's canary (src/checks/resolverCanary.ts), a dependency the probe
+ * found down is not asked: its checks answer their absence on the request
+ * path (`unreachableReason`).
+ */
+export const PROBE_TTL_MS = 30_000;
+
+export type ProbeAnswer = 'up' | 'down';
+
+export interface ReachabilityProbe {
+  /** The last answer, or null before the first; a stale one is kept while a fresh one is asked. */
+  lastAnswer(): ProbeAnswer | null;
+  /** Resolves with the answer being asked now (for tests and start-up). */
+  settled(): Promise<ProbeAnswer>;
+}
+
+export function createReachabilityProbe(opts: {
+  ask: () => Promise<ProbeAnswer>;
+  ttlMs?: number;
+  now?: () => number;
+  /** Told when the answer changes from up (or none) to down and back. */
+  onChange?: BreakerListener;
+}): ReachabilityProbe {
+  const now = opts.now ?? Date.now;
+  const ttlMs = opts.ttlMs ?? PROBE_TTL_MS;
+  let answer: ProbeAnswer | null = null;
+  let askedAt = -Infinity;
+  let inFlight: Promise<ProbeAnswer> | null = null;
+  const refresh = (): Promise<ProbeAnswer> => {
+    inFlight ??= opts.ask().catch((): ProbeAnswer => 'down').then((fresh) => {
+      const before = answer;
+      answer = fresh;
+      askedAt = now();
+      inFlight = null;
+      if (fresh === 'down' && before !== 'down') opts.onChange?.('open');
+      if (fresh === 'up' && before === 'down') opts.onChange?.('closed');
+      return fresh;
+    });
+    return inFlight;
+  };
+  void refresh();
+  return {
+    lastAnswer() {
+      if (now() - askedAt >= ttlMs) void refresh();
+      return answer;
+    },
+    settled: () => inFlight ?? Promise.resolve(answer ?? 'down'),
+  };
+}

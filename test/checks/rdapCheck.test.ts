@@ -116,3 +116,36 @@ describe('registrationDate', () => {
     expect(registrationDate(body)?.toISOString() ?? null).toBe(expected);
   });
 });
+
+describe('rdap_domain_age with its reachability probe', () => {
+  const presented = (type: string, value: string) => contextFor(type, value).presentation;
+
+  it('given a service that refuses connections, then it is known down before any look-up: the plan answers it at once, and nothing registrable stays the check\'s own no_data', async () => {
+    const told: string[] = [];
+    const refused = createRdapCheck({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300, probe: { onChange: (state) => told.push(state) } });
+    for (let i = 0; i < 20 && refused.dependencyHealth?.() !== 'degraded'; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(refused.dependencyHealth?.()).toBe('degraded');
+    expect(told).toEqual(['open']);
+    expect(refused.unreachableReason?.(presented('EMAIL', 'jane@young-shop.com'))).toBe('The registration registry cannot be reached, so it was not asked.');
+    expect(refused.unreachableReason?.(presented('DOMAIN', 'intranet.local'))).toBeNull();
+    expect(verdict(await refused.run(contextFor('DOMAIN', 'young-shop.com')))).toBe('absence:error');
+  });
+
+  it('given a service that answers its help query, then it is up and looked up as usual (one probe request, not following redirects)', async () => {
+    const answering = await startHttpFixture((request, response) => {
+      if (request.url === '/help') { response.writeHead(302, { location: 'http://127.0.0.1:1/help' }); response.end(); return; }
+      sendJson(response, 200, rdapDomain('2010-01-01T00:00:00Z'));
+    });
+    try {
+      const check = createRdapCheck({ baseUrl: answering.baseUrl, timeoutMs: 300, probe: {} });
+      for (let i = 0; i < 20 && answering.requests.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(check.dependencyHealth?.()).toBe('ok');
+      expect(check.unreachableReason?.(presented('DOMAIN', 'old-shop.com'))).toBeNull();
+      expect(verdict(await check.run(contextFor('DOMAIN', 'old-shop.com')))).toBe('supports');
+      expect(answering.requests.map((r) => r.url)).toEqual(['/help', '/domain/old-shop.com']);
+    } finally {
+      await answering.close();
+    }
+  });
+});
