@@ -24,8 +24,8 @@ describe('score: METHODOLOGY.md section 5 worked examples', () => {
     expect(result.n_eff).toBeCloseTo(5 / 1.5, 15);
   });
 
-  it('exports the current version string (v2; v1 stays reproducible)', () => {
-    expect(METHODOLOGY_VERSION).toBe('trust-method/2');
+  it('exports the current version string (v3; v1 stays reproducible)', () => {
+    expect(METHODOLOGY_VERSION).toBe('trust-method/3');
   });
 });
 

@@ -1,11 +1,13 @@
 import { describe, it, expect } from 'vitest';
-import { ScoringInputError, score, type EvidenceItem, type Strength } from '../../src/scoring/index.js';
+import { ScoringInputError, score as scoreAnyVersion, type ScoreInput, type EvidenceItem, type Strength } from '../../src/scoring/index.js';
 import { AS_OF, daysBefore } from './fixtures.js';
 
 /**
- * METHODOLOGY.md section 7 (`trust-method/2`, the current version): every
- * worked example exactly, plus cases drawn from the definition by hand.
+ * METHODOLOGY.md section 7 (`trust-method/2`): every worked example exactly,
+ * plus cases drawn from the definition by hand. v2 is no longer the current
+ * version, so every input here names it (unless it names another).
  */
+const score = (input: ScoreInput) => scoreAnyVersion({ methodology_version: 'trust-method/2', ...input });
 
 function v2(disposition: EvidenceItem['disposition'], strength: Strength, overrides: Partial<EvidenceItem> = {}): EvidenceItem {
   return { provenance_class: 'third_party', trust_band: 'high', observed_at: AS_OF, disposition, strength, ...overrides };
@@ -42,9 +44,6 @@ describe('trust-method/2: section 7 worked examples', () => {
     expect(result.methodology_version).toBe('trust-method/2');
   });
 
-  it('given no methodology_version, then the current one (v2) applies', () => {
-    expect(score({ as_of: AS_OF, evidence: [], absences: 0 }).methodology_version).toBe('trust-method/2');
-  });
 });
 
 describe('trust-method/2: cases worked from the definition', () => {

@@ -1,13 +1,25 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { PARAMETERS, STRENGTHS, betaQuantile, score, type EvidenceItem, type ScoreInput, type Strength } from '../../src/scoring/index.js';
+import {
+  PARAMETERS,
+  STRENGTHS,
+  TRUST_METHOD_2,
+  TRUST_METHOD_3,
+  betaQuantile,
+  score as scoreAnyVersion,
+  type EvidenceItem,
+  type MethodologyVersion,
+  type ScoreInput,
+  type Strength,
+} from '../../src/scoring/index.js';
 
 /**
  * The properties METHODOLOGY.md section 7 requires of `trust-method/2` on
- * random inputs: v1's, with "an extra absence never narrows the interval"
+ * random inputs, and section 8 of `trust-method/3` (v2's, with v3's
+ * strengths): v1's, with "an extra absence never narrows the interval"
  * now true for EVERY input (k up to 200 and hundreds of one-sided items,
  * the region where v1 failed), and "raising an item's strength never moves
- * the score away from that item's side". Thousands of runs each.
+ * the score away from that item's side". Thousands of runs each, per version.
  */
 
 const DAY_MS = 86_400_000;
@@ -53,8 +65,8 @@ const inputArb: fc.Arbitrary<ScoreInput> = asOfArb.chain((asOfMs) =>
 const triple = (r: { score: number; low: number; high: number }) => [r.score, r.low, r.high];
 
 /** Section 7 steps 5-7 before rounding, from the result's P and n_c: the interval's true width. */
-function unroundedWidth(input: ScoreInput): number {
-  const { P, n_eff: nC } = score(input);
+function unroundedWidth(input: ScoreInput, version: MethodologyVersion): number {
+  const { P, n_eff: nC } = scoreAnyVersion({ ...input, methodology_version: version });
   const nu = nC + 2;
   const mu = PARAMETERS.absenceMix * input.absences;
   const u = mu / (1 + mu);
@@ -63,7 +75,8 @@ function unroundedWidth(input: ScoreInput): number {
   return (1 - (1 - u) * (1 - qHi)) - (1 - u) * qLo;
 }
 
-describe('trust-method/2: properties on random inputs', () => {
+describe.each([TRUST_METHOD_2, TRUST_METHOD_3])('%s: properties on random inputs', (version: MethodologyVersion) => {
+  const score = (input: ScoreInput) => scoreAnyVersion({ ...input, methodology_version: version });
   it('given any input, then 0 <= low <= score <= high <= 100, all integers, and the same bits twice', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
@@ -149,7 +162,7 @@ describe('trust-method/2: properties on random inputs', () => {
         const more = { ...input, evidence: [...input.evidence, extra] };
         const before = score(input);
         const after = score(more);
-        expect(unroundedWidth(more)).toBeLessThanOrEqual(unroundedWidth(input) + 1e-12);
+        expect(unroundedWidth(more, version)).toBeLessThanOrEqual(unroundedWidth(input, version) + 1e-12);
         expect(after.high - after.low).toBeLessThanOrEqual(before.high - before.low + 1);
       }),
       RUNS,
