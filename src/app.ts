@@ -1,6 +1,6 @@
 import type { CatalogueRow } from './checks/catalogue.js';
 import * as uWS from './http/uws.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/client.js';
 import type { Logger } from 'pino';
 import type { AuditWriter } from './audit/auditWriter.js';
 import type { Authenticator, Principal } from './auth/authenticate.js';
@@ -62,7 +62,7 @@ import { OPERATIONS } from './schemas/operations.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   hub: EventHub;
   log: Logger;
   authenticator: Authenticator;
@@ -236,7 +236,7 @@ export function assertEveryOperationHandled(handlers: ReadonlyMap<string, Handle
 function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChecker | null): Map<string, Handler> {
   return new Map<string, Handler>([
     ['getHealth', health],
-    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth, ...(deps.registryHealth ? { registry: deps.registryHealth } : {}) })],
+    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, redisTopology: deps.config.redis.kind, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth, ...(deps.registryHealth ? { registry: deps.registryHealth } : {}) })],
     ['getOpenApi', createOpenApiHandler(documentJson)],
     ['getDocs', createDocsHandler()],
     ...inquiryHandlers(deps.inquiries),

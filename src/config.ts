@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeTopology, redisTopologyOf, RedisTopologyError, type RedisSettings, type RedisTopology } from './redis/topology.js';
 
 /**
  * The environment, parsed once at start-up with a closed schema and frozen.
@@ -19,6 +20,25 @@ const ConfigSchema = z.object({
    */
   DATABASE_OWNER_URL: z.url().optional(),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /**
+   * Redis topology (src/redis/topology.ts, docs/scaling.md). Unset: the one
+   * node of REDIS_URL. `host:port,...` of a Redis Cluster's nodes selects the
+   * cluster; `host:port,...` of sentinels with REDIS_SENTINEL_NAME selects
+   * the primary they guard. REDIS_URL's credentials apply to the nodes.
+   */
+  REDIS_CLUSTER_NODES: z.string().optional(),
+  REDIS_SENTINELS: z.string().optional(),
+  REDIS_SENTINEL_NAME: z.string().optional(),
+  /** The sentinels' own password, when they have one (requirepass on the sentinels). */
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  /**
+   * What stands between the service and PostgreSQL: `none`, or `transaction`
+   * for a pooler in transaction mode (PgBouncer before 1.21, or any pooler
+   * that does not keep prepared statements): statements then run unnamed, and
+   * the timeouts are left to the server or the pooler, since a pooler refuses
+   * them as start-up parameters (docs/scaling.md).
+   */
+  TAS_DB_POOLER: z.enum(['none', 'transaction']).default('none'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Keyed-hash pepper for API keys (rule I11). Required in production. */
   TAS_KEY_PEPPER: z.string().min(32).optional(),
@@ -83,6 +103,8 @@ export type Config = Readonly<
     DATABASE_OWNER_URL: string;
     keyPepper: string;
     publicUrl: string;
+    /** The Redis topology REDIS_URL and REDIS_CLUSTER_NODES / REDIS_SENTINELS select. */
+    redis: RedisTopology;
     /** TAS_WEBHOOKS_ALLOW_LOOPBACK resolved against NODE_ENV. */
     webhooksAllowLoopback: boolean;
   }
@@ -98,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  const c = parsed.data;
+  const c = withRedisTopology(parsed.data);
   if (c.NODE_ENV === 'production' && !c.TAS_KEY_PEPPER) {
     throw new ConfigError('TAS_KEY_PEPPER (at least 32 characters) is required when NODE_ENV=production');
   }
@@ -109,13 +131,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl, webhooksAllowLoopback });
 }
 
+function withRedisTopology<T extends RedisSettings>(settings: T): T & { redis: RedisTopology } {
+  try {
+    return { ...settings, redis: redisTopologyOf(settings) };
+  } catch (error) {
+    if (error instanceof RedisTopologyError) throw new ConfigError(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+}
+
 /** A redacted view for the start-up log line: says what it connected to, never a password. */
 export function describeConfig(c: Config): Record<string, string | number> {
   return {
     env: c.NODE_ENV,
     listen: `${c.HOST}:${c.PORT}`,
     database: redactUrl(c.DATABASE_URL),
-    redis: redactUrl(c.REDIS_URL),
+    redis: c.redis.kind === 'single' ? redactUrl(c.REDIS_URL) : describeTopology(c.redis),
   };
 }
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/client.js';
 import { redactUrl } from './config.js';
 
 /**
@@ -30,15 +30,16 @@ export async function checkPostgres(databaseUrl: string): Promise<void> {
   }
 }
 
-export async function checkRedis(redis: Redis, redisUrl: string): Promise<void> {
+/** `where` names the server: REDIS_URL (redacted here) or a topology's description. */
+export async function checkRedis(redis: RedisClient, where: string): Promise<void> {
   try {
     if (redis.status === 'wait') await withTimeout(redis.connect(), PREFLIGHT_TIMEOUT_MS);
     await withTimeout(redis.ping(), PREFLIGHT_TIMEOUT_MS);
   } catch (error) {
     throw new PreflightError(
-      `Redis is not answering at ${redactUrl(redisUrl)} (${describe(error)}).\n` +
+      `Redis is not answering at ${where.startsWith('redis') ? redactUrl(where) : where} (${describe(error)}).\n` +
         `  Start it, for example: redis-server --daemonize yes --bind 127.0.0.1 --port 6379\n` +
-        `  or point REDIS_URL at a running server.`,
+        `  or point REDIS_URL (or REDIS_CLUSTER_NODES, REDIS_SENTINELS) at running servers.`,
     );
   }
 }

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { createRedis } from '../redis/client.js';
+import { createRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
 
 /**
  * Key revocations travel on one Redis channel so every process forgets the
@@ -13,7 +12,7 @@ export interface RevocationBus {
   close(): Promise<void>;
 }
 
-export async function createRevocationBus(deps: { redisUrl: string; publisher: Redis; prefix: string }): Promise<RevocationBus> {
+export async function createRevocationBus(deps: { redisUrl: RedisTarget; publisher: RedisClient; prefix: string }): Promise<RevocationBus> {
   const channel = `${deps.prefix}:keys:revoked`;
   const listeners = new Set<(keyId: string) => void>();
   const subscriber = createRedis(deps.redisUrl, { forBullmq: true });

@@ -49,6 +49,22 @@ export interface PoolOptions {
   /** Milliseconds to wait for a connection before failing fast (no hang when Postgres is down). */
   connectionTimeout?: number;
   statementTimeout?: number;
+  /**
+   * Named prepared statements (src/db/preparedStatements.ts); off behind a pooler
+   * that does not keep them across transactions (TAS_DB_POOLER=transaction).
+   */
+  prepare?: boolean;
+  /**
+   * Send the statement and idle-in-transaction timeouts as start-up parameters.
+   * Off behind a pooler, which refuses them (PgBouncer: 'unsupported startup
+   * parameter'); the server's role settings or the pooler's own timeouts apply.
+   */
+  startupTimeouts?: boolean;
+}
+
+/** The pool's options for what stands between it and PostgreSQL (TAS_DB_POOLER, docs/scaling.md). */
+export function poolerOptions(pooler: 'none' | 'transaction'): PoolOptions {
+  return pooler === 'transaction' ? { prepare: false, startupTimeouts: false } : {};
 }
 
 export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db> {
@@ -56,13 +72,13 @@ export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db>
     interceptors: [resultParser],
     typeParsers,
     // Statements the process repeats run as named prepared statements (src/db/preparedStatements.ts).
-    driverFactory: preparingDriverFactory(createPgDriverFactory()),
+    driverFactory: opts.prepare === false ? createPgDriverFactory() : preparingDriverFactory(createPgDriverFactory()),
     captureStackTrace: false,
     maximumPoolSize: opts.maximumPoolSize ?? 20,
     connectionTimeout: opts.connectionTimeout ?? 2000,
     connectionRetryLimit: 1,
-    statementTimeout: opts.statementTimeout ?? 10_000,
-    idleInTransactionSessionTimeout: 10_000,
+    statementTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : opts.statementTimeout ?? 10_000,
+    idleInTransactionSessionTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : 10_000,
     // Slonik runs DISCARD ALL on every release by default: a round trip per checkout. Every
     // setting we make is transaction-local (set_config(..., true)), so there is nothing to discard.
     resetConnection: async () => undefined,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { StreamEventSchema, type StreamEvent } from '../../actors/types.js';
+import { openRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
 
 /**
  * Live fan-out of stream events across processes (DESIGN 2.2). Postgres is the
@@ -10,6 +10,13 @@ import { StreamEventSchema, type StreamEvent } from '../../actors/types.js';
  * committed" so that open streams can push it at once. Each process holds ONE
  * subscriber connection and fans every message out to its local listeners,
  * so ten thousand open streams cost one Redis connection, not ten thousand.
+ *
+ * On a Redis Cluster the channels are sharded (SSUBSCRIBE / SPUBLISH, Redis
+ * 7): a stream's channel lives on the master that owns its slot, so a publish
+ * goes to one node instead of being copied to every node of the cluster, and
+ * the fan-out grows with the cluster. The subscriber then holds one
+ * connection per master; when the cluster's map changes (a failover, a
+ * resharding) ioredis moves the channels and every listener gets `resync`.
  *
  * A listener receives:
  * - `event`:  a committed event of its stream (may be duplicated or arrive out
@@ -47,7 +54,8 @@ export interface EventHub {
 }
 
 export interface EventHubOptions {
-  redisUrl: string;
+  /** A URL (one node) or a topology (src/redis/topology.ts). */
+  redisUrl: RedisTarget;
   prefix: string;
   log: Logger;
 }
@@ -68,14 +76,15 @@ interface Channel {
 
 export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
   const pub = connection(opts.redisUrl, `${opts.prefix}:hub-pub`);
-  const sub = connection(opts.redisUrl, `${opts.prefix}:hub-sub`);
+  const sub = connection(opts.redisUrl, `${opts.prefix}:hub-sub`, true);
   await Promise.all([pub.connect(), sub.connect()]);
+  const wire = wireOf(sub, pub);
   const channels = new Map<string, Channel>();
   const channelOf = (streamId: string) => `${opts.prefix}:stream:${streamId}`;
   let closing = false;
   let lostConnection = false;
 
-  sub.on('message', (channel: string, raw: string) => dispatch(channels.get(channel), raw, opts.log));
+  sub.on(wire.messageEvent, (channel: string, raw: string) => dispatch(channels.get(channel), raw, opts.log));
   sub.on('error', (err) => opts.log.warn({ err }, 'event hub subscriber error'));
   pub.on('error', (err) => opts.log.warn({ err }, 'event hub publisher error'));
   sub.on('close', () => {
@@ -84,8 +93,10 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
   sub.on('ready', () => {
     if (!lostConnection || closing) return;
     lostConnection = false;
-    resubscribe(sub, channels, opts.log);
+    resubscribe(wire, channels, opts.log);
   });
+  // A cluster's sharded subscribers were moved (failover, resharding): messages may have been lost meanwhile.
+  if (wire.sharded) sub.on('subscribersReady', () => resync(channels, opts.log));
 
   function unsubscriber(channel: string, entry: Channel, listener: HubListener): Unsubscribe {
     let done = false;
@@ -96,7 +107,7 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
       if (entry.listeners.size > 0 || channels.get(channel) !== entry) return;
       channels.delete(channel);
       // Commands on one connection run in order, so a later SUBSCRIBE of this channel still wins.
-      if (!closing) sub.unsubscribe(channel).catch((err) => opts.log.warn({ err, channel }, 'event hub unsubscribe failed'));
+      if (!closing) wire.unsubscribe(channel).catch((err) => opts.log.warn({ err, channel }, 'event hub unsubscribe failed'));
     };
     return Object.assign(off, { ready: entry.ready });
   }
@@ -106,7 +117,7 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
       const channel = channelOf(streamId);
       let entry = channels.get(channel);
       if (!entry) {
-        const ready = closing ? Promise.reject(new Error('event hub is closed')) : sub.subscribe(channel).then(() => undefined);
+        const ready = closing ? Promise.reject(new Error('event hub is closed')) : wire.subscribe(channel);
         entry = { listeners: new Set(), ready };
         // The channel is dropped again if Redis refused it, so the next subscriber retries.
         const failed = entry;
@@ -119,11 +130,11 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
       return unsubscriber(channel, entry, listener);
     },
     async publish(streamId, event) {
-      await pub.publish(channelOf(streamId), JSON.stringify({ kind: 'event', event }));
+      await wire.publish(channelOf(streamId), JSON.stringify({ kind: 'event', event }));
     },
     async publishControl(streamId, control) {
       const { type, ...rest } = control;
-      await pub.publish(channelOf(streamId), JSON.stringify({ kind: type, ...rest }));
+      await wire.publish(channelOf(streamId), JSON.stringify({ kind: type, ...rest }));
     },
     listenerCount(streamId) {
       return channels.get(channelOf(streamId))?.listeners.size ?? 0;
@@ -145,8 +156,8 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
  * a stream opened while Redis is down is refused at once instead of hanging;
  * they reconnect on their own, and the subscriber then resubscribes itself.
  */
-function connection(url: string, name: string): Redis {
-  return new Redis(url, {
+function connection(target: RedisTarget, name: string, subscriber = false): RedisClient {
+  return openRedis(target, {
     // Named, so CLIENT LIST shows which connections are the hub's.
     connectionName: name.replace(/[^\w:.-]/g, '_'),
     lazyConnect: true,
@@ -158,14 +169,47 @@ function connection(url: string, name: string): Redis {
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     // Publishes issued in one turn of the event loop (an inquiry's two events) go out in one write.
     enableAutoPipelining: true,
-  });
+  }, subscriber ? { shardedSubscribers: true } : {});
+}
+
+/** Plain pub/sub on one node and on Sentinel; sharded pub/sub on a cluster. */
+interface Wire {
+  sharded: boolean;
+  messageEvent: 'message' | 'smessage';
+  subscribe(channel: string): Promise<void>;
+  unsubscribe(channel: string): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+}
+
+function wireOf(sub: RedisClient, pub: RedisClient): Wire {
+  if ((sub as { isCluster?: boolean }).isCluster === true) {
+    return {
+      sharded: true,
+      messageEvent: 'smessage',
+      subscribe: async (channel) => void (await sub.ssubscribe(channel)),
+      unsubscribe: (channel) => sub.sunsubscribe(channel),
+      publish: (channel, message) => pub.spublish(channel, message),
+    };
+  }
+  return {
+    sharded: false,
+    messageEvent: 'message',
+    subscribe: async (channel) => void (await sub.subscribe(channel)),
+    unsubscribe: (channel) => sub.unsubscribe(channel),
+    publish: (channel, message) => pub.publish(channel, message),
+  };
+}
+
+function resync(channels: Map<string, Channel>, log: Logger): void {
+  for (const entry of channels.values()) for (const l of entry.listeners) safeCall(l, { type: 'resync' }, log);
 }
 
 /** After a reconnect: SUBSCRIBE every channel with local listeners again, then tell them to re-read Postgres. */
-function resubscribe(sub: Redis, channels: Map<string, Channel>, log: Logger): void {
+function resubscribe(wire: Wire, channels: Map<string, Channel>, log: Logger): void {
   const names = [...channels.keys()];
   if (names.length === 0) return;
-  sub.subscribe(...names).then(
+  // One command per channel: sharded channels of one SSUBSCRIBE must share a slot.
+  Promise.all(names.map((name) => wire.subscribe(name))).then(
     () => {
       for (const name of names) {
         for (const l of channels.get(name)?.listeners ?? []) safeCall(l, { type: 'resync' }, log);

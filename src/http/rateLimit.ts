@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.js';
 
 /**
  * Per-key rate limit: a token bucket in Redis, shared by every edge process.
@@ -6,7 +6,9 @@ import type { Redis } from 'ioredis';
  * each second; a call takes one. Unlike a fixed window, two windows' worth
  * can never pass at a window edge. The bucket lives in one Redis hash,
  * updated by one atomic script on Redis's own clock, so edge processes with
- * skewed clocks agree.
+ * skewed clocks agree. One key per bucket and one key per script call, so
+ * on a Redis Cluster each call goes to the one master owning the key's slot
+ * and the buckets spread over the cluster.
  *
  * Every decision carries what the IETF RateLimit header fields
  * (draft-ietf-httpapi-ratelimit-headers) publish: the policy (quota per
@@ -58,7 +60,7 @@ export interface RateLimiter {
   degraded(): boolean;
 }
 
-type WithTake = Redis & { tasRateTake(key: string, rate: number): Promise<[number, string]> };
+type WithTake = RedisClient & { tasRateTake(key: string, rate: number): Promise<[number, string]> };
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -96,7 +98,7 @@ export function decisionOf(allowed: boolean, tokens: number, rate: number): Rate
   };
 }
 
-export function createRateLimiter(deps: { redis: Redis; prefix: string; perSecond: number; now?: () => number }): RateLimiter {
+export function createRateLimiter(deps: { redis: RedisClient; prefix: string; perSecond: number; now?: () => number }): RateLimiter {
   const now = deps.now ?? Date.now;
   const rate = deps.perSecond;
   // A defined command is sent as EVALSHA (the script's body only once per connection).

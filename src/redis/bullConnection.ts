@@ -1,4 +1,50 @@
 import type { ConnectionOptions } from 'bullmq';
+import { openRedis, type RedisClient, type RedisTarget } from './client.js';
+import type { RedisTopology } from './topology.js';
+
+/**
+ * BullMQ's connections on any topology, and the key prefix its queues use.
+ *
+ * - One node and Sentinel: options, from which BullMQ opens its own
+ *   connections (ioredis follows the sentinels' primary for each of them).
+ * - Cluster: two Cluster clients, one for producers (fail fast: the outbox
+ *   keeps the work while Redis is away) and one for workers (their commands
+ *   wait for a reconnect; each worker duplicates it for its blocking reads).
+ *
+ * On a cluster every key a BullMQ script touches must be in one slot, so the
+ * prefix becomes a hash tag, `{tas}`: all of a deployment's queues share one
+ * slot (one master carries the job traffic; docs/scaling.md says when that
+ * matters). On one node and on Sentinel the prefix is unchanged, so an
+ * existing deployment keeps its queues.
+ */
+export interface BullConnections {
+  producer: ConnectionOptions;
+  worker: ConnectionOptions;
+  prefix: string;
+  close(): Promise<void>;
+}
+
+export function bullConnections(target: RedisTarget, prefix: string): BullConnections {
+  const t: RedisTopology = typeof target === 'string' ? { kind: 'single', url: target } : target;
+  if (t.kind === 'cluster') {
+    const producer = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true, enableOfflineQueue: false });
+    const worker = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true });
+    for (const c of [producer, worker]) c.on('error', () => undefined);
+    return {
+      producer, worker, prefix: bullPrefix(t, prefix),
+      async close() {
+        await Promise.all([quit(producer), quit(worker)]);
+      },
+    };
+  }
+  const options = t.kind === 'single' ? bullConnection(t.url) : bullOptions(t);
+  return { producer: options, worker: options, prefix: bullPrefix(t, prefix), close: async () => undefined };
+}
+
+/** The BullMQ prefix for a topology: a hash tag on a cluster, the plain prefix elsewhere. */
+export function bullPrefix(target: RedisTarget, prefix: string): string {
+  return typeof target !== 'string' && target.kind === 'cluster' ? `{${prefix}}` : prefix;
+}
 
 /** BullMQ connection options from REDIS_URL (BullMQ takes ioredis options, not a URL). */
 export function bullConnection(redisUrl: string): ConnectionOptions {
@@ -13,4 +59,24 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
     // Required by BullMQ workers' blocking commands.
     maxRetriesPerRequest: null,
   };
+}
+
+function bullOptions(t: Extract<RedisTopology, { kind: 'sentinel' }>): ConnectionOptions {
+  return {
+    sentinels: t.sentinels,
+    name: t.name,
+    ...(t.sentinelPassword ? { sentinelPassword: t.sentinelPassword } : {}),
+    ...(t.auth.username ? { username: t.auth.username } : {}),
+    ...(t.auth.password ? { password: t.auth.password } : {}),
+    ...(t.auth.db !== undefined ? { db: t.auth.db } : {}),
+    ...(t.auth.tls ? { tls: {} } : {}),
+    failoverDetector: true,
+    // A command that reached the old primary after it became a replica is resent to the new one.
+    reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 2 : false),
+    maxRetriesPerRequest: null,
+  };
+}
+
+async function quit(c: RedisClient): Promise<void> {
+  await c.quit().catch(() => c.disconnect());
 }

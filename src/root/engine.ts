@@ -35,10 +35,10 @@ import { createPolicyCache, type PolicyCache } from '../policies/cache.js';
 import { createRegistryCache, type RegistryCache } from '../registry/cache.js';
 import { sessionEffects } from '../sessions/effects.js';
 import { createSessionService, type SessionService } from '../sessions/service.js';
-import { bullConnection } from '../redis/bullConnection.js';
+import { bullConnections } from '../redis/bullConnection.js';
 import { createWebhookSubscriptions, type WebhookSubscriptions } from '../webhooks/subscriptions.js';
 import { insecureTargetsPolicy, isPublicHttpsTarget } from '../webhooks/targets.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.js';
 import { createModelRenderer } from '../reports/model.js';
 
 /**
@@ -86,7 +86,7 @@ function dnsServersOf(setting: string): { dnsServers?: string[] } {
 // Sweeping for outbox rows a crash left behind: often enough to recover within seconds.
 const RELAY_SWEEP_INTERVAL_MS = 2000;
 
-export async function createCore(deps: { config: Config; db: Db; redis: Redis; hub: EventHub; log: Logger; publicUrl: () => string }): Promise<Core> {
+export async function createCore(deps: { config: Config; db: Db; redis: RedisClient; hub: EventHub; log: Logger; publicUrl: () => string }): Promise<Core> {
   const { config, db, hub, log } = deps;
   const checks = await discoverChecks({
     ...dnsServersOf(config.TAS_DNS_SERVERS),
@@ -102,9 +102,11 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
       else log.info({ check: checkId }, 'a network check\'s dependency answers again');
     },
   });
-  const connection = bullConnection(config.REDIS_URL);
-  const queues = createQueues({ connection, prefix: config.TAS_REDIS_PREFIX });
-  const webhookSubscriptions = await createWebhookSubscriptions({ db, redisUrl: config.REDIS_URL, publisher: deps.redis, prefix: config.TAS_REDIS_PREFIX });
+  // Producers fail fast, workers wait for a reconnect; on a cluster the prefix is a hash tag (src/redis/bullConnection.ts).
+  const bull = bullConnections(config.redis, config.TAS_REDIS_PREFIX);
+  const connection = bull.worker;
+  const queues = createQueues({ connection: bull.producer, prefix: bull.prefix });
+  const webhookSubscriptions = await createWebhookSubscriptions({ db, redisUrl: config.redis, publisher: deps.redis, prefix: config.TAS_REDIS_PREFIX });
   const relay = createRelay({
     db,
     queues: (name) => queues.queue(name),
@@ -175,10 +177,10 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
   return {
     checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, enqueueMaterialExtraction, redeliverWebhook, policyCache, registryCache, webhookSubscriptions,
     startProcessing() {
-      workers.push(createCheckWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
+      workers.push(createCheckWorker({ connection, prefix: bull.prefix, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
       workers.push(createTimerWorker({
         connection,
-        prefix: config.TAS_REDIS_PREFIX,
+        prefix: bull.prefix,
         onTimer: async (job) => {
           const type = job.event.type;
           if (type === 'deadline.reached' || type === 'reasoning.expired') await inquiries.fireTimer(job, job.actorId, type);
@@ -186,11 +188,11 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
           else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
         },
       }));
-      workers.push(createExportWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
-      workers.push(createMaterialWorker({ connection, prefix: config.TAS_REDIS_PREFIX, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
+      workers.push(createExportWorker({ connection, prefix: bull.prefix, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
+      workers.push(createMaterialWorker({ connection, prefix: bull.prefix, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
-      workers.push(createMonitorWorker({ connection, prefix: config.TAS_REDIS_PREFIX, runs }));
-      const webhooks = createWebhookWorker({ connection, prefix: config.TAS_REDIS_PREFIX, db, pepper: config.keyPepper, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
+      workers.push(createMonitorWorker({ connection, prefix: bull.prefix, runs }));
+      const webhooks = createWebhookWorker({ connection, prefix: bull.prefix, db, pepper: config.keyPepper, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
       closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
       relay.start(RELAY_SWEEP_INTERVAL_MS);
@@ -200,6 +202,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: Redis; h
       await relay.stop();
       await queues.close();
       await webhookSubscriptions.close();
+      await bull.close();
     },
   };
 }

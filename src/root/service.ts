@@ -1,6 +1,5 @@
 import { catalogueOf } from '../checks/catalogue.js';
 import { registryHealthOf } from '../checks/rdapCheck.js';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAuditSpool } from '../audit/spool.js';
 import { createAuditWriter } from '../audit/auditWriter.js';
@@ -9,7 +8,7 @@ import { createRevocationBus } from '../auth/revocations.js';
 import { describeConfig, type Config } from '../config.js';
 import { appendAuditBatch } from '../db/audit.js';
 import { migrate } from '../db/migrate.js';
-import { createDb, withSystem, type Db } from '../db/pool.js';
+import { createDb, poolerOptions, withSystem, type Db } from '../db/pool.js';
 import { createEventHub } from '../events/hub.js';
 import { countTenants } from '../db/tenants.js';
 import { createRateLimiter } from '../http/rateLimit.js';
@@ -20,7 +19,8 @@ import { createLogger } from '../logger.js';
 import { checkPostgres, checkRedis, checkServiceLogin } from '../preflight.js';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { createRedis } from '../redis/client.js';
+import { createRedis, type RedisClient } from '../redis/client.js';
+import { describeTopology } from '../redis/topology.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenancy/provision.js';
 import { startWorkers, type Workers } from '../../workers/index.js';
 import { sweepOverdueInquiries } from '../inquiries/sweeper.js';
@@ -43,7 +43,7 @@ export interface ServiceOptions {
 export interface Service {
   port: number | null;
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   app: App | null;
   core: Core;
   log: Logger;
@@ -55,14 +55,14 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   if (opts.edge) assertNativeUws();
   await checkPostgres(config.DATABASE_OWNER_URL);
-  const redis = createRedis(config.REDIS_URL);
-  await checkRedis(redis, config.REDIS_URL).catch((error) => {
+  const redis = createRedis(config.redis);
+  await checkRedis(redis, config.redis.kind === 'single' ? config.REDIS_URL : describeTopology(config.redis)).catch((error) => {
     redis.disconnect();
     throw error;
   });
-  const hub = await createEventHub({ redisUrl: config.REDIS_URL, prefix: config.TAS_REDIS_PREFIX, log });
+  const hub = await createEventHub({ redisUrl: config.redis, prefix: config.TAS_REDIS_PREFIX, log });
   await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
-  const db = await createDb(config.DATABASE_URL);
+  const db = await createDb(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
   await checkServiceLogin(() => loginPowers(db), config.NODE_ENV === 'production', (msg) => log.warn(msg));
   const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
   const spool = createAuditSpool(config.TAS_SPOOL_DIR);
@@ -70,7 +70,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
 
   let app: App | null = null;
   let port: number | null = null;
-  const revocations = await createRevocationBus({ redisUrl: config.REDIS_URL, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
+  const revocations = await createRevocationBus({ redisUrl: config.redis, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
   let publicUrl = config.publicUrl;
   const core = await createCore({ config, db, redis, hub, log, publicUrl: () => publicUrl });
   if (opts.edge) {

@@ -1,8 +1,7 @@
-import type { Redis } from 'ioredis';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { withSystem, type Db, type Mode } from '../db/pool.js';
-import { createRedis } from '../redis/client.js';
+import { createRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
 
 /**
  * Which event types a tenant's enabled webhook endpoints want, so the relay
@@ -36,7 +35,7 @@ interface Entry {
   until: number;
 }
 
-export async function createWebhookSubscriptions(deps: { db: Db; redisUrl: string; publisher: Redis; prefix: string }): Promise<WebhookSubscriptions> {
+export async function createWebhookSubscriptions(deps: { db: Db; redisUrl: RedisTarget; publisher: RedisClient; prefix: string }): Promise<WebhookSubscriptions> {
   const channel = `${deps.prefix}:webhooks:changed`;
   const cache = new Map<string, Entry>();
   const loading = new Map<string, Promise<ReadonlySet<string>>>();

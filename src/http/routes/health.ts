@@ -1,6 +1,7 @@
 import { sql } from 'slonik';
 import type { Db } from '../../db/pool.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/client.js';
+import type { RedisTopologyKind } from '../../redis/topology.js';
 import type { Handler } from '../handler.js';
 
 /** Liveness for a keyed caller: says the service answers, nothing more. */
@@ -15,7 +16,9 @@ const PROBE_TIMEOUT_MS = 1000;
 
 export interface HealthzDeps {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
+  /** Which Redis topology the settings chose (src/redis/topology.ts); unset reads as a single node. */
+  redisTopology?: RedisTopologyKind;
   build: string;
   checksDiscovered: () => number;
   openapiAnswers: () => boolean;
@@ -47,6 +50,7 @@ export function createHealthz(deps: HealthzDeps): Handler {
         openapi: deps.openapiAnswers(),
         database: database ? 'reachable' : 'unreachable',
         redis: redis ? 'reachable' : 'unreachable',
+        redis_topology: deps.redisTopology ?? 'single',
         audit_quarantined: quarantined,
         resolver,
         registry,
