@@ -23,6 +23,12 @@ export interface NormalisedPresentation {
   value: string;
   /** Canonical form used for matching entities (lower-cased email, E.164 phone...). */
   normalised: string;
+  /**
+   * Why the value is not a value of its type (`not an email` as an EMAIL),
+   * set when it was normalised; absent when it is one. Only the form check
+   * and the checks of the tenant's records run on such a value.
+   */
+  malformed?: string;
 }
 
 /** Claims the subject made about itself (country, name...). Closed in the schema. */

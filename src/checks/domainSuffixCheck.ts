@@ -1,5 +1,5 @@
 import { describeType } from './artifactTypes.js';
-import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
+import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, weakens } from './evidence.js';
 import { hostOf, viewHost } from './hosts.js';
 import { THROWAWAY_SUFFIX_SOURCE, throwawayRatio } from './throwawaySuffixes.js';
 import { isDisposableDomain } from './emailDomains.js';
@@ -8,9 +8,9 @@ import { isDisposableDomain } from './emailDomains.js';
  * Whether the host sits under a registrable domain of a recognised public
  * suffix (the ICANN section of the public suffix list). A name under an
  * unknown suffix, or a bare suffix, cannot be a real site or mailbox on the
- * public internet, so it weakens. A presented domain or web address that
- * cannot be parsed at all is evidence too; for an email the syntax check
- * already says so, hence an absence. A recognised suffix under which
+ * public internet, so it weakens. A value with no host that can be read is
+ * not a value of its type: the form check's one fact
+ * (src/checks/valueFormCheck.ts), so nothing here. A recognised suffix under which
  * throw-away domains are concentrated (src/checks/throwawaySuffixes.ts) is a
  * weak sign of its own: a fact about the suffix, not about the domain's
  * presence on any list. The rates come from the disposable data, so for an
@@ -36,11 +36,7 @@ export const check = defineCheck(
   ({ presentation }) => {
     const host = hostOf(presentation);
     const what = describeType(presentation.type);
-    if (host === null) {
-      return presentation.type === 'EMAIL'
-        ? absent('no_data', 'The email address has no domain that could be checked.')
-        : weakens(`The ${what} cannot be read as a host name.`);
-    }
+    if (host === null) return [];
     const view = viewHost(host);
     if (view.isIp) return neutral(`The ${what} names an IP address, to which no public suffix applies.`);
     if (view.registrable === null) return weakens(`The host ${host} is not under any registrable domain.`);

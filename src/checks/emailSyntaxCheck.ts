@@ -1,13 +1,15 @@
 import { isIP } from 'node:net';
-import { OFFLINE, PERSONAL_FACT, defineCheck, supports, weakens } from './evidence.js';
+import { OFFLINE, PERSONAL_FACT, defineCheck, supports } from './evidence.js';
 import { asciiHost, emailParts } from './hosts.js';
 
 /**
  * Whether the email address is well formed. Only the dot-atom form is
  * accepted: quoted local parts and address literals are legal in RFC 5321 but
  * no mailbox people give out uses them, so they count against the subject.
- * Well-formedness is weak support (anyone can type a valid address); a
- * malformed address given as contact is evidence against.
+ * Well-formedness is weak support (anyone can type a valid address). A
+ * malformed address is not an address at all: that one fact is the form
+ * check's (src/checks/valueFormCheck.ts), and this check, like every other
+ * that reads an address's content, is not run on it.
  */
 
 // RFC 5321 limits: 64 octets of local part, 254 for the whole forward path.
@@ -47,16 +49,10 @@ export const check = defineCheck(
     looksAt: "the address's syntax (RFC 5321/5322 rules the service accepts)",
     declares: [
       { disposition: 'supports', strength: 'weak', reason: 'Nearly every address, good or bad, is well formed.' },
-      { disposition: 'weakens', strength: 'moderate', reason: 'A malformed address cannot receive mail: a real indicator, but often a typo.' },
     ],
     artifactTypes: ['EMAIL'],
     trustBand: 'low',
     dataClass: PERSONAL_FACT,
   },
-  ({ presentation }) => {
-    const problem = emailSyntaxProblem(presentation.value);
-    return problem === null
-      ? supports('The email address is well formed.')
-      : weakens(`The email address is not well formed: ${problem}.`);
-  },
+  ({ presentation }) => (emailSyntaxProblem(presentation.value) === null ? supports('The email address is well formed.') : []),
 );

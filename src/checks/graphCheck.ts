@@ -49,6 +49,8 @@ export const check = defineCheck(
       { disposition: 'neutral', reason: 'A value on few other entities is ordinary (families, offices).' },
     ],
     artifactTypes: ARTIFACT_TYPES,
+    // The entities sharing a value are found by the value as given, well formed or not.
+    runsOnMalformed: true,
     trustBand: 'medium',
     dataClass: PERSONAL_FACT,
   },

@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { validate as validateBitcoinAddress } from 'bitcoin-address-validation';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { domainHost, parseWebAddress, viewHost } from './hosts.js';
+import { asCountryCode } from './phoneParsing.js';
+import { formProblem } from './valueForm.js';
 import type { NormalisedPresentation } from './types.js';
 
 /**
@@ -101,11 +103,8 @@ function normaliseIp(value: string): string | null {
   return new URL(`http://[${candidate}]/`).hostname.slice(1, -1);
 }
 
-/** The claim's country as a region the phone library knows, or undefined. */
-export function asCountryCode(country: string | undefined): CountryCode | undefined {
-  const upper = country?.trim().toUpperCase();
-  return upper !== undefined && isSupportedCountry(upper) ? upper : undefined;
-}
+// The phone checks read the claimed country the same way; it lives beside them (no import cycle with the form rule).
+export { asCountryCode };
 
 /**
  * A subject's presentations, normalised; a value with no canonical form (an
@@ -115,13 +114,19 @@ export function asCountryCode(country: string | undefined): CountryCode | undefi
  * The same value presented twice (an email in another case, a phone in two
  * formats) is one presentation, the first as written: checking it twice
  * would count the same evidence twice.
+ *
+ * A value that is not a value of its type is marked (`malformed`, with why:
+ * src/checks/valueForm.ts), read in the claimed country as the phone checks
+ * read it, so the plan runs only the checks that have something to read.
  */
 export function normalisePresented(presented: readonly { type: string; value: string }[], country: string | undefined): NormalisedPresentation[] {
   const distinct = new Map<string, NormalisedPresentation>();
   for (const p of presented) {
     const normalised = normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() };
     const key = `${normalised.type}\u0000${normalised.normalised}`;
-    if (!distinct.has(key)) distinct.set(key, normalised);
+    if (distinct.has(key)) continue;
+    const malformed = formProblem(p.type, p.value, country);
+    distinct.set(key, malformed === null ? normalised : { ...normalised, malformed });
   }
   return [...distinct.values()];
 }

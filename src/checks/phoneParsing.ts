@@ -1,6 +1,11 @@
-import { getCountries, parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max';
-import { asCountryCode } from './normalise.js';
+import { getCountries, isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import type { CheckContext } from './types.js';
+
+/** The claim's country as a region the phone library knows, or undefined. */
+export function asCountryCode(country: string | undefined): CountryCode | undefined {
+  const upper = country?.trim().toUpperCase();
+  return upper !== undefined && isSupportedCountry(upper) ? upper : undefined;
+}
 
 /**
  * Reads the presented phone number the way the phone checks share: numbers
@@ -22,12 +27,13 @@ export function readPhone(ctx: Pick<CheckContext, 'presentation' | 'claim'>): Ph
   const region = asCountryCode(ctx.claim?.country);
   const known = readings.get(ctx.presentation);
   if (known !== undefined && known.region === region) return known.reading;
-  const reading = parse(ctx.presentation.value, region);
+  const reading = readPhoneValue(ctx.presentation.value, region);
   readings.set(ctx.presentation, { region, reading });
   return reading;
 }
 
-function parse(value: string, region: ReturnType<typeof asCountryCode>): PhoneReading {
+/** How a phone value reads in a region (the claimed country), uncached: readPhone caches it per presentation. */
+export function readPhoneValue(value: string, region: ReturnType<typeof asCountryCode>): PhoneReading {
   const number = parsePhoneNumberFromString(value, region ? { defaultCountry: region } : {});
   if (number !== undefined) return { status: 'parsed', number };
   const digits = value.replace(/\D/g, '').length;

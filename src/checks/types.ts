@@ -91,6 +91,15 @@ export interface CheckDefinition {
    * for itself (SignalAnswer.judged).
    */
   judges?: Judged;
+  /**
+   * Whether the check still runs on a presentation that is not a value of
+   * its type (`not an email` as an EMAIL; src/checks/valueForm.ts). A check
+   * that reads the value's content has nothing to read there and is not
+   * planned: the form check alone reports the one fact. The form check and
+   * the checks that read the tenant's records about the value as given (its
+   * history, the entities sharing it, how often it was presented) say true.
+   */
+  runsOnMalformed?: boolean;
   run(ctx: CheckContext): Promise<CheckResult> | CheckResult;
   /**
    * For a worker check: while it knows it can look nothing up (its DNS

@@ -34,6 +34,8 @@ export const check = defineCheck(
       { disposition: 'neutral', reason: 'A value seen a few times is ordinary: retries and returning customers.' },
     ],
     artifactTypes: ARTIFACT_TYPES.filter((t) => t !== 'NAME'),
+    // The same garbage typed again and again is counted like any other value.
+    runsOnMalformed: true,
     trustBand: 'medium',
     provenanceClass: 'tenant_supplied',
     dataClass: PERSONAL_FACT,

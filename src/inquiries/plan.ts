@@ -60,7 +60,10 @@ export function planChecks(input: {
     gaps.set(id, gap);
   };
   for (const presentation of input.presentations) {
-    const reachable = applicableChecks(input.checks, presentation.type, input.tierCeiling);
+    // A value that is not a value of its type has no content to read: only the form check and the
+    // checks of the tenant's records about it run (src/checks/valueForm.ts), so it is one finding, not a dozen absences.
+    const applicable = applicableChecks(input.checks, presentation.type, input.tierCeiling);
+    const reachable = presentation.malformed === undefined ? applicable : applicable.filter((check) => check.runsOnMalformed === true);
     for (const beyond of checksBeyondCeiling(input.checks, presentation.type, input.tierCeiling)) count(beyond, 'beyond_tier_ceiling');
     for (const off of input.switchedOff ?? []) if (off.artifactTypes.includes(presentation.type)) count(off, 'switched_off');
     if (reachable.length === 0 && !input.checks.some((c) => c.artifactTypes.includes(presentation.type))) {

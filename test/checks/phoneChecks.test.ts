@@ -9,7 +9,8 @@ describe('phone_validity', () => {
     ['a valid UK mobile in E.164', '+44 7400 123456', undefined, 'supports'],
     ['a national number read in the claimed country', '07400 123456', 'GB', 'supports'],
     ['a number too short for its plan', '+44 123', undefined, 'weakens'],
-    ['letters only', 'call me maybe', undefined, 'weakens'],
+    // Unreadable values are the form check's (valueForm.test.ts).
+    ['letters only', 'call me maybe', undefined, 'nothing'],
     ['a national number and no claimed country', '07400 123456', undefined, 'absence:no_data'],
     ['a national number and an unknown claimed country', '07400 123456', 'ZZ', 'absence:no_data'],
   ])('given %s, when checked, then it %s', async (_given, value, country, expected) => {
