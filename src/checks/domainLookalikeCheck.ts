@@ -1,6 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import { answerAboutHost } from './hostAnswer.js';
-import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
+import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
 import { disguisedName, type NameIndex } from './disguisedName.js';
@@ -23,7 +23,7 @@ import { ENGLISH_WORDS_SOURCE } from './englishWords.js';
  * (`secure-paypal-com.weebly.com`). Sharing a name under another suffix
  * (`amazon.de`) is not held against the subject: large brands own many
  * country domains. A brand's own domain and its sub-domains are never
- * flagged; for a domain or web address they are weak support.
+ * flagged; that the site is established is the established_site check's fact.
  *
  * The well-known domains are about 3,600 brands built from maintained data
  * (src/checks/brandDomains.ts) plus the large free-mail providers. With that
@@ -514,17 +514,15 @@ const isOwnName = (subdomain: string) => subdomain === '' || subdomain === 'www'
  * about the site (`judged: 'site'`: `www.paypa1.com` and `paypa1.com` are one
  * imitation, counted once); what a sub-domain spells is about that host.
  */
-function answerFor(found: Resemblance | null, view: HostView, type: string): SignalAnswer {
+function answerFor(found: Resemblance | null, view: HostView): SignalAnswer {
   const domain = view.registrable ?? view.hostname;
   if (found === null) return neutral(`The domain ${domain} does not resemble any of the well-known domains it was compared with.`);
   switch (found.kind) {
     case 'is_well_known':
-      // An address at a big provider says nothing about its holder; a site that is the brand's own does.
-      if (type === 'EMAIL') return neutral(`The domain is the well-known domain ${found.known} itself.`);
-      // Below its own name (`someone.tumblr.com`) a well-known domain may be lending the name to a user's
-      // page, and which brands do so is not in any list the check reads: only the name itself supports.
+      // Being the site itself is no imitation of it. That the site is established is one fact, the
+      // established_site check's (src/checks/establishedSiteCheck.ts): not counted here again.
       return isOwnName(view.subdomain)
-        ? supports(`The domain is the well-known domain ${found.known} itself.`, { kind: 'well_known_domain', judged: 'site' })
+        ? neutral(`The domain is the well-known domain ${found.known} itself, not an imitation of it.`)
         : neutral(`The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`);
     case 'known_site':
       return neutral(`The domain ${found.known} is a company's known site, not an imitation of a well-known domain.`);
@@ -568,7 +566,6 @@ export const check = defineCheck(
       { disposition: 'weakens', strength: 'strong', reason: 'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive; alone it changes what an analyst would do.' },
       { kind: 'brand_embedded', disposition: 'weakens', strength: 'moderate', reason: 'A brand name beside other words (paypal-login) is the usual combosquat, but resellers and fan sites do it honestly too.' },
       { kind: 'domain_in_host', disposition: 'weakens', strength: 'moderate', reason: 'A complete domain name spelt before the real one (wallet.com.verify-now.xyz) exists to be misread; a few honest hosts (storage buckets named after a site) have the shape too.' },
-      { kind: 'well_known_domain', disposition: 'supports', strength: 'weak', reason: "Being a brand's own domain rules out imitation, but brand platforms also host other people's pages." },
       { disposition: 'neutral', reason: 'Not resembling a well-known domain, or an address at one, says nothing either way.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
@@ -581,6 +578,6 @@ export const check = defineCheck(
       const view = viewHost(host);
       if (view.isIp) return neutral(`The ${what} names an IP address, which has no name to compare.`);
       if (view.registrable === null) return absent('no_data', `The ${what} has no registrable domain to compare.`);
-      return answerFor(resemblance(view), view, presentation.type);
+      return answerFor(resemblance(view), view);
     }),
 );

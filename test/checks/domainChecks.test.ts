@@ -189,10 +189,11 @@ describe('domain_lookalike on real names', () => {
 
 describe('domain_lookalike', () => {
   it.each([
-    ['the well-known domain itself', 'DOMAIN', 'paypal.com', 'supports', /is the well-known domain paypal.com itself/],
+    // Being the site itself is no imitation; that it is established is established_site's one fact (establishedSite.test.ts).
+    ['the well-known domain itself', 'DOMAIN', 'paypal.com', 'neutral', /is the well-known domain paypal.com itself, not an imitation/],
     ['a well-known email domain', 'EMAIL', 'jane@gmail.com', 'neutral', /gmail.com itself/],
-    ['a top site itself', 'DOMAIN', 'booking.com', 'supports', /booking.com itself/],
-    ['a top site behind www', 'URL', 'https://www.amazon.com/', 'supports', /amazon.com itself/],
+    ['a top site itself', 'DOMAIN', 'booking.com', 'neutral', /booking.com itself/],
+    ['a top site behind www', 'URL', 'https://www.amazon.com/', 'neutral', /amazon.com itself/],
     ['a sub-domain of a top site, which may be a user\'s page', 'URL', 'https://smile.amazon.com/', 'neutral', /below the well-known domain amazon.com/],
     ['a user\'s blog under a well-known domain', 'DOMAIN', 'elon-found.tumblr.com', 'neutral', /below the well-known domain tumblr.com/],
     ['a site on a platform whose own domain is well known', 'DOMAIN', 'walletsauthy.webflow.io', 'neutral', /does not resemble/],
@@ -202,7 +203,7 @@ describe('domain_lookalike', () => {
     ['an exchange\'s own documentation below a documentation service', 'DOMAIN', 'hashkeyglobal-apidoc.readme.io', 'neutral', /company's own site/],
     ['a project\'s own site on a shared platform', 'DOMAIN', 'webpack.js.org', 'neutral', /company's own site/],
     ['a page of an own site on a platform', 'URL', 'https://docs.hyperliquid.gitbook.io/api', 'neutral', /hyperliquid.gitbook.io is a company's own site/],
-    ['an exchange\'s own compound domain', 'DOMAIN', 'binancefuture.com', 'supports', /binancefuture.com itself/],
+    ['an exchange\'s own compound domain', 'DOMAIN', 'binancefuture.com', 'neutral', /binancefuture.com itself/],
     ['the same brand beside other words on the same platform, not its own', 'DOMAIN', 'bybit-exchange-support.github.io', 'weakens', /bybit.com/],
     // Real sites the maintained sources name (simple-icons' logo pages, ccxt's exchange URLs) are known sites.
     ['a company site a logo was taken from, one edit from another brand', 'DOMAIN', 'adacore.com', 'neutral', /adacore.com is a company's known site/],

@@ -9,7 +9,7 @@ import type { CheckDefinition } from '../../src/checks/types.js';
 const FIXTURES = join(fileURLToPath(import.meta.url), '..', 'fixtures');
 
 const OFFLINE_IDS = [
-  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'domain_shape', 'email_syntax', 'free_mail', 'inquiry_context',
+  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'domain_shape', 'email_syntax', 'established_site', 'free_mail', 'inquiry_context',
   'ip_literal_host', 'ip_network', 'ip_range', 'local_part', 'mailbox_brand', 'phone_country', 'phone_line_type', 'phone_validity', 'public_suffix',
   'role_account', 'shared_hosting', 'shared_value', 'tenant_history', 'url_shape', 'url_shortener', 'value_form', 'velocity',
 ];

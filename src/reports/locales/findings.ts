@@ -74,7 +74,7 @@ export const DE: FindingPhrases = {
   'velocity_hourly_flood:weakens': 'Der Wert wurde innerhalb einer Stunde maschinenhaft oft vorgelegt',
   'website_consistency:supports': 'Die Website passt zur angegebenen',
   'website_consistency:weakens': 'Die Website widerspricht der angegebenen',
-  'well_known_domain:supports': 'Die Domain ist die bekannte Domain selbst',
+  'established_site:supports': 'Die Website ist etabliert und viel genutzt, oder das Postfach liegt auf der eigenen Domain einer solchen Organisation',
   generic_supports: 'Ein angebundener Dienst liefert ein günstiges Signal',
   generic_weakens: 'Ein angebundener Dienst liefert ein ungünstiges Signal',
 };
@@ -141,7 +141,7 @@ export const FR: FindingPhrases = {
   'velocity_hourly_flood:weakens': "La valeur a été présentée en une heure à un rythme de machine",
   'website_consistency:supports': 'Le site correspond à celui déclaré',
   'website_consistency:weakens': 'Le site contredit celui déclaré',
-  'well_known_domain:supports': 'Le domaine est le domaine connu lui-même',
+  'established_site:supports': "Le site est établi et très fréquenté, ou l'adresse est sur le domaine propre d'une telle organisation",
   generic_supports: 'Un service raccordé fournit un signal favorable',
   generic_weakens: 'Un service raccordé fournit un signal défavorable',
 };
@@ -208,7 +208,7 @@ export const ES: FindingPhrases = {
   'velocity_hourly_flood:weakens': 'El valor se presentó en una hora a un ritmo de máquina',
   'website_consistency:supports': 'El sitio coincide con el declarado',
   'website_consistency:weakens': 'El sitio contradice el declarado',
-  'well_known_domain:supports': 'El dominio es el propio dominio conocido',
+  'established_site:supports': 'El sitio está establecido y muy usado, o la dirección está en el dominio propio de tal organización',
   generic_supports: 'Un servicio conectado aporta una señal favorable',
   generic_weakens: 'Un servicio conectado aporta una señal desfavorable',
 };
@@ -275,7 +275,7 @@ export const PT: FindingPhrases = {
   'velocity_hourly_flood:weakens': 'O valor foi apresentado numa hora a um ritmo de máquina',
   'website_consistency:supports': 'O site corresponde ao declarado',
   'website_consistency:weakens': 'O site contradiz o declarado',
-  'well_known_domain:supports': 'O domínio é o próprio domínio conhecido',
+  'established_site:supports': 'O site está estabelecido e é muito usado, ou o endereço está no domínio próprio de tal organização',
   generic_supports: 'Um serviço ligado fornece um sinal favorável',
   generic_weakens: 'Um serviço ligado fornece um sinal desfavorável',
 };
