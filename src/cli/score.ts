@@ -10,6 +10,7 @@ import {
   toScoringInputs,
   type MethodologyVersion,
 } from '../scoring/index.js';
+import { compareWithPublished, publishedSummarySchema, type Published } from './reproduction.js';
 
 /**
  * `tas score [FILE | -]`: the scoring function over an evidence JSON file, so
@@ -18,13 +19,15 @@ import {
  * order; nothing is re-admitted or de-duplicated here, because five identical
  * stored items are five items (METHODOLOGY.md section 5 counts them so).
  *
- *   {"methodology_version": "trust-method/2", "as_of": "2025-01-01T00:00:00Z", "evidence": [...], "absences": 2}
+ *   {"methodology_version": "trust-method/3", "as_of": "2025-01-01T00:00:00Z", "evidence": [...], "absences": 2}
  *
- * `methodology_version` names the version to apply (absent: the current one);
- * `absences` is k, or the stored list of absences (only its length counts).
- * A ledger entry exactly as `GET /v1/entities/{id}/ledger` served it is
- * accepted too: its `inputs` are scored with their version, and the answer
- * says whether the published score and interval were reproduced.
+ * `methodology_version` names the version to apply (`trust-method/1`, `/2`
+ * or `/3`; absent: the current one); `absences` is k, or the stored list of
+ * absences (only its length counts). Neutral items are summarised, never
+ * scored. A ledger entry exactly as `GET /v1/entities/{id}/ledger` served it
+ * is accepted too: its `inputs` are scored with their version, and the answer
+ * says whether the whole published assessment was reproduced: score,
+ * interval, version and evidence summary (reproduction.ts).
  */
 
 const INSTANT_PROBLEM = 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or ±HH:MM offset';
@@ -36,7 +39,7 @@ const evidenceItemSchema = z.strictObject({
   trust_band: z.enum(['high', 'medium', 'low']),
   observed_at: instant,
   disposition: z.enum(['supports', 'weakens', 'neutral']),
-  // Required by trust-method/2 and refused by trust-method/1: the scoring function says which.
+  // Required by trust-method/2 and /3, refused by trust-method/1: the scoring function says which.
   strength: z.enum(['weak', 'moderate', 'strong']).optional(),
   finding_id: z.string().optional(),
   kind: z.string().optional(),
@@ -66,7 +69,13 @@ export type ScoreCommandInput = z.infer<typeof scoreInputSchema>;
 /** A LedgerEntryOut as served; only `inputs` is scored, the assessment is compared with the result. */
 const ledgerEntrySchema = z.looseObject({
   inputs: scoreInputSchema,
-  assessment: z.looseObject({ score: z.number(), low: z.number(), high: z.number(), methodology_version: versionSchema }),
+  assessment: z.looseObject({
+    score: z.number(),
+    low: z.number(),
+    high: z.number(),
+    methodology_version: versionSchema,
+    evidence: publishedSummarySchema.optional(),
+  }),
 });
 
 function isLedgerEntry(data: unknown): boolean {
@@ -93,8 +102,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): Array<[string, str
 
 interface ParsedInput {
   input: ScoreCommandInput;
-  /** The published figures when a ledger entry was given, to say whether they were reproduced. */
-  published?: { score: number; low: number; high: number; methodology_version: string };
+  /** The published assessment when a ledger entry was given, to say whether it was reproduced. */
+  published?: Published;
 }
 
 function parseInput(inputText: string): ParsedInput {
@@ -132,13 +141,11 @@ export function runScoreCommand(inputText: string): string {
   const evidence = toScoringInputs(input.evidence);
   const version = (input.methodology_version ?? METHODOLOGY_VERSION) as MethodologyVersion;
   const result = score({ as_of: input.as_of, evidence, absences: k, methodology_version: version });
-  const reproduces = published === undefined ? {} : {
-    reproduces: published.score === result.score && published.low === result.low && published.high === result.high
-      && published.methodology_version === result.methodology_version,
-  };
+  const summary = summarizeEvidence({ as_of: input.as_of, signals: input.evidence, absences: k });
+  const reproduction = published === undefined ? {} : compareWithPublished({ ...result, evidence: summary }, published);
   return JSON.stringify({
     methodology_version: result.methodology_version,
-    ...reproduces,
+    ...reproduction,
     score: result.score,
     low: result.low,
     high: result.high,
@@ -150,7 +157,7 @@ export function runScoreCommand(inputText: string): string {
     n: result.n,
     n_eff: result.n_eff,
     P: result.P,
-    evidence: summarizeEvidence({ as_of: input.as_of, signals: input.evidence, absences: k }),
+    evidence: summary,
   });
 }
 

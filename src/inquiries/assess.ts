@@ -1,7 +1,7 @@
 import type { Absence, Signal } from '../checks/types.js';
 import { labelFor, type PolicyLabel } from '../policies/evaluate.js';
 import type { CurrentPolicy } from '../policies/cache.js';
-import { admitEvidence, isNarrowEnough, score, summarizeEvidence, type EvidenceItem, type MethodologyVersion, type Stake } from '../scoring/index.js';
+import { admitEvidence, isNarrowEnough, score, summarizeEvidence, toLedgerSignals, type LedgerSignal, type MethodologyVersion, type Stake } from '../scoring/index.js';
 import type { EvidenceSummary } from '../scoring/index.js';
 
 /**
@@ -23,11 +23,15 @@ export interface AssessmentBody {
   entity_id: string | null;
 }
 
-/** What `tas score` needs to reconstruct the assessment from the ledger. */
+/**
+ * What `tas score` needs to reconstruct the assessment from the ledger: the
+ * admitted signals in stored order, neutral ones included (the scoring
+ * function skips them; the evidence summary counts them).
+ */
 export interface LedgerInputs {
   methodology_version: MethodologyVersion;
   as_of: string;
-  evidence: EvidenceItem[];
+  evidence: LedgerSignal[];
   absences: number;
 }
 
@@ -80,7 +84,7 @@ export function assess(input: AssessInput): AssessOutput {
       evidence: summarizeEvidence({ as_of: input.asOf, signals: admission.signals, absences: k }),
       entity_id: input.entityId,
     },
-    inputs: { methodology_version: result.methodology_version, as_of: input.asOf, evidence: admission.evidence, absences: k },
+    inputs: { methodology_version: result.methodology_version, as_of: input.asOf, evidence: toLedgerSignals(admission.signals), absences: k },
     narrowEnough: isNarrowEnough(result.low, result.high, input.stake),
   };
 }

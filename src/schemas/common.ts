@@ -54,9 +54,9 @@ export const count = z.int().min(0);
 export const score100 = z.int().min(0).max(100);
 
 export const TrustBand = z.enum(['high', 'medium', 'low']);
-/** METHODOLOGY.md section 7: weak 0.5, moderate 1, strong 2. */
+/** METHODOLOGY.md section 8 (trust-method/3): weak 1, moderate 3, strong 8; section 7 (trust-method/2): 0.5, 1, 2. */
 export const Strength = z.enum(['weak', 'moderate', 'strong']);
-export const MethodologyVersionName = z.enum(['trust-method/1', 'trust-method/2']);
+export const MethodologyVersionName = z.enum(['trust-method/1', 'trust-method/2', 'trust-method/3']);
 export const DataClass = z.enum(['C0', 'C1', 'C2']).describe('Handling the fact requires: C0 open, C1 personal, C2 special category.');
 export const Tier = z.enum(['t0', 't1', 't2']).describe('Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.');
 export const RetentionMode = z.enum(['standard', 'transient']).describe('`transient`: raw content is processed and never stored (rule D35).');

@@ -22,19 +22,21 @@ export const EntityOut = component(
 
 export const LedgerEvidenceItem = component(
   'LedgerEvidenceItem',
-  'One admitted evidence item, as the methodology function reads it.',
+  'One admitted evidence item, with the fields the methodology function reads and the evidence summary counts. Neutral items are never scored; they are counted in the summary (`signals`, by provenance class and trust band, the observed range). Entries recorded before the ledger kept neutral items list the scored ones only.',
   z.strictObject({
     provenance_class: z.string(),
     trust_band: TrustBand,
     observed_at: dateTime,
-    disposition: z.enum(['supports', 'weakens']),
-    strength: Strength.optional().describe('Present on every trust-method/2 item, absent on trust-method/1 items.'),
+    disposition: z.enum(['supports', 'weakens', 'neutral']),
+    strength: Strength.optional().describe(
+      'Present on every scored trust-method/2 and trust-method/3 item (the version, not the item, decides its weight: v3 weak 1, moderate 3, strong 8; v2 weak 0.5, moderate 1, strong 2); absent on trust-method/1 items and on neutral items.',
+    ),
   }),
 );
 
 export const LedgerInputs = component(
   'LedgerInputs',
-  'Everything the methodology function needs to reproduce the assessment, in stored order.',
+  'Everything the methodology function and the evidence summary need to reproduce the assessment, in stored order.',
   z.strictObject({
     methodology_version: MethodologyVersionName.describe('The version `tas score` applies to these inputs.'),
     as_of: dateTime,

@@ -88,7 +88,7 @@ export const Finding = component(
     data_class: DataClass,
     disposition: z.string().optional().describe('`supports`, `weakens` or `neutral`.'),
     strength: Strength.optional().describe(
-      'Extension (trust-method/2): how diagnostic the finding is, declared by its check for this kind and disposition; absent on neutral findings, which are not scored. See docs/checks.md.',
+      'Extension (trust-method/2 and /3): how diagnostic the finding is, declared by its check for this kind and disposition as the strength its measured likelihood ratio supports; under trust-method/3 weak 1, moderate 3, strong 8 observations (each about a likelihood ratio of 2, 4, 9). Absent on neutral findings, which are not scored. See docs/checks.md.',
     ),
   }),
 );

@@ -26,7 +26,7 @@ export type {
 export { betaQuantile, incompleteBeta, logGamma } from './betaQuantile.js';
 export { extraChecksWorthRunning, isNarrowEnough, maxWidth, stakeTier } from './stake.js';
 export type { Stake, StakeKind } from './stake.js';
-export { admitEvidence, isAdmissible, summarizeEvidence, toScoringInputs } from './summary.js';
-export type { Admission, AdmittedSignal, EvidenceSummary, SignalDisposition } from './summary.js';
+export { admitEvidence, isAdmissible, summarizeEvidence, toLedgerSignals, toScoringInputs } from './summary.js';
+export type { Admission, AdmittedSignal, EvidenceSummary, LedgerSignal, SignalDisposition } from './summary.js';
 export { instantMillis, isInstant, parseInstant } from './parseInstant.js';
 export { ScoringInputError } from './scoringInputError.js';

@@ -1,4 +1,4 @@
-import type { EvidenceItem, Strength, TrustBand } from './methodology.js';
+import type { EvidenceItem, ScoringDisposition, Strength, TrustBand } from './methodology.js';
 import { instantMillis, parseInstant } from './parseInstant.js';
 import { ScoringInputError } from './scoringInputError.js';
 
@@ -27,7 +27,7 @@ export interface AdmittedSignal {
    * identity, so one fact reached through two presentations counts once.
    */
   fact?: string;
-  /** `trust-method/2`: how diagnostic the signal is, as its check declared it. */
+  /** `trust-method/2` and `/3`: how diagnostic the signal is, as its check declared it. */
   strength?: Strength;
   /**
    * The record the item stands for when it has one (an outcome, an
@@ -144,6 +144,36 @@ export function toScoringInputs(signals: readonly AdmittedSignal[]): EvidenceIte
     evidence.push(item);
   }
   return evidence;
+}
+
+/**
+ * One admitted signal as the ledger keeps it: the fields the scoring
+ * function reads and the fields the evidence summary counts, nothing more.
+ * A neutral signal is kept too (it is counted in `signals`, by class and
+ * band, and in the observed range, though never scored), so the whole
+ * assessment, summary included, reproduces from its ledger entry.
+ */
+export interface LedgerSignal {
+  provenance_class: string;
+  trust_band: TrustBand;
+  observed_at: string;
+  disposition: ScoringDisposition | 'neutral';
+  /** On scored items only, and only when the item has one (never in v1). */
+  strength?: Strength;
+}
+
+/** The admitted signals, neutral ones included, reduced to what the ledger keeps; stored order kept. */
+export function toLedgerSignals(signals: readonly AdmittedSignal[]): LedgerSignal[] {
+  return signals.map((s) => {
+    const kept: LedgerSignal = {
+      provenance_class: s.provenance_class,
+      trust_band: s.trust_band,
+      observed_at: s.observed_at,
+      disposition: s.disposition,
+    };
+    if (s.strength !== undefined && s.disposition !== 'neutral') kept.strength = s.strength;
+    return kept;
+  });
 }
 
 /** Oldest and newest observed_at as stored; ties go to the earlier item in stored order. */

@@ -10,7 +10,7 @@ function run(input: unknown): Record<string, unknown> {
   return JSON.parse(runScoreCommand(JSON.stringify(input))) as Record<string, unknown>;
 }
 
-/** The section 5 (trust-method/1) inputs name their version; absent means the current one (v2). */
+/** The section 5 (trust-method/1) inputs name their version; absent means the current one (v3). */
 const V1 = { methodology_version: 'trust-method/1' } as const;
 
 function refusal(input: unknown): string {
@@ -110,12 +110,29 @@ describe('scoreMain: file or stdin in, one line out, exit code', () => {
   });
 });
 
-describe('runScoreCommand: trust-method/2 and ledger entries', () => {
+describe('runScoreCommand: trust-method/2, /3 and ledger entries', () => {
   const strong = { ...item('weakens'), provenance_class: 'computed', strength: 'strong' };
   const weak = { ...item('supports'), provenance_class: 'computed', trust_band: 'low', strength: 'weak' };
+  const neutral = { ...item('supports'), provenance_class: 'computed', disposition: 'neutral' };
+  /** The summary of [strong, weak] as the service publishes it. */
+  const summaryOfTwo = {
+    signals: 2, failed_signals: 0, contradictions: 1,
+    by_provenance_class: { computed: 2 }, by_trust_band: { high: 1, medium: 0, low: 1 },
+    oldest_observed_at: AS_OF, newest_observed_at: AS_OF,
+  };
 
-  it('given no methodology_version, then the current version (v2) applies to items with strength', () => {
-    expect(run({ as_of: AS_OF, evidence: [strong, weak], absences: 0 })).toMatchObject({ methodology_version: 'trust-method/2', score: 30, low: 2, high: 72 });
+  it('given no methodology_version, then the current version (v3) applies to items with strength: section 8\'s disposable inbox', () => {
+    expect(run({ as_of: AS_OF, evidence: [strong, weak], absences: 0 })).toMatchObject({ methodology_version: 'trust-method/3', score: 14, low: 1, high: 38 });
+  });
+
+  it('given the same items named trust-method/2, then section 7\'s disposable inbox', () => {
+    expect(run({ methodology_version: 'trust-method/2', as_of: AS_OF, evidence: [strong, weak], absences: 0 }))
+      .toMatchObject({ methodology_version: 'trust-method/2', score: 30, low: 2, high: 72 });
+  });
+
+  it('given a v3 item without strength, then it is refused with a clear message', () => {
+    expect(refusal({ methodology_version: 'trust-method/3', as_of: AS_OF, evidence: [item('supports')], absences: 0 }))
+      .toMatch(/evidence\[0\]\.strength.*required by trust-method\/3/);
   });
 
   it('given a v2 item without strength, then it is refused with a clear message', () => {
@@ -129,20 +146,64 @@ describe('runScoreCommand: trust-method/2 and ledger entries', () => {
   });
 
   it('given an unknown version, then it is refused naming methodology_version', () => {
-    expect(refusal({ methodology_version: 'trust-method/3', as_of: AS_OF, evidence: [], absences: 0 })).toMatch(/methodology_version/);
+    expect(refusal({ methodology_version: 'trust-method/4', as_of: AS_OF, evidence: [], absences: 0 })).toMatch(/methodology_version.*trust-method\/1, trust-method\/2, trust-method\/3/);
   });
 
   it('given a ledger entry exactly as served, then its inputs are scored with their version and it says it reproduces', () => {
     const entry = {
       entry_id: '0190d3c2-0000-7000-8000-000000000001',
       sequence: 1,
-      assessment: { assessment_id: 'x', score: 30, low: 2, high: 72, methodology_version: 'trust-method/2', preliminary: false, evidence: {} },
+      assessment: { assessment_id: 'x', score: 30, low: 2, high: 72, methodology_version: 'trust-method/2', preliminary: false, evidence: summaryOfTwo },
       inputs: { methodology_version: 'trust-method/2', as_of: AS_OF, evidence: [strong, weak], absences: 0 },
       recorded_at: AS_OF,
     };
-    expect(run(entry)).toMatchObject({ methodology_version: 'trust-method/2', score: 30, low: 2, high: 72, reproduces: true });
+    const out = run(entry);
+    expect(out).toMatchObject({ methodology_version: 'trust-method/2', score: 30, low: 2, high: 72, reproduces: true, evidence: summaryOfTwo });
+    expect(out).not.toHaveProperty('not_compared');
     const tampered = { ...entry, assessment: { ...entry.assessment, score: 31 } };
-    expect(run(tampered)).toMatchObject({ reproduces: false });
+    expect(run(tampered)).toMatchObject({ reproduces: false, differs: ['score'] });
+    const otherSummary = { ...entry, assessment: { ...entry.assessment, evidence: { ...summaryOfTwo, contradictions: 0, by_trust_band: { high: 2, medium: 0, low: 0 } } } };
+    expect(run(otherSummary)).toMatchObject({ reproduces: false, differs: ['evidence.contradictions', 'evidence.by_trust_band'] });
+  });
+
+  it('given a v3 entry whose inputs keep its neutral signals, then the whole summary is recomputed and compared', () => {
+    const old = { ...neutral, observed_at: '2024-12-01T00:00:00Z', trust_band: 'medium' };
+    const summary = {
+      signals: 4, failed_signals: 1, contradictions: 1,
+      // Key order as jsonb stores it, not as the summary builds it: compared as counts.
+      by_provenance_class: { computed: 4 }, by_trust_band: { low: 1, high: 2, medium: 1 },
+      oldest_observed_at: '2024-12-01T00:00:00.000Z', newest_observed_at: AS_OF,
+    };
+    const entry = {
+      entry_id: 'e', sequence: 1, recorded_at: AS_OF,
+      assessment: { score: 14, low: 1, high: 41, methodology_version: 'trust-method/3', evidence: summary },
+      inputs: { methodology_version: 'trust-method/3', as_of: AS_OF, evidence: [neutral, strong, old, weak], absences: 1 },
+    };
+    const out = run(entry);
+    expect(out).toMatchObject({ methodology_version: 'trust-method/3', score: 14, low: 1, high: 41, reproduces: true, evidence_count: 2 });
+    expect(out.evidence).toMatchObject({ signals: 4, failed_signals: 1, contradictions: 1, by_trust_band: { high: 2, medium: 1, low: 1 } });
+    // Drop one neutral item from the inputs: the entry no longer holds what its summary counts.
+    const short = { ...entry, inputs: { ...entry.inputs, evidence: [neutral, strong, weak] } };
+    expect(run(short)).toMatchObject({ reproduces: true, unrecorded_signals: 1, not_compared: expect.arrayContaining(['evidence.signals', 'evidence.oldest_observed_at']) });
+  });
+
+  it('given an entry recorded before the ledger kept neutral signals, then its figures still reproduce and the fields its inputs cannot determine are named', () => {
+    const entry = {
+      entry_id: 'e', sequence: 1, recorded_at: AS_OF,
+      assessment: {
+        score: 30, low: 2, high: 72, methodology_version: 'trust-method/2',
+        evidence: { ...summaryOfTwo, signals: 9, by_provenance_class: { computed: 9 }, by_trust_band: { high: 8, medium: 0, low: 1 } },
+      },
+      inputs: { methodology_version: 'trust-method/2', as_of: AS_OF, evidence: [strong, weak], absences: 0 },
+    };
+    expect(run(entry)).toMatchObject({
+      reproduces: true,
+      unrecorded_signals: 7,
+      not_compared: ['evidence.signals', 'evidence.by_provenance_class', 'evidence.by_trust_band', 'evidence.oldest_observed_at', 'evidence.newest_observed_at'],
+    });
+    // What it can determine is still compared.
+    const wrongK = { ...entry, assessment: { ...entry.assessment, evidence: { ...entry.assessment.evidence, failed_signals: 3 } } };
+    expect(run(wrongK)).toMatchObject({ reproduces: false, differs: ['evidence.failed_signals'] });
   });
 
   it('given a v1 ledger entry whose inputs predate the version field, then the assessment names the version', () => {

@@ -5,7 +5,7 @@ import { membersOf, survivorOf } from '../../entities/resolve.js';
 import type { Handler, HandlerContext } from '../handler.js';
 import { ServiceProblem } from '../../platform/problems.js';
 import { dateTime } from '../../schemas/common.js';
-import { TRUST_METHOD_1, TRUST_METHOD_2 } from '../../scoring/index.js';
+import { METHODOLOGY_VERSIONS, type MethodologyVersion } from '../../scoring/index.js';
 import type { EntityOut, LedgerEntryOut, LedgerInputs } from '../../schemas/entities.js';
 import type { Assessment } from '../../schemas/inquiries.js';
 import { requirePrincipal } from '../../auth/principal.js';
@@ -74,27 +74,34 @@ function toAssessment(row: LedgerRow): Assessment {
 }
 
 /**
- * The stored inputs in the published shape: the version, the items the
- * scoring function reads (non-neutral; four fields each in v1, five with the
- * strength in v2; stored order kept, since the order is the order of its
- * sums) and the count of absences. Feeding this, or the whole entry, to
- * `tas score` reproduces the score and interval of the entry.
+ * The stored inputs in the published shape: the version, the admitted items
+ * (stored order kept, since the order is the order of the sums): the scored
+ * ones with the fields the scoring function reads (four in v1, five with the
+ * strength from v2 on), and the neutral ones, which it skips but the evidence
+ * summary counts (entries recorded before the ledger kept neutral items have
+ * none), and the count of absences. Feeding this, or the whole entry, to
+ * `tas score` reproduces the entry's score, interval and evidence summary.
  */
 export function toLedgerInputs(stored: StoredInputs, methodologyVersion: string): LedgerInputs {
   const evidence: LedgerInputs['evidence'] = [];
   for (const item of stored.evidence) {
-    if (item.disposition !== 'supports' && item.disposition !== 'weakens') continue;
+    if (item.disposition !== 'supports' && item.disposition !== 'weakens' && item.disposition !== 'neutral') continue;
     evidence.push({
       provenance_class: item.provenance_class,
       trust_band: item.trust_band,
       observed_at: isoInstant(item.observed_at),
       disposition: item.disposition,
-      ...(item.strength === undefined ? {} : { strength: item.strength }),
+      ...(item.strength === undefined || item.disposition === 'neutral' ? {} : { strength: item.strength }),
     });
   }
   const absences = typeof stored.absences === 'number' ? stored.absences : stored.absences.length;
-  const version = methodologyVersion === TRUST_METHOD_1 ? TRUST_METHOD_1 : TRUST_METHOD_2;
-  return { methodology_version: version, as_of: isoInstant(stored.as_of), evidence, absences };
+  return { methodology_version: publishedVersion(methodologyVersion), as_of: isoInstant(stored.as_of), evidence, absences };
+}
+
+/** Every stored assessment names a version the scoring function still implements: they all stay forever. */
+function publishedVersion(version: string): MethodologyVersion {
+  if ((METHODOLOGY_VERSIONS as readonly string[]).includes(version)) return version as MethodologyVersion;
+  throw new Error(`a ledger entry names an unknown methodology version ${JSON.stringify(version)}`);
 }
 
 /**
