@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The material worker reads text in images with the tesseract program and its
 # English data (Debian's tesseract-ocr and tesseract-ocr-eng). Installs them
-# when missing; run by `npm start` and `npm test` (their pre-scripts); safe to
-# run by hand. Without it the service still starts: an image's extraction is
-# retried and then ends as failed (extractor_failed).
+# when missing. Run by `npm test` (its pre-script: the material tests read
+# text in images) and so by CI; safe to run by hand. `npm start` never runs
+# it: starting a service installs nothing. Without tesseract the service
+# starts all the same, says so, and /healthz reports `ocr: unavailable`; an
+# image's text extraction is retried and then ends as failed (extractor_failed).
 set -euo pipefail
 if command -v tesseract >/dev/null 2>&1 && tesseract --list-langs 2>/dev/null | grep -qx eng; then exit 0; fi
 if [[ $(id -u) != 0 ]]; then

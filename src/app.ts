@@ -45,6 +45,8 @@ import { createListKeys, createMintKey, createRevokeKey, createRotateKey } from 
 import type { RevocationBus } from './auth/revocations.js';
 import { createHealthz, health } from './http/routes/health.js';
 import { resolverHealth } from './checks/resolverCanary.js';
+import { ocrHealth } from './material/ocr.js';
+import { landingRoutes } from './http/routes/landing.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './http/routes/meta.js';
 import { CONSOLE_ASSET_OP, CONSOLE_PAGE_OP, createConsoleAssetHandler, createConsolePageHandler } from './http/routes/console.js';
 import { streamHandlers } from './http/routes/streams.js';
@@ -118,6 +120,7 @@ export function createApp(deps: AppDeps): App {
   router.add('get', CONSOLE_PAGE_OP.path, { op: CONSOLE_PAGE_OP, handler: createConsolePageHandler() });
   router.add('get', CONSOLE_ASSET_OP.path, { op: CONSOLE_ASSET_OP, handler: createConsoleAssetHandler() });
   for (const [path, route] of exampleRoutes()) router.add('get', path, route);
+  for (const [path, route] of landingRoutes(deps.publicUrl)) router.add('get', path, route);
 
   let draining = false;
   let inFlight = 0;
@@ -236,7 +239,7 @@ export function assertEveryOperationHandled(handlers: ReadonlyMap<string, Handle
 function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChecker | null): Map<string, Handler> {
   return new Map<string, Handler>([
     ['getHealth', health],
-    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, redisTopology: deps.config.redis.kind, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth, ...(deps.registryHealth ? { registry: deps.registryHealth } : {}) })],
+    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, redisTopology: deps.config.redis.kind, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth, ocr: ocrHealth, ...(deps.registryHealth ? { registry: deps.registryHealth } : {}) })],
     ['getOpenApi', createOpenApiHandler(documentJson)],
     ['getDocs', createDocsHandler()],
     ...inquiryHandlers(deps.inquiries),

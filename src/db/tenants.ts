@@ -36,3 +36,8 @@ export async function tenantIsInvestigative(tx: Tx, tenantId: string): Promise<b
   return tx.oneFirst(sql.type(z.object({ investigative: z.boolean() }))`
     SELECT investigative FROM tenants WHERE id = ${tenantId}`);
 }
+
+/** The id of the tenant with this name, or null (names are unique: tenants_name_key). */
+export async function tenantIdByName(db: Db | Tx, name: string): Promise<string | null> {
+  return db.maybeOneFirst(sql.type(z.object({ id: z.string() }))`SELECT id FROM tenants WHERE name = ${name}`);
+}

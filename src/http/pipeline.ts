@@ -10,6 +10,7 @@ import { MAX_UPLOAD_BYTES } from '../schemas/material.js';
 import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
 import { classifyError } from './errorMapping.js';
+import { withRegistryHint } from './registryHints.js';
 import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
@@ -261,7 +262,7 @@ async function ensureAudited(deps: PipelineDeps, ctx: HandlerContext, result: Ex
 function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): Exclude<HandlerResult, { streamed: true }> {
   if (error instanceof ValidationFailure) {
     if (error.rule) ctx.audit.rule = error.rule;
-    return { status: 422, body: { detail: error.detail } };
+    return { status: 422, body: { detail: error.detail.map(withRegistryHint) } };
   }
   const problem = error instanceof ServiceProblem ? error : classifyError(error);
   if (!(error instanceof ServiceProblem)) deps.log.error({ err: error, reqId: ctx.reqId, auditId: ctx.auditId }, 'request failed');

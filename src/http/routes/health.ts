@@ -28,6 +28,8 @@ export interface HealthzDeps {
   resolver?: () => 'unchecked' | 'ok' | 'degraded';
   /** The RDAP service, by its circuit breaker (src/checks/dependencyBreaker.ts). */
   registry?: () => 'unchecked' | 'ok' | 'degraded';
+  /** Text in images (src/material/ocr.ts); its absence degrades image extraction only, so it leaves `status` alone. */
+  ocr?: () => 'unchecked' | 'available' | 'unavailable';
 }
 
 export function createHealthz(deps: HealthzDeps): Handler {
@@ -54,6 +56,7 @@ export function createHealthz(deps: HealthzDeps): Handler {
         audit_quarantined: quarantined,
         resolver,
         registry,
+        ocr: deps.ocr?.() ?? 'unchecked',
       },
     };
   };
