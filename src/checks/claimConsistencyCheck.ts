@@ -42,7 +42,7 @@ function countryConsistency(ctx: CheckContext): SignalAnswer[] {
   const kind = 'phone_country_consistency';
   // Countries sharing a calling code (GB with GG, JE, IM; US with CA...) cannot be told apart by number alone.
   if (reading.number.country === claimed || reading.number.countryCallingCode === getCountryCallingCode(claimed)) {
-    return [supports(`The phone number's country agrees with the claimed country, ${countryWording(claimed)}.`, { kind })];
+    return [neutral(`The phone number's country agrees with the claimed country, ${countryWording(claimed)}.`, { kind })];
   }
   const actual = reading.number.country ?? `+${reading.number.countryCallingCode}`;
   return [weakens(`The phone number belongs to ${countryWording(actual)}, not the claimed country ${countryWording(claimed)}.`, { kind })];
@@ -112,7 +112,7 @@ export const check = defineCheck(
     kind: 'claim_consistency',
     looksAt: "the subject's own claims (country, name, website, email) against what it presented",
     declares: [
-      { kind: 'phone_country_consistency', disposition: 'supports', strength: 'weak', reason: 'Most subjects give a country that matches their number.' },
+      { kind: 'phone_country_consistency', disposition: 'neutral', reason: 'Most subjects, good or bad, give the country of the number they give; a real line in the claimed country is phone_line_type\'s one support.' },
       { kind: 'phone_country_consistency', disposition: 'weakens', strength: 'moderate', reason: 'A claim that contradicts an observation is a real but modest indicator (travellers, expatriates).' },
       { kind: 'name_email_consistency', disposition: 'supports', strength: 'weak', reason: 'Many people put their name in their mailbox; it is easy to imitate.' },
       { kind: 'name_email_consistency', disposition: 'neutral', reason: 'Many genuine mailboxes carry no part of the name.' },

@@ -7,8 +7,8 @@ type Row = [given: string, type: string, value: string, claim: SubjectClaim | un
 
 /** Each expected entry is `kind:disposition`. */
 const ROWS: Row[] = [
-  ['a UK phone and a claimed GB', 'PHONE', '+44 7400 123456', { country: 'GB' }, ['phone_country_consistency:supports']],
-  ['a Guernsey mobile and a claimed GB (shared calling code)', 'PHONE', '+44 7911 123456', { country: 'gb' }, ['phone_country_consistency:supports']],
+  ['a UK phone and a claimed GB (agreement is reported; the real line supports: phoneChecks)', 'PHONE', '+44 7400 123456', { country: 'GB' }, ['phone_country_consistency:neutral']],
+  ['a Guernsey mobile and a claimed GB (shared calling code)', 'PHONE', '+44 7911 123456', { country: 'gb' }, ['phone_country_consistency:neutral']],
   ['a French phone and a claimed DE', 'PHONE', '+33 6 12 34 56 78', { country: 'DE' }, ['phone_country_consistency:weakens']],
   ['a phone and no claim', 'PHONE', '+33 6 12 34 56 78', undefined, []],
   ['an invalid phone and a claimed country', 'PHONE', '+44 123', { country: 'GB' }, []],

@@ -6,8 +6,9 @@ import { onlySignal, runOn, verdict } from './support.js';
 
 describe('phone_validity', () => {
   it.each([
-    ['a valid UK mobile in E.164', '+44 7400 123456', undefined, 'supports'],
-    ['a national number read in the claimed country', '07400 123456', 'GB', 'supports'],
+    // A valid number is reported only; a real line in the claimed country is phone_line_type's support.
+    ['a valid UK mobile in E.164', '+44 7400 123456', undefined, 'neutral'],
+    ['a national number read in the claimed country', '07400 123456', 'GB', 'neutral'],
     ['a number too short for its plan', '+44 123', undefined, 'weakens'],
     // Unreadable values are the form check's (valueForm.test.ts).
     ['letters only', 'call me maybe', undefined, 'nothing'],
@@ -31,6 +32,26 @@ describe('phone_line_type', () => {
     const signal = onlySignal(await runOn(phoneLineType, 'PHONE', value));
     expect(signal.disposition).toBe(disposition);
     expect(signal.statement).toMatch(statement);
+  });
+
+  it.each([
+    // given a number and a claimed country; then the answer's kind and disposition
+    ['a UK mobile, GB claimed', '+44 7400 123456', 'GB', 'phone_real_line', 'supports', /a mobile line valid in the claimed country, United Kingdom \(GB\)/],
+    ['a London fixed line in national format, GB claimed', '020 7946 0018', 'GB', 'phone_real_line', 'supports', /a fixed line valid in the claimed country/],
+    ['a Canadian number, CA claimed', '+1 604 555 0123', 'CA', 'phone_real_line', 'supports', /Canada \(CA\)/],
+    // The plan places a +1 415 number in the United States: sharing Canada's calling code does not place it there.
+    ['a San Francisco number, CA claimed', '+1 415 555 2671', 'CA', 'phone_line_type', 'neutral', /fixed or mobile line\.$/],
+    // Another country is claim_consistency's weakening fact, not counted here.
+    ['a UK mobile, FR claimed', '+44 7400 123456', 'FR', 'phone_line_type', 'neutral', /mobile line\.$/],
+    ['a UK mobile, no country claimed', '+44 7400 123456', undefined, 'phone_line_type', 'neutral', /mobile line\.$/],
+    ['a toll-free line in the claimed country', '+1 800 555 0199', 'US', 'phone_line_type', 'neutral', /toll-free/],
+    ['a VoIP line in the claimed country', '+44 56 1234 5678', 'GB', 'phone_line_type', 'weakens', /VoIP/],
+  ])('given %s, when checked, then it is %s %s', async (_given, value, country, kind, disposition, statement) => {
+    const claim = country === undefined ? undefined : { country };
+    const signal = onlySignal(await runOn(phoneLineType, 'PHONE', value, { claim }));
+    expect([signal.kind, signal.disposition]).toEqual([kind, disposition]);
+    expect(signal.statement).toMatch(statement);
+    if (disposition === 'supports') expect(signal.strength).toBe('moderate');
   });
 
   it('given an invalid number, then the line type is an absence', async () => {
