@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScoreCommand } from '../../src/cli/score.js';
 import { InquiryResponse } from '../../src/schemas/inquiries.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -27,7 +28,7 @@ describe('POST /v1/inquiries, fast tier', () => {
     const a = body.assessment;
     expect(a.low).toBeLessThanOrEqual(a.score);
     expect(a.score).toBeLessThanOrEqual(a.high);
-    expect(a.methodology_version).toBe('trust-method/2');
+    expect(a.methodology_version).toBe('trust-method/3');
     expect(a.preliminary).toBe(false);
     expect(a.evidence.signals).toBeGreaterThan(5);
     expect(a.evidence.by_provenance_class.computed).toBeGreaterThan(0);
@@ -46,10 +47,12 @@ describe('POST /v1/inquiries, fast tier', () => {
     expect(r.body.status).toBe('concluded');
     const actor = await owner.query("SELECT snapshot->'context'->'signals' AS signals, snapshot->'context'->'absences' AS absences, snapshot->>'value' AS state FROM actors WHERE id = $1", [r.body.inquiry_id]);
     expect(actor.rows).toEqual([{ signals: [], absences: [], state: 'concluded' }]);
-    // The ledger entry holds every finding (neutral ones included) and the scored items.
-    const ledger = await owner.query("SELECT jsonb_array_length(findings->'findings') AS findings, jsonb_array_length(inputs->'evidence') AS scored FROM assessments WHERE inquiry_id = $1", [r.body.inquiry_id]);
+    // The ledger entry holds every finding and every admitted signal (neutral ones included), of which some are scored.
+    const ledger = await owner.query("SELECT jsonb_array_length(findings->'findings') AS findings, jsonb_array_length(inputs->'evidence') AS admitted, (SELECT count(*)::int FROM jsonb_array_elements(inputs->'evidence') e WHERE e->>'disposition' <> 'neutral') AS scored FROM assessments WHERE inquiry_id = $1", [r.body.inquiry_id]);
     expect(ledger.rows[0].findings).toBe(r.body.findings.findings.length);
+    expect(ledger.rows[0].admitted).toBe(r.body.assessment.evidence.signals);
     expect(ledger.rows[0].scored).toBeGreaterThan(0);
+    expect(ledger.rows[0].scored).toBeLessThan(ledger.rows[0].admitted);
   });
 
   it('a concluded inquiry\'s row is written concluded, with its conclusion time, in the transaction that writes its actor', async () => {
@@ -137,7 +140,7 @@ describe('POST /v1/inquiries, fast tier', () => {
     expect(r.body.assessment.score).toBeGreaterThan(0);
   });
 
-  it('the same subject resolves to the same entity, whose ledger tas score reproduces', async () => {
+  it('the same subject resolves to the same entity, whose ledger tas score reproduces, evidence summary included', async () => {
     const first = await inquire(ts, EMAIL_AND_PHONE);
     const second = await inquire(ts, { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'EMAIL', value: 'Jane.Doe@gmail.com ' }] } });
     expect(second.body.assessment.entity_id).toBe(first.body.assessment.entity_id);
@@ -145,12 +148,23 @@ describe('POST /v1/inquiries, fast tier', () => {
     expect(ledger.status).toBe(200);
     const entries = (await ledger.json()) as any[];
     expect(entries.length).toBeGreaterThanOrEqual(2);
-    const tas = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
     for (const entry of entries) {
-      const out = JSON.parse(execFileSync(process.execPath, [tas, 'score', '-'], { input: JSON.stringify(entry.inputs), encoding: 'utf8' }));
+      const out = JSON.parse(runScoreCommand(JSON.stringify(entry.inputs)));
       expect([out.score, out.low, out.high]).toEqual([entry.assessment.score, entry.assessment.low, entry.assessment.high]);
+      // The summary counts neutral signals too: the entry carries them, so it is recomputed, not copied.
+      expect(entry.assessment.evidence.signals).toBeGreaterThan(out.evidence_count);
+      expect(out.evidence).toEqual(entry.assessment.evidence);
     }
-  });
+    // The whole entry, exactly as served, through the command itself (one run: each start loads the service's sources):
+    // every figure and summary field compared, none left out.
+    const latest = entries.at(-1);
+    const tas = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
+    const whole = JSON.parse(execFileSync(process.execPath, [tas, 'score', '-'], { input: JSON.stringify(latest), encoding: 'utf8' }));
+    expect(whole).toMatchObject({ methodology_version: 'trust-method/3', reproduces: true, score: latest.assessment.score, low: latest.assessment.low, high: latest.assessment.high });
+    expect(whole).not.toHaveProperty('not_compared');
+    expect(whole).not.toHaveProperty('differs');
+    expect(whole.evidence).toEqual(latest.assessment.evidence);
+  }, 60_000);
 });
 
 describe('refusals of POST /v1/inquiries', () => {

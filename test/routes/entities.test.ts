@@ -155,14 +155,16 @@ describe('GET /v1/entities/{entity_id}/ledger', () => {
     await assess(entityId, 2);
     const { body } = await get(`/v1/entities/${entityId}/ledger`, ts.tenant.keys.test);
     const [entry] = LedgerEntryList.parse(body);
-    expect(entry!.inputs.evidence).toHaveLength(3);
+    // Two supports, one weakening item and the neutral one the summary counts.
+    expect(entry!.inputs.evidence).toHaveLength(4);
     expect(entry!.inputs.absences).toBe(1);
     const again = JSON.parse(runScoreCommand(JSON.stringify(entry!.inputs)));
     expect([again.score, again.low, again.high]).toEqual([entry!.assessment.score, entry!.assessment.low, entry!.assessment.high]);
     expect(again.methodology_version).toBe(entry!.assessment.methodology_version);
     // The whole entry, exactly as served, is accepted too.
     const whole = JSON.parse(runScoreCommand(JSON.stringify(entry)));
-    expect(whole).toMatchObject({ methodology_version: 'trust-method/1', reproduces: true });
+    expect(whole).toMatchObject({ methodology_version: 'trust-method/1', reproduces: true, evidence: { signals: 4, contradictions: 1 } });
+    expect(whole).not.toHaveProperty('not_compared');
   });
 
   it('given an entity without assessments, then an empty ledger', async () => {
