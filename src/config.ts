@@ -39,6 +39,12 @@ const ConfigSchema = z.object({
    * them as start-up parameters (docs/scaling.md).
    */
   TAS_DB_POOLER: z.enum(['none', 'transaction']).default('none'),
+  /**
+   * Replicas that must hold a job before the outbox relay counts it added
+   * (Redis WAIT), so a failover loses no acknowledged job. Unset: 1 with
+   * REDIS_SENTINELS, 0 otherwise. 0 turns the wait off.
+   */
+  TAS_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Keyed-hash pepper for API keys (rule I11). Required in production. */
   TAS_KEY_PEPPER: z.string().min(32).optional(),

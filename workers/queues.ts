@@ -1,5 +1,6 @@
 import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { z } from 'zod';
+import { awaitReplicas, REPLICA_WAIT_MS } from '../src/redis/bullConnection.js';
 import { WEBHOOK_JOBS } from './webhooks.js';
 
 /**
@@ -112,7 +113,7 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-export function createQueues(opts: { connection: ConnectionOptions; prefix: string }): Queues {
+export function createQueues(opts: { connection: ConnectionOptions; prefix: string; replicas?: number }): Queues {
   // Producers fail fast while Redis is down (BullMQ's "failing fast" pattern): the outbox keeps the
   // work and the sweep retries, so waiting on a reconnect would only hold a transaction open.
   const connection = isRedisInstance(opts.connection) ? opts.connection : { ...opts.connection, enableOfflineQueue: false };
@@ -124,6 +125,7 @@ export function createQueues(opts: { connection: ConnectionOptions; prefix: stri
       if (!q) {
         const defaultJobOptions = QUEUE_DEFAULTS[name];
         q = new Queue(name, { connection, prefix: opts.prefix, ...(defaultJobOptions ? { defaultJobOptions } : {}) });
+        if (opts.replicas) acknowledgedByReplicas(q, opts.replicas);
         cache.set(name, q);
       }
       return q;
@@ -134,4 +136,24 @@ export function createQueues(opts: { connection: ConnectionOptions; prefix: stri
       await Promise.all(queues.map((q) => q.close()));
     },
   };
+}
+
+/**
+ * A job added through this queue counts as added only once `replicas`
+ * replicas have it (TAS_REDIS_WAIT_REPLICAS; src/redis/bullConnection.ts):
+ * what the relay acknowledges to PostgreSQL survives a failover.
+ */
+function acknowledgedByReplicas(queue: Queue, replicas: number): void {
+  const add = queue.add.bind(queue);
+  const addBulk = queue.addBulk.bind(queue);
+  queue.add = (async (...args: Parameters<typeof add>) => {
+    const job = await add(...args);
+    await awaitReplicas(queue, replicas, REPLICA_WAIT_MS);
+    return job;
+  }) as typeof queue.add;
+  queue.addBulk = (async (...args: Parameters<typeof addBulk>) => {
+    const jobs = await addBulk(...args);
+    await awaitReplicas(queue, replicas, REPLICA_WAIT_MS);
+    return jobs;
+  }) as typeof queue.addBulk;
 }

@@ -1,4 +1,4 @@
-import type { ConnectionOptions } from 'bullmq';
+import type { ConnectionOptions, Queue } from 'bullmq';
 import { openRedis, type RedisClient, type RedisTarget } from './client.js';
 import type { RedisTopology } from './topology.js';
 
@@ -21,24 +21,32 @@ export interface BullConnections {
   producer: ConnectionOptions;
   worker: ConnectionOptions;
   prefix: string;
+  /** How many replicas must have a job before the relay counts it added (awaitReplicas); 0: none. */
+  replicas: number;
   close(): Promise<void>;
 }
 
-export function bullConnections(target: RedisTarget, prefix: string): BullConnections {
+/**
+ * `waitReplicas` unset: 1 on Sentinel (which guards a primary with at least
+ * one replica), 0 elsewhere (one node has none; a cluster's masters may have
+ * none, and an operator whose masters have replicas sets it).
+ */
+export function bullConnections(target: RedisTarget, prefix: string, waitReplicas?: number): BullConnections {
   const t: RedisTopology = typeof target === 'string' ? { kind: 'single', url: target } : target;
+  const replicas = waitReplicas ?? (t.kind === 'sentinel' ? 1 : 0);
   if (t.kind === 'cluster') {
     const producer = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true, enableOfflineQueue: false });
     const worker = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true });
     for (const c of [producer, worker]) c.on('error', () => undefined);
     return {
-      producer, worker, prefix: bullPrefix(t, prefix),
+      producer, worker, prefix: bullPrefix(t, prefix), replicas,
       async close() {
         await Promise.all([quit(producer), quit(worker)]);
       },
     };
   }
   const options = t.kind === 'single' ? bullConnection(t.url) : bullOptions(t);
-  return { producer: options, worker: options, prefix: bullPrefix(t, prefix), close: async () => undefined };
+  return { producer: options, worker: options, prefix: bullPrefix(t, prefix), replicas, close: async () => undefined };
 }
 
 /** The BullMQ prefix for a topology: a hash tag on a cluster, the plain prefix elsewhere. */
@@ -80,3 +88,24 @@ function bullOptions(t: Extract<RedisTopology, { kind: 'sentinel' }>): Connectio
 async function quit(c: RedisClient): Promise<void> {
   await c.quit().catch(() => c.disconnect());
 }
+
+/**
+ * Waits until the writes `queue`'s connection made so far have reached
+ * `replicas` replicas (Redis WAIT), and fails if they have not within
+ * `timeoutMs`. Redis replicates asynchronously: a job a primary accepted in
+ * the last moment before a failover is not on the replica that takes over.
+ * The relay deletes an outbox row once its job is added, so it asks this
+ * first; on a failure the row stays and the sweep adds the job again (its id
+ * is deterministic, so a job that did survive is not added twice).
+ */
+export async function awaitReplicas(queue: Queue, replicas: number, timeoutMs: number): Promise<void> {
+  // BullMQ types its connection narrowly; it is the ioredis client it opened (or was given).
+  const client = (await queue.client) as unknown as RedisClient;
+  const acknowledged = await client.wait(replicas, timeoutMs);
+  if (acknowledged < replicas) {
+    throw new Error(`a job on ${queue.name} reached ${acknowledged} of ${replicas} Redis replicas within ${timeoutMs} ms; kept for a retry`);
+  }
+}
+
+// A replica in the same data centre acknowledges within a millisecond or two; longer means it is gone or lagging.
+export const REPLICA_WAIT_MS = 500;

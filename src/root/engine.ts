@@ -103,9 +103,9 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
     },
   });
   // Producers fail fast, workers wait for a reconnect; on a cluster the prefix is a hash tag (src/redis/bullConnection.ts).
-  const bull = bullConnections(config.redis, config.TAS_REDIS_PREFIX);
+  const bull = bullConnections(config.redis, config.TAS_REDIS_PREFIX, config.TAS_REDIS_WAIT_REPLICAS);
   const connection = bull.worker;
-  const queues = createQueues({ connection: bull.producer, prefix: bull.prefix });
+  const queues = createQueues({ connection: bull.producer, prefix: bull.prefix, replicas: bull.replicas });
   const webhookSubscriptions = await createWebhookSubscriptions({ db, redisUrl: config.redis, publisher: deps.redis, prefix: config.TAS_REDIS_PREFIX });
   const relay = createRelay({
     db,

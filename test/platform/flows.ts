@@ -58,17 +58,21 @@ export async function webhookReceiver(c: FlowContext) {
   const hook = new Webhook(reg.body.secret as string);
   return {
     close: () => receiver.close(),
-    async delivered(inquiryId: string): Promise<void> {
-      await vi.waitFor(() => {
-        const payloads = receiver.received.map((d) => hook.verify(d.body, {
-          'webhook-id': String(d.headers['webhook-id']),
-          'webhook-timestamp': String(d.headers['webhook-timestamp']),
-          'webhook-signature': String(d.headers['webhook-signature']),
-        }) as { type: string; data: { inquiry_id: string } });
-        expect(payloads.some((p) => p.type === 'InquiryConcluded' && p.data.inquiry_id === inquiryId)).toBe(true);
-      }, { timeout: 15_000, interval: 100 });
-    },
+    delivered: (inquiryId: string) => allDelivered([inquiryId]),
+    allDelivered,
   };
+
+  /** Waits until every one of `inquiryIds` had its InquiryConcluded delivered; fails naming the ones that did not. */
+  async function allDelivered(inquiryIds: string[]): Promise<void> {
+    await vi.waitFor(() => {
+      const seen = new Set(receiver.received.map((d) => hook.verify(d.body, {
+        'webhook-id': String(d.headers['webhook-id']),
+        'webhook-timestamp': String(d.headers['webhook-timestamp']),
+        'webhook-signature': String(d.headers['webhook-signature']),
+      }) as { type: string; data: { inquiry_id: string } }).filter((p) => p.type === 'InquiryConcluded').map((p) => p.data.inquiry_id));
+      expect(inquiryIds.filter((id) => !seen.has(id))).toEqual([]);
+    }, { timeout: 20_000, interval: 200 });
+  }
 }
 
 /** A sync inquiry whose worker check (the provider fixture) answers at once: concluded, with its finding. */

@@ -1,0 +1,140 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EMAIL_AND_PHONE, json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
+import { ownerClient } from '../support/database.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+import {
+  healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
+  sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
+} from './flows.js';
+import { startRedisSentinel, type SentinelServers } from './redisServers.js';
+
+/**
+ * The main flows on a primary with one replica guarded by Sentinel, then a
+ * failover forced (SENTINEL FAILOVER) while two edges take inquiries:
+ * every inquiry answered 200 is in PostgreSQL and readable afterwards, its
+ * webhook is delivered, and calls, streams, queues and schedules work again
+ * on the new primary without restarting anything.
+ */
+let sentinel: SentinelServers;
+let ts: TestService;
+let edge: Edge;
+let provider: ProviderFixture;
+let owner: pg.Client;
+let c: FlowContext;
+
+beforeAll(async () => {
+  sentinel = await startRedisSentinel();
+  provider = await startProviderFixture();
+  ts = await startTestService({
+    REDIS_SENTINELS: sentinel.sentinels,
+    REDIS_SENTINEL_NAME: sentinel.name,
+    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
+    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Sentinel Intel Ltd', 5000),
+  });
+  edge = await startSecondEdge(ts);
+  owner = await ownerClient(ts.dbUrl);
+  c = { ts, edge, provider, owner, topology: 'sentinel' };
+}, 60_000);
+
+afterAll(async () => {
+  await owner?.end();
+  await edge?.stop();
+  await ts?.stop();
+  await provider?.close();
+  await sentinel?.stop();
+});
+
+interface Call {
+  startedAt: number;
+  status: number;
+  inquiryId: string | null;
+}
+
+/** Inquiries from `workers` loops, alternating between the edges, until `stop()` resolves. */
+function load(bases: string[], key: string, workers: number) {
+  const calls: Call[] = [];
+  let running = true;
+  const loops = Array.from({ length: workers }, async (_, w) => {
+    for (let i = 0; running; i += 1) {
+      const base = bases[(w + i) % bases.length]!;
+      const startedAt = Date.now();
+      try {
+        const res = await fetch(`${base}/v1/inquiries`, {
+          method: 'POST',
+          headers: { ...bearer(key), 'content-type': 'application/json' },
+          body: JSON.stringify({ ...EMAIL_AND_PHONE, intent: 'onboarding', stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 1000 } }),
+        });
+        const body = (await res.json()) as { inquiry_id?: string };
+        calls.push({ startedAt, status: res.status, inquiryId: res.status === 200 ? body.inquiry_id ?? null : null });
+      } catch {
+        calls.push({ startedAt, status: 0, inquiryId: null });
+      }
+    }
+  });
+  return {
+    calls,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+describe('on a Sentinel-guarded primary with one replica', () => {
+  it('/healthz on both edges names Sentinel', () => healthzNamesTopology(c));
+
+  it('an inquiry, a revision on the second edge\'s SSE and their webhook deliveries', async () => {
+    const hooks = await webhookReceiver(c);
+    try {
+      await hooks.delivered(await inquiryThroughAWorker(c));
+      await hooks.delivered(await revisionOnSecondEdge(c));
+    } finally {
+      await hooks.close();
+    }
+  }, 60_000);
+
+  it('a WebSocket session on the second edge', () => sessionOnSecondEdge(c), 30_000);
+
+  it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(c), 30_000);
+
+  it('a failover forced under load: nothing acknowledged is lost, and calls resume without a restart', async () => {
+    provider.handler = (_req, res) => json(res, 200, { risk: 'low' });
+    const hooks = await webhookReceiver(c);
+    try {
+      const traffic = load([ts.base, edge.base], ts.tenant.keys.test, 4);
+      await new Promise((r) => setTimeout(r, 1500));
+      const { from, to } = await sentinel.failover();
+      expect(to).not.toBe(from);
+      const failedOverAt = Date.now();
+      // Load goes on for a while on the new primary.
+      await new Promise((r) => setTimeout(r, 4000));
+      await traffic.stop();
+
+      const before = traffic.calls.filter((x) => x.startedAt < failedOverAt);
+      const after = traffic.calls.filter((x) => x.startedAt >= failedOverAt + 2000);
+      expect(before.length).toBeGreaterThan(5);
+      expect(after.length).toBeGreaterThan(5);
+      // Resumed: every call started two seconds after the failover was answered.
+      expect(after.filter((x) => x.status !== 200)).toEqual([]);
+
+      // Nothing acknowledged lost: every 200 is in PostgreSQL, concluded, and its webhook arrives.
+      const acknowledged = traffic.calls.flatMap((x) => (x.inquiryId ? [x.inquiryId] : []));
+      const { rows } = await owner.query(`SELECT id::text, status FROM inquiries WHERE id = ANY($1::uuid[])`, [acknowledged]);
+      expect(rows).toHaveLength(acknowledged.length);
+      expect(rows.filter((r) => r.status !== 'concluded')).toEqual([]);
+      const refused = traffic.calls.filter((x) => x.status !== 200);
+      console.info(`failover under load: ${traffic.calls.length} calls, ${acknowledged.length} answered 200, refused ${JSON.stringify(refused.map((x) => x.status))}`);
+      await hooks.allDelivered(acknowledged);
+    } finally {
+      await hooks.close();
+    }
+  }, 120_000);
+
+  it('after the failover: /healthz, an inquiry through a worker, a revision on SSE, a monitor\'s rescans', async () => {
+    await vi.waitFor(() => healthzNamesTopology(c), { timeout: 10_000, interval: 200 });
+    await inquiryThroughAWorker(c);
+    await revisionOnSecondEdge(c);
+    await monitorRescans(c);
+  }, 90_000);
+});
