@@ -10,9 +10,9 @@
  * carries an unmarked row out again and its consumers drop the repeat), which
  * is why the caller may commit marks without waiting for the WAL flush.
  */
-export interface MarkBatcher {
-  /** Resolves when these ids are marked; rejects if the statement that carried them failed. */
-  mark(ids: readonly number[]): Promise<void>;
+export interface MarkBatcher<T = number> {
+  /** Resolves when these rows are marked; rejects if the statement that carried them failed. */
+  mark(ids: readonly T[]): Promise<void>;
   /** Waits until nothing queued or in flight remains. */
   drain(): Promise<void>;
 }
@@ -25,8 +25,8 @@ interface Waiter {
 // One DELETE ... WHERE id = ANY($1) per group; bounded so a long backlog cannot build one huge statement.
 const MAX_GROUP = 5000;
 
-export function createMarkBatcher(markAll: (ids: readonly number[]) => Promise<void>): MarkBatcher {
-  let queued: number[] = [];
+export function createMarkBatcher<T = number>(markAll: (ids: readonly T[]) => Promise<void>): MarkBatcher<T> {
+  let queued: T[] = [];
   let waiters: Waiter[] = [];
   let flushing: Promise<void> | null = null;
 

@@ -78,14 +78,21 @@ export async function deleteDispatched(tx: Tx, ids: readonly number[]): Promise<
 
 /**
  * Deletes carried-out rows in one statement of their own (tas_outbox_forget,
- * 000032: one round trip where a transaction took four), committed without
+ * 000032, each row named with its tenant since 000035: one round trip where a transaction took four), committed without
  * waiting for the WAL flush: a delete lost in a crash only makes the sweep
  * carry the row out once more, which the relay's consumers already tolerate
  * (at least once), so the flush would buy nothing. The setting is
  * transaction-local, and the statement is its own transaction.
  */
-export async function deleteDispatchedLazily(db: Db, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
+export async function deleteDispatchedLazily(db: Db, rows: readonly CarriedOut[]): Promise<void> {
+  if (rows.length === 0) return;
   await db.query(sql.unsafe`
-    SELECT set_config('synchronous_commit', 'off', true), tas_outbox_forget(${sql.array(ids, 'int8')})`);
+    SELECT set_config('synchronous_commit', 'off', true),
+           tas_outbox_forget(${sql.array(rows.map((r) => r.id), 'int8')}, ${sql.array(rows.map((r) => r.tenantId), 'uuid')})`);
+}
+
+/** A carried-out outbox row and its tenant: tas_outbox_forget deletes a row only where both agree (000035). */
+export interface CarriedOut {
+  id: number;
+  tenantId: string;
 }

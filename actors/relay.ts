@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db, Mode, Tx } from '../src/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
-import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedLazily, scopeRelay, type OutboxRow } from './outboxStore.js';
+import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedLazily, scopeRelay, type CarriedOut, type OutboxRow } from './outboxStore.js';
 import { createMarkBatcher } from './markBatcher.js';
 import type { StreamEvent } from './types.js';
 
@@ -34,6 +34,7 @@ const SWEEP_BATCH = 200;
 const SWEEP_MAX_BATCHES = 25;
 
 export interface RelayDeps {
+  /** The system login's pool (tas_ops, 000035): the relay's work is cross-tenant. */
   db: Db;
   queues: (name: string) => Queue;
   /** Carries a stream event to subscribers; `scope` is the tenant and mode the event belongs to (for webhook fan-out). */
@@ -83,7 +84,7 @@ class PoisonRow extends Error {}
 export function createRelay(deps: RelayDeps): Relay {
   // Marking is cross-tenant bookkeeping (the service login reaches the outbox only as tas_system),
   // grouped across the commands dispatching at the same moment.
-  const marks = createMarkBatcher((ids) => deleteDispatchedLazily(deps.db, ids));
+  const marks = createMarkBatcher<CarriedOut>((rows) => deleteDispatchedLazily(deps.db, rows));
   const jobOptions = (jobId: string, delay: number) =>
     ({ jobId: toBullJobId(jobId), delay, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED });
 
@@ -165,7 +166,7 @@ export function createRelay(deps: RelayDeps): Relay {
     const full: OutboxRow[] = rows.map((r) => ({ id: r.id, tenant_id: owner.tenantId, mode: owner.mode, actor_id: owner.actorId, kind: r.kind, payload: r.payload, age_ms: 0 }));
     try {
       const { done } = await carryOutAll(full);
-      await marks.mark(done);
+      await marks.mark(done.map((id) => ({ id, tenantId: owner.tenantId })));
       return done.length;
     } catch (err) {
       deps.log.warn({ err, outboxIds: rows.map((r) => r.id) }, 'outbox dispatch failed; the sweep will retry');

@@ -19,6 +19,13 @@ const ConfigSchema = z.object({
    * DATABASE_URL is unset too, otherwise DATABASE_URL itself.
    */
   DATABASE_OWNER_URL: z.url().optional(),
+  /**
+   * The login for the service's own cross-tenant work (outbox relay, audit
+   * batches and sealing, sweeps): `tas_ops` (000035), which may become
+   * tas_system where tas_app may not. Unset: DATABASE_URL with the user
+   * tas_ops when DATABASE_URL logs in as tas_app, otherwise DATABASE_URL.
+   */
+  DATABASE_SYSTEM_URL: z.url().optional(),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /**
    * Redis topology (src/redis/topology.ts, docs/scaling.md). Unset: the one
@@ -104,9 +111,10 @@ const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';
 const DEFAULT_OWNER_URL = 'postgres://postgres@127.0.0.1:5432/tas';
 
 export type Config = Readonly<
-  Omit<z.infer<typeof ConfigSchema>, 'DATABASE_URL' | 'DATABASE_OWNER_URL'> & {
+  Omit<z.infer<typeof ConfigSchema>, 'DATABASE_URL' | 'DATABASE_OWNER_URL' | 'DATABASE_SYSTEM_URL'> & {
     DATABASE_URL: string;
     DATABASE_OWNER_URL: string;
+    DATABASE_SYSTEM_URL: string;
     keyPepper: string;
     publicUrl: string;
     /** The Redis topology REDIS_URL and REDIS_CLUSTER_NODES / REDIS_SENTINELS select. */
@@ -133,8 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = c.TAS_PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`;
   const DATABASE_URL = c.DATABASE_URL ?? DEFAULT_SERVICE_URL;
   const DATABASE_OWNER_URL = c.DATABASE_OWNER_URL ?? (c.DATABASE_URL ?? DEFAULT_OWNER_URL);
+  const DATABASE_SYSTEM_URL = c.DATABASE_SYSTEM_URL ?? systemLoginOf(DATABASE_URL);
   const webhooksAllowLoopback = c.TAS_WEBHOOKS_ALLOW_LOOPBACK === undefined ? c.NODE_ENV !== 'production' : c.TAS_WEBHOOKS_ALLOW_LOOPBACK === 'true';
-  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl, webhooksAllowLoopback });
+  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, DATABASE_SYSTEM_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl, webhooksAllowLoopback });
 }
 
 function withRedisTopology<T extends RedisSettings>(settings: T): T & { redis: RedisTopology } {
@@ -144,6 +153,15 @@ function withRedisTopology<T extends RedisSettings>(settings: T): T & { redis: R
     if (error instanceof RedisTopologyError) throw new ConfigError(`invalid configuration: ${error.message}`);
     throw error;
   }
+}
+
+/** The cross-tenant login beside a tas_app login (same server, database and password source); any other login is kept. */
+export function systemLoginOf(serviceUrl: string): string {
+  const url = new URL(serviceUrl);
+  if (decodeURIComponent(url.username) !== 'tas_app') return serviceUrl;
+  url.username = 'tas_ops';
+  url.password = '';
+  return url.toString();
 }
 
 /** A redacted view for the start-up log line: says what it connected to, never a password. */

@@ -65,15 +65,15 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
  * loud warning, so a developer pointing DATABASE_URL at `postgres` still runs.
  */
 export async function checkServiceLogin(
-  query: () => Promise<{ superuser: boolean; bypassrls: boolean; owns: boolean }>,
+  query: () => Promise<{ superuser: boolean; bypassrls: boolean; owns: boolean; crosses?: boolean }>,
   production: boolean,
   warn: (msg: string) => void,
 ): Promise<void> {
   const login = await query();
-  if (!login.superuser && !login.bypassrls && !login.owns) return;
+  if (!login.superuser && !login.bypassrls && !login.owns && !login.crosses) return;
   const message =
-    'DATABASE_URL logs in as a role that can bypass row-level security (superuser, BYPASSRLS or table owner); ' +
-    'log in as tas_app and keep the owner for DATABASE_OWNER_URL (migrations).';
+    'DATABASE_URL logs in as a role that can bypass row-level security (superuser, BYPASSRLS, table owner or a member of tas_system); ' +
+    'log in as tas_app, keep tas_ops for DATABASE_SYSTEM_URL and the owner for DATABASE_OWNER_URL (migrations).';
   if (production) throw new PreflightError(message);
   warn(message);
 }

@@ -1,5 +1,5 @@
-import { parseKey, verifyKeyHash } from './apiKey.js';
-import { lookupKey, markKeyUsed } from '../db/keys.js';
+import { hashKey, parseKey } from './apiKey.js';
+import { keySalt, markKeyUsed, verifyKey } from '../db/keys.js';
 import type { Db, Mode } from '../db/pool.js';
 
 /** Who is calling: one verified key of one tenant in one mode. */
@@ -44,9 +44,12 @@ export function createAuthenticator(deps: { db: Db; pepper: string; now?: () => 
     const startedAfter = forgets;
     const parsed = parseKey(token);
     if (!parsed) return { ok: false, reason: 'malformed' };
-    const row = await lookupKey(deps.db, parsed.keyId);
+    // The salt first, then the row only against the key's own keyed hash (000035): the
+    // database hands a key's tenant and scopes to no one who does not hold the key.
+    const salt = await keySalt(deps.db, parsed.keyId);
+    if (salt === null) return { ok: false, reason: 'unknown' };
+    const row = await verifyKey(deps.db, parsed.keyId, hashKey(deps.pepper, salt, token));
     if (!row || row.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
-    if (!verifyKeyHash(deps.pepper, row.salt, token, row.hash)) return { ok: false, reason: 'unknown' };
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     const expiresAt = row.expires_at ? Date.parse(row.expires_at) : null;
     if (expiresAt !== null && expiresAt <= now()) return { ok: false, reason: 'expired' };
@@ -60,7 +63,7 @@ export function createAuthenticator(deps: { db: Db; pepper: string; now?: () => 
     if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     if (forgets === startedAfter) cache.set(token, { principal, until: now() + CACHE_TTL_MS, expiresAt });
     // Approximate by design (000015): not awaited, so the call never waits on it; a lost mark is corrected by the next one.
-    markKeyUsed(deps.db, row.id).catch(() => undefined);
+    markKeyUsed(deps.db, row.id, row.tenant_id).catch(() => undefined);
     return { ok: true, principal };
   }
 

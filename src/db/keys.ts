@@ -9,17 +9,21 @@ const KeyRow = z.object({
   mode: z.enum(['live', 'test']),
   name: z.string(),
   scopes: z.array(z.string()),
-  salt: z.instanceof(Buffer),
-  hash: z.instanceof(Buffer),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
 });
 export type KeyRow = z.infer<typeof KeyRow>;
 
-export async function lookupKey(db: Db | Tx, keyId: string): Promise<KeyRow | null> {
+/** A key's salt by its id (000035: random bytes, nothing of its tenant), or null for no such key. */
+export async function keySalt(db: Db | Tx, keyId: string): Promise<Buffer | null> {
+  return db.maybeOneFirst(sql.type(z.object({ salt: z.instanceof(Buffer) }))`SELECT s AS salt FROM tas_key_salt(${keyId}::uuid) AS s WHERE s IS NOT NULL`);
+}
+
+/** The key's row, only when `hash` is its stored keyed hash (the caller holds the key and the pepper; 000035). */
+export async function verifyKey(db: Db | Tx, keyId: string, hash: Buffer): Promise<KeyRow | null> {
   return db.maybeOne(sql.type(KeyRow)`
-    SELECT id, tenant_id, mode, name, scopes, salt, hash, expires_at, revoked_at
-    FROM tas_key_lookup(${keyId}::uuid)`);
+    SELECT id, tenant_id, mode, name, scopes, expires_at, revoked_at
+    FROM tas_key_verify(${keyId}::uuid, ${sql.binary(hash)})`);
 }
 
 export interface NewKey {
@@ -73,7 +77,7 @@ export async function expireKeyAt(tx: Tx, keyId: string, at: string): Promise<st
     WHERE id = ${keyId} RETURNING expires_at`);
 }
 
-/** Marks a key used now (at most once a minute; 000015). */
-export async function markKeyUsed(db: Db | Tx, keyId: string): Promise<void> {
-  await db.query(sql.unsafe`SELECT tas_key_used(${keyId})`);
+/** Marks a key used now (at most once a minute; 000015), named with its tenant (000035). */
+export async function markKeyUsed(db: Db | Tx, keyId: string, tenantId: string): Promise<void> {
+  await db.query(sql.unsafe`SELECT tas_key_used(${keyId}, ${tenantId})`);
 }

@@ -96,14 +96,33 @@ export async function scopeTransaction(tx: Tx, scope: TenantScope): Promise<void
  * The service's own cross-tenant work (relay, audit batches, sealing,
  * provisioning, schedules) runs as `tas_system` (000009): chosen explicitly,
  * per transaction, so that nothing reaches every tenant's rows by accident.
+ * Only the system login (tas_ops, 000035) may become it: the tenant pool's
+ * login (tas_app) may not, so no statement on a request's connection can.
  */
 export async function scopeSystem(tx: Tx): Promise<void> {
   await tx.query(sql.unsafe`SELECT set_config('role', 'tas_system', true)`);
 }
 
-/** Runs `fn` in one transaction as the system role. */
+// The system login's pool, beside the tenant pool it serves (bindSystemPool).
+const systemPools = new WeakMap<Db, Db>();
+
+/**
+ * Gives the tenant pool `db` its cross-tenant companion: withSystem(db, ...)
+ * then runs on `system` (the tas_ops login). Without one (a test's pool on
+ * the owner's login) withSystem uses `db` itself.
+ */
+export function bindSystemPool(db: Db, system: Db): void {
+  systemPools.set(db, system);
+}
+
+/** The pool cross-tenant work on behalf of `db` runs on. */
+export function systemPoolOf(db: Db): Db {
+  return systemPools.get(db) ?? db;
+}
+
+/** Runs `fn` in one transaction as the system role, on the system login's pool. */
 export async function withSystem<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
+  return systemPoolOf(db).transaction(async (tx) => {
     await scopeSystem(tx);
     return fn(tx);
   });

@@ -19,7 +19,7 @@ import { createWebhookWorker, fanoutJobFor } from '../../workers/webhooks.js';
 import { discoverChecks } from '../checks/registry.js';
 import type { CheckDefinition } from '../checks/types.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/pool.js';
+import { systemPoolOf, type Db } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
 import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
@@ -108,7 +108,8 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
   const queues = createQueues({ connection: bull.producer, prefix: bull.prefix, replicas: bull.replicas });
   const webhookSubscriptions = await createWebhookSubscriptions({ db, redisUrl: config.redis, publisher: deps.redis, prefix: config.TAS_REDIS_PREFIX });
   const relay = createRelay({
-    db,
+    // Cross-tenant by nature: on the system login's pool (000035), never the tenant pool's.
+    db: systemPoolOf(db),
     queues: (name) => queues.queue(name),
     // Live subscribers first (they wait on it); then a webhook fan-out, only when an endpoint of the
     // tenant wants the type. A failure of either leaves the outbox row for the sweep: subscribers drop

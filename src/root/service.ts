@@ -8,7 +8,7 @@ import { createRevocationBus } from '../auth/revocations.js';
 import { describeConfig, type Config } from '../config.js';
 import { appendAuditBatch } from '../db/audit.js';
 import { migrate } from '../db/migrate.js';
-import { createDb, poolerOptions, withSystem, type Db } from '../db/pool.js';
+import { bindSystemPool, createDb, poolerOptions, withSystem, type Db } from '../db/pool.js';
 import { createEventHub } from '../events/hub.js';
 import { countTenants } from '../db/tenants.js';
 import { createRateLimiter } from '../http/rateLimit.js';
@@ -64,6 +64,9 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
   const db = await createDb(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
   await checkServiceLogin(() => loginPowers(db), config.NODE_ENV === 'production', (msg) => log.warn(msg));
+  // Cross-tenant work runs on a login of its own (tas_ops, 000035): the tenant pool's login cannot become tas_system.
+  const systemDb = config.DATABASE_SYSTEM_URL === config.DATABASE_URL ? db : await createDb(config.DATABASE_SYSTEM_URL, { ...poolerOptions(config.TAS_DB_POOLER), maximumPoolSize: SYSTEM_POOL_SIZE });
+  bindSystemPool(db, systemDb);
   const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
   const spool = createAuditSpool(config.TAS_SPOOL_DIR);
   const auditWriter = createAuditWriter({ db, spool, onError: (err) => log.error({ err }, 'audit batch went to the local spool') });
@@ -132,6 +135,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       await bounded(auditWriter.close());
       await bounded(revocations.close());
       await bounded(db.end());
+      if (systemDb !== db) await bounded(systemDb.end());
       redis.disconnect();
     },
   };
@@ -152,12 +156,16 @@ async function createDemoTenant(db: Db, config: Config): Promise<ProvisionedTena
   return provisionTenant(db, config.keyPepper, { name: 'demo', investigative: true, authorizationRef: 'demo-authorization' });
 }
 
-const LoginPowers = z.object({ superuser: z.boolean(), bypassrls: z.boolean(), owns: z.boolean() });
+// The relay, the audit writer's batches, the sealer and the sweeps share it; each holds a connection for one short transaction.
+const SYSTEM_POOL_SIZE = 10;
+
+const LoginPowers = z.object({ superuser: z.boolean(), bypassrls: z.boolean(), owns: z.boolean(), crosses: z.boolean() });
 
 /** What the service's own login could do if a bug stepped out of its SET LOCAL ROLE. */
 async function loginPowers(db: Db): Promise<z.infer<typeof LoginPowers>> {
   return db.one(sql.type(LoginPowers)`
     SELECT r.rolsuper AS superuser, r.rolbypassrls AS bypassrls,
-           EXISTS (SELECT 1 FROM pg_tables t WHERE t.schemaname = 'public' AND t.tableowner = session_user) AS owns
+           EXISTS (SELECT 1 FROM pg_tables t WHERE t.schemaname = 'public' AND t.tableowner = session_user) AS owns,
+           EXISTS (SELECT 1 FROM pg_roles s WHERE s.rolname = 'tas_system' AND pg_has_role(session_user, s.oid, 'MEMBER')) AS crosses
     FROM pg_roles r WHERE r.rolname = session_user`);
 }

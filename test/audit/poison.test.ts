@@ -6,6 +6,7 @@ import { createAuditWriter } from '../../src/audit/auditWriter.js';
 import { createAuditSpool } from '../../src/audit/spool.js';
 import { appendAuditBatch, type AuditRecord } from '../../src/db/audit.js';
 import { createDb, type Db } from '../../src/db/pool.js';
+import { systemLoginOf } from '../../src/config.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
 
@@ -21,7 +22,8 @@ let db: Db;
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
   owner = await ownerClient(ts.dbUrl);
-  db = await createDb(serviceLoginUrl(ts.dbUrl));
+  // The audit batches are cross-tenant work: the system login's (tas_ops, 000035).
+  db = await createDb(systemLoginOf(serviceLoginUrl(ts.dbUrl)));
 });
 afterAll(async () => {
   await db?.end();
@@ -118,12 +120,18 @@ describe('the audit append door (000011)', () => {
       await client.query(`SELECT set_config('role', 'tas_service', true)`);
       await expect(client.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])])).rejects.toThrow(/permission denied/);
       await client.query('ROLLBACK');
-      await client.query('BEGIN');
-      await client.query(`SELECT set_config('role', 'tas_system', true), set_config('tas.tenant_id', $1, true)`, [tenantA]);
-      await expect(client.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])])).rejects.toThrow(/another tenant/);
     } finally {
       await client.query('ROLLBACK');
       await client.end();
+    }
+    const system = await ownerClient(systemLoginOf(serviceLoginUrl(ts.dbUrl)));
+    try {
+      await system.query('BEGIN');
+      await system.query(`SELECT set_config('role', 'tas_system', true), set_config('tas.tenant_id', $1, true)`, [tenantA]);
+      await expect(system.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])])).rejects.toThrow(/another tenant/);
+    } finally {
+      await system.query('ROLLBACK');
+      await system.end();
     }
   });
 });

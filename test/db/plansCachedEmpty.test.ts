@@ -40,7 +40,7 @@ beforeAll(async () => {
   // Ten rounds of 15 rows (a batch under load) while the table holds 200: the plan cache settles on a
   // generic plan, which it prefers once the custom plans' estimates (15 rows) exceed its own (10).
   for (let round = 0; round < 10; round += 1) {
-    await deleteDispatchedLazily(db, ids.slice(round * 10, round * 10 + 5));
+    await deleteDispatchedLazily(db, ids.slice(round * 10, round * 10 + 5).map((id) => ({ id, tenantId })));
     await db.transaction(async (tx) => {
       await scopeRelay(tx);
       const claimed = await claimOutboxByIds(tx, ids.slice(round * 10 + 5, round * 10 + 20));
@@ -101,7 +101,7 @@ describe('relay statements planned while the outbox was nearly empty', () => {
   it('forgetting carried-out rows in one statement (tas_outbox_forget) reads a few pages of the grown outbox, not all of it', async () => {
     // EXPLAIN's buffer counts include the statements inside the function, planned (and cached) on this session.
     const touched = await db.transaction(async (tx) => {
-      const rows = await tx.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT tas_outbox_forget('{1,2}')`);
+      const rows = await tx.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT tas_outbox_forget('{1,2}', ARRAY[${tenantId}, ${tenantId}]::uuid[])`);
       const plan = (rows[0] as { 'QUERY PLAN': { Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }[] })['QUERY PLAN'][0]!.Plan;
       return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
     });
