@@ -1,5 +1,6 @@
 import { RULES } from '../rules.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from '../schemas/errors.js';
+import { PARAMETERS, TRUST_METHOD_3 } from '../scoring/index.js';
 
 /**
  * The prose of the document: what a tenant's engineer reads first on the
@@ -57,6 +58,7 @@ export function infoDescription(build: string): string {
         + 'Resume with `Last-Event-ID` (or `?after=`); a cursor older than the retained stream is 410, never a silent gap. '
         + 'A comment line is sent every 15 s as a heartbeat.',
       '- **Absences.** Checks that failed or did not answer are reported as absences inside a successful answer, never as HTTP errors.',
+      strengthsConvention(),
       '- **Versioning.** Within `/v1` fields are added and never removed. Published assessments never change; a new policy changes labels, never scores.',
     ].join('\n'),
     '## Rules',
@@ -65,4 +67,17 @@ export function infoDescription(build: string): string {
     '## Problem types',
     problemsTable(),
   ].join('\n\n');
+}
+
+/** The strengths as the current methodology weighs them, read from its own table so the text cannot drift from the code. */
+function strengthsConvention(): string {
+  const v3 = PARAMETERS.strengthWeightV3;
+  const v2 = PARAMETERS.strengthWeight;
+  return `- **Strengths.** Every scored finding carries a \`strength\`. Under \`${TRUST_METHOD_3}\`, the methodology of every new assessment, `
+    + `\`weak\` ${v3.weak}, \`moderate\` ${v3.moderate}, \`strong\` ${v3.strong}, on the scale of observations, multiply the item's weight: `
+    + `one item of weight w moves the odds by w + 1, so each is about a likelihood ratio of ${v3.weak + 1}, ${v3.moderate + 1} and ${v3.strong + 1} `
+    + 'before the trust band, provenance and age discounts. A strength is measured, not chosen: a check declares, per kind and disposition, '
+    + 'the strength its measured likelihood ratio supports (the lower end of its 90 % interval: strong from 6, moderate from 2.8, weak from 1.4; '
+    + 'below that the finding is neutral, reported and never scored). The table is `x-check-catalogue` and docs/checks.md. '
+    + `Assessments of earlier versions keep their numbers (\`trust-method/2\`: ${v2.weak}, ${v2.moderate}, ${v2.strong}) and reproduce from their ledger entries.`;
 }

@@ -126,11 +126,11 @@ const assessment = {
   assessment_id: ASSESSMENT,
   inquiry_id: INQUIRY,
   score: 34,
-  low: 12,
-  high: 63,
+  low: 3,
+  high: 77,
   preliminary: false,
   as_of: AT,
-  methodology_version: 'trust-method/2',
+  methodology_version: 'trust-method/3',
   label: { value: 'review', policy_version: 3 },
   evidence: {
     signals: 6, failed_signals: 1, contradictions: 1,
@@ -278,11 +278,16 @@ const ledgerEntry = {
   entry_id: ASSESSMENT,
   sequence: 2,
   assessment,
+  // The assessment above exactly: `tas score` over this entry reproduces it, summary included (test/scoring/scoreCli.test.ts).
   inputs: {
-    methodology_version: 'trust-method/2',
+    methodology_version: 'trust-method/3',
     as_of: AT,
     evidence: [
-      { provenance_class: 'computed', trust_band: 'high', observed_at: AT, disposition: 'supports', strength: 'weak' },
+      { provenance_class: 'computed', trust_band: 'high', observed_at: AT, disposition: 'neutral' },
+      { provenance_class: 'computed', trust_band: 'high', observed_at: '2026-11-12T16:05:00Z', disposition: 'supports', strength: 'weak' },
+      { provenance_class: 'computed', trust_band: 'medium', observed_at: AT, disposition: 'neutral' },
+      { provenance_class: 'computed', trust_band: 'medium', observed_at: AT, disposition: 'neutral' },
+      { provenance_class: 'computed', trust_band: 'low', observed_at: AT, disposition: 'neutral' },
       { provenance_class: 'tenant_supplied', trust_band: 'medium', observed_at: AT, disposition: 'weakens', strength: 'strong' },
     ],
     absences: 1,

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runScoreCommand, scoreMain } from '../../src/cli/score.js';
+import { RESPONSE_EXAMPLES } from '../../src/openapi/examples.js';
 import type { ScoreIo } from '../../src/cli/score.js';
 import { AS_OF, WORKED_EXAMPLES, item } from './fixtures.js';
 
@@ -213,5 +214,12 @@ describe('runScoreCommand: trust-method/2, /3 and ledger entries', () => {
       inputs: { as_of: AS_OF, evidence: Array.from({ length: 5 }, () => item('supports')), absences: 2 },
     };
     expect(run(entry)).toMatchObject({ methodology_version: 'trust-method/1', score: 86, low: 56, high: 100, reproduces: true });
+  });
+
+  it('given the OpenAPI document\'s ledger example, then it reproduces its own assessment, summary included', () => {
+    const [entry] = RESPONSE_EXAMPLES.getEntityLedger as unknown[];
+    const out = run(entry);
+    expect(out).toMatchObject({ methodology_version: 'trust-method/3', reproduces: true });
+    expect(out).not.toHaveProperty('not_compared');
   });
 });

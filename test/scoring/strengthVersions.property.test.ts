@@ -75,7 +75,7 @@ function unroundedWidth(input: ScoreInput, version: MethodologyVersion): number 
   return (1 - (1 - u) * (1 - qHi)) - (1 - u) * qLo;
 }
 
-describe.each([TRUST_METHOD_2, TRUST_METHOD_3])('%s: properties on random inputs', (version: MethodologyVersion) => {
+describe.each<MethodologyVersion>([TRUST_METHOD_2, TRUST_METHOD_3])('%s: properties on random inputs', (version) => {
   const score = (input: ScoreInput) => scoreAnyVersion({ ...input, methodology_version: version });
   it('given any input, then 0 <= low <= score <= high <= 100, all integers, and the same bits twice', () => {
     fc.assert(
