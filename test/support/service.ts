@@ -22,7 +22,15 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestService> {
+/**
+ * `throughPooler` rewrites the service's login URL (on the cloned database) to
+ * reach it through a connection pooler; migrations and the test's own reads
+ * keep going straight to the server.
+ */
+export async function startTestService(
+  env: Record<string, string> = {},
+  opts: { workers?: boolean; throughPooler?: (serviceUrl: string) => string } = {},
+): Promise<TestService> {
   const db = await cloneDatabase();
   const logs: string[] = [];
   const sink = new Writable({
@@ -36,7 +44,7 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     PORT: '0',
     HOST: '127.0.0.1',
     // The service logs in as tas_app (000009), as in production; migrations run as the owner.
-    DATABASE_URL: serviceLoginUrl(db.url),
+    DATABASE_URL: (opts.throughPooler ?? ((url: string) => url))(serviceLoginUrl(db.url)),
     DATABASE_OWNER_URL: db.url,
     REDIS_URL: 'redis://127.0.0.1:6379',
     LOG_LEVEL: 'info',
