@@ -2,6 +2,7 @@ import { promises as dns, type MxRecord } from 'node:dns';
 import { describeType } from './artifactTypes.js';
 import { PUBLIC_FACT, absenceFor, absent, defineCheck, neutral, supports, weakens, type Answer, type CheckInfo } from './evidence.js';
 import { isDisposableDomain } from './emailDomains.js';
+import { ESTABLISHED_SITE_SOURCES, isEstablishedSite, isFreeMailHost, siteOf } from './establishedSites.js';
 import { createResolverCanary, type ResolverCanary } from './resolverCanary.js';
 import { asciiHost, hostOf, viewHost } from './hosts.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
@@ -11,9 +12,11 @@ import type { CheckContext, CheckDefinition } from './types.js';
 /**
  * DNS look-ups through the operator's resolver:
  * - `dns_mx` (mail_exchanger): whether an email's domain can receive mail at all,
- *   and whether a throw-away inbox service receives it (disposable_mail_exchanger);
+ *   whether a throw-away inbox service receives it (disposable_mail_exchanger),
+ *   and whether a well-known mail provider does (known_mail_provider);
  * - `dns_address` (domain_resolves): whether a site's host resolves to an address;
- * - `dns_ns` (domain_delegation): whether the registrable domain is delegated.
+ * - `dns_ns` (domain_delegation): whether the registrable domain is delegated,
+ *   and consistently (two or more name servers whose names resolve).
  * A name that does not exist, or a mail domain without mail exchangers, is
  * evidence against; a look-up that cannot finish is an absence, never evidence.
  * Each run uses its own Resolver so that cancelling it on abort stops only its own queries.
@@ -84,7 +87,7 @@ function nameToQuery(ctx: CheckContext, registrableOnly: boolean): string | Answ
   return view.registrable ?? absent('no_data', `The ${what} has no registrable domain to look up.`);
 }
 
-type NetworkFields = 'id' | 'kind' | 'artifactTypes' | 'trustBand' | 'looksAt' | 'declares' | 'judges';
+type NetworkFields = 'id' | 'kind' | 'artifactTypes' | 'trustBand' | 'looksAt' | 'declares' | 'judges' | 'sources';
 
 function networkInfo(config: DnsCheckConfig, info: Pick<CheckInfo, NetworkFields>): CheckInfo {
   return {
@@ -116,7 +119,37 @@ function mailExchangerAnswer(name: string, result: Lookup<MxRecord>): Answer {
       ? neutral(`The email domain ${name} receives its mail at ${throwaway}, the throw-away inbox service it is listed as.`)
       : weakens(`The email domain ${name} receives its mail at ${throwaway}, a throw-away inbox service.`, { kind: 'disposable_mail_exchanger' });
   }
+  // A consumer provider's domain receives mail for anyone who opens a mailbox there: its exchangers say nothing of the holder.
+  const ascii = asciiHost(name);
+  if (ascii !== null && isFreeMailHost(ascii, viewHost(ascii).registrable)) {
+    return neutral(`The email domain ${name} is a consumer mailbox provider's, whose mail exchangers say nothing of a mailbox's holder.`);
+  }
+  const provider = knownMailProvider(name, exchangers);
+  if (provider !== null) return supports(`The email domain ${name} receives its mail at ${provider}, a well-known mail provider.`, { kind: 'known_mail_provider' });
   return supports(`The email domain ${name} publishes ${count(exchangers.length, 'a mail exchanger', 'mail exchangers')}.`);
+}
+
+/**
+ * The site of the first exchanger run by a well-known mail provider for
+ * someone else's domain, or null: an exchanger whose site is an established
+ * one (src/checks/establishedSites.ts: google.com, outlook.com, zoho.com...)
+ * or a mailbox provider's own (protonmail.ch, gmx.net; email-providers). The
+ * domain's owner has an account there that receives its mail, set up with
+ * the provider. A domain whose exchangers are its own site's runs its own
+ * mail: that is the plain answer, not a provider's.
+ */
+function knownMailProvider(name: string, exchangers: MxRecord[]): string | null {
+  const ascii = asciiHost(name);
+  const ownSite = ascii === null ? null : siteOf(viewHost(ascii));
+  for (const { exchange } of exchangers) {
+    const host = asciiHost(exchange);
+    if (host === null) continue;
+    const view = viewHost(host);
+    const site = siteOf(view);
+    if (site === null || site === ownSite) continue;
+    if (isEstablishedSite(site) || isFreeMailHost(site, view.registrable)) return site;
+  }
+  return null;
 }
 
 /** The registrable domain of a listed throw-away inbox domain (or a host below one) that `host` names, else null. */
@@ -148,13 +181,13 @@ function addressAnswer(name: string, v4: Lookup<string>, v6: Lookup<string>): An
   return failure(v4.status === 'timeout' || v6.status === 'timeout' ? 'timeout' : 'error');
 }
 
-function delegationAnswer(name: string, result: Lookup<string>): Answer {
+function delegationAnswer(name: string, result: Lookup<string>, servers: readonly NameServer[]): Answer {
   switch (result.status) {
     case 'timeout':
     case 'error':
       return failure(result.status);
     case 'found':
-      return supports(`The domain ${name} is delegated to ${count(result.records.length, 'a name server', 'name servers')}.`);
+      return consistencyAnswer(name, servers);
     case 'nxdomain':
       return weakens(`The domain ${name} does not exist.`);
     case 'nodata':
@@ -162,15 +195,69 @@ function delegationAnswer(name: string, result: Lookup<string>): Answer {
   }
 }
 
+/** A name server the domain is delegated to, and whether its own name resolves to an address. */
+export interface NameServer {
+  host: string;
+  resolves: 'yes' | 'no' | 'unknown';
+}
+
+// RFC 1034 section 4.1 and RFC 2182 section 5: a zone has at least two name servers, so one failing does not take it down.
+const MIN_NAME_SERVERS = 2;
+// The name servers asked about; beyond four a delegation's consistency is already plain, and each costs two look-ups.
+const MAX_NAME_SERVERS_ASKED = 4;
+
+/**
+ * A consistent delegation: at least two name servers (RFC 1034 4.1,
+ * RFC 2182), each of whose names resolves to an address, so the domain can
+ * be looked up at all. That supports: someone keeps the domain's DNS. A
+ * single name server, or one whose name does not exist (a lame delegation,
+ * the mark of an abandoned or dropped domain's leftovers), is reported
+ * only: registries and parking services leave such delegations on domains
+ * of every kind. Name servers that could not be asked in time leave the
+ * delegation reported only too, never an absence: the delegation itself
+ * was seen.
+ */
+export function consistencyAnswer(name: string, servers: readonly NameServer[]): Answer {
+  const n = count(servers.length, 'a name server', 'name servers');
+  if (servers.length < MIN_NAME_SERVERS) return neutral(`The domain ${name} is delegated to a single name server, fewer than the two the DNS requires.`);
+  const lame = servers.find((s) => s.resolves === 'no');
+  if (lame !== undefined) return neutral(`The domain ${name} is delegated to ${n}, but the name server ${lame.host} does not resolve.`);
+  if (servers.some((s) => s.resolves === 'unknown')) return neutral(`The domain ${name} is delegated to ${n}, which could not all be checked in time.`);
+  return supports(`The domain ${name} is delegated to ${n}, each of which resolves.`);
+}
+
+async function nameServers(config: DnsCheckConfig, signal: AbortSignal, result: Lookup<string>): Promise<NameServer[]> {
+  if (result.status !== 'found') return [];
+  const hosts = [...new Set(result.records.map((r) => r.toLowerCase().replace(/\.$/, '')))].sort();
+  const asked = await Promise.all(hosts.slice(0, MAX_NAME_SERVERS_ASKED).map(async (host): Promise<NameServer> => {
+    const [v4, v6] = await Promise.all([
+      lookup(config, signal, (resolver) => resolver.resolve4(host)),
+      lookup(config, signal, (resolver) => resolver.resolve6(host)),
+    ]);
+    if (v4.status === 'found' || v6.status === 'found') return { host, resolves: 'yes' };
+    const missing = (s: Lookup<string>['status']) => s === 'nxdomain' || s === 'nodata';
+    return { host, resolves: missing(v4.status) && missing(v6.status) ? 'no' : 'unknown' };
+  }));
+  // Servers beyond those asked count by their number only: present, not checked.
+  return [...asked, ...hosts.slice(MAX_NAME_SERVERS_ASKED).map((host) => ({ host, resolves: 'yes' as const }))];
+}
+
 function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
     id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium', judges: 'host',
-    looksAt: "the email domain's MX records in the DNS",
+    looksAt: "the email domain's MX records in the DNS (and whether a throw-away service or a well-known mail provider runs them)",
+    sources: ESTABLISHED_SITE_SOURCES,
     declares: [
       { disposition: 'supports', strength: 'moderate', reason: 'A mail exchanger present is a real but modest indicator: a domain set up to receive mail.' },
+      {
+        kind: 'known_mail_provider',
+        disposition: 'supports',
+        strength: 'moderate',
+        reason: 'Mail run by a well-known provider for the domain is an account set up with that provider; at most moderate, as no corpus here holds a look-up (section 8).',
+      },
       { disposition: 'weakens', strength: 'moderate', reason: 'A domain that cannot receive mail cannot be the subject\'s real mailbox, but DNS errors happen.' },
-      { kind: 'disposable_mail_exchanger', disposition: 'weakens', strength: 'strong', reason: 'Mail handled by a throw-away inbox service makes the address a disposable inbox, as surely as a listed domain.' },
-      { disposition: 'neutral', reason: 'A listed throw-away domain\'s own exchanger repeats what the disposable check already counted.' },
+      { kind: 'disposable_mail_exchanger', disposition: 'weakens', strength: 'strong', reason: 'Mail handled by a throw-away inbox service makes the address a disposable inbox, as surely as a listed domain.', cited: "the same fact as disposable_email's listing (a throw-away inbox service receives the mail), whose measured ratio supports strong" },
+      { disposition: 'neutral', reason: 'A listed throw-away domain\'s own exchanger repeats what the disposable check already counted; a consumer provider\'s exchangers say nothing of a mailbox\'s holder.' },
     ],
   });
   return defineCheck(info, async (ctx) => {
@@ -205,14 +292,16 @@ function delegationCheck(config: DnsCheckConfig): CheckDefinition {
     id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low', judges: 'domain',
     looksAt: "the registrable domain's NS delegation in the DNS",
     declares: [
-      { disposition: 'supports', strength: 'weak', reason: 'Nearly every registered domain is delegated, good or bad.' },
+      { disposition: 'supports', strength: 'weak', reason: 'A consistent delegation (two or more name servers that resolve) is kept DNS, but most registered domains, good or bad, have one.' },
       { disposition: 'weakens', strength: 'moderate', reason: 'A domain that does not exist or is not delegated cannot be in real use.' },
+      { disposition: 'neutral', reason: 'A single or lame name server is left on domains of every kind (parked, dropped, registry defaults).' },
     ],
   });
   return defineCheck(info, async (ctx) => {
     const name = nameToQuery(ctx, true);
     if (typeof name !== 'string') return name;
-    return delegationAnswer(name, await lookup(config, ctx.signal, (resolver) => resolver.resolveNs(name)));
+    const result = await lookup(config, ctx.signal, (resolver) => resolver.resolveNs(name));
+    return delegationAnswer(name, result, await nameServers(config, ctx.signal, result));
   });
 }
 
