@@ -74,6 +74,7 @@ export const DE: FindingPhrases = {
   'website_consistency:supports': 'Die Website passt zur angegebenen',
   'website_consistency:weakens': 'Die Website widerspricht der angegebenen',
   'established_site:supports': 'Die Website ist etabliert und viel genutzt, oder das Postfach liegt auf der eigenen Domain einer solchen Organisation',
+  'known_mail_provider:supports': 'Die E-Mail der Domain nimmt ein bekannter Mail-Anbieter entgegen',
   generic_supports: 'Ein angebundener Dienst liefert ein günstiges Signal',
   generic_weakens: 'Ein angebundener Dienst liefert ein ungünstiges Signal',
 };
@@ -140,6 +141,7 @@ export const FR: FindingPhrases = {
   'website_consistency:supports': 'Le site correspond à celui déclaré',
   'website_consistency:weakens': 'Le site contredit celui déclaré',
   'established_site:supports': "Le site est établi et très fréquenté, ou l'adresse est sur le domaine propre d'une telle organisation",
+  'known_mail_provider:supports': 'Le courrier du domaine est reçu par un fournisseur de messagerie connu',
   generic_supports: 'Un service raccordé fournit un signal favorable',
   generic_weakens: 'Un service raccordé fournit un signal défavorable',
 };
@@ -206,6 +208,7 @@ export const ES: FindingPhrases = {
   'website_consistency:supports': 'El sitio coincide con el declarado',
   'website_consistency:weakens': 'El sitio contradice el declarado',
   'established_site:supports': 'El sitio está establecido y muy usado, o la dirección está en el dominio propio de tal organización',
+  'known_mail_provider:supports': 'El correo del dominio lo recibe un proveedor de correo conocido',
   generic_supports: 'Un servicio conectado aporta una señal favorable',
   generic_weakens: 'Un servicio conectado aporta una señal desfavorable',
 };
@@ -272,6 +275,7 @@ export const PT: FindingPhrases = {
   'website_consistency:supports': 'O site corresponde ao declarado',
   'website_consistency:weakens': 'O site contradiz o declarado',
   'established_site:supports': 'O site está estabelecido e é muito usado, ou o endereço está no domínio próprio de tal organização',
+  'known_mail_provider:supports': 'O correio do domínio é recebido por um fornecedor de correio conhecido',
   generic_supports: 'Um serviço ligado fornece um sinal favorável',
   generic_weakens: 'Um serviço ligado fornece um sinal desfavorável',
 };
