@@ -1,12 +1,20 @@
-// The investigator's console: one case at a time, every action a call of the
-// public API with the key this page holds in memory.
-import { createApi } from './api.js';
+// The investigator's console: find a case, an inquiry or an entity, and work
+// one case at a time; every action a call of the public API with the keys
+// this page holds in memory.
+import { ApiError, createApi } from './api.js';
 import { drawGraph } from './graph.js';
 import { appendEvent, el, renderEvents, renderFacts, renderLedger } from './render.js';
 import { followStream } from './stream.js';
+import { caseTimeline } from './timeline.js';
 
 let key = null;
+// Optional: an admin key reads the audit trail, the only list of a tenant's cases and inquiries the API gives.
+let adminKey = null;
 const api = createApi(() => key);
+const adminApi = createApi(() => adminKey);
+// Entity ids to their names in the latest graph (the ledger's choices show these, not bare ids).
+let entityNames = new Map();
+let lastGraph = { nodes: [], edges: [] };
 const $ = (id) => document.getElementById(id);
 let current = null;
 let stream = null;
@@ -39,11 +47,125 @@ const casePath = (suffix = '') => `/v1/cases/${current.case_id}${suffix}`;
 
 action($('key-form'), async () => {
   key = $('key-input').value.trim();
-  // The key leaves the form at once: it lives in this module's memory and nowhere else.
+  adminKey = $('admin-key-input').value.trim() || null;
+  // The keys leave the form at once: they live in this module's memory and nowhere else.
   $('key-input').value = '';
+  $('admin-key-input').value = '';
+  $('find-section').hidden = false;
   $('open-section').hidden = false;
-  say('Key held in memory. Open a case or an existing one.');
+  say(`Key held in memory${adminKey ? ', with an admin key for the lists' : ''}. Find a case, an inquiry or an entity, or open a case.`);
 });
+
+action($('find-form'), async () => {
+  await findById(value('find-id'));
+});
+
+/** An id of any of the three: asks as a case, then an inquiry, then an entity (each 404 or 422 for an id that is not one). */
+async function findById(id) {
+  const path = encodeURIComponent(id);
+  const tries = [
+    [`/v1/cases/${path}`, (c) => showCase(c.case_id)],
+    [`/v1/inquiries/${path}`, showInquiry],
+    [`/v1/entities/${path}`, showEntity],
+  ];
+  for (const [url, show] of tries) {
+    try {
+      const found = await api.get(url);
+      await show(found);
+      return;
+    } catch (error) {
+      // Not this kind (404), not an id of this shape (422), or not this key's scope (403): try the next.
+      if (!(error instanceof ApiError) || ![403, 404, 422].includes(error.status)) throw error;
+    }
+  }
+  throw new Error('No case, inquiry or entity of this tenant and mode has that id.');
+}
+
+/** Ids of what `operation` created, newest first, from the audit trail (admin key). */
+async function createdBy(operation, status, max) {
+  if (!adminKey) throw new Error('Listing needs an admin key of the same tenant and mode: the audit trail is the only list the API gives.');
+  const rows = [];
+  let after = null;
+  for (let page = 0; page < 50; page += 1) {
+    const query = new URLSearchParams({ operation, status: String(status), limit: '1000' });
+    if (after) query.set('after', after);
+    const batch = await adminApi.get(`/v1/admin/audit?${query}`);
+    rows.push(...batch);
+    if (batch.length < 1000) break;
+    after = batch[batch.length - 1].audit_id;
+  }
+  const ids = [...new Set(rows.filter((r) => r.target_id).map((r) => r.target_id).reverse())];
+  return ids.slice(0, max);
+}
+
+function pick(text, onPick) {
+  const button = el('button', text);
+  button.type = 'button';
+  button.addEventListener('click', () => guarded(onPick));
+  const item = el('li');
+  item.append(button);
+  return item;
+}
+
+$('list-cases').addEventListener('click', () => guarded(async () => {
+  const ids = await createdBy('createCase', 201, 50);
+  const cases = (await Promise.all(ids.map((id) => api.get(`/v1/cases/${id}`).catch(() => null)))).filter((c) => c);
+  $('case-list').replaceChildren(...cases.map((c) => pick(`${c.title} · ${c.state}${c.legal_hold ? ' · on hold' : ''} · opened ${c.created_at.slice(0, 16).replace('T', ' ')}`, () => showCase(c.case_id))));
+  say(`${cases.length} case(s).`);
+}));
+
+$('list-inquiries').addEventListener('click', () => guarded(async () => {
+  const ids = await createdBy('createInquiry', 200, 20);
+  const inquiries = (await Promise.all(ids.map((id) => api.get(`/v1/inquiries/${id}`).catch(() => null)))).filter((i) => i);
+  $('inquiry-list').replaceChildren(...inquiries.map((i) => pick(inquiryTitle(i), () => showInquiry(i))));
+  say(`${inquiries.length} recent inquiry(ies).`);
+}));
+
+function inquiryTitle(inquiry) {
+  const a = inquiry.assessment;
+  const subject = (inquiry.findings?.subject ?? []).map((p) => p.value).join(', ');
+  return `${subject || inquiry.inquiry_id} · ${a.score} [${a.low}-${a.high}] · ${inquiry.status}`;
+}
+
+async function showInquiry(inquiry) {
+  const a = inquiry.assessment;
+  $('inquiry-section').hidden = false;
+  renderFacts($('inquiry-facts'), [
+    ['Inquiry', inquiry.inquiry_id], ['Status', inquiry.status],
+    ['Subject', (inquiry.findings?.subject ?? []).map((p) => `${p.type} ${p.value}`).join(', ') || 'not shown to this key'],
+    ['Score', `${a.score} [${a.low}-${a.high}]${a.preliminary ? ' (preliminary)' : ''}`],
+    ['Label', a.label ? `${a.label.value} (policy ${a.label.policy_version})` : 'none'],
+    ['Evidence', `${a.evidence.signals} signal(s), ${a.evidence.failed_signals} failed, ${a.evidence.contradictions} contradiction(s)`],
+    ['Method', a.methodology_version], ['As of', a.as_of], ['Entity', a.entity_id ?? 'none'],
+  ]);
+  const findings = inquiry.findings?.findings ?? [];
+  const absences = inquiry.findings?.absences ?? [];
+  $('inquiry-findings').replaceChildren(
+    ...findings.map((f) => el('li', `${f.disposition ?? 'finding'} · ${f.about}: ${f.statement}`)),
+    ...absences.map((x) => el('li', `absence (${x.kind}) · ${x.about}: ${x.reason}`)),
+  );
+  $('inquiry-entity').hidden = !a.entity_id;
+  $('inquiry-entity').dataset.entity = a.entity_id ?? '';
+  say(`Inquiry ${inquiry.inquiry_id}: ${inquiry.status}.`);
+}
+
+$('inquiry-entity').addEventListener('click', () => guarded(async () => {
+  await showEntity(await api.get(`/v1/entities/${encodeURIComponent($('inquiry-entity').dataset.entity)}`));
+}));
+
+async function showEntity(entity) {
+  $('entity-section').hidden = false;
+  const latest = entity.latest_assessment;
+  renderFacts($('entity-facts'), [
+    ['Entity', entity.entity_id],
+    ['Known by', entity.presentations.map((p) => `${p.type} ${p.value}`).join(', ') || 'no value of this tenant'],
+    ['Since', entity.created_at],
+    ['Latest', latest ? `${latest.score} [${latest.low}-${latest.high}] as of ${latest.as_of}` : 'no assessment'],
+  ]);
+  // ledger_url is absolute (TAS_PUBLIC_URL); the page only talks to its own origin.
+  renderLedger($('entity-ledger'), await api.get(new URL(entity.ledger_url, window.location.href).pathname));
+  say(`Entity ${entity.entity_id}.`);
+}
 
 action($('open-form'), async () => {
   const budget = Number($('open-budget').value);
@@ -63,8 +185,10 @@ async function showCase(caseId) {
   current = await api.get(`/v1/cases/${encodeURIComponent(caseId)}`);
   $('case-section').hidden = false;
   renderCase(current);
-  await Promise.all([refreshGraph(), refreshTimeline()]);
+  await refreshGraph();
+  await refreshTimeline();
   followCase();
+  say(`Case ${current.title}: ${current.state}.`);
 }
 
 function renderCase(c) {
@@ -78,28 +202,42 @@ function renderCase(c) {
   ]);
   $('member-list').replaceChildren(...c.members.map(memberItem));
   $('case-section').dataset.state = c.state;
+  fillLedgerChoices();
+}
+
+/** The case's entities by name (from the latest graph), each with its id for the call. */
+function fillLedgerChoices() {
+  if (!current) return;
   const select = $('ledger-entity');
-  select.replaceChildren(...c.entity_ids.map((id) => {
-    const option = el('option', id);
+  const chosen = select.value;
+  select.replaceChildren(...current.entity_ids.map((id) => {
+    const name = entityNames.get(id);
+    const option = el('option', name ? `${name} · ${id.slice(0, 8)}` : id);
     option.value = id;
     return option;
   }));
+  if (current.entity_ids.includes(chosen)) select.value = chosen;
 }
 
 async function refreshCase() {
   current = await api.get(casePath());
   renderCase(current);
-  await Promise.all([refreshGraph(), refreshTimeline()]);
+  // The timeline names assertions and material by what the graph knows of them: the graph first.
+  await refreshGraph();
+  await refreshTimeline();
 }
 
 async function refreshGraph() {
   const graph = await api.get(casePath('/graph'));
+  lastGraph = graph;
+  entityNames = new Map(graph.nodes.filter((n) => n.type === 'entity' && n.entity_id).map((n) => [n.entity_id, n.label]));
+  fillLedgerChoices();
   drawGraph($('graph'), graph, $('graph-legend'));
 }
 
 async function refreshTimeline() {
   const events = await api.get(casePath('/timeline'));
-  renderEvents($('timeline'), events);
+  renderEvents($('timeline'), await caseTimeline(events, lastGraph, (id) => api.get(`/v1/material/${encodeURIComponent(id)}`).catch(() => null)));
 }
 
 /** Live events of the case over SSE; each one also refreshes the views (once per burst). */

@@ -245,13 +245,16 @@ describe('case lifecycle', () => {
     const res = await call('GET', `/v1/cases/${id}/graph`);
     expect(res.status).toBe(200);
     const graph = CaseGraphOut.parse(res.body);
-    const value = graph.nodes.find((n) => n.label === 'graph.node@example.org');
+    const value = graph.nodes.find((n) => n.label === 'graph.node@example.org' && n.type !== 'entity');
     expect(value).toMatchObject({ type: 'EMAIL', provenance_class: 'tenant_supplied' });
     const identifies = graph.edges.find((e) => e.from === value!.node_id && e.relation === 'identifies');
     expect(identifies).toMatchObject({ weight: 1 });
     expect(graph.nodes.find((n) => n.node_id === identifies!.to)).toMatchObject({ type: 'entity' });
     expect(graph.edges).toContainEqual(expect.objectContaining({ to: identifies!.to, relation: 'asserts', provenance_class: 'analyst_asserted' }));
     expect(graph.nodes.filter((n) => n.type === 'entity')).toHaveLength(2);
+    // Named for a reader (issue 38): an entity by its main value, an assertion by its statement.
+    expect(graph.nodes.find((n) => n.node_id === identifies!.to)!.label).toBe('graph.node@example.org');
+    expect(graph.nodes).toContainEqual(expect.objectContaining({ type: 'assertion', label: 'weakens: Seen running the scheme.' }));
     const foreign = await call('GET', `/v1/cases/${id}/graph`, undefined, ts.tenant.keys.test);
     expect(foreign.status).toBe(404);
   });

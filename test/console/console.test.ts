@@ -58,6 +58,8 @@ describe("the investigator's console", () => {
     await submitAndSee(page, '#key-form', 'Key held in memory');
     expect(await page.inputValue('#key-input')).toBe('');
 
+    // The form's default budget is the API's (DEFAULT_CASE_BUDGET).
+    expect(await page.inputValue('#open-budget')).toBe('1000');
     // A title with markup is shown as text, never as markup.
     await page.fill('#open-title', '<b>Mule ring</b>');
     await page.fill('#open-auth-ref', 'CO-2026-77');
@@ -104,6 +106,24 @@ describe("the investigator's console", () => {
     const shot = join(ARTEFACTS, 'console-graph.png');
     await page.locator('#graph').screenshot({ path: shot });
     expect(statSync(shot).size).toBeGreaterThan(5_000);
+    // Readable (issue 38): entities named by their main value, assertions by their statement, the material
+    // with what it named; no two node labels drawn over each other; edges named in full.
+    const legend = await page.textContent('#graph-legend');
+    expect(legend).not.toContain('ENTITY');
+    expect(legend).toMatch(/entity: ring\.three@example\.org/);
+    expect(legend).toContain('assertion: weakens: Seen opening mule accounts');
+    expect(legend).toMatch(/material: text material \(extracted\)/);
+    expect(legend).toMatch(/text material \(extracted\) mentions ring\.three@example\.org/);
+    expect(legend).toMatch(/ identifies ring\.three@example\.org \(\+\d+\)/);
+    expect(await page.getAttribute('#graph', 'data-label-overlaps')).toBe('0');
+    // The timeline shows the assertion's statement and the material, not ids.
+    await expect.poll(() => page.textContent('#timeline'), { timeout: 15_000 }).toContain('Assertion weakens: Seen opening mule accounts');
+    expect(await page.textContent('#timeline')).toMatch(/Material .*text material \(extracted\): extracted .*ring\.three@example\.org/);
+    // The ledger's choices are named, not bare ids.
+    const choices = await page.locator('#ledger-entity option').allTextContents();
+    expect(choices.length).toBeGreaterThan(0);
+    for (const choice of choices) expect(choice).not.toMatch(/^[0-9a-f-]{36}$/);
+    expect(choices.join(' ')).toContain('ring.three@example.org');
 
     await page.locator('#ledger-form button[type="submit"]').click();
     await expect.poll(() => page.locator('#ledger li').count(), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -130,6 +150,52 @@ describe("the investigator's console", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 180_000);
+
+  it('finds a case from the list, an inquiry and its entity by id, without ids from elsewhere', async () => {
+    const inquiry = await (await fetch(`${ts.base}/v1/inquiries`, {
+      method: 'POST', headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: { presentations: [{ type: 'EMAIL', value: 'find.me@example.org' }] }, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'other' } }),
+    })).json() as { inquiry_id: string; assessment: { entity_id: string } };
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    await page.goto(`${ts.base}/console`);
+    await page.fill('#key-input', ts.tenant.keys.live);
+    await page.fill('#admin-key-input', ts.tenant.keys.live_admin);
+    await submitAndSee(page, '#key-form', 'with an admin key for the lists');
+    expect(await page.inputValue('#admin-key-input')).toBe('');
+
+    // The tenant's cases, listed: the case of the first test is there by its title, and opens with a click.
+    await page.click('#list-cases');
+    await page.locator('#status').filter({ hasText: /\d+ case\(s\)/ }).waitFor({ timeout: 15_000 });
+    await page.locator('#case-list button', { hasText: '<b>Mule ring</b>' }).click();
+    await page.locator('#status').filter({ hasText: 'Case <b>Mule ring</b>: closed' }).waitFor({ timeout: 15_000 });
+
+    // Recent inquiries, listed by their subject; one opens with its findings, then its entity and ledger.
+    await page.click('#list-inquiries');
+    await page.locator('#inquiry-list button', { hasText: 'find.me@example.org' }).click();
+    await expect.poll(() => page.textContent('#inquiry-facts')).toContain(inquiry.inquiry_id);
+    expect(await page.locator('#inquiry-findings li').count()).toBeGreaterThan(0);
+    await page.click('#inquiry-entity');
+    await expect.poll(() => page.textContent('#entity-facts')).toContain('EMAIL find.me@example.org');
+    await expect.poll(() => page.locator('#entity-ledger li').count()).toBeGreaterThan(0);
+
+    // Any id typed into one field: an inquiry's, then an entity's.
+    await page.fill('#find-id', inquiry.inquiry_id);
+    await submitAndSee(page, '#find-form', `Inquiry ${inquiry.inquiry_id}`);
+    await page.fill('#find-id', inquiry.assessment.entity_id);
+    await submitAndSee(page, '#find-form', `Entity ${inquiry.assessment.entity_id}`);
+    await page.fill('#find-id', 'not-an-id');
+    await submitAndSee(page, '#find-form', 'No case, inquiry or entity');
+    mkdirSync(ARTEFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTEFACTS, 'console-find.png'), fullPage: true });
+    // Expected refusals the page asked for itself (404/422 while finding) are not errors of the page.
+    expect(problems.filter((p) => !/status of (404|422)/.test(p))).toEqual([]);
+    await page.close();
+  }, 120_000);
 
   it('serves only its own named files, each under the strict policy', async () => {
     const asset = await fetch(`${ts.base}/console/assets/app.js`);

@@ -21,6 +21,7 @@ const ASSETS: Readonly<Record<string, () => string>> = {
   'graph.js': () => `${CONSOLE_DIR}graph.js`,
   'render.js': () => `${CONSOLE_DIR}render.js`,
   'stream.js': () => `${CONSOLE_DIR}stream.js`,
+  'timeline.js': () => `${CONSOLE_DIR}timeline.js`,
   'console.css': () => `${CONSOLE_DIR}console.css`,
   'cytoscape.min.js': () => require.resolve('cytoscape/dist/cytoscape.min.js'),
 };
