@@ -50,6 +50,7 @@ import { landingRoutes } from './http/routes/landing.js';
 import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from './http/routes/meta.js';
 import { CONSOLE_ASSET_OP, CONSOLE_PAGE_OP, createConsoleAssetHandler, createConsolePageHandler } from './http/routes/console.js';
 import { streamHandlers } from './http/routes/streams.js';
+import { createStreamAccess, streamTicketHandlers } from './http/routes/streamTickets.js';
 import { webhookHandlers } from './http/routes/admin/webhooks.js';
 import { insecureTargetsPolicy } from './webhooks/targets.js';
 import type { OperationSpec } from './schemas/operation.js';
@@ -136,7 +137,11 @@ export function createApp(deps: AppDeps): App {
       whenSettled = [];
     },
   };
+  // Stream tickets, and the key re-check of open streams (issue 40).
+  const streamAccess = createStreamAccess(deps);
   const pipeline = createPipeline({
+    queryKeys: deps.config.TAS_STREAM_ACCESS_TOKEN,
+    streamTickets: streamAccess,
     replays: replayStore(deps.db),
     ...(checker ? { checkAnswer: answerChecker(checker, deps.log) } : {}),
     calls,
@@ -246,7 +251,11 @@ function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChec
     ['listAudit', createListAudit({ db: deps.db })],
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
-    ...streamHandlers({ db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations, ...(checker ? { checkEvent: eventChecker(checker, deps.log) } : {}) }),
+    ...streamHandlers({
+      db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations, ...(checker ? { checkEvent: eventChecker(checker, deps.log) } : {}),
+      keyState: createStreamAccess(deps).keyState, keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
+    }),
+    ...streamTicketHandlers({ db: deps.db, tickets: createStreamAccess(deps).tickets, publicUrl: deps.publicUrl }),
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],

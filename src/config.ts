@@ -105,6 +105,20 @@ const ConfigSchema = z.object({
    * setting alone decides it: no tenant, key or mode can turn it on (issue 40).
    */
   TAS_WEBHOOKS_ALLOW_LOOPBACK: z.enum(['true', 'false']).optional(),
+  /**
+   * Whether event streams take an API key in the URL (`?access_token=`), the
+   * old way for a browser's EventSource. `refuse` (default): 401, open the
+   * stream with a ticket instead. `allow`: accepted, with a Deprecation header.
+   */
+  TAS_STREAM_ACCESS_TOKEN: z.enum(['refuse', 'allow']).default('refuse'),
+  /** How long a stream ticket may wait before it is used, in seconds (long enough for a page to open its EventSource). */
+  TAS_STREAM_TICKET_TTL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  /**
+   * How often an open event stream checks its key in the database, in
+   * milliseconds: a revocation whose Redis message was lost still ends the
+   * stream within this time (an expiry ends it on the dot).
+   */
+  TAS_STREAM_KEY_RECHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
 });
 
 const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';

@@ -70,6 +70,18 @@ export async function findActiveKey(tx: Tx, keyId: string): Promise<KeyListRow |
     WHERE id = ${keyId} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`);
 }
 
+export type KeyState = { kind: 'active'; expiresAt: string | null } | { kind: 'revoked' } | { kind: 'expired' };
+
+/** Whether one of the tenant's keys (RLS) is still good, and until when: what an open stream re-checks. */
+export async function keyStateOf(tx: Tx, keyId: string): Promise<KeyState> {
+  const row = await tx.maybeOne(sql.type(z.object({ revoked: z.boolean(), expired: z.boolean(), expires_at: z.string().nullable() }))`
+    SELECT revoked_at IS NOT NULL AS revoked, coalesce(expires_at <= now(), false) AS expired, expires_at
+    FROM api_keys WHERE id = ${keyId}`);
+  if (row === null || row.revoked) return { kind: 'revoked' };
+  if (row.expired) return { kind: 'expired' };
+  return { kind: 'active', expiresAt: row.expires_at };
+}
+
 /** Ends a key at `at` (its grace period), keeping an earlier expiry it already had. */
 export async function expireKeyAt(tx: Tx, keyId: string, at: string): Promise<string> {
   return tx.oneFirst(sql.type(z.object({ expires_at: z.string() }))`

@@ -18,6 +18,8 @@ import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
 import { encodedFor, etagOf, matchesIfNoneMatch } from './representation.js';
 import type { OperationSpec } from '../schemas/operation.js';
+import type { StreamTickets } from '../auth/streamTickets.js';
+import { ACCESS_TOKEN_DEPRECATION, credentialsOf, principalOfGrant, STREAM_OF_OPERATION, type QueryKeyPolicy } from './streamCredentials.js';
 
 /**
  * The one path every HTTP call takes: route -> key -> scope -> rate limit ->
@@ -40,6 +42,14 @@ export interface PipelineDeps {
   checkAnswer?: (operationId: string, status: number, contentType: string, body: string | Buffer) => void;
   /** Whether the key's tenant lets pages of this origin call (its policy's allowed_origins); none when absent. */
   originAllowed?: (principal: Principal, origin: string) => Promise<boolean>;
+  /** Whether event streams take an API key in the URL (`?access_token=`, TAS_STREAM_ACCESS_TOKEN); refused by default. */
+  queryKeys?: QueryKeyPolicy;
+  /** Redeems `?ticket=` on event streams; a ticket is refused when absent. */
+  streamTickets?: {
+    redeem: StreamTickets['redeem'];
+    /** Whether the key that minted a ticket is still neither revoked nor expired. */
+    keyActive: (principal: Principal) => Promise<boolean>;
+  };
 }
 
 const BODY_METHODS = new Set(['POST', 'PATCH']);
@@ -127,9 +137,11 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   const op = route.op;
   ctx.audit.action = op.operationId;
   wireAudit(deps, ctx);
-  const { authorization, rawQuery } = credentialsOf(op, ctx.ex);
-  if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
+  const { authorization, rawQuery, ticket, deprecated } = credentialsOf(op, ctx.ex, deps.queryKeys ?? 'refuse');
+  if (op.auth !== 'open' && ticket !== undefined) await authoriseTicket(deps, ctx, op, params, ticket);
+  else if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
   await decideOrigin(deps, ctx, op);
+  if (deprecated) ctx.ex.extraHeaders = { ...ctx.ex.extraHeaders, Deprecation: ACCESS_TOKEN_DEPRECATION };
   try {
     ctx.params = parseParams(op, params);
     ctx.query = parseQuery(op, rawQuery);
@@ -177,31 +189,14 @@ async function decideOrigin(deps: PipelineDeps, ctx: HandlerContext, op: Operati
   const origin = ctx.ex.headers.origin;
   if (origin === undefined || isSameOrigin(origin, ctx.ex.headers.host)) return;
   if (op.auth === 'open') {
-    ctx.ex.extraHeaders = { ...OPEN_ORIGIN_HEADERS };
+    ctx.ex.extraHeaders = { ...ctx.ex.extraHeaders, ...OPEN_ORIGIN_HEADERS };
     return;
   }
   const allowed = ctx.principal !== null && deps.originAllowed !== undefined && (await deps.originAllowed(ctx.principal, origin));
   if (!allowed) {
     throw new ServiceProblem('forbidden', "This page's origin is not among the tenant's allowed_origins (rule O01).", { rule: 'O01' });
   }
-  ctx.ex.extraHeaders = allowedOriginHeaders(origin);
-}
-
-/**
- * The key comes in the Authorization header. Event streams alone also take it
- * as `access_token` in the query, because a browser's EventSource cannot set
- * headers; use a short-lived key minted for the purpose there (the README
- * says so). The parameter is removed before the query is validated.
- */
-function credentialsOf(op: OperationSpec, ex: Exchange): { authorization: string | undefined; rawQuery: string } {
-  const header = ex.headers.authorization;
-  if (header || op.success.contentType !== 'text/event-stream' || !ex.rawQuery.includes('access_token=')) {
-    return { authorization: header, rawQuery: ex.rawQuery };
-  }
-  const query = new URLSearchParams(ex.rawQuery);
-  const token = query.get('access_token');
-  query.delete('access_token');
-  return { authorization: token ? `Bearer ${token}` : undefined, rawQuery: query.toString() };
+  ctx.ex.extraHeaders = { ...ctx.ex.extraHeaders, ...allowedOriginHeaders(origin) };
 }
 
 async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, authorization: string | undefined): Promise<void> {
@@ -210,12 +205,31 @@ async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, 
     const challenge = outcome.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
     throw new ServiceProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });
   }
-  ctx.principal = outcome.principal;
-  if (need !== 'key' && !outcome.principal.scopes.has(need)) {
+  await admit(deps, ctx, need, outcome.principal);
+}
+
+/** A stream opened with a one-time ticket (issue 40): the key that minted it, if it is still valid. */
+async function authoriseTicket(deps: PipelineDeps, ctx: HandlerContext, op: OperationSpec, params: Record<string, string>, ticket: string): Promise<void> {
+  const stream = STREAM_OF_OPERATION[op.operationId];
+  const grant = stream && deps.streamTickets ? await deps.streamTickets.redeem(ticket, stream.kind, params[stream.param] ?? '') : null;
+  if (grant === null) {
+    throw new ServiceProblem('unauthorized', 'The stream ticket is unknown, already used, expired or for another stream.', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  }
+  const principal = principalOfGrant(grant);
+  if (!(await deps.streamTickets!.keyActive(principal))) {
+    throw new ServiceProblem('unauthorized', AUTH_DETAIL.revoked, {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  }
+  await admit(deps, ctx, op.auth, principal);
+}
+
+/** The scope and the rate limit, for a principal however it was established. */
+async function admit(deps: PipelineDeps, ctx: HandlerContext, need: string, principal: Principal): Promise<void> {
+  ctx.principal = principal;
+  if (need !== 'key' && !principal.scopes.has(need)) {
     // RFC 6750 3.1: the challenge names the error and the scope the call needs.
     throw new ServiceProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
   }
-  const decision = await deps.rateLimiter.take(outcome.principal.keyId);
+  const decision = await deps.rateLimiter.take(principal.keyId);
   rateHeaders.set(ctx, rateLimitHeaders(decision));
   if (decision.wait !== null) {
     throw new ServiceProblem('rate-limited', 'This key is over its rate limit.', { retry_after: decision.wait }, { 'Retry-After': String(decision.wait) });

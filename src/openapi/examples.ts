@@ -296,7 +296,17 @@ const ledgerEntry = {
 };
 
 /** Every JSON answer but the document itself and /healthz (free-form): the core resources and the rest. */
+// A stream ticket (issue 40): the events_url carries it, never a key.
+const ticketOf = (segment: string, id: string) => ({
+  ticket: 'tst_…shown once…',
+  events_url: `https://tas.example/v1/${segment}/${id}/events?ticket=tst_…`,
+  expires_at: '2026-11-20T09:31:00Z',
+});
+
 export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
+  mintInquiryEventsTicket: ticketOf('inquiries', INQUIRY),
+  mintMonitorEventsTicket: ticketOf('monitors', '018f3a78-4e60-7b7c-8d9e-0f1a2b3c4d5f'),
+  mintCaseEventsTicket: ticketOf('cases', CASE),
   ...CORE_RESPONSES,
   uploadMaterialContent: { ...materialOut, kind: 'document', media_type: 'application/pdf', status: 'received', size_bytes: 48213, derivation: { ...materialOut.derivation, extractor_version: null, extracted_at: null, items: 0 } },
   getMaterialExtraction: {

@@ -6,6 +6,7 @@ import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
 import { AfterQuery, AuditQuery, CloseSessionQuery } from './queries.js';
 import { CORE_OPERATIONS, LAST_EVENT_ID } from './operationsCore.js';
 import { CASE_OPERATIONS } from './operationsCases.js';
+import { STREAM_TICKET_OPERATIONS } from './operationsStreams.js';
 import { ExportKeySet } from './cases.js';
 
 /**
@@ -215,4 +216,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...STANDING_OPERATIONS,
   ...CONTROL_OPERATIONS,
   ...SERVICE_OPERATIONS,
+  ...STREAM_TICKET_OPERATIONS,
 ];

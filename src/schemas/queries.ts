@@ -11,8 +11,10 @@ export const cursor = z.string().min(1).max(128);
 
 export const AfterQuery = z.strictObject({
   after: cursor.optional().describe('Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins.'),
+  ticket: z.string().max(128).optional().describe(
+    'For a browser EventSource, which cannot send an Authorization header: a one-time stream ticket from `POST .../events/tickets`.'),
   access_token: z.string().max(128).optional().describe(
-    'For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one.'),
+    'Deprecated: an API key in the URL. Refused (401) unless the operator allows it (TAS_STREAM_ACCESS_TOKEN=allow); then answered with a `Deprecation` header. Use `ticket`.'),
 });
 
 export const AuditQuery = z.strictObject({

@@ -87,9 +87,11 @@ describe('a browser app on another origin', () => {
     expect(seen.rateLimit).not.toBeNull();
   });
 
-  it('given its origin in the policy, then it follows an event stream with a key in access_token', async () => {
+  it('given its origin in the policy, then it follows an event stream with a one-time ticket', async () => {
     const inquiry = await fetch(`${ts.base}/v1/inquiries`, { method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' }, body: JSON.stringify(EMAIL_AND_PHONE) });
     const id = ((await inquiry.json()) as { inquiry_id: string }).inquiry_id;
+    const minted = await fetch(`${ts.base}/v1/inquiries/${id}/events/tickets`, { method: 'POST', headers: bearer(ts.tenant.keys.test) });
+    const { events_url: eventsUrl } = (await minted.json()) as { events_url: string };
     const page = await browser.newPage();
     await page.goto(allowed);
     const type = await page.evaluate(async ({ url }) => new Promise<string>((resolve, reject) => {
@@ -97,7 +99,7 @@ describe('a browser app on another origin', () => {
       const timer = setTimeout(() => { es.close(); reject(new Error('no event')); }, 10_000);
       es.addEventListener('AssessmentIssued', () => { clearTimeout(timer); es.close(); resolve('AssessmentIssued'); });
       es.onerror = () => { clearTimeout(timer); es.close(); reject(new Error('stream refused')); };
-    }), { url: `${ts.base}/v1/inquiries/${id}/events?access_token=${encodeURIComponent(ts.tenant.keys.test)}` });
+    }), { url: eventsUrl });
     await page.close();
     expect(type).toBe('AssessmentIssued');
   });

@@ -5,8 +5,9 @@ import { bearer, startTestService, type TestService } from '../support/service.j
 
 /**
  * A browser's own EventSource (headless Chromium) follows an inquiry's
- * revisions. It cannot send an Authorization header, so it authenticates
- * with a short-lived key in `access_token`.
+ * revisions. It cannot send an Authorization header, so it opens the
+ * stream with a one-time ticket its backend minted (issue 40); a key in the
+ * URL (`access_token`) is refused.
  */
 let ts: TestService;
 let provider: ProviderFixture;
@@ -27,20 +28,19 @@ afterAll(async () => {
 });
 
 describe('browser EventSource', () => {
-  it('receives AssessmentIssued, AssessmentRevised and InquiryConcluded with a short-lived key in access_token', async () => {
+  it('receives AssessmentIssued, AssessmentRevised and InquiryConcluded with a one-time stream ticket (no key in the URL)', async () => {
     provider.handler = (_req, res) => setTimeout(() => json(res, 200, { risk: 'low' }), 1000);
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 300 } });
     expect(r.body.status).toBe('preliminary');
-    const mint = await fetch(`${ts.base}/v1/admin/keys`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'browser page', scopes: ['inquiries'], mode: 'test', expires_at: new Date(Date.now() + 60_000).toISOString() }),
-    });
-    const key = ((await mint.json()) as { secret: string }).secret;
+    // The page's backend mints the ticket with its key; the page sees only the ticket.
+    const minted = await fetch(`${ts.base}/v1/inquiries/${r.body.inquiry_id}/events/tickets`, { method: 'POST', headers: bearer(ts.tenant.keys.test) });
+    expect(minted.status).toBe(201);
+    const { events_url: url } = (await minted.json()) as { events_url: string };
     const page = await browser.newPage();
     await page.goto(`${ts.base}/healthz`);
-    const types = await page.evaluate(async ({ path, key: k }) => new Promise<string[]>((resolve, reject) => {
+    const types = await page.evaluate(async ({ url: u }) => new Promise<string[]>((resolve, reject) => {
       const seen: string[] = [];
-      const es = new EventSource(`${path}?access_token=${encodeURIComponent(k)}`);
+      const es = new EventSource(u);
       const timer = setTimeout(() => { es.close(); reject(new Error(`timed out after ${seen.join(',')}`)); }, 10_000);
       for (const t of ['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']) {
         es.addEventListener(t, () => {
@@ -48,12 +48,14 @@ describe('browser EventSource', () => {
           if (t === 'InquiryConcluded') { clearTimeout(timer); es.close(); resolve(seen); }
         });
       }
-    }), { path: `/v1/inquiries/${r.body.inquiry_id}/events`, key });
+    }), { url });
     expect(types).toEqual(['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']);
   });
 
-  it('a wrong access_token is refused with 401', async () => {
-    const res = await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/events?access_token=tas_test_nope`);
-    expect(res.status).toBe(401);
+  it('a wrong ticket, and any key in access_token, are refused with 401', async () => {
+    const wrong = await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/events?ticket=tst_nope`);
+    expect(wrong.status).toBe(401);
+    const key = await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/events?access_token=${encodeURIComponent(ts.tenant.keys.test)}`);
+    expect(key.status).toBe(401);
   });
 });

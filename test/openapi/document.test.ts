@@ -22,6 +22,9 @@ const EXTENSIONS: readonly [string, string][] = [
   ['patch', '/v1/admin/webhooks/{webhook_id}'],
   ['post', '/v1/admin/webhooks/{webhook_id}/rotate-secret'],
   ['post', '/v1/admin/webhooks/{webhook_id}/deliveries/{message_id}/redeliver'],
+  ['post', '/v1/inquiries/{inquiry_id}/events/tickets'],
+  ['post', '/v1/monitors/{monitor_id}/events/tickets'],
+  ['post', '/v1/cases/{case_id}/events/tickets'],
 ];
 
 const EXPECTED: readonly [string, string][] = [

@@ -9,6 +9,8 @@ import type { Handler, HandlerContext } from '../handler.js';
 import { ServiceProblem, ValidationFailure } from '../../platform/problems.js';
 import { openSse, type SseWriter } from '../sse.js';
 import { requirePrincipal } from '../../auth/principal.js';
+import type { Principal } from '../../auth/authenticate.js';
+import type { KeyState } from '../../db/keys.js';
 
 /**
  * GET /v1/{inquiries|monitors|cases}/{id}/events: an actor's event stream as
@@ -50,6 +52,9 @@ export interface EventStreamOptions {
   maxBufferedBytes?: number;
   /** Told every envelope before it is sent, to check it against the document (TAS_CHECK_RESPONSES). */
   checkEvent?: (envelope: unknown) => void;
+  /** The opening key's state in the database: checked at the start and every keyRecheckMs (issue 40). */
+  keyState?: (principal: Principal) => Promise<KeyState>;
+  keyRecheckMs?: number;
 }
 
 // Replay page size and the bound on live events held behind a gap are the shared pump's (src/events/pump.ts).
@@ -58,6 +63,7 @@ const CURSOR = /^\d+$/;
 
 export function streamHandlers(deps: {
   db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number; revocations?: Pick<RevocationBus, 'onRevoked'>; checkEvent?: (envelope: unknown) => void;
+  keyState?: (principal: Principal) => Promise<KeyState>; keyRecheckMs?: number;
 }): [string, Handler][] {
   return [
     ['streamInquiryEvents', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
@@ -90,9 +96,12 @@ export function createEventStreamHandler(opts: EventStreamOptions): Handler {
     const forgetRevocation = opts.revocations?.onRevoked((keyId) => {
       if (keyId === principal.keyId) pump.onHub({ type: 'close', reason: 'key_revoked' });
     });
+    // Started once the response is open (a close before that would find no writer to end).
+    let forgetKeyWatch = () => undefined as void;
     const cleanup = () => {
       unsubscribe();
       forgetRevocation?.();
+      forgetKeyWatch();
     };
     try {
       await unsubscribe.ready;
@@ -104,7 +113,45 @@ export function createEventStreamHandler(opts: EventStreamOptions): Handler {
       throw error;
     }
     pump.start(ctx, cleanup);
+    forgetKeyWatch = watchKey(opts, principal, (reason) => pump.onHub({ type: 'close', reason }));
     return { streamed: true };
+  };
+}
+
+// The longest delay a Node timer takes (about 24.8 days); a later expiry is caught by the periodic check.
+const MAX_TIMER_MS = 2_147_483_647;
+const DEFAULT_KEY_RECHECK_MS = 30_000;
+
+/**
+ * A stream outlives neither its key's revocation nor its expiry (issue 40).
+ * The revocation bus ends it at once; this is the net under the bus: a
+ * revocation whose Redis message was lost is found by the periodic look-up,
+ * and an expiry ends the stream on the dot. A failed look-up keeps the
+ * stream (the database being away is not a revocation). Returns the stop.
+ */
+function watchKey(opts: EventStreamOptions, principal: Principal, end: (reason: 'key_revoked' | 'key_expired') => void): () => void {
+  const keyState = opts.keyState;
+  if (!keyState) return () => undefined;
+  let stopped = false;
+  let expiry: NodeJS.Timeout | undefined;
+  const check = async () => {
+    const state = await keyState(principal).catch(() => null);
+    if (stopped || state === null) return;
+    if (state.kind === 'revoked') return end('key_revoked');
+    if (state.kind === 'expired') return end('key_expired');
+    const left = state.expiresAt === null ? null : Date.parse(state.expiresAt) - Date.now();
+    if (expiry === undefined && left !== null && left < MAX_TIMER_MS) {
+      expiry = setTimeout(() => end('key_expired'), Math.max(0, left));
+      expiry.unref();
+    }
+  };
+  void check();
+  const timer = setInterval(() => void check(), opts.keyRecheckMs ?? DEFAULT_KEY_RECHECK_MS);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    clearTimeout(expiry);
   };
 }
 
