@@ -430,6 +430,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cases/{case_id}/events/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a one-time ticket for a case's event stream
+         * @description An extension of the contract (issue 40). For a browser EventSource, which cannot send an Authorization header: call this with the key (from the page's own backend, or with a key the page holds), then open `events_url`, which carries `?ticket=`. A ticket names one stream, opens it once and expires within a minute (TAS_STREAM_TICKET_TTL_SECONDS), so a URL written to a log or a browser history opens nothing. An API key in the URL (`?access_token=`) is refused unless the operator allows it.
+         *
+         *     Requires scope `cases`.
+         */
+        post: operations["mintCaseEventsTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cases/{case_id}/expand": {
         parameters: {
             query?: never;
@@ -784,6 +806,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inquiries/{inquiry_id}/events/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a one-time ticket for an inquiry's event stream
+         * @description An extension of the contract (issue 40). For a browser EventSource, which cannot send an Authorization header: call this with the key (from the page's own backend, or with a key the page holds), then open `events_url`, which carries `?ticket=`. A ticket names one stream, opens it once and expires within a minute (TAS_STREAM_TICKET_TTL_SECONDS), so a URL written to a log or a browser history opens nothing. An API key in the URL (`?access_token=`) is refused unless the operator allows it.
+         *
+         *     Requires scope `inquiries`.
+         */
+        post: operations["mintInquiryEventsTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/material": {
         parameters: {
             query?: never;
@@ -928,6 +972,28 @@ export interface paths {
         get: operations["streamMonitorEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors/{monitor_id}/events/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a one-time ticket for a monitor's event stream
+         * @description An extension of the contract (issue 40). For a browser EventSource, which cannot send an Authorization header: call this with the key (from the page's own backend, or with a key the page holds), then open `events_url`, which carries `?ticket=`. A ticket names one stream, opens it once and expires within a minute (TAS_STREAM_TICKET_TTL_SECONDS), so a URL written to a log or a browser history opens nothing. An API key in the URL (`?access_token=`) is refused unless the operator allows it.
+         *
+         *     Requires scope `monitors`.
+         */
+        post: operations["mintMonitorEventsTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1699,7 +1765,7 @@ export interface components {
             provenance_class: string;
             statement: string;
             /**
-             * @description Extension (trust-method/2): how diagnostic the finding is, declared by its check for this kind and disposition; absent on neutral findings, which are not scored. See docs/checks.md.
+             * @description Extension (trust-method/2 and /3): how diagnostic the finding is, declared by its check for this kind and disposition as the strength its measured likelihood ratio supports; under trust-method/3 weak 1, moderate 3, strong 8 observations (each about a likelihood ratio of 2, 4, 9). Absent on neutral findings, which are not scored. See docs/checks.md.
              * @enum {string}
              */
             strength?: "weak" | "moderate" | "strong";
@@ -1907,22 +1973,22 @@ export interface components {
             recorded_at: string;
             sequence: number;
         };
-        /** @description One admitted evidence item, as the methodology function reads it. */
+        /** @description One admitted evidence item, with the fields the methodology function reads and the evidence summary counts. Neutral items are never scored; they are counted in the summary (`signals`, by provenance class and trust band, the observed range). Entries recorded before the ledger kept neutral items list the scored ones only. */
         LedgerEvidenceItem: {
             /** @enum {string} */
-            disposition: "supports" | "weakens";
+            disposition: "supports" | "weakens" | "neutral";
             /** Format: date-time */
             observed_at: string;
             provenance_class: string;
             /**
-             * @description Present on every trust-method/2 item, absent on trust-method/1 items.
+             * @description Present on every scored trust-method/2 and trust-method/3 item (the version, not the item, decides its weight: v3 weak 1, moderate 3, strong 8; v2 weak 0.5, moderate 1, strong 2); absent on trust-method/1 items and on neutral items.
              * @enum {string}
              */
             strength?: "weak" | "moderate" | "strong";
             /** @enum {string} */
             trust_band: "high" | "medium" | "low";
         };
-        /** @description Everything the methodology function needs to reproduce the assessment, in stored order. */
+        /** @description Everything the methodology function and the evidence summary need to reproduce the assessment, in stored order. */
         LedgerInputs: {
             absences: number;
             /** Format: date-time */
@@ -1932,7 +1998,7 @@ export interface components {
              * @description The version `tas score` applies to these inputs.
              * @enum {string}
              */
-            methodology_version: "trust-method/1" | "trust-method/2";
+            methodology_version: "trust-method/1" | "trust-method/2" | "trust-method/3";
         };
         /** @description Liveness of the service, as string pairs (for example `status: ok`). */
         Liveness: {
@@ -2386,6 +2452,18 @@ export interface components {
             kind: "payment" | "credit" | "account" | "listing" | "hire" | "belief" | "other";
             /** @description Whether the truster can undo the act afterwards. */
             reversible?: boolean;
+        };
+        /** @description A one-time ticket for one event stream. Open `events_url` (it carries `?ticket=`) before `expires_at`; the ticket is good for one opening only, and a reconnect needs a new one. */
+        StreamTicketOut: {
+            /** @description The stream, with the ticket in its query. */
+            events_url: string;
+            /**
+             * Format: date-time
+             * @description The ticket must be used before this moment.
+             */
+            expires_at: string;
+            /** @description Single-use, short-lived; shown once and never stored in the clear. */
+            ticket: string;
         };
         /** @description Who or what the question is about: presented values, an entity resolved before, or both (rule I18). */
         Subject: {
@@ -3922,10 +4000,12 @@ export interface operations {
     streamCaseEvents: {
         parameters: {
             query?: {
-                /** @description For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one. */
+                /** @description Deprecated: an API key in the URL. Refused (401) unless the operator allows it (TAS_STREAM_ACCESS_TOKEN=allow); then answered with a `Deprecation` header. Use `ticket`. */
                 access_token?: string;
                 /** @description Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins. */
                 after?: string;
+                /** @description For a browser EventSource, which cannot send an Authorization header: a one-time stream ticket from `POST .../events/tickets`. */
+                ticket?: string;
             };
             header?: {
                 /** @description Sent by an SSE client on reconnect; wins over a stale `after`. */
@@ -3961,6 +4041,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mintCaseEventsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the case (uuid). */
+                case_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket and the stream URL carrying it. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticket": "tst_…shown once…",
+                     *       "events_url": "https://tas.example/v1/cases/018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30/events?ticket=tst_…",
+                     *       "expires_at": "2026-11-20T09:31:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamTicketOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             502: components["responses"]["EngineFailed"];
@@ -4016,11 +4135,11 @@ export interface operations {
                      *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
                      *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
                      *         "score": 34,
-                     *         "low": 12,
-                     *         "high": 63,
+                     *         "low": 3,
+                     *         "high": 77,
                      *         "preliminary": false,
                      *         "as_of": "2026-11-20T09:30:00Z",
-                     *         "methodology_version": "trust-method/2",
+                     *         "methodology_version": "trust-method/3",
                      *         "label": null,
                      *         "evidence": {
                      *           "signals": 6,
@@ -4805,11 +4924,11 @@ export interface operations {
                      *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
                      *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
                      *         "score": 34,
-                     *         "low": 12,
-                     *         "high": 63,
+                     *         "low": 3,
+                     *         "high": 77,
                      *         "preliminary": false,
                      *         "as_of": "2026-11-20T09:30:00Z",
-                     *         "methodology_version": "trust-method/2",
+                     *         "methodology_version": "trust-method/3",
                      *         "label": {
                      *           "value": "review",
                      *           "policy_version": 3
@@ -4875,11 +4994,11 @@ export interface operations {
                      *           "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
                      *           "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
                      *           "score": 34,
-                     *           "low": 12,
-                     *           "high": 63,
+                     *           "low": 3,
+                     *           "high": 77,
                      *           "preliminary": false,
                      *           "as_of": "2026-11-20T09:30:00Z",
-                     *           "methodology_version": "trust-method/2",
+                     *           "methodology_version": "trust-method/3",
                      *           "label": {
                      *             "value": "review",
                      *             "policy_version": 3
@@ -4903,15 +5022,39 @@ export interface operations {
                      *           "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
                      *         },
                      *         "inputs": {
-                     *           "methodology_version": "trust-method/2",
+                     *           "methodology_version": "trust-method/3",
                      *           "as_of": "2026-11-20T09:30:00Z",
                      *           "evidence": [
                      *             {
                      *               "provenance_class": "computed",
                      *               "trust_band": "high",
                      *               "observed_at": "2026-11-20T09:30:00Z",
+                     *               "disposition": "neutral"
+                     *             },
+                     *             {
+                     *               "provenance_class": "computed",
+                     *               "trust_band": "high",
+                     *               "observed_at": "2026-11-12T16:05:00Z",
                      *               "disposition": "supports",
                      *               "strength": "weak"
+                     *             },
+                     *             {
+                     *               "provenance_class": "computed",
+                     *               "trust_band": "medium",
+                     *               "observed_at": "2026-11-20T09:30:00Z",
+                     *               "disposition": "neutral"
+                     *             },
+                     *             {
+                     *               "provenance_class": "computed",
+                     *               "trust_band": "medium",
+                     *               "observed_at": "2026-11-20T09:30:00Z",
+                     *               "disposition": "neutral"
+                     *             },
+                     *             {
+                     *               "provenance_class": "computed",
+                     *               "trust_band": "low",
+                     *               "observed_at": "2026-11-20T09:30:00Z",
+                     *               "disposition": "neutral"
                      *             },
                      *             {
                      *               "provenance_class": "tenant_supplied",
@@ -5029,11 +5172,11 @@ export interface operations {
                      *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
                      *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
                      *         "score": 34,
-                     *         "low": 12,
-                     *         "high": 63,
+                     *         "low": 3,
+                     *         "high": 77,
                      *         "preliminary": false,
                      *         "as_of": "2026-11-20T09:30:00Z",
-                     *         "methodology_version": "trust-method/2",
+                     *         "methodology_version": "trust-method/3",
                      *         "label": {
                      *           "value": "review",
                      *           "policy_version": 3
@@ -5156,11 +5299,11 @@ export interface operations {
                      *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
                      *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
                      *         "score": 34,
-                     *         "low": 12,
-                     *         "high": 63,
+                     *         "low": 3,
+                     *         "high": 77,
                      *         "preliminary": false,
                      *         "as_of": "2026-11-20T09:30:00Z",
-                     *         "methodology_version": "trust-method/2",
+                     *         "methodology_version": "trust-method/3",
                      *         "label": {
                      *           "value": "review",
                      *           "policy_version": 3
@@ -5256,10 +5399,12 @@ export interface operations {
     streamInquiryEvents: {
         parameters: {
             query?: {
-                /** @description For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one. */
+                /** @description Deprecated: an API key in the URL. Refused (401) unless the operator allows it (TAS_STREAM_ACCESS_TOKEN=allow); then answered with a `Deprecation` header. Use `ticket`. */
                 access_token?: string;
                 /** @description Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins. */
                 after?: string;
+                /** @description For a browser EventSource, which cannot send an Authorization header: a one-time stream ticket from `POST .../events/tickets`. */
+                ticket?: string;
             };
             header?: {
                 /** @description Sent by an SSE client on reconnect; wins over a stale `after`. */
@@ -5295,6 +5440,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mintInquiryEventsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the inquiry (uuid). */
+                inquiry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket and the stream URL carrying it. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticket": "tst_…shown once…",
+                     *       "events_url": "https://tas.example/v1/inquiries/018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15/events?ticket=tst_…",
+                     *       "expires_at": "2026-11-20T09:31:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamTicketOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             502: components["responses"]["EngineFailed"];
@@ -5677,11 +5861,11 @@ export interface operations {
                      *         "assessment_id": "018f3a6e-2c1e-7c11-8f02-3b9d4e6a1c77",
                      *         "inquiry_id": "018f3a71-0b2c-7e44-9a13-2c4d6e8f0a15",
                      *         "score": 34,
-                     *         "low": 12,
-                     *         "high": 63,
+                     *         "low": 3,
+                     *         "high": 77,
                      *         "preliminary": false,
                      *         "as_of": "2026-11-20T09:30:00Z",
-                     *         "methodology_version": "trust-method/2",
+                     *         "methodology_version": "trust-method/3",
                      *         "label": {
                      *           "value": "review",
                      *           "policy_version": 3
@@ -5754,10 +5938,12 @@ export interface operations {
     streamMonitorEvents: {
         parameters: {
             query?: {
-                /** @description For a browser EventSource, which cannot send an Authorization header: the API key. Use a short-lived key minted for the page (`expires_at`), never a long-lived one. */
+                /** @description Deprecated: an API key in the URL. Refused (401) unless the operator allows it (TAS_STREAM_ACCESS_TOKEN=allow); then answered with a `Deprecation` header. Use `ticket`. */
                 access_token?: string;
                 /** @description Replay from after this event (its SSE id). `Last-Event-ID`, when sent, wins. */
                 after?: string;
+                /** @description For a browser EventSource, which cannot send an Authorization header: a one-time stream ticket from `POST .../events/tickets`. */
+                ticket?: string;
             };
             header?: {
                 /** @description Sent by an SSE client on reconnect; wins over a stale `after`. */
@@ -5793,6 +5979,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mintMonitorEventsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the monitor (uuid). */
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket and the stream URL carrying it. */
+            201: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticket": "tst_…shown once…",
+                     *       "events_url": "https://tas.example/v1/monitors/018f3a78-4e60-7b7c-8d9e-0f1a2b3c4d5f/events?ticket=tst_…",
+                     *       "expires_at": "2026-11-20T09:31:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamTicketOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             502: components["responses"]["EngineFailed"];
