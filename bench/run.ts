@@ -6,6 +6,7 @@ import { anatomyScenario } from './lib/anatomy.js';
 import { BENCH_DIR, cleanupAll, installExitHandlers } from './lib/children.js';
 import { machineBusyCores } from './lib/cpu.js';
 import { bareScenario, healthScenario, inquiryScenario, inquiryTwoEdgesScenario, type LoadSettings, type ScenarioResult } from './lib/scenarios.js';
+import { inquiryTopologyScenario } from './lib/topology.js';
 import { preflight } from './lib/service.js';
 import { sseScenario } from './lib/sse.js';
 import { formatSummary, summarise } from './profile-summary.js';
@@ -37,9 +38,11 @@ const args = parsed.values;
 
 const ALL = ['bare-json', 'bare-insert', 'health', 'inquiry', 'inquiry-returning', 'inquiry-1conn', 'inquiry-2edges', 'inquiry-worker', 'sse-fanout', 'ws-sessions', 'inquiry-anatomy'];
 const mode = args.ci ? 'ci' : args.profile ? 'profile' : args.quick ? 'quick' : 'full';
+// Run only when named: they start servers of their own (a Redis Cluster and PgBouncer for inquiry-topology).
+const ON_REQUEST = ['inquiry-topology'];
 const selected = args.only ? args.only.split(',').map((s) => s.trim())
   : mode === 'ci' ? ['health', 'inquiry'] : mode === 'profile' ? ['inquiry'] : ALL;
-for (const s of selected) if (!ALL.includes(s)) usage(`unknown scenario '${s}' (known: ${ALL.join(', ')})`);
+for (const s of selected) if (!ALL.includes(s) && !ON_REQUEST.includes(s)) usage(`unknown scenario '${s}' (known: ${[...ALL, ...ON_REQUEST].join(', ')})`);
 
 const seconds = (full: number, quick: number, ci: number) => Number(args.duration ?? (mode === 'ci' ? ci : mode === 'quick' ? quick : full));
 // --rate N turns the load scenarios into an open loop offering N requests per second (bench/loadgen.ts).
@@ -67,6 +70,8 @@ async function runScenario(name: string): Promise<ScenarioResult> {
     // Returning customers: 2,000 subjects in turn, so nearly every inquiry reads a known entity's history.
     case 'inquiry-returning': return inquiryScenario(load(30, 8, 10), { worker: false, name: 'inquiry-returning', returning: 2000, ...(mode === 'profile' ? { nodeArgs: profileArgs() } : {}) });
     case 'inquiry-2edges': return inquiryTwoEdgesScenario(load(30, 8, 10));
+    // 1..N edges, a separate worker, a Redis Cluster and PgBouncer (bench/lib/topology.ts; N: BENCH_TOPOLOGY_EDGES).
+    case 'inquiry-topology': return inquiryTopologyScenario(load(30, 8, 10));
     case 'inquiry-worker': return inquiryScenario(load(30, 8, 10), { worker: true });
     case 'sse-fanout': return sseScenario({ subscribers, streams: Math.max(1, Math.round(subscribers / 100)), emails: 3, releaseIntervalMs: 25 });
     case 'ws-sessions': return wsSessionsScenario(mode === 'full' ? 1000 : 200, mode === 'full' ? 5 : 3);

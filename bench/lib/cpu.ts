@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
  */
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function ticksOf(pid: number): number {
+export function ticksOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -23,7 +23,7 @@ function ticksOf(pid: number): number {
  * of other databases (another session's tests, say) are left out, while the
  * server's own background processes (WAL writer, checkpointer) are counted.
  */
-function ticksOfCommand(name: string, dbName?: string): number {
+export function ticksOfCommand(name: string, dbName?: string): number {
   let sum = 0;
   let pids: string[] = [];
   try {

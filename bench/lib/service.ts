@@ -102,6 +102,8 @@ export interface ServiceOptions {
   viaPort?: number;
   /** Entities the bench tenant already holds before the service starts (bench/lib/seed.ts). */
   seedEntities?: number;
+  /** Arguments after `tas serve` (`--no-workers` for an edge whose workers run apart). */
+  serveArgs?: string[];
 }
 
 function asServiceLogin(url: string): string {
@@ -145,7 +147,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
   if (opts.seedEntities) await seedEntities(db.name, tenantId, opts.seedEntities, (line) => process.stderr.write(`bench: ${line}\n`));
   // Diagnostics: BENCH_NODE_ARGS (e.g. "--trace-gc") go to the service's node; BENCH_SERVICE_LOG appends its output to a file.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawnTracked(process.execPath, [...extra, ...(opts.nodeArgs ?? []), 'bin/tas.js', 'serve'], { cwd: ROOT_DIR, env });
+  const child = spawnTracked(process.execPath, [...extra, ...(opts.nodeArgs ?? []), 'bin/tas.js', 'serve', ...(opts.serveArgs ?? [])], { cwd: ROOT_DIR, env });
   const output = captureOutput(child);
   if (process.env.BENCH_SERVICE_LOG) {
     const log = createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' });

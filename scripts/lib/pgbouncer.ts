@@ -7,13 +7,14 @@ import { freePort } from './redisServers.js';
 
 /**
  * Debian's PgBouncer (1.18: no prepared statements across transactions) in
- * transaction pooling, in front of the test PostgreSQL on 127.0.0.1:5432,
- * started by a test on a free port and stopped by `stop()`. Few server
+ * transaction pooling, in front of the PostgreSQL on 127.0.0.1:5432,
+ * started by a test or a bench on a free port and stopped by `stop()`. Few server
  * connections per database and user, so client connections share them and
  * anything that leaned on a session's state would show.
  */
 export interface PgBouncer {
   port: number;
+  pid: number;
   /** `url` with its host and port replaced by the bouncer's. */
   through(url: string): string;
   /** SHOW STATS on the admin console: transactions carried per database. */
@@ -78,6 +79,7 @@ export async function startPgBouncer(opts: { poolSize?: number } = {}): Promise<
   }
   return {
     port,
+    pid: child.pid!,
     through(url) {
       const u = new URL(url);
       u.hostname = '127.0.0.1';

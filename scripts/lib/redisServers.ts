@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * Real Redis topologies for a test, started by the test on free high ports in
+ * Real Redis topologies for a test or a bench (test/platform/,
+ * bench/lib/topology.ts), started by it on free high ports in
  * a temporary directory and stopped (every process killed, the directory
  * removed) by `stop()`: a three-master Redis Cluster, and a primary with one
  * replica watched by a sentinel. Nothing is persisted (no RDB, no AOF).
@@ -16,6 +17,8 @@ const run = promisify(execFile);
 export interface RedisServers {
   /** Every server's port, in start order. */
   ports: number[];
+  /** Their process ids (for CPU accounting), in the same order. */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -106,6 +109,7 @@ export async function startRedisCluster(): Promise<ClusterServers> {
   }
   return {
     ports,
+    pids: children.map((c) => c.pid!),
     nodes: ports.map((p) => `127.0.0.1:${p}`).join(','),
     stop: () => killAll(children, dir),
   };
@@ -142,6 +146,7 @@ export async function startRedisSentinel(name = 'tasprimary'): Promise<SentinelS
   const primaryPort = async () => Number((await cli(sentinel, 'sentinel', 'get-master-addr-by-name', name)).split('\n')[1]);
   return {
     ports: [primary, replica, sentinel],
+    pids: children.map((c) => c.pid!),
     sentinels: `127.0.0.1:${sentinel}`,
     name,
     primaryPort,

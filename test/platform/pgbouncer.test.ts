@@ -10,7 +10,7 @@ import {
   healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
   sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
 } from './flows.js';
-import { startPgBouncer, type PgBouncer } from './pgbouncer.js';
+import { startPgBouncer, type PgBouncer } from '../../scripts/lib/pgbouncer.js';
 
 /**
  * The service's logins (tas_app, and the cross-tenant one beside it) reach

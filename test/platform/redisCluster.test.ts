@@ -8,7 +8,7 @@ import {
   healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
   sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
 } from './flows.js';
-import { startRedisCluster, type ClusterServers } from './redisServers.js';
+import { startRedisCluster, type ClusterServers } from '../../scripts/lib/redisServers.js';
 
 /**
  * The main flows on a real three-master Redis Cluster that the test starts

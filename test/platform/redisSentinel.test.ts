@@ -7,7 +7,7 @@ import {
   healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
   sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
 } from './flows.js';
-import { startRedisSentinel, type SentinelServers } from './redisServers.js';
+import { startRedisSentinel, type SentinelServers } from '../../scripts/lib/redisServers.js';
 
 /**
  * The main flows on a primary with one replica guarded by Sentinel, then a
