@@ -4,7 +4,7 @@ import { validate as validateBitcoinAddress } from 'bitcoin-address-validation';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { domainHost, parseWebAddress, viewHost } from './hosts.js';
 import { asCountryCode } from './phoneParsing.js';
-import { formProblem } from './valueForm.js';
+import { formProblem, rememberForm } from './valueForm.js';
 import type { NormalisedPresentation } from './types.js';
 
 /**
@@ -122,11 +122,15 @@ export { asCountryCode };
 export function normalisePresented(presented: readonly { type: string; value: string }[], country: string | undefined): NormalisedPresentation[] {
   const distinct = new Map<string, NormalisedPresentation>();
   for (const p of presented) {
-    const normalised = normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {}) ?? { type: p.type, value: p.value, normalised: p.value.trim() };
+    const canonical = normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {});
+    const normalised = canonical ?? { type: p.type, value: p.value, normalised: p.value.trim() };
     const key = `${normalised.type}\u0000${normalised.normalised}`;
     if (distinct.has(key)) continue;
-    const malformed = formProblem(p.type, p.value, country);
-    distinct.set(key, malformed === null ? normalised : { ...normalised, malformed });
+    // A phone that normalised was read in the same country, so it is a number: no second parse.
+    const malformed = p.type === 'PHONE' && canonical !== null ? null : formProblem(p.type, p.value, country);
+    const presentation = malformed === null ? normalised : { ...normalised, malformed };
+    rememberForm(presentation, malformed);
+    distinct.set(key, presentation);
   }
   return [...distinct.values()];
 }

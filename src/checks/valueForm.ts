@@ -62,6 +62,19 @@ function hostProblem(host: string): string | null {
   return valid ? null : 'its domain name is not a valid host name';
 }
 
+// What normalisePresented found of each presentation it made, so the form check does not judge it again.
+const judged = new WeakMap<object, string | null>();
+
+/** Records the form found for a presentation (src/checks/normalise.ts). */
+export function rememberForm(presentation: object, problem: string | null): void {
+  judged.set(presentation, problem);
+}
+
+/** The form found for this presentation object when it was normalised, or undefined when it was made elsewhere. */
+export function rememberedForm(presentation: object): string | null | undefined {
+  return judged.get(presentation);
+}
+
 /** The statement for a malformed value: "The value presented as an email address is not one: it has no @ sign." */
 export function malformedStatement(type: string, problem: string): string {
   return `The value presented as ${withArticle(describeType(type))} is not one: ${problem}.`;

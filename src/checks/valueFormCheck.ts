@@ -1,6 +1,6 @@
 import { OFFLINE, PERSONAL_FACT, defineCheck, weakens } from './evidence.js';
 import { readPhone } from './phoneParsing.js';
-import { formProblem, malformedStatement } from './valueForm.js';
+import { formProblem, malformedStatement, rememberedForm } from './valueForm.js';
 
 /**
  * Whether the presented value is a value of its type at all
@@ -32,10 +32,11 @@ export const check = defineCheck(
   },
   (ctx) => {
     const { presentation } = ctx;
-    // Marked when it was normalised (src/checks/normalise.ts); a presentation made elsewhere is judged here.
-    const problem = presentation.malformed ?? (presentation.type === 'PHONE'
+    // Judged when it was normalised (src/checks/normalise.ts); a presentation made elsewhere is judged here.
+    const remembered = presentation.malformed ?? rememberedForm(presentation);
+    const problem = remembered !== undefined ? remembered : presentation.type === 'PHONE'
       ? (readPhone(ctx).status === 'unreadable' ? 'it cannot be read as a phone number' : null)
-      : formProblem(presentation.type, presentation.value));
+      : formProblem(presentation.type, presentation.value);
     return problem === null ? [] : weakens(malformedStatement(presentation.type, problem));
   },
 );
