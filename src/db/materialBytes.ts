@@ -53,10 +53,14 @@ export async function insertChunk(tx: Tx, scope: { tenantId: string; mode: strin
     VALUES (${scope.tenantId}, ${scope.mode}, ${sha256}, ${seq}, ${sql.binary(chunk)})`);
 }
 
-/** The upload's single use: the token is spent and the material waits for its extraction. */
+/**
+ * The upload's single use: the token is spent (received_at) and the material
+ * waits for its extraction. The token's hash is kept, so that a second PUT
+ * proves it holds the URL before it hears 409 (issue 40).
+ */
 export async function markReceived(tx: Tx, materialId: string, keepBytes: boolean): Promise<MaterialRow> {
   return tx.one(sql.type(MaterialRow)`
-    UPDATE material SET status = 'received', received_at = now(), upload_token_hash = NULL, bytes_stored = ${keepBytes},
+    UPDATE material SET status = 'received', received_at = now(), bytes_stored = ${keepBytes},
                         updated_at = now()
     WHERE id = ${materialId}
     RETURNING ${MATERIAL_COLUMNS}`);

@@ -35,9 +35,10 @@ export function issueUploadToken(scope: { tenantId: string; mode: Mode }, now: D
 }
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
-const TOKEN = /^([0-9a-f-]{36})\.(live|test)\.([A-Za-z0-9_-]{43})$/;
+// A tenant id is a uuid exactly: a looser pattern let 36 dashes reach PostgreSQL's uuid cast (a 502; issue 40).
+const TOKEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(live|test)\.([A-Za-z0-9_-]{43})$/;
 
-/** The scope a token names, or null when it is not one of ours (the same refusal as a wrong secret). */
+/** The scope a token names, or null when it is not one of ours (a 404, decided before any database work). */
 export function scopeOfToken(token: string): { tenantId: string; mode: Mode; secret: string } | null {
   const m = TOKEN.exec(token);
   return m ? { tenantId: m[1]!, mode: m[2] as Mode, secret: m[3]! } : null;
@@ -54,7 +55,7 @@ export async function receiveUpload(
   db: Db, materialId: string, token: string, body: AsyncIterable<Buffer>, now: () => Date, openBytes: OpenByteStore = postgresByteStore,
 ): Promise<ReceivedUpload> {
   const scope = scopeOfToken(token);
-  if (!scope) throw refused();
+  if (!scope) throw new ServiceProblem('not-found', 'No such upload URL.');
   const material = await withTenant(db, scope, async (tx) => {
     const target = await lockUploadTarget(tx, materialId);
     checkUsable(target, scope.secret, now());
@@ -66,8 +67,9 @@ export async function receiveUpload(
 
 function checkUsable(target: UploadTarget | null, secret: string, now: Date): void {
   if (!target || target.sha256 === null) throw refused();
-  if (target.received_at !== null) throw new ServiceProblem('conflict', 'The bytes of this material were already received; an upload URL is used once.');
+  // The secret first: only the URL's holder learns that its bytes were already received.
   if (target.upload_token_hash === null || !sameHex(target.upload_token_hash, hashOf(secret))) throw refused();
+  if (target.received_at !== null) throw new ServiceProblem('conflict', 'The bytes of this material were already received; an upload URL is used once.');
   if (target.upload_expires_at === null || Date.parse(target.upload_expires_at) <= now.getTime()) {
     throw new ServiceProblem('gone', 'This upload URL has expired; declare the material again for a new one.');
   }

@@ -184,23 +184,29 @@ describe('material bytes: the signed URL', () => {
     }
   });
 
-  it('is single-use: a second PUT is 409 and changes nothing', async () => {
+  it('is single-use: a second PUT is 409 and changes nothing; with a wrong secret it is 403, not 409 (issue 40)', async () => {
     const bytes = pdf(['once once@example.org']);
     const declared = await declare(bytes, 'document', 'application/pdf');
     expect((await put(declared.upload!.url, bytes)).status).toBe(200);
     const again = await put(declared.upload!.url, bytes);
     expect(again.status).toBe(409);
     expect(again.body.type).toMatch(/conflict$/);
+    const url = new URL(declared.upload!.url);
+    url.searchParams.set('token', `${url.searchParams.get('token')!.slice(0, -4)}AAAA`);
+    expect((await put(url.toString(), bytes)).status).toBe(403);
   });
 
-  it('a wrong or malformed token is 403, and an expired URL is 410', async () => {
+  it('a wrong token is 403, a malformed one 404 (issue 40), and an expired URL is 410', async () => {
     const bytes = pdf(['token token@example.org']);
     const declared = await declare(bytes, 'document', 'application/pdf');
     const url = new URL(declared.upload!.url);
     const token = url.searchParams.get('token')!;
-    for (const bad of [`${token.slice(0, -4)}AAAA`, 'nonsense']) {
+    url.searchParams.set('token', `${token.slice(0, -4)}AAAA`);
+    expect((await put(url.toString(), bytes)).status).toBe(403);
+    const secret = token.split('.')[2]!;
+    for (const bad of ['nonsense', `${'-'.repeat(36)}.test.${secret}`, `${'0'.repeat(36)}.test.${secret}`]) {
       url.searchParams.set('token', bad);
-      expect((await put(url.toString(), bytes)).status).toBe(403);
+      expect((await put(url.toString(), bytes)).status, bad.slice(0, 40)).toBe(404);
     }
     await owner.query("UPDATE material SET upload_expires_at = now() - interval '1 second' WHERE id = $1", [declared.material_id]);
     expect((await put(declared.upload!.url, bytes)).status).toBe(410);
