@@ -1,0 +1,33 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { RULES } from '../../src/rules.js';
+
+/**
+ * The README is a clone's front door (issue 38): it points at nothing outside
+ * the repository, every document it links is in the repository, and its rule
+ * catalogue is the one the service refuses with (src/rules.ts).
+ */
+const ROOT = new URL('../../', import.meta.url);
+const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+
+describe('README.md', () => {
+  it('points at nothing outside the repository', () => {
+    expect(readme).not.toMatch(/\.\.\/shared|\]\(\.\.\//);
+    for (const name of ['SPEC.md', 'DESIGN.md', 'METHODOLOGY.md']) expect(readme).not.toContain(name);
+  });
+
+  it('links only documents that exist in the repository', () => {
+    const links = [...readme.matchAll(/\]\(([^)#\s]+)\)/g)].map((m) => m[1]!).filter((href) => !/^[a-z]+:/.test(href));
+    expect(links.length).toBeGreaterThan(5);
+    for (const href of links) expect(existsSync(new URL(href, ROOT)), href).toBe(true);
+  });
+
+  it('lists every rule of src/rules.ts with its meaning', () => {
+    for (const [id, meaning] of Object.entries(RULES)) expect(readme).toContain(`| ${id} | ${meaning} |`);
+  });
+
+  it('shows the first inquiry the service prints', async () => {
+    const { FIRST_INQUIRY } = await import('../../src/http/routes/firstInquiry.js');
+    expect(readme).toContain(`-d '${JSON.stringify(FIRST_INQUIRY)}'`);
+  });
+});
