@@ -1,0 +1,52 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.js';
+
+/**
+ * The pages a newcomer opens first (issue 38), in Chromium: each answers, and
+ * none logs an error in the browser's console (a missing favicon included).
+ */
+let ts: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  ts = await startTestService({}, { workers: false });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await ts?.stop();
+});
+
+describe('the first pages', () => {
+  it.each(['/', '/docs', '/console', '/examples/session'])('%s answers and logs no error in the browser', async (path) => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+    });
+    const response = await page.goto(`${ts.base}${path}`, { waitUntil: 'networkidle' });
+    expect(response?.status()).toBe(200);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('/ links every page it names, and each link answers', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${ts.base}/`);
+    const hrefs = await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(expect.arrayContaining(['/docs', '/console', '/examples/session', '/healthz', '/v1/registry/purposes']));
+    for (const href of hrefs.filter((h): h is string => h !== null && !h.startsWith('/v1/'))) expect((await fetch(`${ts.base}${href}`)).status, href).toBe(200);
+    // The registry listings need a key: without one, the problem document says so.
+    expect((await fetch(`${ts.base}/v1/registry/purposes`)).status).toBe(401);
+    await page.close();
+  });
+});
