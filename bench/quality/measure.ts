@@ -74,7 +74,7 @@ function measureOne(kind: string, disposition: Measurement['disposition'], of: r
     lr: ratio && round3(ratio.lr),
     lr_low: ratio && round3(ratio.low),
     lr_high: ratio && round3(ratio.high),
-    supports_strength: ratio && supportedStrength(ratio.low),
+    supports_strength: ratio && supportedStrength(ratio.low, (direction === 'weakens' ? counts.goodWith : counts.badWith) === 0),
     corpora: [...new Set(of.map((a) => a.corpus))].sort(),
   };
 }

@@ -69,9 +69,16 @@ export function likelihoodRatio(c: FactCounts, direction: 'weakens' | 'supports'
   return { lr: Math.exp(centre), low: Math.exp(centre - Z90 * se), high: Math.exp(centre + Z90 * se) };
 }
 
-/** Section 8, rule 2: the strength the lower end of the 90 % interval supports. */
-export function supportedStrength(lowerEnd: number): Supported {
-  if (lowerEnd >= 6) return 'strong';
+/**
+ * Section 8, rule 2: the strength the lower end of the 90 % interval
+ * supports. When no subject of the class it argues against shows the fact
+ * (no good subject for a weakening fact), the lower end rests on Haldane's
+ * half alone, and on how few such subjects a corpus happens to hold, not on
+ * one observed case: such a measurement supports at most `moderate`, so a
+ * fact no good subject of the corpora showed never takes a side alone.
+ */
+export function supportedStrength(lowerEnd: number, emptyCell = false): Supported {
+  if (lowerEnd >= 6 && !emptyCell) return 'strong';
   if (lowerEnd >= 2.8) return 'moderate';
   if (lowerEnd >= 1.4) return 'weak';
   return 'neutral';

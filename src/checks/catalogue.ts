@@ -1,3 +1,4 @@
+import { measurementOf, measurements, type Measurement } from './measuredStrengths.js';
 import { discoverChecks } from './registry.js';
 import type { CheckDefinition, DataSource, EvidenceDeclaration, Judged, Strength } from './types.js';
 
@@ -17,6 +18,34 @@ export interface CatalogueAnswer {
   /** Absent on neutral answers, which are reported and never scored. */
   strength?: Strength;
   reason: string;
+  /** What a strength above `moderate` rests on where no corpus here holds the fact. */
+  cited?: string;
+  /** The likelihood ratio measured for it (section 8, rule 2); absent when unmeasured. */
+  measured?: MeasuredRatio;
+}
+
+export interface MeasuredRatio {
+  /** In the fact's direction: P(fact | bad) / P(fact | good) for weakening facts, the inverse for supporting ones. */
+  likelihood_ratio: number;
+  interval_90: [number, number];
+  /** Subjects showing the fact: bad, good. */
+  subjects_with_fact: [number, number];
+  /** The strength the interval's lower end supports. */
+  supports: string;
+  corpora: string[];
+}
+
+function measuredRatio(m: Measurement | null): { measured?: MeasuredRatio } {
+  if (m === null || m.lr === null || m.lr_low === null || m.lr_high === null || m.supports_strength === null) return {};
+  return {
+    measured: {
+      likelihood_ratio: m.lr,
+      interval_90: [m.lr_low, m.lr_high],
+      subjects_with_fact: [m.bad_with, m.good_with],
+      supports: m.supports_strength,
+      corpora: m.corpora,
+    },
+  };
 }
 
 export interface CatalogueRow {
@@ -50,6 +79,8 @@ export function catalogueOf(checks: readonly CheckDefinition[]): CatalogueRow[] 
         disposition: d.disposition,
         ...(d.disposition === 'neutral' ? {} : { strength: d.strength }),
         reason: d.reason,
+        ...(d.disposition !== 'neutral' && d.cited ? { cited: d.cited } : {}),
+        ...measuredRatio(measurementOf(d.kind ?? check.kind, d.disposition)),
       })),
       sources: [...(check.sources ?? [])],
     }));
@@ -127,6 +158,28 @@ function sourcesCell(row: CatalogueRow): string {
   return row.runs === 'worker' ? 'a live look-up at evaluation time' : 'the value itself';
 }
 
+function measuredCell(a: CatalogueAnswer): string {
+  if (!a.measured) return a.cited ? `not measurable here: ${cell(a.cited)}` : 'not measured';
+  const m = a.measured;
+  return `${m.likelihood_ratio} [${m.interval_90[0]}-${m.interval_90[1]}]`;
+}
+
+function measuredCount(a: CatalogueAnswer): string {
+  return a.measured ? `${a.measured.subjects_with_fact[0]} / ${a.measured.subjects_with_fact[1]}` : '';
+}
+
+const MEASURED_NOTE = (file: ReturnType<typeof measurements>) => `A fact's **measured LR** is read in its own direction: how many times more
+often bad subjects show a weakening fact than good ones (good than bad for a
+supporting one; a neutral fact is read the way its counts lean), with its
+90 % interval; **shown by** counts the subjects showing it, bad / good;
+**supports** is the strength the interval's lower end supports, and no
+declared strength is above it (a test fails otherwise). A fact shown by
+fewer than 30 subjects, or by no subject of a type the corpora hold, is
+not measured and is at most \`moderate\` unless a cited measurement says
+more. Measured by \`${file.generated_by}\` (seed ${file.seed}, ${file.per_class}
+subjects per class and type, on the corpus's ${file.half} half) on: ${file.corpora.join('; ')}.
+`;
+
 export function renderCatalogueMarkdown(rows: readonly CatalogueRow[]): string {
   const summary = [
     '| check | looks at | types | tier | counted once per | data source (version, licence) |',
@@ -134,9 +187,14 @@ export function renderCatalogueMarkdown(rows: readonly CatalogueRow[]): string {
     ...rows.map((r) => `| \`${r.id}\` | ${cell(r.looks_at)} | ${r.artifact_types.join(' ')} | ${r.tier} ${r.runs} | ${JUDGES[r.judges]} | ${cell(sourcesCell(r))} |`),
   ];
   const answers = [
-    '| check | kind | disposition | strength | reason |',
-    '|---|---|---|---|---|',
-    ...rows.flatMap((r) => r.answers.map((a) => `| \`${r.id}\` | \`${a.kind}\` | ${a.disposition} | ${a.strength ?? '(not scored)'} | ${cell(a.reason)} |`)),
+    '| check | kind | disposition | strength | measured LR [90 %] | shown by (bad / good) | supports | reason |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.flatMap((r) =>
+      r.answers.map(
+        (a) =>
+          `| \`${r.id}\` | \`${a.kind}\` | ${a.disposition} | ${a.strength ?? '(not scored)'} | ${measuredCell(a)} | ${measuredCount(a)} | ${a.measured?.supports ?? ''} | ${cell(a.reason)} |`,
+      ),
+    ),
   ];
-  return [HEADER, '## The checks', '', ...summary, '', '## What each can answer, and how much it counts', '', ...answers, ''].join('\n');
+  return [HEADER, '## The checks', '', ...summary, '', '## What each can answer, and how much it counts', '', MEASURED_NOTE(measurements()), ...answers, ''].join('\n');
 }

@@ -563,8 +563,8 @@ export const check = defineCheck(
     kind: 'domain_lookalike',
     looksAt: "the registrable domain against well-known domains (typos, confusables, embedded names)",
     declares: [
-      { disposition: 'weakens', strength: 'strong', reason: 'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive; alone it changes what an analyst would do.' },
-      { kind: 'brand_embedded', disposition: 'weakens', strength: 'moderate', reason: 'A brand name beside other words (paypal-login) is the usual combosquat, but resellers and fan sites do it honestly too.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive, but measured: real businesses with brand-like names show it too, so moderate.' },
+      { kind: 'brand_embedded', disposition: 'weakens', strength: 'strong', reason: 'A brand name beside other words (paypal-login) is the usual combosquat: measured many times more often on phishing than on good names, though resellers and fan sites do it honestly too.' },
       { kind: 'domain_in_host', disposition: 'weakens', strength: 'moderate', reason: 'A complete domain name spelt before the real one (wallet.com.verify-now.xyz) exists to be misread; a few honest hosts (storage buckets named after a site) have the shape too.' },
       { disposition: 'neutral', reason: 'Not resembling a well-known domain, or an address at one, says nothing either way.' },
     ],

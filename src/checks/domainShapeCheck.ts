@@ -38,7 +38,7 @@ function shapeAnswers(asciiLabel: string, wellKnown: boolean): SignalAnswer[] {
   if (length >= LONG_LABEL) answers.push(weakens(`The domain name is ${length} characters long.`, { kind: 'domain_long_label' }));
   // A well-known name (airbnb, mysql) was chosen by people, however its letters read. Accents are
   // set aside so a marked Latin name is read by its letters; other scripts have no letters here to read.
-  if (!wellKnown && looksRandom(foldLabel(asciiLabel).replace(/[-0-9]/g, ''))) answers.push(weakens('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
+  if (!wellKnown && looksRandom(foldLabel(asciiLabel).replace(/[-0-9]/g, ''))) answers.push(neutral('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
   const lure = lureWordIn(foldLabel(asciiLabel));
   if (lure !== null) answers.push(weakens(`The domain name carries the word "${lure}", used to make a deceptive visit feel expected.`, { kind: 'domain_lure_word' }));
   return answers.length > 0 ? answers : [neutral('The domain name is built like an ordinary name.')];
@@ -53,11 +53,11 @@ export const check = defineCheck(
     looksAt: "how the site's own name is built: hyphens, digits, length, randomness, lure words, internationalised (punycode) labels",
     declares: [
       { kind: 'domain_hyphens', disposition: 'weakens', strength: 'weak', reason: 'Several hyphens are typical of names made to carry keywords (secure-login-verify), but honest too.' },
-      { kind: 'domain_digits', disposition: 'weakens', strength: 'weak', reason: 'Digits mixed into a name are typical of names made in bulk, but honest names have them too.' },
+      { kind: 'domain_digits', disposition: 'weakens', strength: 'moderate', reason: 'Digits mixed into a name are typical of names made in bulk; measured on bad subjects only, so no more than moderate: honest names have them too.' },
       { kind: 'domain_long_label', disposition: 'weakens', strength: 'weak', reason: 'Very long names hide the real one on a narrow screen; some honest names are long.' },
-      { kind: 'domain_random_label', disposition: 'weakens', strength: 'weak', reason: 'A name no one could say aloud was made by a machine; short acronyms can look the same.' },
-      { kind: 'domain_punycode', disposition: 'weakens', strength: 'weak', reason: 'Internationalised names are honest in many languages; only together with other signs do they mislead.' },
-      { kind: 'domain_lure_word', disposition: 'weakens', strength: 'weak', reason: 'Account chores and bait (login, verify, giveaway, airdrop) in a site name are over-represented in phishing, but honest sites use them too.' },
+      { kind: 'domain_random_label', disposition: 'neutral', reason: 'Measured: good subjects show it about as often as bad ones (institutions\' acronyms read as random strings), so it is reported, never scored.' },
+      { kind: 'domain_punycode', disposition: 'weakens', strength: 'moderate', reason: 'Internationalised names imitate Latin ones far more often than the corpora\'s good subjects use them; no more than moderate, since they are honest in many languages.' },
+      { kind: 'domain_lure_word', disposition: 'weakens', strength: 'moderate', reason: 'Account chores and bait (login, verify, giveaway, airdrop) in a site name are measured far more often on phishing; no more than moderate, since honest sites use them too.' },
       { disposition: 'neutral', reason: 'An ordinary-looking name says nothing either way.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],

@@ -26,7 +26,7 @@ export const check = defineCheck(
     sources: [THROWAWAY_SUFFIX_SOURCE],
     declares: [
       { disposition: 'weakens', strength: 'moderate', reason: 'A host under no recognised public suffix is unusual for a genuine service.' },
-      { kind: 'throwaway_suffix', disposition: 'weakens', strength: 'weak', reason: 'Throw-away domains crowd under a few cheap or free suffixes, but honest sites use them too.' },
+      { kind: 'throwaway_suffix', disposition: 'weakens', strength: 'moderate', reason: 'Throw-away and phishing domains crowd under a few cheap or free suffixes: measured a few times more often on bad subjects, though honest sites use them too.' },
       { disposition: 'neutral', reason: 'Being under a registrable domain is what every ordinary host shows.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],

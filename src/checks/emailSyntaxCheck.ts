@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { OFFLINE, PERSONAL_FACT, defineCheck, supports } from './evidence.js';
+import { OFFLINE, PERSONAL_FACT, defineCheck, neutral } from './evidence.js';
 import { asciiHost, emailParts } from './hosts.js';
 
 /**
@@ -48,11 +48,11 @@ export const check = defineCheck(
     kind: 'email_syntax',
     looksAt: "the address's syntax (RFC 5321/5322 rules the service accepts)",
     declares: [
-      { disposition: 'supports', strength: 'weak', reason: 'Nearly every address, good or bad, is well formed.' },
+      { disposition: 'neutral', reason: 'Measured: every address, good or bad, is well formed, so it is reported, never scored.' },
     ],
     artifactTypes: ['EMAIL'],
     trustBand: 'low',
     dataClass: PERSONAL_FACT,
   },
-  ({ presentation }) => (emailSyntaxProblem(presentation.value) === null ? supports('The email address is well formed.') : []),
+  ({ presentation }) => (emailSyntaxProblem(presentation.value) === null ? neutral('The email address is well formed.') : []),
 );

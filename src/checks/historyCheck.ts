@@ -90,7 +90,7 @@ export const check = defineCheck(
     kind: 'tenant_history',
     looksAt: "the tenant's own outcomes, earlier assessments and testimony about the resolved entity",
     declares: [
-      { kind: 'tenant_outcome', disposition: 'weakens', strength: 'strong', reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is." },
+      { kind: 'tenant_outcome', disposition: 'weakens', strength: 'strong', reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is.", cited: "METHODOLOGY.md section 8: the tenant's own outcomes are strong" },
       { kind: 'tenant_outcome', disposition: 'supports', strength: 'moderate', reason: "The tenant's own good outcome is real evidence, but bad actors build a good record first." },
       { kind: 'tenant_prior_assessment', disposition: 'neutral', reason: 'An earlier score is derived from evidence already counted; counting it again would count it twice.' },
       { kind: 'tenant_observation', disposition: 'weakens', strength: 'moderate', reason: 'Testimony of an adverse act is a report, not a proven outcome: real, but one account of it.' },

@@ -74,7 +74,7 @@ export const check = defineCheck(
     kind: 'domain_homograph',
     looksAt: "the host's scripts and punycode (mixed scripts, whole-script look-alikes)",
     declares: [
-      { disposition: 'weakens', strength: 'strong', reason: 'A homograph imitates another name by design; alone it changes what an analyst would do.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A homograph imitates another name by design; too rare in the corpora here to measure, so at most moderate.' },
       { disposition: 'neutral', reason: 'Plain or consistently scripted names are ordinary; a homograph of a well-known domain is one deception, counted once, as a look-alike.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],

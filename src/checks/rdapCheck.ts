@@ -157,7 +157,7 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
       judges: 'domain',
       looksAt: "the domain's registration date in the registry's RDAP record",
       declares: [
-        { disposition: 'weakens', strength: 'strong', reason: 'A domain registered days ago is the hallmark of phishing and throw-away fraud.' },
+        { disposition: 'weakens', strength: 'moderate', reason: 'A domain registered days ago is the hallmark of phishing and throw-away fraud; a network look-up no corpus here can hold, so at most moderate.' },
         { disposition: 'supports', strength: 'moderate', reason: 'An old domain is a real but modest indicator: old domains are also bought or hijacked.' },
         { disposition: 'neutral', reason: 'A domain between three months and two years old says little either way.' },
       ],

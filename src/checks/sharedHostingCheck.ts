@@ -43,7 +43,7 @@ export const check = defineCheck(
     kind: 'shared_hosting',
     looksAt: 'whether the host (or the email domain) is a site under a shared hosting or platform suffix (public suffix list, private section), or a web address serves IPFS content through a gateway',
     declares: [
-      { disposition: 'weakens', strength: 'weak', reason: 'A free platform sub-domain has no registrant and costs nothing, but honest projects (and a few companies on shared second-level names) use them too.' },
+      { disposition: 'weakens', strength: 'moderate', reason: 'A free platform sub-domain has no registrant and costs nothing: measured several times more often on bad subjects, though honest projects (and a few companies on shared second-level names) use them too.' },
       { disposition: 'neutral', reason: 'A registered domain of its own is ordinary.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],

@@ -22,7 +22,20 @@ export type { Absence, AbsenceKind, DataClass, Disposition, NormalisedPresentati
  * Neutral answers are reported only and carry no strength.
  */
 export type EvidenceDeclaration =
-  | { kind?: string; disposition: 'supports' | 'weakens'; strength: Strength; reason: string }
+  | {
+      kind?: string;
+      disposition: 'supports' | 'weakens';
+      strength: Strength;
+      reason: string;
+      /**
+       * Where no labelled corpus here can hold the fact (a network look-up,
+       * testimony, an outcome), what a strength above `moderate` rests on: a
+       * published measurement, or section 8's rule for the tenant's own
+       * outcomes. Without it such a fact is at most `moderate`
+       * (test/checks/measuredStrengths.test.ts).
+       */
+      cited?: string;
+    }
   | { kind?: string; disposition: 'neutral'; reason: string };
 
 /** A maintained data set a check reads, for the published table of checks. */

@@ -95,7 +95,7 @@ export const check = defineCheck(
     kind: 'url_shape',
     looksAt: 'how the web address is built: credentials before the host, sub-domain depth, a port of its own, a well-known domain or brand folder in the path',
     declares: [
-      { kind: 'url_userinfo', disposition: 'weakens', strength: 'strong', reason: 'Credentials before the host have almost no honest use in a link and exist to mislead the reader.' },
+      { kind: 'url_userinfo', disposition: 'weakens', strength: 'moderate', reason: 'Credentials before the host have almost no honest use in a link and exist to mislead the reader; too rare in the corpora here to measure, so at most moderate.' },
       { kind: 'url_deep_subdomains', disposition: 'weakens', strength: 'weak', reason: 'Deep sub-domains hide the real domain, though large sites use them too.' },
       { kind: 'url_port', disposition: 'weakens', strength: 'weak', reason: "A port other than the scheme's default points at a service run by hand, often a compromised host; some honest services use one too." },
       { kind: 'url_brand_in_path', disposition: 'weakens', strength: 'weak', reason: "A brand's domain, or a folder named after it, in another site's path makes the address read as the brand's; directories and link checkers do it honestly too." },

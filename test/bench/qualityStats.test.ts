@@ -42,6 +42,9 @@ describe('the quality bench arithmetic', () => {
     expect(supportedStrength(2.79)).toBe('weak');
     expect(supportedStrength(1.4)).toBe('weak');
     expect(supportedStrength(1.39)).toBe('neutral');
+    // No subject of the other class showed it: the lower end rests on the half added to the empty cell.
+    expect(supportedStrength(30, true)).toBe('moderate');
+    expect(supportedStrength(2, true)).toBe('weak');
     expect(isWithin('moderate', 'strong')).toBe(true);
     expect(isWithin('strong', 'moderate')).toBe(false);
     expect(isWithin('weak', 'neutral')).toBe(false);

@@ -29,7 +29,7 @@ describe('public_suffix', () => {
     ['a cheap new suffix', 'URL', 'https://wallet-sync.xyz/', 'throwaway_suffix'],
   ])('given %s, then it weakens as %s', async (_given, type, value, kind) => {
     const signal = onlySignal(await runOn(suffix, type, value));
-    expect([signal.kind, signal.disposition, signal.strength]).toEqual([kind, 'weakens', 'weak']);
+    expect([signal.kind, signal.disposition, signal.strength]).toEqual([kind, 'weakens', 'moderate']);
   });
 
   it('given an address at a listed throw-away domain under a crowded suffix, then the suffix is not counted again', async () => {

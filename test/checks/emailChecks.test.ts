@@ -9,9 +9,9 @@ import { NOW, onlySignal, runOn, verdict } from './support.js';
 describe('email_syntax', () => {
   // A malformed address is the form check's one fact (valueForm.test.ts); this check says nothing of it.
   it.each([
-    ['a plain address', 'jane.doe@example.com', 'supports'],
-    ['sub-addressing and upper case', ' Jane+news@Example.CO.UK ', 'supports'],
-    ['an internationalised domain', 'jan@bücher.de', 'supports'],
+    ['a plain address', 'jane.doe@example.com', 'neutral'],
+    ['sub-addressing and upper case', ' Jane+news@Example.CO.UK ', 'neutral'],
+    ['an internationalised domain', 'jan@bücher.de', 'neutral'],
     ['no @ sign', 'jane.example.com', 'nothing'],
     ['an empty mailbox', '@example.com', 'nothing'],
     ['a domain without a dot', 'jane@localhost', 'nothing'],
@@ -36,13 +36,13 @@ describe('email_syntax', () => {
       kind: 'email_syntax',
       about: 'jane@example.com',
       about_type: 'EMAIL',
-      disposition: 'supports',
+      // Measured neutral (good and bad addresses are alike well formed): reported, never scored, so no strength.
+      disposition: 'neutral',
       statement: 'The email address is well formed.',
       provenance_class: 'computed',
       trust_band: 'low',
       data_class: 'C1',
       observed_at: NOW.toISOString(),
-      strength: 'weak',
     });
   });
 });

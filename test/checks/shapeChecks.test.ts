@@ -44,8 +44,9 @@ describe('domain_shape', () => {
     ['a company with one hyphen', 'DOMAIN', 'siemens-energy.com', 'neutral'],
     ['hyphenated words', 'DOMAIN', 'north-west-bakery.com', 'weakens'],
     ['mixed digits', 'URL', 'https://acc0unt1234.net/', 'weakens'],
-    ['a random string', 'EMAIL', 'x@qwrtzpsdfg.com', 'weakens'],
-    ['letters no word pairs', 'DOMAIN', 'fdpbnzx.top', 'weakens'],
+    // A random-looking name is measured neutral (institutions' acronyms read so too): reported, not scored.
+    ['a random string', 'EMAIL', 'x@qwrtzpsdfg.com', 'neutral'],
+    ['letters no word pairs', 'DOMAIN', 'fdpbnzx.top', 'neutral'],
     ["a brand's own odd-looking name", 'DOMAIN', 'airbnb.com', 'neutral'],
     ['an IP host', 'URL', 'http://192.0.2.1/', 'none'],
     ['a punycode host in a web address', 'URL', 'https://xn--pypal-4ve.com/', 'weakens'],
