@@ -33,10 +33,11 @@ export async function withReplay(store: ReplayStore, ctx: HandlerContext, operat
   if (key === undefined || ctx.principal === null) return run();
   if (!KEY.test(key)) throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], type: 'string_pattern_mismatch', msg: 'An idempotency key is 1 to 128 visible ASCII characters.' }]);
   const principal = ctx.principal;
-  const hash = sha256(canonicalJson({ params: ctx.params, query: ctx.query, body: ctx.body }));
+  // The key's scopes are part of the request: an answer replays only to a key with the same scopes (issue 40).
+  const hash = sha256(canonicalJson({ params: ctx.params, query: ctx.query, body: ctx.body, scopes: [...principal.scopes].sort() }));
   const claimed = await store.claim(principal, operation, key, hash);
   if (claimed !== 'claimed') {
-    if (claimed.hash !== hash) throw ValidationFailure.rule('I17', ['header', 'Idempotency-Key'], 'This idempotency key was used with a different request (rule I17).');
+    if (claimed.hash !== hash) throw ValidationFailure.rule('I17', ['header', 'Idempotency-Key'], 'This idempotency key was used with a different request, or by a key with other scopes (rule I17).');
     if (claimed.status !== null) return { status: claimed.status, body: claimed.response, headers: { 'Idempotent-Replayed': 'true' } };
     if (!(claimed.ageMs > IN_FLIGHT_MS && (await store.retake(principal, operation, key, hash, IN_FLIGHT_MS)))) {
       throw new ServiceProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });

@@ -54,7 +54,7 @@ export async function resolveClash(db: Db, principal: Principal, key: string, ha
 
 function decide(row: IdempotencyRow, hash: string, now: number): Prior {
   if (row.request_hash !== hash) {
-    throw ValidationFailure.rule('I17', ['body', 'idempotency_key'], 'This idempotency key was used with a different request body (rule I17).');
+    throw ValidationFailure.rule('I17', ['body', 'idempotency_key'], 'This idempotency key was used with a different request body, or by a key with other scopes (rule I17).');
   }
   if (row.status_code !== null && row.response !== null) return { kind: 'replay', status: row.status_code, body: row.response, inquiryId: row.inquiry_id };
   if (now - Date.parse(row.created_at) < IN_FLIGHT_WINDOW_MS) {

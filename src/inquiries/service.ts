@@ -94,8 +94,10 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
     const started = Date.now();
     const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
-    // The hash is of the request as sent: a retry is the same call whatever the material held.
-    const hash = requestHash(body);
+    // The hash is of the request as sent: a retry is the same call whatever the material held. The
+    // key's scopes are part of it, so a stored answer (findings included) replays only to a key
+    // that could have asked for it (issue 40).
+    const hash = requestHash({ body, scopes: [...principal.scopes].sort() });
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
     body = gathered.body;
     // With Redis down no worker can run a check nor report it: the worker checks are answered at once
