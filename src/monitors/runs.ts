@@ -4,6 +4,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { MonitorContext, MonitorEvent } from '../../machines/monitorMachine.js';
+import { keyStateOf } from '../db/keys.js';
 import { findMonitor, type MonitorRow } from '../db/monitors.js';
 import { withTenant, type Mode } from '../db/pool.js';
 import type { EventHub } from '../events/hub.js';
@@ -62,6 +63,7 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
     // The watch ended after this run was enqueued, or the run already finished (a duplicate job).
     const context = actor?.snapshot.context as MonitorContext | undefined;
     if (!monitor || monitor.state === 'closed' || !context?.inFlight.includes(job.runId)) return;
+    if (await keyEnded(scope, monitor)) return;
     let outcome: RescanOutcome;
     try {
       outcome = await rescanOnce(deps, monitor, context.lastAssessment, job.runId);
@@ -76,6 +78,24 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
       await deps.hub.publishControl(monitor.id, { type: 'checked', at: outcome.checkedAt }).catch((err: unknown) =>
         deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told of an unchanged rescan'));
     }
+  }
+
+  /**
+   * A watch lives no longer than the key that opened it (issue 40): before a
+   * rescan, a revoked or expired key closes the monitor as DELETE would
+   * (the machine's `monitor.close`, the schedule removed, the streams told
+   * `key_revoked`), and the run does not ask.
+   */
+  async function keyEnded(scope: { tenantId: string; mode: Mode }, monitor: MonitorRow): Promise<boolean> {
+    const state = await withTenant(deps.db, scope, (tx) => keyStateOf(tx, monitor.created_by_key_id));
+    if (state.kind === 'active') return false;
+    await deps.runtime.send<MonitorEvent>(scope, monitor.id, { type: 'monitor.close' });
+    await unscheduleRescans(deps.queue(), monitor.id).catch((err: unknown) =>
+      deps.log.warn({ err, actorId: monitor.id }, 'monitor schedule not removed; its next tick removes it'));
+    await deps.hub.publishControl(monitor.id, { type: 'close', reason: state.kind === 'revoked' ? 'key_revoked' : 'key_expired' }).catch((err: unknown) =>
+      deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told to close'));
+    deps.log.warn({ actorId: monitor.id }, `monitor closed: the key that opened it is ${state.kind}`);
+    return true;
   }
 
   return { tick, run };
