@@ -23,6 +23,7 @@ import type { CaseCreate, CaseGraphOut, CaseOut, IntakeManifest, IntakeOut } fro
 import type { EventEnvelope } from '../schemas/events.js';
 import type { ObservationIn, ObservationOut } from '../schemas/observations.js';
 import { tenantMayInvestigate } from './standing.js';
+import { withListing } from '../registry/listings.js';
 
 /**
  * Cases (DESIGN.md 2.8): each case is an actor of kind `case` whose state is
@@ -292,7 +293,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
         }
         const p = item.presentation;
         if (!grants.artifactTypes.has(p.type)) {
-          answer(item.ref, 'rejected', { rule: 'I15', reason: 'Not an artifact type registered to this tenant (rule I15).' });
+          answer(item.ref, 'rejected', { rule: 'I15', reason: withListing('I15', 'Not an artifact type registered to this tenant (rule I15).') });
           continue;
         }
         const np = normalised(p, undefined);

@@ -6,6 +6,7 @@ import { testimonySignal, type Additions, type SessionFacts } from './evaluate.j
 import { extractIdentifiers } from './extract.js';
 import type { Frame, Refusal } from './frames.js';
 import { MAX_OBSERVATIONS_PER_SESSION, MAX_PRESENTATIONS_PER_SESSION } from './limits.js';
+import { withListing } from '../registry/listings.js';
 
 /**
  * What one accepted frame contributes to its session, decided under the
@@ -58,7 +59,7 @@ function withinPresentationLimit(context: SessionContext, added: readonly Normal
 function fromPresentation(input: IntakeInput & { frame: { type: 'presentation' } }): FrameIntake {
   const { presentation } = input.frame;
   if (!input.grants.artifactTypes.has(presentation.type)) {
-    refuse('I15', 'presentation.type', 'Not an artifact type registered to this tenant (rule I15).');
+    refuse('I15', 'presentation.type', withListing('I15', 'Not an artifact type registered to this tenant (rule I15).'));
   }
   const [derived] = input.deriver.presentations([presentation], countryOf(input));
   withinPresentationLimit(input.context, [derived!]);

@@ -214,6 +214,9 @@ describe('case lifecycle', () => {
     expect(out).toMatchObject({ case_id: id, sequence: 2, accepted: 1, duplicate: 1, rejected: 2 });
     expect(out.items.map((i) => [i.ref, i.status, i.rule])).toEqual([['a', 'accepted', null], ['b', 'duplicate', null], ['c', 'rejected', 'I15'], ['d', 'rejected', null]]);
     expect(out.items[0]!.target_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The refusal names where the registered types are listed, never the type sent.
+    expect(out.items[2]!.reason).toContain('GET /v1/registry/artifact-types');
+    expect(out.items[2]!.reason).not.toContain('NOT_A_TYPE');
 
     // The same presentation in a later manifest is a duplicate of the case, and spends nothing.
     const later = IntakeOut.parse((await call('POST', `/v1/cases/${id}/intake`, {

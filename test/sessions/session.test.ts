@@ -203,7 +203,11 @@ describe('a session', () => {
     client.send({ type: 'presentation', presentation: { type: 'DOMAIN', value: 'WWW.Example.CO.UK' } });
     expect(await client.reply(1)).toMatchObject({ type: 'ack', identifiers: [{ type: 'DOMAIN', normalised: 'example.co.uk' }] });
     client.send({ type: 'presentation', presentation: { type: 'SHOE_SIZE', value: '42' } });
-    expect(await client.reply(2)).toMatchObject({ type: 'refused', rule: 'I15', field: 'presentation.type' });
+    const refused = await client.reply(2);
+    expect(refused).toMatchObject({ type: 'refused', rule: 'I15', field: 'presentation.type' });
+    // It names where the registered types are listed, never the type sent (issue 38).
+    expect(JSON.stringify(refused)).toContain('GET /v1/registry/artifact-types');
+    expect(JSON.stringify(refused)).not.toContain('SHOE_SIZE');
     client.send({ type: 'observation', summary: 'says they are the owner', provenance_class: 'self_attested' });
     expect(await client.reply(3)).toMatchObject({ type: 'refused', rule: 'D36', field: 'consent_ref' });
     client.send({ type: 'observation', summary: 'says they are the owner', provenance_class: 'self_attested', consent_ref: 'consent-1' });
