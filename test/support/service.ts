@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import pino from 'pino';
+import { createLogger } from '../../src/logger.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startService, type Service } from '../../src/root/service.js';
 import { provisionTenant, type ProvisionedTenant } from '../../src/tenancy/provision.js';
@@ -58,7 +58,8 @@ export async function startTestService(
     TAS_CHECK_RESPONSES: 'true',
     ...env,
   });
-  const log = pino({ level: 'info' }, sink);
+  // The service's own logger (its redaction and error serializers), writing to the captured lines.
+  const log = createLogger('info', sink);
   const service = await startService(config, { edge: true, workers: opts.workers ?? true, log });
   const base = `http://127.0.0.1:${service.port}`;
   const provision = (name: string, investigative = false) =>
