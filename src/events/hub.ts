@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { StreamEventSchema, type StreamEvent } from '../../actors/types.js';
-import { openRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
+import { isCluster, openRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
 
 /**
  * Live fan-out of stream events across processes (DESIGN 2.2). Postgres is the
@@ -182,7 +182,7 @@ interface Wire {
 }
 
 function wireOf(sub: RedisClient, pub: RedisClient): Wire {
-  if ((sub as { isCluster?: boolean }).isCluster === true) {
+  if (isCluster(sub)) {
     return {
       sharded: true,
       messageEvent: 'smessage',
