@@ -19,7 +19,9 @@ const USAGE = `tas: the trust assessment service
   tas export rotate-key        retire the export signing key and make a new one
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
-TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md.`;
+TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md. A Redis
+Cluster: REDIS_CLUSTER_NODES; Sentinel: REDIS_SENTINELS and REDIS_SENTINEL_NAME;
+behind PgBouncer in transaction mode: TAS_DB_POOLER=transaction (docs/scaling.md).`;
 
 /** Each subcommand's own help, with an example: `tas <command> --help`. */
 const HELP: Record<string, string> = {
