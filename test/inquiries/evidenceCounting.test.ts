@@ -124,7 +124,7 @@ describe('phones that cannot reach anyone', () => {
     const invalid = await inquire(ts, about([{ type: 'PHONE', value: '+44 20 1234' }]));
     expect(garbage.status).toBe(200);
     expect(garbage.body.assessment.score).toBeLessThanOrEqual(invalid.body.assessment.score);
-    expect(items(garbage.body, 'phone_validity')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
+    expect(items(garbage.body, 'malformed_value')).toContainEqual(expect.objectContaining({ disposition: 'weakens' }));
   });
 
   it('a mailbox on a free dynamic-DNS name weakens the answer; one at a registered domain does not (issue 11)', async () => {
