@@ -34,19 +34,17 @@ const NOT_DISTRIBUTED: Record<string, { kind: 'reference' | 'local'; reason: str
 const COLOCATION_ANCHOR = 'entities';
 
 /**
- * Not fixed in issue 39 (docs/scaling.md, "A Citus-ready schema"): each key
- * becomes (tenant_id, ...) and each foreign key (tenant_id, x) -> (tenant_id,
- * id), in migrations that also rewrite the statements naming those
- * constraints and add the tenant to the cross-tenant look-ups by id alone
- * (the relay's outbox, the sealer's audit rows), which would otherwise lose
- * their index.
+ * Not fixed in issue 39 (docs/scaling.md, "A Citus-ready schema"); the
+ * foreign keys between tenant tables pair the tenant since 000045. Each key
+ * below becomes (tenant_id, ...) in migrations that also rewrite the
+ * statements naming those constraints and add the tenant to the
+ * cross-tenant look-ups by id alone (the relay's outbox, the sealer's audit
+ * rows), which would otherwise lose their index.
  */
 export const KNOWN_GAPS: readonly string[] = [
   'actor_events: PRIMARY KEY actor_events_pkey (stream_id, seq) lacks tenant_id',
   'actors: PRIMARY KEY actors_pkey (id) lacks tenant_id',
   'api_keys: PRIMARY KEY api_keys_pkey (id) lacks tenant_id',
-  'assessments: FOREIGN KEY assessments_entity_id_fkey (entity_id) -> entities (id) does not pair tenant_id with tenant_id',
-  'assessments: FOREIGN KEY assessments_inquiry_id_fkey (inquiry_id) -> inquiries (id) does not pair tenant_id with tenant_id',
   'assessments: PRIMARY KEY assessments_pkey (id) lacks tenant_id',
   'audit_chain: FOREIGN KEY audit_chain_audit_id_fkey (audit_id) -> audit_log (audit_id) does not pair tenant_id with tenant_id',
   'audit_chain: PRIMARY KEY audit_chain_pkey (audit_id) lacks tenant_id',
@@ -55,27 +53,16 @@ export const KNOWN_GAPS: readonly string[] = [
   'audit_log: UNIQUE audit_log_seq_key (seq) lacks tenant_id',
   'audit_unsealed: no tenant_id, and not listed as a reference or local table',
   'case_exports: PRIMARY KEY case_exports_pkey (id) lacks tenant_id',
-  'entities: FOREIGN KEY entities_merged_into_fkey (merged_into) -> entities (id) does not pair tenant_id with tenant_id',
   'entities: PRIMARY KEY entities_pkey (id) lacks tenant_id',
-  'entity_identifiers: FOREIGN KEY entity_identifiers_entity_id_fkey (entity_id) -> entities (id) does not pair tenant_id with tenant_id',
-  'entity_links: FOREIGN KEY entity_links_entity_id_fkey (entity_id) -> entities (id) does not pair tenant_id with tenant_id',
-  'inquiries: FOREIGN KEY inquiries_entity_id_fkey (entity_id) -> entities (id) does not pair tenant_id with tenant_id',
   'inquiries: PRIMARY KEY inquiries_pkey (id) lacks tenant_id',
   'material: PRIMARY KEY material_pkey (id) lacks tenant_id',
-  'material_extractions: FOREIGN KEY material_extractions_material_id_fkey (material_id) -> material (id) does not pair tenant_id with tenant_id',
   'material_extractions: PRIMARY KEY material_extractions_pkey (binding_id) lacks tenant_id',
   'material_extractions: UNIQUE material_extractions_seq_key (material_id, seq) lacks tenant_id',
-  'monitors: FOREIGN KEY monitors_last_assessment_id_fkey (last_assessment_id) -> assessments (id) does not pair tenant_id with tenant_id',
   'monitors: PRIMARY KEY monitors_pkey (id) lacks tenant_id',
-  'observations: FOREIGN KEY observations_entity_id_fkey (entity_id) -> entities (id) does not pair tenant_id with tenant_id',
   'observations: PRIMARY KEY observations_pkey (id) lacks tenant_id',
   'outbox: PRIMARY KEY outbox_pkey (id) lacks tenant_id',
-  'session_frames: FOREIGN KEY session_frames_session_id_fkey (session_id) -> sessions (id) does not pair tenant_id with tenant_id',
   'session_frames: PRIMARY KEY session_frames_pkey (session_id, seq) lacks tenant_id',
-  'sessions: FOREIGN KEY sessions_inquiry_id_fkey (inquiry_id) -> inquiries (id) does not pair tenant_id with tenant_id',
-  'sessions: FOREIGN KEY sessions_opened_by_key_fkey (opened_by_key) -> api_keys (id) does not pair tenant_id with tenant_id',
   'sessions: PRIMARY KEY sessions_pkey (id) lacks tenant_id',
-  'webhook_deliveries: FOREIGN KEY webhook_deliveries_endpoint_id_fkey (endpoint_id) -> webhook_endpoints (id) does not pair tenant_id with tenant_id',
   'webhook_deliveries: PRIMARY KEY webhook_deliveries_pkey (id) lacks tenant_id',
   'webhook_endpoints: PRIMARY KEY webhook_endpoints_pkey (id) lacks tenant_id',
 ];
