@@ -220,7 +220,11 @@ function fillLedgerChoices() {
 }
 
 async function refreshCase() {
-  current = await api.get(casePath());
+  const fresh = await api.get(casePath());
+  // A refresh that a live event started may answer after a command the page made since: an older
+  // case (a lower sequence) than the one shown is dropped, never drawn over the newer one.
+  if (current && fresh.case_id === current.case_id && fresh.sequence < current.sequence) return;
+  current = fresh;
   renderCase(current);
   // The timeline names assertions and material by what the graph knows of them: the graph first.
   await refreshGraph();
