@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { verifyBundle, type Jwks } from '../cases/export/bundle.js';
-import { rotateKey } from '../cases/export/keys.js';
+import { revokeKey, rotateKey } from '../cases/export/keys.js';
 import type { Config } from '../config.js';
 import { createDb } from '../db/pool.js';
 import { checkPostgres } from '../preflight.js';
@@ -9,6 +9,7 @@ import { UsageError } from './usageError.js';
 export const EXPORT_USAGE = `usage:
   tas export verify BUNDLE [--keys FILE|URL]   check an evidentiary bundle offline; exit 1 naming what fails
   tas export rotate-key                        retire the signing key and make a new one (old keys stay published)
+  tas export revoke-key KID                    revoke a key (a leak): no bundle verifies under it any more
 
 The keys default to ./tas-export-keys.json; a URL is fetched
 (for example https://tas.example/.well-known/tas-export-keys.json).
@@ -38,6 +39,7 @@ export async function exportCommand(args: string[], config: () => Config): Promi
   const wantsHelp = sub === '--help' || sub === 'help' || rest.includes('--help') || rest.includes('-h');
   if (!wantsHelp && sub === 'verify') return verifyCommand(rest);
   if (!wantsHelp && sub === 'rotate-key') return rotateCommand(config());
+  if (!wantsHelp && sub === 'revoke-key' && rest.length === 1) return revokeCommand(config(), rest[0]!);
   if (wantsHelp) {
     console.log(EXPORT_USAGE);
     return 0;
@@ -66,6 +68,22 @@ async function rotateCommand(config: Config): Promise<number> {
   try {
     const { kid } = await rotateKey(db, config.keyPepper);
     console.log(`new export signing key ${kid}; the retired one stays in /.well-known/tas-export-keys.json`);
+    return 0;
+  } finally {
+    await db.end();
+  }
+}
+
+async function revokeCommand(config: Config, kid: string): Promise<number> {
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
+  try {
+    const { revoked, replacedBy } = await revokeKey(db, config.keyPepper, kid);
+    if (!revoked) {
+      console.log(`no export signing key ${kid}`);
+      return 1;
+    }
+    console.log(`export signing key ${kid} revoked: it verifies no bundle any more${replacedBy ? `; new signing key ${replacedBy}` : ''}`);
     return 0;
   } finally {
     await db.end();

@@ -17,6 +17,7 @@ const USAGE = `tas: the trust assessment service
   tas calibration [--tenant ID] [--mode live|test] [--svg DIR]  calibration per methodology version
   tas export verify BUNDLE [--keys FILE|URL]   check an evidentiary bundle offline
   tas export rotate-key        retire the export signing key and make a new one
+  tas export revoke-key KID    revoke an export signing key (no bundle verifies under it)
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
 TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md. A Redis

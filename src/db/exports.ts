@@ -22,11 +22,20 @@ export async function retireActiveSigningKey(tx: Tx): Promise<void> {
 
 /** Every key ever used, newest first: retired keys stay published so old bundles verify. */
 const PublicJwk = z.object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string(), use: z.string(), alg: z.string() });
+const PublishedKeyRow = z.object({ public_jwk: PublicJwk, created_at: z.string(), retired_at: z.string().nullable(), revoked_at: z.string().nullable() });
+export type PublishedKeyRow = z.infer<typeof PublishedKeyRow>;
 
-export async function publishedSigningKeys(tx: Tx): Promise<z.infer<typeof PublicJwk>[]> {
-  const rows = await tx.any(sql.type(z.object({ public_jwk: PublicJwk }))`
-    SELECT public_jwk FROM export_signing_keys ORDER BY created_at DESC, kid`);
-  return rows.map((r) => r.public_jwk);
+export async function publishedSigningKeys(tx: Tx): Promise<readonly PublishedKeyRow[]> {
+  return tx.any(sql.type(PublishedKeyRow)`
+    SELECT public_jwk, created_at, retired_at, revoked_at FROM export_signing_keys ORDER BY created_at DESC, kid`);
+}
+
+/** Marks a key revoked (000036), retiring it too if it was active; it verifies nothing from now on. False: no such key. */
+export async function revokeSigningKey(tx: Tx, kid: string): Promise<boolean> {
+  const row = await tx.maybeOne(sql.type(z.object({ kid: z.string() }))`
+    UPDATE export_signing_keys SET revoked_at = coalesce(revoked_at, now()), retired_at = coalesce(retired_at, now())
+    WHERE kid = ${kid} RETURNING kid`);
+  return row !== null;
 }
 
 export const ExportRow = z.object({

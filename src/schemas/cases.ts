@@ -230,6 +230,9 @@ export const ExportKey = component(
     kid: z.string().describe("The id a bundle's manifest names."),
     use: z.literal('sig'),
     alg: z.literal('EdDSA'),
+    nbf: z.int().optional().describe('Signs bundles made from this moment (seconds since the epoch): its creation.'),
+    exp: z.int().optional().describe('Signs bundles made before this moment: its retirement. Absent while it is the active key.'),
+    revoked_at: z.string().optional().describe('Revoked: no bundle verifies under it, whatever its date.'),
   }),
 );
 

@@ -18,7 +18,15 @@ const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 export interface BundleFile { name: string; bytes: Buffer }
 export interface ManifestEntry { name: string; sha256: string; size: number }
 export interface Manifest { format: string; kid: string; case_id: string; export_id: string; created_at: string; files: ManifestEntry[] }
-export interface Jwk { kty: string; crv?: string; x?: string; kid?: string; use?: string; alg?: string }
+export interface Jwk {
+  kty: string; crv?: string; x?: string; kid?: string; use?: string; alg?: string;
+  /** Signs from this moment (seconds since the epoch), its creation. */
+  nbf?: number;
+  /** Signs until this moment, its retirement; absent while it is the active key. */
+  exp?: number;
+  /** Revoked: it verifies nothing (issue 40). */
+  revoked_at?: string;
+}
 export interface Jwks { keys: Jwk[] }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -85,6 +93,22 @@ function publicKeyOf(keys: Jwks, kid: string): KeyObject | null {
   }
 }
 
+/**
+ * A signature is good only from a key that was signing when the manifest
+ * says it was made (its `nbf` to its `exp`), and never from a revoked key:
+ * a key that leaked after its retirement cannot date a bundle inside its
+ * window either, so revocation refuses all of its bundles.
+ */
+function validityProblems(keys: Jwks, manifest: Manifest): string[] {
+  const jwk = keys.keys.find((k) => k.kid === manifest.kid)!;
+  if (jwk.revoked_at !== undefined) return [`${SIGNATURE}: key ${manifest.kid} was revoked on ${jwk.revoked_at}; it proves nothing`];
+  const made = Date.parse(manifest.created_at) / 1000;
+  if (Number.isNaN(made)) return [`${MANIFEST}: created_at is not a date`];
+  if (jwk.nbf !== undefined && made < jwk.nbf) return [`${SIGNATURE}: the bundle is dated before key ${manifest.kid} was made`];
+  if (jwk.exp !== undefined && made >= jwk.exp) return [`${SIGNATURE}: the bundle is dated after key ${manifest.kid} was retired`];
+  return [];
+}
+
 export interface Verification { ok: boolean; problems: string[]; manifest: Manifest | null }
 
 /**
@@ -112,6 +136,7 @@ export async function verifyBundle(tarGz: Buffer, keys: Jwks): Promise<Verificat
   const key = publicKeyOf(keys, manifest.kid);
   if (!key) problems.push(`${SIGNATURE}: no published Ed25519 key has the id ${manifest.kid}`);
   else if (signature.length !== 64 || !verify(null, manifestRaw, key, signature)) problems.push(`${SIGNATURE}: the signature does not match ${MANIFEST} under key ${manifest.kid}`);
+  else problems.push(...validityProblems(keys, manifest));
   const listed = new Set<string>();
   for (const entry of manifest.files) {
     listed.add(entry.name);

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createPrivateKey, generateKeyPairSync, hkdfSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { activeSigningKey, insertSigningKey, publishedSigningKeys, retireActiveSigningKey } from '../../db/exports.js';
+import { activeSigningKey, insertSigningKey, publishedSigningKeys, retireActiveSigningKey, revokeSigningKey, type PublishedKeyRow } from '../../db/exports.js';
 import { withSystem, type Db } from '../../db/pool.js';
 import type { Jwks } from './bundle.js';
 
@@ -81,6 +81,38 @@ export function signManifest(key: SigningKey, manifest: Buffer): Buffer {
   return sign(null, manifest, key.privateKey);
 }
 
+/**
+ * Revokes a key (a leak): it verifies no bundle any more, whatever its date.
+ * The active key is replaced in the same transaction, so exports go on.
+ */
+export async function revokeKey(db: Db, pepper: string, kid: string): Promise<{ revoked: boolean; replacedBy: string | null }> {
+  const made = newKey(pepper);
+  return withSystem(db, async (tx) => {
+    const active = await activeSigningKey(tx);
+    if (!(await revokeSigningKey(tx, kid))) return { revoked: false, replacedBy: null };
+    if (active?.kid !== kid) return { revoked: true, replacedBy: null };
+    await insertSigningKey(tx, made.row);
+    return { revoked: true, replacedBy: made.kid };
+  });
+}
+
+const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * A published key with its validity (issue 40): `nbf` from its creation,
+ * `exp` from its retirement (absent while it signs), and `revoked_at` when it
+ * was revoked. JWK (RFC 7517) lets a set carry such members; `tas export
+ * verify` honours them.
+ */
+export function jwkOf(row: PublishedKeyRow): Jwks['keys'][number] {
+  return {
+    ...row.public_jwk,
+    nbf: seconds(row.created_at),
+    ...(row.retired_at !== null ? { exp: seconds(row.retired_at) } : {}),
+    ...(row.revoked_at !== null ? { revoked_at: row.revoked_at } : {}),
+  };
+}
+
 export async function publishedKeys(db: Db): Promise<Jwks> {
-  return { keys: await withSystem(db, (tx) => publishedSigningKeys(tx)) };
+  return { keys: (await withSystem(db, (tx) => publishedSigningKeys(tx))).map(jwkOf) };
 }
