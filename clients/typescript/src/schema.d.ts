@@ -1714,10 +1714,16 @@ export interface components {
             alg: "EdDSA";
             /** @constant */
             crv: "Ed25519";
+            /** @description Signs bundles made before this moment: its retirement. Absent while it is the active key. */
+            exp?: number;
             /** @description The id a bundle's manifest names. */
             kid: string;
             /** @constant */
             kty: "OKP";
+            /** @description Signs bundles made from this moment (seconds since the epoch): its creation. */
+            nbf?: number;
+            /** @description Revoked: no bundle verifies under it, whatever its date. */
+            revoked_at?: string;
             /** @constant */
             use: "sig";
             /** @description The public key, base64url. */
