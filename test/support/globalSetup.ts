@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../src/db/migrate.js';
+import { startPgBouncer } from '../../scripts/lib/pgbouncer.js';
 
 /**
  * Once per run: a migrated template database. Every test file clones it
@@ -16,7 +17,12 @@ export default async function setup(): Promise<() => Promise<void>> {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${template}`;
   await migrate(url.toString());
+  // TAS_TEST_DB_POOLER=pgbouncer: every test service's logins go through one PgBouncer in
+  // transaction pooling (test/support/service.ts), so the suite's flows run as behind a pooler.
+  const bouncer = process.env.TAS_TEST_DB_POOLER === 'pgbouncer' ? await startPgBouncer({ poolSize: 5 }) : null;
+  if (bouncer) process.env.TAS_TEST_PGBOUNCER_PORT = String(bouncer.port);
   return async () => {
+    await bouncer?.stop();
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
     try {

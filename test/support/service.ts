@@ -39,12 +39,16 @@ export async function startTestService(
       cb();
     },
   });
+  // The suite run behind PgBouncer (TAS_TEST_DB_POOLER=pgbouncer, test/support/globalSetup.ts).
+  const bouncerPort = process.env.TAS_TEST_PGBOUNCER_PORT;
+  const throughPooler = opts.throughPooler ?? (bouncerPort ? (url: string) => viaPort(url, bouncerPort) : (url: string) => url);
   const config = loadConfig({
+    ...(opts.throughPooler || bouncerPort ? { TAS_DB_POOLER: 'transaction' } : {}),
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
     // The service logs in as tas_app (000009), as in production; migrations run as the owner.
-    DATABASE_URL: (opts.throughPooler ?? ((url: string) => url))(serviceLoginUrl(db.url)),
+    DATABASE_URL: throughPooler(serviceLoginUrl(db.url)),
     DATABASE_OWNER_URL: db.url,
     REDIS_URL: 'redis://127.0.0.1:6379',
     LOG_LEVEL: 'info',
@@ -101,6 +105,12 @@ export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<v
 
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
+}
+
+function viaPort(url: string, port: string): string {
+  const u = new URL(url);
+  u.port = port;
+  return u.toString();
 }
 
 /** The same database, logged in as the service's own role. */
