@@ -167,6 +167,42 @@ describe('GET /v1/entities/{entity_id}/ledger', () => {
     expect(whole).not.toHaveProperty('not_compared');
   });
 
+  it('given a v2 entry stored before the ledger kept neutral signals, then it still reproduces, and says which summary fields it cannot recompute', async () => {
+    const { entityId } = await resolve([email('old.v2.entry@example.com')]);
+    // As the engine stored v2 entries: the scored items only, while the summary counted 7 neutral signals more.
+    const at = '2026-11-20T09:30:00Z';
+    const inputs = {
+      methodology_version: 'trust-method/2', as_of: at, absences: 0,
+      evidence: [
+        { provenance_class: 'computed', trust_band: 'high', observed_at: at, disposition: 'weakens', strength: 'strong' },
+        { provenance_class: 'computed', trust_band: 'low', observed_at: at, disposition: 'supports', strength: 'weak' },
+      ],
+    };
+    const summary = {
+      signals: 9, failed_signals: 0, contradictions: 1, by_provenance_class: { computed: 9 },
+      by_trust_band: { high: 5, medium: 3, low: 1 }, oldest_observed_at: at, newest_observed_at: at,
+    };
+    const inquiryId = randomUUID();
+    await withSystem(ts.service.db, async (db) => {
+      await db.query(sql.unsafe`
+        INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal)
+        VALUES (${inquiryId}, ${ts.tenant.tenant_id}, 'test', ${entityId}, 'concluded', 'onboarding', 'fraud_prevention', '{}', 'test')`);
+      await db.query(sql.unsafe`
+        INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
+                                 methodology_version, label, evidence, inputs)
+        VALUES (${randomUUID()}, ${ts.tenant.tenant_id}, 'test', ${inquiryId}, ${entityId}, 30, 2, 72, false, ${at},
+                'trust-method/2', NULL, ${sql.jsonb(summary)}, ${sql.jsonb(inputs)})`);
+    });
+    const { body } = await get(`/v1/entities/${entityId}/ledger`, ts.tenant.keys.test);
+    const [entry] = LedgerEntryList.parse(body);
+    expect(entry!.inputs.methodology_version).toBe('trust-method/2');
+    const whole = JSON.parse(runScoreCommand(JSON.stringify(entry)));
+    expect(whole).toMatchObject({
+      methodology_version: 'trust-method/2', reproduces: true, score: 30, low: 2, high: 72, unrecorded_signals: 7,
+      not_compared: ['evidence.signals', 'evidence.by_provenance_class', 'evidence.by_trust_band', 'evidence.oldest_observed_at', 'evidence.newest_observed_at'],
+    });
+  });
+
   it('given an entity without assessments, then an empty ledger', async () => {
     const { entityId } = await resolve([email('empty.ledger@example.com')]);
     const { res, body } = await get(`/v1/entities/${entityId}/ledger`, ts.tenant.keys.test);
