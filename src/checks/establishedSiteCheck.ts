@@ -1,8 +1,8 @@
 import { isDisposableDomain } from './emailDomains.js';
 import { ESTABLISHED_SITE_SOURCES, isEstablishedSite, isFreeMailHost, siteOf } from './establishedSites.js';
-import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, supports, type Answer } from './evidence.js';
-import { answerAboutHost } from './hostAnswer.js';
-import { viewHost, type HostView } from './hosts.js';
+import { describeType } from './artifactTypes.js';
+import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, presentedHost, supports, type Answer } from './evidence.js';
+import type { HostView } from './hosts.js';
 
 /**
  * Whether the presentation names an established, widely used site
@@ -64,5 +64,10 @@ export const check = defineCheck(
     dataClass: PUBLIC_FACT,
     sources: ESTABLISHED_SITE_SOURCES,
   },
-  ({ presentation }) => answerAboutHost(presentation, (host, what) => answerFor(presentation.type, host, what, viewHost(host))),
+  ({ presentation }) => {
+    // The host as every check of the inquiry reads it, parsed once (the same parse that stamps the fact).
+    const named = presentedHost(presentation);
+    const what = describeType(presentation.type);
+    return named === null ? absent('no_data', `The ${what} has no host that could be checked.`) : answerFor(presentation.type, named.host, what, named.view);
+  },
 );

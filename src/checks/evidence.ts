@@ -9,7 +9,7 @@ import type {
   Signal,
   Strength,
 } from './types.js';
-import { hostOf, viewHost } from './hosts.js';
+import { hostOf, viewHost, type HostView } from './hosts.js';
 
 /**
  * What a check answers, before the shared fields (about, band, provenance,
@@ -117,7 +117,7 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
   return signal;
 }
 
-interface PresentedPlaces { host: string; site: string; domain: string }
+interface PresentedPlaces { host: string; site: string; domain: string; view: HostView }
 
 // Every check of an inquiry is handed the same presentation object: its host is parsed once, not once a signal.
 const placesOfPresentations = new WeakMap<CheckContext['presentation'], PresentedPlaces | null>();
@@ -127,10 +127,20 @@ function presentedPlaces(presentation: CheckContext['presentation']): PresentedP
   if (places === undefined) {
     const host = hostOf(presentation);
     const view = host === null ? null : viewHost(host);
-    places = host === null || view === null ? null : { host, site: view.platform?.site ?? view.registrable ?? host, domain: view.registrable ?? host };
+    places = host === null || view === null ? null : { host, site: view.platform?.site ?? view.registrable ?? host, domain: view.registrable ?? host, view };
     placesOfPresentations.set(presentation, places);
   }
   return places;
+}
+
+/**
+ * The host a presentation names and how it reads (hosts.ts viewHost), or
+ * null when it names none: parsed once per presentation object, the same
+ * parse that stamps signals' facts, so a check asking it costs no second parse.
+ */
+export function presentedHost(presentation: CheckContext['presentation']): { host: string; view: HostView } | null {
+  const places = presentedPlaces(presentation);
+  return places === null ? null : { host: places.host, view: places.view };
 }
 
 /** The host, site or registrable domain an answer is a fact about, or null when it is about the presented value. */
