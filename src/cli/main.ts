@@ -31,7 +31,7 @@ const HELP: Record<string, string> = {
   migrate: 'tas migrate\n  applies sql/ migrations in order, creating the database if needed.\n\nexample:\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/tas tas migrate',
   tenant: 'tas tenant create --name NAME [--investigative] [--authorization REF] [--json]\n  creates a tenant with its four keys (shown once).\n\nexample:\n  tas tenant create --name acme --json',
   key: 'tas key mint --tenant ID --scopes a,b [--test] [--name NAME] [--json]\n  mints a key for a tenant (shown once).\n\nexample:\n  tas key mint --tenant 0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee --scopes inquiries,findings --test',
-  score: 'tas score [FILE|-]\n  the methodology over an evidence file or a served ledger entry (stdin with -).\n\nexample:\n  curl -s -H "Authorization: Bearer $KEY" $TAS/v1/entities/$ID/ledger | jq \'.[0]\' | tas score -',
+  score: 'tas score [FILE|-]\n  the methodology over an evidence file or a served ledger entry (stdin with -): the version it names\n  (trust-method/1, /2 or /3; absent: the current one); an entry is compared with its published score,\n  interval and evidence summary (reproduces: true|false).\n\nexample:\n  curl -s -H "Authorization: Bearer $KEY" $TAS/v1/entities/$ID/ledger | jq \'.[0]\' | tas score -',
   audit: 'tas audit verify [--chain KEY]\n  seals what is due and recomputes every audit hash chain; exit 1 at the first broken link.\n\nexample:\n  tas audit verify',
   calibration: 'tas calibration [--tenant ID] [--mode live|test] [--svg DIR]\n  Brier score, ECE and the reliability table per methodology version; a plot per version in DIR.\n\nexample:\n  tas calibration --mode live --svg ./calibration',
 };
