@@ -63,8 +63,9 @@ const providerSchema = z
     tier: z.enum(['t1', 't2']).default('t2'),
     provenance_class: z.string().regex(SNAKE_ID).default('third_party'),
     trust_band: z.enum(['high', 'medium', 'low']),
-    // METHODOLOGY.md section 7: the operator declares how diagnostic the provider's
-    // supporting and weakening answers are; moderate is the guidance's middle.
+    // METHODOLOGY.md sections 7 and 8: the operator declares how diagnostic the provider's
+    // supporting and weakening answers are. Moderate by default: no labelled corpus here
+    // holds a provider's answers, and without a cited measurement section 8 allows at most moderate.
     strength: z
       .strictObject({
         supports: z.enum(['weak', 'moderate', 'strong']).default('moderate'),
