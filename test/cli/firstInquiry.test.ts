@@ -131,7 +131,7 @@ describe('the first inquiry, as a newcomer meets it', () => {
     expect(html).toContain('curl -s');
 
     const json = await fetch(`${second!.base}/`, { headers: { accept: 'application/json' } });
-    expect((await json.json()).links).toMatchObject({ docs: '/docs', console: '/console', session_example: '/examples/session', purposes: '/v1/registry/purposes' });
+    expect(((await json.json()) as { links: unknown }).links).toMatchObject({ docs: '/docs', console: '/console', session_example: '/examples/session', purposes: '/v1/registry/purposes' });
 
     const icon = await fetch(`${second!.base}/favicon.ico`);
     expect(icon.status).toBe(200);
