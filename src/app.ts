@@ -12,7 +12,7 @@ import { framingRefusal, type FramingRefusal } from './http/framing.js';
 import type { BoundRoute, Handler } from './http/handler.js';
 import { createPipeline } from './http/pipeline.js';
 import { PROBLEM_TYPE_BASE } from './platform/problems.js';
-import type { RateLimiter } from './http/rateLimit.js';
+import { createRateLimiter, type RateLimiter } from './http/rateLimit.js';
 import { createRouter } from './http/router.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createListAudit } from './http/routes/admin/audit.js';
@@ -51,6 +51,8 @@ import { createDocsAssetHandler, createDocsHandler, createOpenApiHandler } from 
 import { CONSOLE_ASSET_OP, CONSOLE_PAGE_OP, createConsoleAssetHandler, createConsolePageHandler } from './http/routes/console.js';
 import { streamHandlers } from './http/routes/streams.js';
 import { createStreamAccess, streamTicketHandlers } from './http/routes/streamTickets.js';
+import { createAddressGuard } from './http/addressGuard.js';
+import { trustedProxiesOf } from './http/clientAddress.js';
 import { webhookHandlers } from './http/routes/admin/webhooks.js';
 import { insecureTargetsPolicy } from './webhooks/targets.js';
 import type { OperationSpec } from './schemas/operation.js';
@@ -141,6 +143,10 @@ export function createApp(deps: AppDeps): App {
   const streamAccess = createStreamAccess(deps);
   const pipeline = createPipeline({
     queryKeys: deps.config.TAS_STREAM_ACCESS_TOKEN,
+    // The limit before authentication, per client address, and the per-tenant share (issue 40).
+    addressGuard: createAddressGuard({ limiter: createRateLimiter({ redis: deps.redis, prefix: `${deps.config.TAS_REDIS_PREFIX}:addr`, perSecond: deps.config.TAS_ADDRESS_FAILURES_PER_SEC }) }),
+    trustedProxies: trustedProxiesOf(deps.config.TAS_TRUSTED_PROXIES),
+    tenantRateLimiter: createRateLimiter({ redis: deps.redis, prefix: `${deps.config.TAS_REDIS_PREFIX}:tenant`, perSecond: deps.config.TAS_TENANT_RATE_LIMIT_PER_SEC ?? 5 * deps.config.TAS_RATE_LIMIT_PER_SEC }),
     streamTickets: streamAccess,
     replays: replayStore(deps.db),
     ...(checker ? { checkAnswer: answerChecker(checker, deps.log) } : {}),

@@ -119,6 +119,19 @@ const ConfigSchema = z.object({
    * stream within this time (an expiry ends it on the dot).
    */
   TAS_STREAM_KEY_RECHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * Calls per second that may fail to authenticate from one client address
+   * (a burst of as many) before the address gets 429 with Retry-After, and no
+   * key is looked up for it until then. Calls with a good key are not counted.
+   */
+  TAS_ADDRESS_FAILURES_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /**
+   * Proxies (comma-separated addresses) whose X-Forwarded-For names the
+   * client. Empty (default): the TCP peer is the client, whatever the header says.
+   */
+  TAS_TRUSTED_PROXIES: z.string().default(''),
+  /** Requests per second per tenant and mode, all its keys together, beside each key's own limit. Unset: five keys' worth. */
+  TAS_TENANT_RATE_LIMIT_PER_SEC: z.coerce.number().int().min(1).max(10_000_000).optional(),
 });
 
 const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';

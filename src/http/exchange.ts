@@ -22,6 +22,8 @@ export interface Exchange {
   onAbort: (() => void)[];
   /** Set while a streamed request body is unread: the answer then closes the connection. */
   closeAfterAnswer?: boolean;
+  /** The TCP peer's address, as text (src/http/clientAddress.ts reads the client's from it). */
+  peer: string;
 }
 
 export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
@@ -46,6 +48,7 @@ export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
     responded: false,
     extraHeaders: {},
     onAbort: [],
+    peer: Buffer.from(res.getRemoteAddressAsText()).toString(),
   };
   res.onAborted(() => {
     ex.aborted = true;

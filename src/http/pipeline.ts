@@ -14,6 +14,8 @@ import { withRegistryHint } from './registryHints.js';
 import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
+import type { AddressGuard } from './addressGuard.js';
+import { clientAddressOf } from './clientAddress.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
 import { encodedFor, etagOf, matchesIfNoneMatch } from './representation.js';
@@ -44,6 +46,12 @@ export interface PipelineDeps {
   originAllowed?: (principal: Principal, origin: string) => Promise<boolean>;
   /** Whether event streams take an API key in the URL (`?access_token=`, TAS_STREAM_ACCESS_TOKEN); refused by default. */
   queryKeys?: QueryKeyPolicy;
+  /** Counts failed authentications per client address and refuses an address over its limit before any key look-up. */
+  addressGuard?: AddressGuard;
+  /** The proxies whose X-Forwarded-For names the client (TAS_TRUSTED_PROXIES); none by default. */
+  trustedProxies?: ReadonlySet<string>;
+  /** A second bucket per tenant and mode, beside the per-key one: minting keys does not multiply a tenant's share. */
+  tenantRateLimiter?: RateLimiter;
   /** Redeems `?ticket=` on event streams; a ticket is refused when absent. */
   streamTickets?: {
     redeem: StreamTickets['redeem'];
@@ -137,6 +145,7 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   const op = route.op;
   ctx.audit.action = op.operationId;
   wireAudit(deps, ctx);
+  if (op.auth !== 'open') refuseBlockedAddress(deps, ctx);
   const { authorization, rawQuery, ticket, deprecated } = credentialsOf(op, ctx.ex, deps.queryKeys ?? 'refuse');
   if (op.auth !== 'open' && ticket !== undefined) await authoriseTicket(deps, ctx, op, params, ticket);
   else if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
@@ -199,9 +208,23 @@ async function decideOrigin(deps: PipelineDeps, ctx: HandlerContext, op: Operati
   ctx.ex.extraHeaders = { ...ctx.ex.extraHeaders, ...allowedOriginHeaders(origin) };
 }
 
+const clientAddress = (deps: PipelineDeps, ctx: HandlerContext) => clientAddressOf(ctx.ex.peer, ctx.ex.headers['x-forwarded-for'], deps.trustedProxies ?? NO_PROXIES);
+const NO_PROXIES: ReadonlySet<string> = new Set();
+
+const addressLimited = (wait: number) =>
+  new ServiceProblem('rate-limited', 'Too many calls without a valid key from this address.', { retry_after: wait }, { 'Retry-After': String(wait) });
+
+/** The limit before authentication: an address over its failures waits, and no key is looked up meanwhile. */
+function refuseBlockedAddress(deps: PipelineDeps, ctx: HandlerContext): void {
+  const wait = deps.addressGuard?.blocked(clientAddress(deps, ctx)) ?? null;
+  if (wait !== null) throw addressLimited(wait);
+}
+
 async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, authorization: string | undefined): Promise<void> {
   const outcome = await deps.authenticator.authenticate(authorization);
   if (!outcome.ok) {
+    const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx)).catch(() => null)) ?? null;
+    if (wait !== null) throw addressLimited(wait);
     const challenge = outcome.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
     throw new ServiceProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });
   }
@@ -213,6 +236,8 @@ async function authoriseTicket(deps: PipelineDeps, ctx: HandlerContext, op: Oper
   const stream = STREAM_OF_OPERATION[op.operationId];
   const grant = stream && deps.streamTickets ? await deps.streamTickets.redeem(ticket, stream.kind, params[stream.param] ?? '') : null;
   if (grant === null) {
+    const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx)).catch(() => null)) ?? null;
+    if (wait !== null) throw addressLimited(wait);
     throw new ServiceProblem('unauthorized', 'The stream ticket is unknown, already used, expired or for another stream.', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   }
   const principal = principalOfGrant(grant);
@@ -229,10 +254,17 @@ async function admit(deps: PipelineDeps, ctx: HandlerContext, need: string, prin
     // RFC 6750 3.1: the challenge names the error and the scope the call needs.
     throw new ServiceProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
   }
-  const decision = await deps.rateLimiter.take(principal.keyId);
+  // The key's bucket and its tenant's, asked at once: the second costs no extra wait.
+  const [decision, tenant] = await Promise.all([
+    deps.rateLimiter.take(principal.keyId),
+    deps.tenantRateLimiter?.take(`${principal.tenantId}:${principal.mode}`) ?? null,
+  ]);
   rateHeaders.set(ctx, rateLimitHeaders(decision));
   if (decision.wait !== null) {
     throw new ServiceProblem('rate-limited', 'This key is over its rate limit.', { retry_after: decision.wait }, { 'Retry-After': String(decision.wait) });
+  }
+  if (tenant !== null && tenant.wait !== null) {
+    throw new ServiceProblem('rate-limited', "This tenant is over its rate limit (all of its keys together).", { retry_after: tenant.wait }, { 'Retry-After': String(tenant.wait) });
   }
 }
 
