@@ -164,6 +164,7 @@ export function createApp(deps: AppDeps): App {
   const app = uWS.App();
   const sessionSockets = registerSessionSocket(app, {
     sessions: deps.sessions, hub: deps.hub, auditWriter: deps.auditWriter, revocations: deps.revocations, log: deps.log, isDraining: () => draining,
+    keyState: streamAccess.keyState, keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
   });
   app.any('/*', (res, req) => {
     const ex = captureExchange(res, req);

@@ -38,7 +38,7 @@ const STANDING_OPERATIONS: readonly OperationSpec[] = [
     operationId: 'streamMonitorEvents', method: 'get', path: '/v1/monitors/{monitor_id}/events', tag: 'Monitors', auth: 'monitors',
     summary: 'Stream monitor triggers (SSE)', description: 'Events: `MonitorTriggered`.',
     params: { monitor_id: 'uuid' }, query: AfterQuery, headers: [LAST_EVENT_ID],
-    success: { status: 200, description: 'Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing.', contentType: 'text/event-stream' },
+    success: { status: 200, description: 'Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`, `key_expired`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing.', contentType: 'text/event-stream' },
     validation: true,
   },
   {

@@ -116,7 +116,7 @@ export const CASE_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Stream case events (SSE)',
     description: 'Events: `CaseChanged`, `AssessmentRevised` (expansions), `MonitorTriggered` (case monitors).',
     params: caseId, query: AfterQuery, headers: [LAST_EVENT_ID],
-    success: { status: 200, description: 'Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing.', contentType: 'text/event-stream' },
+    success: { status: 200, description: 'Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`, `key_expired`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing.', contentType: 'text/event-stream' },
     validation: true,
   },
 ];

@@ -10,6 +10,8 @@ import { ServiceProblem } from '../../platform/problems.js';
 import { createConnection, type SessionConnection } from '../../sessions/connection.js';
 import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from '../../sessions/limits.js';
 import type { SessionService } from '../../sessions/service.js';
+import type { Principal } from '../../auth/authenticate.js';
+import type { KeyState } from '../../db/keys.js';
 
 /**
  * The session WebSocket route, `GET /v1/sessions/{session_id}/ws`.
@@ -35,6 +37,9 @@ export interface SessionSocketDeps {
   revocations: RevocationBus;
   log: Logger;
   isDraining: () => boolean;
+  /** The opening key's state in the database, re-checked every keyRecheckMs for every open socket (issue 40). */
+  keyState?: (principal: Principal) => Promise<KeyState>;
+  keyRecheckMs?: number;
 }
 
 export const SESSION_SOCKET_PATH = '/v1/sessions/:session_id/ws';
@@ -59,6 +64,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
   deps.revocations.onRevoked((keyId) => {
     for (const conn of live) if (conn.binding.keyId === keyId) conn.end(CLOSE_CODES.policyViolation, 'key revoked', 'key_revoked');
   });
+  const stopKeyChecks = recheckKeys(live, deps);
 
   app.ws<UserData>(SESSION_SOCKET_PATH, {
     maxPayloadLength: HARD_MAX_PAYLOAD_BYTES,
@@ -105,9 +111,42 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
 
   return {
     drain() {
+      stopKeyChecks();
       for (const conn of [...live]) conn.end(CLOSE_CODES.goingAway, 'going away', 'server_shutdown');
     },
   };
+}
+
+const DEFAULT_KEY_RECHECK_MS = 30_000;
+
+/**
+ * The net under the revocation bus (issue 40): every keyRecheckMs, each key
+ * that has sockets open is looked up once; a revoked or expired one ends its
+ * sockets with 1008, as the bus would. A failed look-up keeps them open.
+ */
+function recheckKeys(live: ReadonlySet<SessionConnection>, deps: SessionSocketDeps): () => void {
+  const keyState = deps.keyState;
+  if (!keyState) return () => undefined;
+  let running = false;
+  const sweep = async () => {
+    if (running || live.size === 0) return;
+    running = true;
+    try {
+      const byKey = new Map<string, SessionConnection>();
+      for (const conn of live) byKey.set(conn.binding.keyId, conn);
+      for (const [keyId, conn] of byKey) {
+        const state = await keyState({ tenantId: conn.binding.tenantId, mode: conn.binding.mode, keyId, scopes: new Set(), label: `key:${keyId}` }).catch(() => null);
+        if (state === null || state.kind === 'active') continue;
+        const reason = state.kind === 'revoked' ? 'key_revoked' : 'key_expired';
+        for (const c of [...live]) if (c.binding.keyId === keyId) c.end(CLOSE_CODES.policyViolation, reason.replace('_', ' '), reason);
+      }
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void sweep(), deps.keyRecheckMs ?? DEFAULT_KEY_RECHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 interface Handshake {
