@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../src/db/migrate.js';
 import { startPgBouncer } from '../../scripts/lib/pgbouncer.js';
+import { startRedisCluster, startRedisSentinel } from '../../scripts/lib/redisServers.js';
 
 /**
  * Once per run: a migrated template database. Every test file clones it
@@ -21,8 +22,15 @@ export default async function setup(): Promise<() => Promise<void>> {
   // transaction pooling (test/support/service.ts), so the suite's flows run as behind a pooler.
   const bouncer = process.env.TAS_TEST_DB_POOLER === 'pgbouncer' ? await startPgBouncer({ poolSize: 5 }) : null;
   if (bouncer) process.env.TAS_TEST_PGBOUNCER_PORT = String(bouncer.port);
+  // TAS_TEST_REDIS=cluster | sentinel: every test service talks to a three-master Redis Cluster or a
+  // Sentinel-guarded primary started here, instead of the Redis on 6379.
+  const redis = process.env.TAS_TEST_REDIS === 'cluster' ? await startRedisCluster()
+    : process.env.TAS_TEST_REDIS === 'sentinel' ? await startRedisSentinel() : null;
+  if (redis && 'nodes' in redis) process.env.TAS_TEST_REDIS_CLUSTER_NODES = redis.nodes;
+  if (redis && 'sentinels' in redis) Object.assign(process.env, { TAS_TEST_REDIS_SENTINELS: redis.sentinels, TAS_TEST_REDIS_SENTINEL_NAME: redis.name });
   return async () => {
     await bouncer?.stop();
+    await redis?.stop();
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
     try {

@@ -44,6 +44,7 @@ export async function startTestService(
   const throughPooler = opts.throughPooler ?? (bouncerPort ? (url: string) => viaPort(url, bouncerPort) : (url: string) => url);
   const config = loadConfig({
     ...(opts.throughPooler || bouncerPort ? { TAS_DB_POOLER: 'transaction' } : {}),
+    ...redisTopologyUnderTest(),
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -105,6 +106,14 @@ export async function dropRedisKeys(redisUrl: string, prefix: string): Promise<v
 
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
+}
+
+/** The suite on a Redis Cluster or Sentinel (TAS_TEST_REDIS, test/support/globalSetup.ts). */
+function redisTopologyUnderTest(): Record<string, string> {
+  const { TAS_TEST_REDIS_CLUSTER_NODES: nodes, TAS_TEST_REDIS_SENTINELS: sentinels, TAS_TEST_REDIS_SENTINEL_NAME: name } = process.env;
+  if (nodes) return { REDIS_CLUSTER_NODES: nodes };
+  if (sentinels && name) return { REDIS_SENTINELS: sentinels, REDIS_SENTINEL_NAME: name };
+  return {};
 }
 
 function viaPort(url: string, port: string): string {
