@@ -4025,7 +4025,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing. */
+            /** @description Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`, `key_expired`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing. */
             200: {
                 headers: {
                     "X-Service-Audit-Id": components["headers"]["AuditId"];
@@ -5424,7 +5424,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing. */
+            /** @description Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`, `key_expired`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing. */
             200: {
                 headers: {
                     "X-Service-Audit-Id": components["headers"]["AuditId"];
@@ -5963,7 +5963,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing. */
+            /** @description Server-sent events; each `data:` of an event with an `id:` is an EventEnvelope. Two live signals carry no `id:` (never stored, never replayed): `StreamEnding` ({stream_id, reason}) just before the server ends the response (`shutdown`: reconnect with Last-Event-ID; `monitor_deleted`, `key_revoked`, `key_expired`: do not), and on monitor streams `MonitorChecked` ({stream_id, checked_at, unchanged}) after a rescan that changed nothing. */
             200: {
                 headers: {
                     "X-Service-Audit-Id": components["headers"]["AuditId"];
