@@ -3,7 +3,7 @@ import { discoverChecks } from './registry.js';
 import type { CheckDefinition, DataSource, EvidenceDeclaration, Judged, Strength } from './types.js';
 
 /**
- * The published table of check kinds (METHODOLOGY.md sections 7 and 8): for every
+ * The published table of check kinds (docs/methodology.md, section 5): for every
  * check, what it looks at, each (kind, disposition) it can give with its
  * strength and the reason for it, and the data it reads with version and
  * licence. Built from the checks' own declarations, so the table cannot say
@@ -114,7 +114,7 @@ const HEADER = `# Checks: what each one looks at, and how much it counts
 Generated from the checks' own declarations by \`npm run docs:checks\`; a test
 fails when this file and the code disagree, so do not edit it by hand.
 
-Every scored answer carries a **strength** (METHODOLOGY.md section 8,
+Every scored answer carries a **strength** (docs/methodology.md, section 5,
 \`trust-method/3\`): \`weak\` 1, \`moderate\` 3, \`strong\` 8, on the scale of
 observations, multiplying the item's weight. Under the Beta(1, 1) prior one
 item of weight w moves the odds by a factor w + 1, so the three are each about
@@ -144,7 +144,7 @@ platform (\`www.example.com\` and \`example.com\` are one site;
 \`a.web.app\` and \`b.web.app\` are two). An answer can concern a wider
 place than its check's column: what a site's own name resembles
 (\`domain_lookalike\`'s typos, confusables and embedded names) is counted once
-per site. Counting assumes independent items (METHODOLOGY.md section 1).
+per site. Counting assumes independent items (docs/methodology.md, section 1).
 `;
 
 const JUDGES: Record<Judged, string> = { value: 'presented value', host: 'host', site: 'site', domain: 'registrable domain' };
