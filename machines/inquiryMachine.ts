@@ -1,5 +1,5 @@
 import { and, setup } from 'xstate';
-import type { Absence, OutboxJob, Signal } from './types.js';
+import type { Absence, Assessment, AssessmentRecord, OutboxJob, Signal } from './types.js';
 
 /**
  * The inquiry machine (DESIGN.md 2.4). It decides, it never computes: every
@@ -33,16 +33,6 @@ export const INQUIRY_MACHINE_VERSION = 1;
 
 export type InquiryStatus = 'accepted' | 'reasoning' | 'preliminary' | 'concluded' | 'rejected';
 
-/** An assessment as the caller computed it; the machine only stamps `preliminary`. */
-export type AssessmentBody = Record<string, unknown> & { assessment_id: string };
-
-/**
- * What the ledger keeps beside an assessment (the scoring inputs and the
- * findings as they stood). It goes to `recordAssessment` only, never into the
- * announced event, which anyone holding the stream may read.
- */
-export type AssessmentRecord = Record<string, unknown>;
-
 export interface PendingCheck {
   /** Stable key of one worker check of this inquiry (what `check.reported` names). */
   key: string;
@@ -71,16 +61,16 @@ export type InquiryEvent =
       signals: Signal[];
       absences: Absence[];
       pending: PendingCheck[];
-      assessment: AssessmentBody;
+      assessment: Assessment;
       record?: AssessmentRecord;
       narrowEnough: boolean;
       deadlineMs: number;
       maxReasoningMs: number;
     }
   | { type: 'inquiry.rejected'; rule: string }
-  | { type: 'check.reported'; key: string; signals: Signal[]; absences: Absence[]; assessment: AssessmentBody; record?: AssessmentRecord; narrowEnough: boolean }
-  | { type: 'deadline.reached'; assessment: AssessmentBody; record?: AssessmentRecord; timeoutAbsences: Absence[] }
-  | { type: 'reasoning.expired'; assessment: AssessmentBody; record?: AssessmentRecord; timeoutAbsences: Absence[] };
+  | { type: 'check.reported'; key: string; signals: Signal[]; absences: Absence[]; assessment: Assessment; record?: AssessmentRecord; narrowEnough: boolean }
+  | { type: 'deadline.reached'; assessment: Assessment; record?: AssessmentRecord; timeoutAbsences: Absence[] }
+  | { type: 'reasoning.expired'; assessment: Assessment; record?: AssessmentRecord; timeoutAbsences: Absence[] };
 
 type IssueKind = 'AssessmentIssued' | 'AssessmentRevised';
 interface IssueParams {
@@ -88,7 +78,7 @@ interface IssueParams {
   announce: IssueKind;
 }
 
-function assessmentOf(event: InquiryEvent): AssessmentBody {
+function assessmentOf(event: InquiryEvent): Assessment {
   // Only reachable through a transition wired to an event without an assessment: a bug in this file.
   if (!('assessment' in event)) throw new Error(`inquiry machine: ${event.type} carries no assessment`);
   return event.assessment;
@@ -112,7 +102,7 @@ const runtimeSetup = setup({
   actions: {
     // Carried out by the runtime; declared here only so their params are typed.
     updateInquiryStatus: (_, _params: { status: InquiryStatus }) => {},
-    recordAssessment: (_, _params: { assessment: AssessmentBody; record: AssessmentRecord | null }) => {},
+    recordAssessment: (_, _params: { assessment: Assessment; record: AssessmentRecord | null }) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},
     enqueueJob: (_, _params: OutboxJob) => {},
     scheduleEvent: (_, _params: { event: { type: string }; delayMs: number; timerId: string }) => {},

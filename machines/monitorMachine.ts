@@ -1,5 +1,5 @@
 import { setup } from 'xstate';
-import type { OutboxJob, TriggerHit } from './types.js';
+import type { Assessment, OutboxJob, TriggerHit } from './types.js';
 
 /**
  * The monitor machine (DESIGN.md 2.8 "Monitors"): a standing watch on a
@@ -44,14 +44,6 @@ export const RECENT_RUNS = 64;
 
 export type MonitorStatus = 'active' | 'rescanning' | 'closed';
 
-/** An assessment as the rescan's inquiry issued it (the Assessment schema). */
-export type MonitorAssessment = Record<string, unknown> & {
-  assessment_id: string;
-  score: number;
-  low: number;
-  high: number;
-  label: { value: string; policy_version: number } | null;
-};
 
 export interface MonitorInput {
   monitor_id: string;
@@ -65,14 +57,14 @@ export interface MonitorContext extends MonitorInput {
   inFlight: string[];
   /** The last RECENT_RUNS finished run ids, oldest first. */
   recentRuns: string[];
-  lastAssessment: MonitorAssessment | null;
+  lastAssessment: Assessment | null;
   /** What `score_moves_by` measures from: the last announced assessment, or the first one. */
-  reference: MonitorAssessment | null;
+  reference: Assessment | null;
 }
 
 export type MonitorEvent =
   | { type: 'monitor.rescanDue'; runId: string }
-  | { type: 'rescan.completed'; runId: string; assessment: MonitorAssessment; previous: MonitorAssessment | null; triggered: TriggerHit[] }
+  | { type: 'rescan.completed'; runId: string; assessment: Assessment; previous: Assessment | null; triggered: TriggerHit[] }
   | { type: 'rescan.unchanged'; runId: string; checkedAt: string }
   | { type: 'rescan.failed'; runId: string; reason: string }
   | { type: 'monitor.close' };
@@ -141,7 +133,7 @@ export const monitorMachine = runtimeSetup.extend({
         lastAssessment: event.assessment,
         reference: announce || context.reference === null ? event.assessment : context.reference,
       });
-      enqueue({ type: 'recordMonitorAssessment', params: { assessmentId: event.assessment.assessment_id, checkedAt: String(event.assessment.as_of) } });
+      enqueue({ type: 'recordMonitorAssessment', params: { assessmentId: event.assessment.assessment_id, checkedAt: event.assessment.as_of } });
       if (!announce) return;
       const payload = {
         monitor_id: context.monitor_id,

@@ -1,5 +1,5 @@
 import { setup } from 'xstate';
-import type { NormalisedPresentation, Signal, SubjectClaim } from './types.js';
+import type { Assessment, AssessmentRecord, NormalisedPresentation, Signal, SubjectClaim } from './types.js';
 
 /**
  * The session machine (DESIGN.md 2.8 "Sessions"): a live intake over one
@@ -36,10 +36,6 @@ export const SESSION_MACHINE_VERSION = 1;
 export type SessionStateValue = 'open' | 'closing' | 'closed';
 export type RetentionMode = 'standard' | 'transient';
 
-/** An assessment as the caller computed it (the REST Assessment shape). */
-export type AssessmentBody = Record<string, unknown> & { assessment_id: string };
-/** What the ledger keeps beside it: scoring inputs and findings. Never announced. */
-export type AssessmentRecord = Record<string, unknown>;
 /** A finding as announced; only its id matters to the machine. */
 export type FindingBody = Record<string, unknown> & { finding_id: string };
 
@@ -54,7 +50,7 @@ export interface ObservationNote {
 }
 
 export interface Final {
-  assessment: AssessmentBody;
+  assessment: Assessment;
   record: AssessmentRecord;
 }
 
@@ -106,7 +102,7 @@ export type SessionEvent =
       /** Only the notes this frame added (kept until close by standard sessions). */
       observations: ObservationNote[];
       entityId: string | null;
-      assessment: AssessmentBody;
+      assessment: Assessment;
       record: AssessmentRecord;
       addedFindings: FindingBody[];
     }
@@ -136,7 +132,7 @@ const base = setup({
   },
   actions: {
     // Carried out by the runtime; declared here only so their params are typed.
-    recordAssessment: (_, _params: { assessment: AssessmentBody; record: AssessmentRecord }) => {},
+    recordAssessment: (_, _params: { assessment: Assessment; record: AssessmentRecord }) => {},
     recordObservations: (_, _params: { entityId: string | null; sessionId: string; observations: ObservationNote[] }) => {},
     updateSessionStatus: (_, _params: { state: SessionStateValue; reason: string | null }) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},

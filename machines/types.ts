@@ -89,3 +89,51 @@ export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 export interface TriggerHit {
   reason: TriggerKind;
 }
+
+/** The tenant's own label for an assessment, and the policy version that gave it. */
+export interface AssessmentLabel {
+  value: string;
+  policy_version: number;
+}
+
+/** Counts of the admitted evidence (METHODOLOGY.md): never a source name or raw content. */
+export interface EvidenceSummary {
+  signals: number;
+  failed_signals: number;
+  contradictions: number;
+  by_provenance_class: Record<string, number>;
+  by_trust_band: Record<TrustBand, number>;
+  oldest_observed_at: string;
+  newest_observed_at: string;
+}
+
+/**
+ * The assessment, declared once: what the scoring produces, what the ledger
+ * keeps, what the machines carry and announce, and what a caller reads (the
+ * contract's `Assessment` schema in src/schemas/inquiries.ts is checked
+ * against it at compile time). The machines only stamp `preliminary`.
+ */
+export interface Assessment {
+  assessment_id: string;
+  inquiry_id: string;
+  score: number;
+  low: number;
+  high: number;
+  preliminary: boolean;
+  as_of: string;
+  methodology_version: string;
+  label: AssessmentLabel | null;
+  evidence: EvidenceSummary;
+  entity_id: string | null;
+}
+
+/**
+ * What the ledger keeps beside an assessment: the scoring inputs `tas score`
+ * reconstructs it from, and the findings as they stood. It goes to
+ * `recordAssessment` only, never into an announced event, which anyone
+ * holding the stream may read.
+ */
+export interface AssessmentRecord {
+  inputs: unknown;
+  findings: unknown;
+}

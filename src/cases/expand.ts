@@ -6,6 +6,7 @@ import { withTenant, type Db } from '../db/pool.js';
 import { carriersOf } from '../entities/history.js';
 import { CHECK_COST_UNIT } from '../inquiries/engine.js';
 import type { InquiryService } from '../inquiries/service.js';
+import type { InquiryView } from '../inquiries/view.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { CaseExpandIn, CaseOut } from '../schemas/cases.js';
 import { InquiryRequest } from '../schemas/inquiries.js';
@@ -41,8 +42,13 @@ export interface CaseExpansionDeps {
 
 export type CaseExpansion = ReturnType<typeof createCaseExpansion>;
 
+/** What a hop answers: the inquiry it ran (gated, expanded or chosen alike); revisions follow on the case stream. */
+export interface ExpansionAnswer {
+  inquiry: InquiryView;
+}
+
 export function createCaseExpansion(deps: CaseExpansionDeps) {
-  async function expand(ctx: CallContext, principal: Principal, caseId: string, body: CaseExpandIn): Promise<{ status: 202; body: unknown }> {
+  async function expand(ctx: CallContext, principal: Principal, caseId: string, body: CaseExpandIn): Promise<ExpansionAnswer> {
     const current = await deps.cases.view(principal, caseId);
     ctx.audit.purpose = current.purpose;
     if (current.state === 'closed' || current.state === 'signed_off') {
@@ -58,10 +64,10 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     await deps.cases.recordExpansion(ctx, principal, caseId, {
       outcome: 'expanded', inquiry_id: answer.inquiryId, gate: null, chosen: [], cost: cost(ctx), entity_ids: answer.entityIds, reason: null,
     }, 202);
-    return { status: 202, body: answer.body };
+    return { inquiry: answer.inquiry };
   }
 
-  async function gated(ctx: CallContext, principal: Principal, current: CaseOut, request: InquiryRequest, intent: string) {
+  async function gated(ctx: CallContext, principal: Principal, current: CaseOut, request: InquiryRequest, intent: string): Promise<ExpansionAnswer> {
     const answer = await runHop(ctx, principal, request);
     const gate: CaseGate = {
       gate_id: answer.inquiryId, seed: request.subject as Record<string, unknown>, intent, candidates: await candidatesOf(principal, answer.inquiryId, answer.entityIds),
@@ -70,10 +76,10 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     await deps.cases.recordExpansion(ctx, principal, current.case_id, {
       outcome: 'gated', inquiry_id: answer.inquiryId, gate, chosen: [], cost: cost(ctx), entity_ids: [], reason: null,
     }, 202);
-    return { status: 202 as const, body: answer.body };
+    return { inquiry: answer.inquiry };
   }
 
-  async function choose(ctx: CallContext, principal: Principal, current: CaseOut, body: CaseExpandIn, chosen: NonNullable<CaseExpandIn['choose']>) {
+  async function choose(ctx: CallContext, principal: Principal, current: CaseOut, body: CaseExpandIn, chosen: NonNullable<CaseExpandIn['choose']>): Promise<ExpansionAnswer> {
     const gate = await deps.cases.gate(principal, current.case_id, chosen.inquiry_id);
     if (!gate) throw new ValidationFailure([{ loc: ['body', 'choose', 'inquiry_id'], msg: 'No gated expansion of this case has that inquiry id.', type: 'not_found' }]);
     const offered = new Map(gate.candidates.map((c) => [c.connection_id, c]));
@@ -90,7 +96,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
       outcome: 'chosen', inquiry_id: answer.inquiryId, gate, chosen: chosen.connection_ids, cost: cost(ctx),
       entity_ids: [...new Set([...answer.entityIds, ...attributed])], reason: null,
     }, 202);
-    return { status: 202 as const, body: answer.body };
+    return { inquiry: answer.inquiry };
   }
 
   /** Refuses, before any work, a hop that would spend more than the case has left or than its own cap; the refusal is recorded. */
@@ -118,9 +124,8 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
    */
   async function runHop(ctx: CallContext, principal: Principal, request: InquiryRequest) {
     const answer = await deps.inquiries.inquire(withoutAudit(ctx), principal, request);
-    const body = answer.body as { inquiry_id: string; assessment?: { entity_id?: string | null } };
-    const entityId = body.assessment?.entity_id ?? null;
-    return { inquiryId: body.inquiry_id, entityIds: entityId ? [entityId] : [], body: answer.body };
+    const entityId = answer.assessment.entity_id;
+    return { inquiryId: answer.inquiry.inquiry_id, entityIds: entityId ? [entityId] : [], inquiry: answer.inquiry };
   }
 
   /** The values the seed shares with other entities, each with those entities: what a gate offers. */

@@ -2,6 +2,8 @@ import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from './pool.js';
 import { jsonb } from './jsonb.js';
+import { Label } from '../schemas/common.js';
+import { EvidenceSummary } from '../schemas/inquiries.js';
 
 /** One function per query on inquiries, assessments (the ledger) and idempotency_keys. */
 export interface NewInquiry {
@@ -99,8 +101,9 @@ export const AssessmentRow = z.object({
   preliminary: z.boolean(),
   as_of: z.string(),
   methodology_version: z.string(),
-  label: z.unknown(),
-  evidence: z.record(z.string(), z.unknown()),
+  // The JSON the engine wrote, parsed as the Assessment's own parts on every read (never cast).
+  label: Label.nullable(),
+  evidence: EvidenceSummary,
   findings: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AssessmentRow = z.infer<typeof AssessmentRow>;
@@ -135,8 +138,12 @@ export async function findIdempotencyKey(tx: Tx, key: string): Promise<Idempoten
     SELECT request_hash, inquiry_id, status_code, response, created_at FROM idempotency_keys WHERE key = ${key}`);
 }
 
-export async function storeIdempotentResponse(tx: Tx, key: string, statusCode: number, response: unknown): Promise<void> {
+/**
+ * Keeps the first answer of a key. status_code stays a column for the rows
+ * written before; an inquiry's answer is always its 200, so it is written as such.
+ */
+export async function storeIdempotentResponse(tx: Tx, key: string, response: unknown): Promise<void> {
   await tx.query(sql.unsafe`
-    UPDATE idempotency_keys SET status_code = ${statusCode}, response = ${jsonb(response)}
+    UPDATE idempotency_keys SET status_code = 200, response = ${jsonb(response)}
     WHERE key = ${key} AND response IS NULL`);
 }

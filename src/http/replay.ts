@@ -1,12 +1,11 @@
-import { sha256 } from '../platform/digest.js';
 import type { Principal } from '../auth/authenticate.js';
+import { IN_FLIGHT_WINDOW_MS, judgeClash, requestHash } from '../platform/idempotency.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { canonicalJson } from '../inquiries/idempotency.js';
 import type { HandlerContext, HandlerResult } from './handler.js';
 
 /**
  * The `Idempotency-Key` header (the IETF draft's name, as Stripe uses it) on
- * the POSTs that create. The first call with a key runs and its answer is
+ * the POSTs that create, under the one rule set of src/platform/idempotency.ts. The first call with a key runs and its answer is
  * kept; a retry with the same key and the same request gets that answer again
  * (`Idempotent-Replayed: true`), whatever happened to the first response on
  * the way; the same key with another request is refused (rule I17); a retry
@@ -15,7 +14,7 @@ import type { HandlerContext, HandlerResult } from './handler.js';
  * Not atomic with the handler's own transaction (that is POST /v1/inquiries's
  * `idempotency_key`, claimed inside it): a process that dies between the
  * commit and the answer being kept leaves a claim that a retry takes over
- * after IN_FLIGHT_MS and runs again. A failed call (an error answer) gives
+ * after IN_FLIGHT_WINDOW_MS and runs again. A failed call (an error answer) gives
  * its key back, so the retry runs afresh.
  */
 export interface ReplayStore {
@@ -25,7 +24,6 @@ export interface ReplayStore {
   release(principal: Principal, operation: string, key: string): Promise<void>;
 }
 
-export const IN_FLIGHT_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
 export async function withReplay(store: ReplayStore, ctx: HandlerContext, operation: string, run: () => Promise<HandlerResult>): Promise<HandlerResult> {
@@ -34,12 +32,13 @@ export async function withReplay(store: ReplayStore, ctx: HandlerContext, operat
   if (!KEY.test(key)) throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], type: 'string_pattern_mismatch', msg: 'An idempotency key is 1 to 128 visible ASCII characters.' }]);
   const principal = ctx.principal;
   // The key's scopes are part of the request: an answer replays only to a key with the same scopes (issue 40).
-  const hash = sha256(canonicalJson({ params: ctx.params, query: ctx.query, body: ctx.body, scopes: [...principal.scopes].sort() }));
+  const hash = requestHash({ params: ctx.params, query: ctx.query, body: ctx.body }, principal.scopes);
   const claimed = await store.claim(principal, operation, key, hash);
   if (claimed !== 'claimed') {
-    if (claimed.hash !== hash) throw ValidationFailure.rule('I17', ['header', 'Idempotency-Key'], 'This idempotency key was used with a different request, or by a key with other scopes (rule I17).');
-    if (claimed.status !== null) return { status: claimed.status, body: claimed.response, headers: { 'Idempotent-Replayed': 'true' } };
-    if (!(claimed.ageMs > IN_FLIGHT_MS && (await store.retake(principal, operation, key, hash, IN_FLIGHT_MS)))) {
+    const verdict = judgeClash({ hash: claimed.hash, answered: claimed.status !== null, ageMs: claimed.ageMs }, hash, ['header', 'Idempotency-Key']);
+    if (verdict === 'replay') return { status: claimed.status!, body: claimed.response, headers: { 'Idempotent-Replayed': 'true' } };
+    // Abandoned: taken over, unless another retry took it over first.
+    if (!(await store.retake(principal, operation, key, hash, IN_FLIGHT_WINDOW_MS))) {
       throw new ServiceProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });
     }
   }

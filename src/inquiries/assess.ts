@@ -1,28 +1,14 @@
 import type { Absence, Signal } from '../checks/types.js';
-import { labelFor, type PolicyLabel } from '../policies/evaluate.js';
+import { labelFor } from '../policies/evaluate.js';
+import type { Assessment } from '../../machines/types.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 import { admitEvidence, isNarrowEnough, score, summarizeEvidence, toLedgerSignals, type LedgerSignal, type MethodologyVersion, type Stake } from '../scoring/index.js';
-import type { EvidenceSummary } from '../scoring/index.js';
 
 /**
  * One assessment from the evidence gathered so far: admission, the one
  * scoring function, the evidence summary, the stake's stopping rule and the
  * tenant's label. Pure: the clock and the ids come in as arguments.
  */
-export interface AssessmentBody {
-  assessment_id: string;
-  inquiry_id: string;
-  score: number;
-  low: number;
-  high: number;
-  preliminary: boolean;
-  as_of: string;
-  methodology_version: string;
-  label: PolicyLabel | null;
-  evidence: EvidenceSummary;
-  entity_id: string | null;
-}
-
 /**
  * What `tas score` needs to reconstruct the assessment from the ledger: the
  * admitted signals in stored order, neutral ones included (the scoring
@@ -50,7 +36,7 @@ export interface AssessInput {
 }
 
 export interface AssessOutput {
-  assessment: AssessmentBody;
+  assessment: Assessment;
   inputs: LedgerInputs;
   /** The stopping rule: the interval is as narrow as the stake needs. */
   narrowEnough: boolean;

@@ -84,7 +84,7 @@ export async function runCheckJob(deps: ContinuationDeps, job: CheckJob): Promis
       : probe;
     return {
       type: 'check.reported', key: job.key, signals: result.signals, absences: result.absences,
-      assessment: asBody(out.assessment), record: out.record as Record<string, unknown>, narrowEnough: out.narrowEnough,
+      assessment: out.assessment, record: out.record, narrowEnough: out.narrowEnough,
     };
   });
 }
@@ -102,7 +102,7 @@ export async function fireInquiryTimer(deps: ContinuationDeps, scope: Scope, inq
     // A preliminary answer counts the unanswered checks as absences too: they widen its interval honestly.
     const absences: Absence[] = [...ctx.absences, ...timeouts];
     const out = assessNow(facts, { assessmentId: newRowId(), asOf: deps.now(), signals: ctx.signals as Signal[], absences, pendingCount: 0, preliminary });
-    return { type, assessment: asBody(out.assessment), record: out.record as Record<string, unknown>, timeoutAbsences: preliminary ? [] : timeouts };
+    return { type, assessment: out.assessment, record: out.record, timeoutAbsences: preliminary ? [] : timeouts };
   });
 }
 
@@ -112,8 +112,4 @@ function pendingPresentations(facts: InquiryFacts, pending: readonly string[]): 
     const presentation = facts.pendingIndex[key];
     return presentation ? [{ presentation }] : [];
   });
-}
-
-function asBody(a: unknown): Record<string, unknown> & { assessment_id: string } {
-  return a as Record<string, unknown> & { assessment_id: string };
 }

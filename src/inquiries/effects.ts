@@ -1,6 +1,6 @@
 import { blindEffect, type BlindWrite, type Effect } from '../../actors/actions.js';
 import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry } from '../db/inquiries.js';
-import type { AssessmentBody, LedgerInputs } from './assess.js';
+import type { Assessment, AssessmentRecord } from '../../machines/types.js';
 
 /**
  * The inquiry machine's in-transaction effects: the ledger row of every
@@ -9,13 +9,8 @@ import type { AssessmentBody, LedgerInputs } from './assess.js';
  * Both are blind writes (actors/actions.ts): they go out with the command's
  * last statement instead of a round trip each.
  */
-export interface AssessmentRecord {
-  inputs: LedgerInputs;
-  findings: unknown;
-}
-
 export const inquiryEffects: Record<string, Effect> = {
-  recordAssessment: blindEffect(async (_tx, params: { assessment: AssessmentBody; record: AssessmentRecord }, ctx) => {
+  recordAssessment: blindEffect(async (_tx, params: { assessment: Assessment; record: AssessmentRecord }, ctx) => {
     const a = params.assessment;
     ctx.defer({ table: 'assessments', sql: assessmentInsert({
       id: a.assessment_id,

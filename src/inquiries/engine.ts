@@ -19,7 +19,7 @@ import { ServiceProblem } from '../platform/problems.js';
 import type { InquiryRequest } from '../schemas/inquiries.js';
 import type { InquiryEvent, PendingCheck } from '../../machines/inquiryMachine.js';
 import { assessNow, normaliseSubject, runInline, type InquiryFacts } from './evaluate.js';
-import type { AssessmentBody } from './assess.js';
+import type { Assessment } from '../../machines/types.js';
 import { planChecks, type CheckPlan } from './plan.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 
@@ -169,10 +169,8 @@ export async function openInquiry(
         signals,
         absences,
         pending: worker.map((p) => pendingJob(principal, inquiryId, p, presentations, body)),
-        // The machine carries the assessment and its record opaquely (it reads only assessment_id):
-        // typed interfaces have no index signature, so they are widened to the event's JSON object type here.
-        assessment: out.assessment as unknown as Record<string, unknown> & { assessment_id: string },
-        record: out.record as unknown as Record<string, unknown>,
+        assessment: out.assessment,
+        record: out.record,
         narrowEnough: out.narrowEnough,
         deadlineMs,
         maxReasoningMs: deadlineMs + slowest + REASONING_GRACE_MS,
@@ -204,7 +202,7 @@ export interface ProbedEvidence {
 }
 
 export interface Probe extends ProbedEvidence {
-  assessment: AssessmentBody;
+  assessment: Assessment;
 }
 
 export async function probeInquiry(
@@ -252,8 +250,7 @@ function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {
   return {
     id: a.assessment_id, inquiry_id: a.inquiry_id, entity_id: a.entity_id, score: a.score, low: a.low, high: a.high,
     preliminary: a.preliminary, as_of: a.as_of, methodology_version: a.methodology_version, label: a.label,
-    // The ledger row keeps the evidence summary as a JSON object; the typed summary has no index signature.
-    evidence: a.evidence as unknown as Record<string, unknown>, findings: out.record.findings as Record<string, unknown>,
+    evidence: a.evidence, findings: out.record.findings,
   };
 }
 

@@ -65,7 +65,7 @@ export async function runInline(plan: CheckPlan, facts: Pick<InquiryFacts, 'pres
 }
 
 /** The assessment and its ledger record from the evidence so far. */
-export function assessNow(facts: InquiryFacts, input: { assessmentId: string; asOf: Date; signals: Signal[]; absences: Absence[]; pendingCount: number; preliminary: boolean }): AssessOutput & { record: { inputs: AssessOutput['inputs']; findings: unknown } } {
+export function assessNow(facts: InquiryFacts, input: { assessmentId: string; asOf: Date; signals: Signal[]; absences: Absence[]; pendingCount: number; preliminary: boolean }): AssessOutput & { record: { inputs: AssessOutput['inputs']; findings: ReturnType<typeof buildFindings> } } {
   const asOf = input.asOf.toISOString();
   const out = assess({
     inquiryId: facts.inquiryId,

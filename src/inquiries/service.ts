@@ -10,13 +10,15 @@ import type { PolicyCache } from '../policies/cache.js';
 import type { RegistryCache } from '../registry/cache.js';
 import { renderReport, type RenderMode } from '../reports/render.js';
 import type { ModelRenderer } from '../reports/model.js';
-import type { InquiryRequest } from '../schemas/inquiries.js';
+import { Findings, type InquiryRequest } from '../schemas/inquiries.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, type ProbedEvidence } from './engine.js';
 import { checkById, type InquiryFacts } from './evaluate.js';
-import { claimer, IdempotencyClash, rememberResponse, requestHash, resolveClash } from './idempotency.js';
-import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
+import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
+import { requestHash } from '../platform/idempotency.js';
+import { assessmentOf, inquiryView, mayShowFindings, type InquiryView } from './view.js';
+import type { Assessment } from '../../machines/types.js';
 
 /**
  * The inquiry commands: one sync inquiry (`inquire`, for the HTTP route and
@@ -29,6 +31,17 @@ import { assessmentOf, inquiryView, mayShowFindings } from './view.js';
  * deadline it fires the deadline itself (the durable timer is the fallback
  * for a process that died meanwhile).
  */
+/**
+ * What one sync inquiry answers, whoever asked: the inquiry as the caller
+ * sees it, its assessment, and whether it is the kept answer of an earlier
+ * call with the same idempotency key. The route turns it into HTTP.
+ */
+export interface InquiryAnswer {
+  inquiry: InquiryView;
+  assessment: Assessment;
+  replayed: boolean;
+}
+
 export interface InquiryServiceDeps {
   db: Db;
   runtime: ActorRuntime;
@@ -52,7 +65,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const continuation = { runtime: deps.runtime, checks: checkById(deps.checks), now };
 
-  async function view(principal: Principal, inquiryId: string): Promise<Record<string, unknown>> {
+  async function view(principal: Principal, inquiryId: string): Promise<InquiryView> {
     const found = await withTenant(deps.db, principal, async (tx) => {
       const inquiry = await findInquiry(tx, inquiryId);
       return inquiry ? { inquiry, assessment: await latestAssessmentOf(tx, inquiryId) } : null;
@@ -62,7 +75,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     return render(principal, inquiryId, found.inquiry.status, found.inquiry.request as unknown as InquiryFacts, found.assessment);
   }
 
-  async function render(principal: Principal, inquiryId: string, status: string, facts: InquiryFacts, assessment: AssessmentRow): Promise<Record<string, unknown>> {
+  async function render(principal: Principal, inquiryId: string, status: string, facts: InquiryFacts, assessment: AssessmentRow): Promise<InquiryView> {
     const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
     const report = await reportFor(facts, assessment, status, showFindings);
     return inquiryView({ inquiryId, status, assessment, showFindings, publicUrl: deps.publicUrl(), report });
@@ -71,10 +84,10 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   async function reportFor(facts: InquiryFacts, row: AssessmentRow, status: string, showFindings: boolean) {
     if (facts.render === 'none') return undefined;
     const ceiling: RenderMode = facts.policy?.body.render_ceiling ?? 'template';
-    // The ledger's findings and assessment columns are the JSON the engine wrote; the report renderer types them itself.
-    const findings = status === 'concluded' && showFindings ? (row.findings as never) : null;
+    // The ledger's findings column is the JSON the engine wrote, parsed as the contract's Findings.
+    const findings = status === 'concluded' && showFindings && row.findings ? Findings.parse(row.findings) : null;
     return renderReport({ model: deps.model }, {
-      render: facts.render, ceiling, assessment: assessmentOf(row) as never, findings, lang: facts.renderLang ?? null, now: now(),
+      render: facts.render, ceiling, assessment: assessmentOf(row), findings, lang: facts.renderLang ?? null, now: now(),
     });
   }
 
@@ -89,7 +102,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     body: InquiryRequest,
     purposeHeader?: string,
     probed?: ProbedEvidence,
-  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  ): Promise<InquiryAnswer> {
     ctx.audit.purpose = body.purpose;
     const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
     const started = Date.now();
@@ -97,7 +110,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     // The hash is of the request as sent: a retry is the same call whatever the material held. The
     // key's scopes are part of it, so a stored answer (findings included) replays only to a key
     // that could have asked for it (issue 40).
-    const hash = requestHash({ body, scopes: [...principal.scopes].sort() });
+    const hash = requestHash({ body }, principal.scopes);
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
     body = gathered.body;
     // With Redis down no worker can run a check nor report it: the worker checks are answered at once
@@ -109,11 +122,11 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       await answered?.ready;
       const opened = await openInquiry({ runtime: deps.runtime, checks: deps.checks, now }, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, body.idempotency_key, hash), probed);
       if (opened.state === 'reasoning') await waitOrFireDeadline(answered!, deadlineAt, () => fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'));
-      const response = opened.issued
+      const inquiry = opened.issued
         ? await render(principal, opened.inquiryId, opened.state, opened.facts, opened.issued)
         : await view(principal, opened.inquiryId);
-      await rememberResponse(deps.db, principal, body.idempotency_key, 200, response);
-      return { status: 200, body: response };
+      await rememberAnswer(deps.db, principal, body.idempotency_key, inquiry);
+      return { inquiry, assessment: inquiry.assessment, replayed: false };
     } catch (error) {
       if (!(error instanceof IdempotencyClash)) throw error;
       return replay(ctx, principal, body.idempotency_key!, hash);
@@ -143,13 +156,12 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     return [...plan.inline, ...plan.worker].reduce((sum, p) => sum + p.check.cost, 0);
   }
 
-  async function replay(ctx: AuditSink, principal: Principal, key: string, hash: string) {
+  async function replay(ctx: AuditSink, principal: Principal, key: string, hash: string): Promise<InquiryAnswer> {
     const prior = await resolveClash(deps.db, principal, key, hash);
     ctx.audit.target_kind = 'inquiry';
     ctx.audit.target_id = prior.inquiryId;
-    const headers = { 'Idempotent-Replayed': 'true' };
-    if (prior.kind === 'replay') return { status: prior.status, body: prior.body, headers };
-    return { status: 200, body: await view(principal, prior.inquiryId), headers };
+    const inquiry = prior.kind === 'replay' ? prior.inquiry : await view(principal, prior.inquiryId);
+    return { inquiry, assessment: inquiry.assessment, replayed: true };
   }
 
   return {

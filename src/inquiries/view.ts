@@ -1,16 +1,41 @@
+import { z } from 'zod';
 import type { Principal } from '../auth/authenticate.js';
 import type { AssessmentRow } from '../db/inquiries.js';
+import { Assessment as AssessmentSchema, InquiryStatus } from '../schemas/inquiries.js';
+import type { Assessment } from '../../machines/types.js';
 
 /**
  * What a caller sees of an inquiry: the latest assessment always; findings
  * only once the inquiry concluded, when the key holds the `findings` scope and
  * the policy that applied shows them; the SSE address while it still reasons.
  */
-/** The columns of an assessment row that make up the published Assessment. */
-type AssessmentColumns = Pick<AssessmentRow, 'id' | 'inquiry_id' | 'score' | 'low' | 'high' | 'preliminary' | 'as_of' | 'methodology_version' | 'entity_id'> & { label: unknown; evidence: unknown };
+export interface InquiryView {
+  inquiry_id: string;
+  status: string;
+  assessment: Assessment;
+  findings?: Record<string, unknown>;
+  report?: unknown;
+  events_url?: string;
+}
 
-/** An assessment exactly as published, from its ledger row (the one mapping every read uses). */
-export function assessmentOf<R extends AssessmentColumns>(row: R) {
+/** An inquiry view kept as JSON (an idempotency key's answer), parsed back on a replay. */
+export const StoredInquiryView = z.object({
+  inquiry_id: z.string(),
+  status: InquiryStatus,
+  assessment: AssessmentSchema,
+  findings: z.record(z.string(), z.unknown()).optional(),
+  report: z.unknown().optional(),
+  events_url: z.string().optional(),
+});
+
+/** The columns of an assessment row that make up the published Assessment. */
+type AssessmentColumns = Pick<AssessmentRow, 'id' | 'inquiry_id' | 'score' | 'low' | 'high' | 'preliminary' | 'as_of' | 'methodology_version' | 'entity_id' | 'label' | 'evidence'>;
+
+/**
+ * An assessment exactly as published, from its ledger row (the one mapping
+ * every read uses; the row's JSON columns were parsed when it was read).
+ */
+export function assessmentOf(row: AssessmentColumns): Assessment {
   return {
     assessment_id: row.id,
     inquiry_id: row.inquiry_id,
@@ -20,8 +45,8 @@ export function assessmentOf<R extends AssessmentColumns>(row: R) {
     preliminary: row.preliminary,
     as_of: row.as_of,
     methodology_version: row.methodology_version,
-    label: (row.label ?? null) as { value: string; policy_version: number } | null,
-    evidence: row.evidence as R['evidence'],
+    label: row.label,
+    evidence: row.evidence,
     entity_id: row.entity_id,
   };
 }
@@ -37,7 +62,7 @@ export function inquiryView(input: {
   showFindings: boolean;
   publicUrl: string;
   report?: unknown;
-}) {
+}): InquiryView {
   const concluded = input.status === 'concluded';
   return {
     inquiry_id: input.inquiryId,

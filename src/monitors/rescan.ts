@@ -10,7 +10,7 @@ import type { AuditSink } from '../inquiries/engine.js';
 import type { InquiryService } from '../inquiries/service.js';
 import type { ProbedEvidence } from '../inquiries/engine.js';
 import { InquiryRequest } from '../schemas/inquiries.js';
-import type { MonitorAssessment } from '../../machines/monitorMachine.js';
+import type { Assessment } from '../../machines/types.js';
 
 /**
  * One rescan's inquiry: the monitor's declared question asked again, as the
@@ -22,7 +22,7 @@ import type { MonitorAssessment } from '../../machines/monitorMachine.js';
  * transaction when it opens one, otherwise (a replay, a refusal) on its own.
  */
 export type RescanOutcome =
-  | { ok: true; assessment: MonitorAssessment }
+  | { ok: true; assessment: Assessment }
   | { ok: true; unchanged: true; checkedAt: string }
   | { ok: false; reason: string };
 
@@ -42,7 +42,7 @@ export interface RescanDeps {
  * label and the evidence counts. Times are left out (every rescan is as of
  * its own now), and so are ids.
  */
-export function sameAnswer(a: Pick<MonitorAssessment, 'score' | 'low' | 'high' | 'label'> & { evidence?: unknown }, b: MonitorAssessment): boolean {
+export function sameAnswer(a: Pick<Assessment, 'score' | 'low' | 'high' | 'label'> & { evidence?: unknown }, b: Assessment): boolean {
   return a.score === b.score && a.low === b.low && a.high === b.high && (a.label?.value ?? null) === (b.label?.value ?? null) &&
     evidenceKey(a.evidence) === evidenceKey(b.evidence);
 }
@@ -60,7 +60,7 @@ function evidenceKey(evidence: unknown): string {
  * rescan, a change, or a run an earlier attempt already opened an inquiry
  * for) the monitor's inquiry is opened as before.
  */
-export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: MonitorAssessment | null, runId: string): Promise<RescanOutcome> {
+export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: Assessment | null, runId: string): Promise<RescanOutcome> {
   if (last === null) return runRescanInquiry(deps, monitor, runId);
   const principal = rescanPrincipal(monitor);
   if (await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId))) return runRescanInquiry(deps, monitor, runId);
@@ -136,8 +136,8 @@ export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, ru
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
     const answer = await deps.inquiries.inquire(audit, principal, rescanRequest(monitor, runId), undefined, probed);
-    if (!audit.written()) await audit.writeNow(answer.status);
-    return { ok: true, assessment: assessmentIn(answer.body) };
+    if (!audit.written()) await audit.writeNow(200);
+    return { ok: true, assessment: answer.assessment };
   } catch (error) {
     if (error instanceof ServiceProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId, audit);
     return refusedRun(error, audit);
@@ -161,11 +161,5 @@ async function fromEarlierAttempt(deps: RescanDeps, principal: Principal, runId:
   audit.audit.target_kind = 'inquiry';
   audit.audit.target_id = claim.inquiry_id;
   await audit.writeNow(200);
-  return { ok: true, assessment: assessmentIn(view) };
-}
-
-function assessmentIn(body: unknown): MonitorAssessment {
-  const assessment = (body as { assessment?: MonitorAssessment } | null)?.assessment;
-  if (!assessment || typeof assessment.assessment_id !== 'string') throw new Error('inquiry answer without an assessment');
-  return assessment;
+  return { ok: true, assessment: view.assessment };
 }

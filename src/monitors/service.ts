@@ -90,7 +90,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     if (!found) throw notFound();
     const next = found.monitor.state === 'closed' ? null : await nextRunAt(deps.queue(), monitorId);
     // The ledger's evidence column holds the EvidenceSummary the assessment was issued with.
-    const last = found.assessment ? (assessmentOf(found.assessment) as MonitorOut['last_assessment']) : null;
+    const last = found.assessment ? assessmentOf(found.assessment) : null;
     return monitorOut(found.monitor, last, next, deps.publicUrl());
   }
 

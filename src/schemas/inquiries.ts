@@ -3,6 +3,7 @@ import {
   component, count, DataClass, dateTime, idString, Label, Presentation, score100, Stake, Strength, Subject, Tier, TrustBand, uuid,
 } from './common.js';
 import { ObservationIn } from './observations.js';
+import type { Assessment as DomainAssessment, EvidenceSummary as DomainEvidenceSummary } from '../../machines/types.js';
 
 /**
  * The inquiry: the question (InquiryRequest) and the answer (InquiryResponse).
@@ -215,8 +216,12 @@ export const InquiryResponse = component(
 
 export type InquiryRequest = z.infer<typeof InquiryRequest>;
 export type InquiryResponse = z.infer<typeof InquiryResponse>;
-export type Assessment = z.infer<typeof Assessment>;
-export type EvidenceSummary = z.infer<typeof EvidenceSummary>;
+/** The domain's one Assessment (machines/types.ts); the schema above must describe exactly it. */
+export type Assessment = DomainAssessment;
+export type EvidenceSummary = DomainEvidenceSummary;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const contractIsTheDomainType: Same<z.infer<typeof Assessment>, DomainAssessment> = true;
+void contractIsTheDomainType;
 export type Findings = z.infer<typeof Findings>;
 export type Finding = z.infer<typeof Finding>;
 export type Absence = z.infer<typeof Absence>;

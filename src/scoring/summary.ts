@@ -1,4 +1,5 @@
 import type { EvidenceItem, ScoringDisposition, Strength, TrustBand } from './methodology.js';
+import type { EvidenceSummary } from '../../machines/types.js';
 import { instantMillis, parseInstant } from './parseInstant.js';
 import { ScoringInputError } from './scoringInputError.js';
 
@@ -47,15 +48,8 @@ export interface Admission<T> {
   duplicates: number;
 }
 
-export interface EvidenceSummary {
-  signals: number;
-  failed_signals: number;
-  contradictions: number;
-  by_provenance_class: Record<string, number>;
-  by_trust_band: Record<TrustBand, number>;
-  oldest_observed_at: string;
-  newest_observed_at: string;
-}
+/** The evidence counts of an assessment, declared with the Assessment (machines/types.ts). */
+export type { EvidenceSummary };
 
 const BANDS: ReadonlySet<unknown> = new Set(['high', 'medium', 'low']);
 const DISPOSITIONS: ReadonlySet<unknown> = new Set(['supports', 'weakens', 'neutral']);

@@ -7,7 +7,8 @@ import { assessNow, runInline, type InquiryFacts } from '../inquiries/evaluate.j
 import { planChecks } from '../inquiries/plan.js';
 import type { CurrentPolicy } from '../policies/cache.js';
 import type { Stake } from '../scoring/index.js';
-import type { AssessmentBody, AssessmentRecord, FindingBody, RetentionMode } from '../../machines/sessionMachine.js';
+import type { FindingBody, RetentionMode } from '../../machines/sessionMachine.js';
+import type { Assessment, AssessmentRecord } from '../../machines/types.js';
 
 /**
  * One assessment of a session from everything it holds so far, computed
@@ -59,7 +60,7 @@ export interface Additions {
 }
 
 export interface Evaluated extends Omit<SessionEvidence, 'findingIds'> {
-  assessment: AssessmentBody;
+  assessment: Assessment;
   record: AssessmentRecord;
   addedFindings: FindingBody[];
 }
@@ -116,13 +117,11 @@ export async function evaluateSession(
     assessmentId: randomUUID(), asOf: deps.now, signals: [...inline.signals, ...testimony], absences: inline.absences, pendingCount: 0, preliminary: false,
   });
   const known = new Set(before.findingIds);
-  const findings = ((out.record.findings as { findings?: FindingBody[] }).findings ?? []).filter((f) => !known.has(f.finding_id));
+  const findings: FindingBody[] = out.record.findings.findings.filter((f) => !known.has(f.finding_id));
   return {
     presentations, claim, testimony, entityId,
-    // assessNow is the inquiry engine's; its assessment and record are the same JSON as the session's
-    // AssessmentBody and AssessmentRecord, declared apart so the session machine imports only its own folder.
-    assessment: out.assessment as unknown as AssessmentBody,
-    record: out.record as unknown as AssessmentRecord,
+    assessment: out.assessment,
+    record: out.record,
     addedFindings: findings,
   };
 }

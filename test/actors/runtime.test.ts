@@ -13,6 +13,7 @@ import { toBullJobId } from '../../actors/relay.js';
 import { appendEventsAndOutbox } from '../../actors/store.js';
 import { withSystem, withTenant } from '../../src/db/pool.js';
 import { counterMachine, eventually, startHarness, type Harness } from './support.js';
+import { anAssessment } from '../machines/anAssessment.js';
 
 let h: Harness;
 let runtime: ActorRuntime;
@@ -249,7 +250,7 @@ describe('the inquiry machine on the runtime', () => {
     const job = { queue: 'checks', name: 'check.run', jobId: `${id}:dns`, data: { key: 'dns' } };
     const evaluated: InquiryEvent = {
       type: 'inquiry.evaluated', signals: [], absences: [], pending: [{ key: 'dns', job }],
-      assessment: { assessment_id: 'a-0' }, narrowEnough: false, deadlineMs: 60_000, maxReasoningMs: 120_000,
+      assessment: anAssessment('a-0'), narrowEnough: false, deadlineMs: 60_000, maxReasoningMs: 120_000,
     };
     const created = await inquiries.create(h.scope, { kind: 'inquiry', id, input: { inquiry_id: id, preliminaryAllowed: false }, event: evaluated });
     expect(created.state).toBe('reasoning');
@@ -259,14 +260,14 @@ describe('the inquiry machine on the runtime', () => {
     const timers = await h.queues.queue('timers').getDelayed();
     expect(timers.filter((t) => (t.data as { actorId?: string }).actorId === id)).toHaveLength(2);
 
-    const report: InquiryEvent = { type: 'check.reported', key: 'dns', signals: [], absences: [], assessment: { assessment_id: 'a-1' }, narrowEnough: false };
+    const report: InquiryEvent = { type: 'check.reported', key: 'dns', signals: [], absences: [], assessment: anAssessment('a-1'), narrowEnough: false };
     const done = await inquiries.send(h.scope, id, report);
     expect(done.state).toBe('concluded');
     expect(done.events.map((e) => [e.seq, e.type])).toEqual([[1, 'AssessmentIssued'], [2, 'InquiryConcluded']]);
     expect((await inquiries.send(h.scope, id, report)).changed).toBe(false);
 
     expect(calls.map((c) => c.type)).toEqual(['updateInquiryStatus', 'updateInquiryStatus', 'recordAssessment', 'updateInquiryStatus']);
-    expect(calls[2]).toEqual({ type: 'recordAssessment', params: { assessment: { assessment_id: 'a-1', preliminary: false }, record: null }, tenant: h.scope.tenantId });
+    expect(calls[2]).toEqual({ type: 'recordAssessment', params: { assessment: anAssessment('a-1', { preliminary: false }), record: null }, tenant: h.scope.tenantId });
     expect(h.published.filter((e) => e.stream_id === id)).toEqual(done.events);
   });
 });

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { inquiryMachine, type InquiryEvent } from '../../machines/inquiryMachine.js';
 import { willBePreliminary } from '../../src/inquiries/preliminary.js';
+import { anAssessment } from '../machines/anAssessment.js';
 
 /**
  * The caller predicts whether an assessment will be preliminary (policy label
  * rules may look at it); the machine decides. Walk every case and compare.
  */
-const assessment = { assessment_id: 'a' };
+const assessment = anAssessment('a');
 const job = { queue: 'checks', name: 'check.run', jobId: 'k1', data: {} };
 
 function reasoning(preliminaryAllowed: boolean, pending: string[]): AnyMachineSnapshot {

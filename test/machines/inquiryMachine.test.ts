@@ -5,11 +5,11 @@ import type { Absence, Signal } from '../../src/checks/types.js';
 import {
   INQUIRY_MACHINE_VERSION,
   inquiryMachine,
-  type AssessmentBody,
   type InquiryContext,
   type InquiryEvent,
   type InquiryStatus,
 } from '../../machines/inquiryMachine.js';
+import { anAssessment } from './anAssessment.js';
 
 /**
  * Given a state and context, when an event arrives, then the next state,
@@ -23,7 +23,7 @@ const signal = (kind: string): Signal => ({
   provenance_class: 'computed', trust_band: 'high', data_class: 'C0', observed_at: '2025-01-01T00:00:00.000Z',
 });
 const absence = (kind: Absence['kind'], about = 'a@example.com'): Absence => ({ about, about_type: 'EMAIL', kind, reason: `${kind}` });
-const assessment = (id: string): AssessmentBody => ({ assessment_id: id, score: 61, low: 50, high: 70 });
+const assessment = (id: string) => anAssessment(id, { score: 61, low: 50, high: 70 });
 const job = (key: string): OutboxJob => ({ queue: 'checks', name: 'check.run', jobId: `${ID}.${key}`, data: { key } });
 
 const S1 = signal('email_syntax');
@@ -59,7 +59,7 @@ const announce = (type: string, id: string, preliminary: boolean, previous?: str
   return { type: 'appendEvent', params: { type, payload: previous === undefined ? head : { ...head, previous_assessment_id: previous, case_id: null } } };
 };
 const concludedWith = (id: string) =>
-  ({ type: 'appendEvent', params: { type: 'InquiryConcluded', payload: { inquiry_id: ID, assessment: { ...assessment(id), preliminary: false }, concluded_at: undefined } } });
+  ({ type: 'appendEvent', params: { type: 'InquiryConcluded', payload: { inquiry_id: ID, assessment: { ...assessment(id), preliminary: false }, concluded_at: assessment(id).as_of } } });
 
 describe('inquiry machine', () => {
   it('is version 1 with id inquiry', () => {
@@ -313,7 +313,7 @@ describe('the ledger record travels with the assessment, not into the announced 
     const [start] = initialTransition(inquiryMachine, { inquiry_id: 'inq-r', preliminaryAllowed: false });
     const ledger = { inputs: { absences: 0 }, findings: { secret: 'kept in the ledger only' } };
     const [, actions] = transition(inquiryMachine, start, {
-      type: 'inquiry.evaluated', signals: [], absences: [], pending: [], assessment: { assessment_id: 'a-r' }, record: ledger,
+      type: 'inquiry.evaluated', signals: [], absences: [], pending: [], assessment: anAssessment('a-r'), record: ledger,
       narrowEnough: true, deadlineMs: 1000, maxReasoningMs: 5000,
     });
     const recorded = actions.find((a) => a.type === 'recordAssessment') as unknown as { params: { record: unknown } };

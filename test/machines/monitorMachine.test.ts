@@ -5,12 +5,13 @@ import {
   RECENT_RUNS,
   monitorMachine,
   rescanJobOf,
-  type MonitorAssessment,
   type MonitorContext,
   type MonitorEvent,
   type MonitorStatus,
 } from '../../machines/monitorMachine.js';
 import type { TriggerHit } from '../../src/monitors/triggers.js';
+import { anAssessment } from './anAssessment.js';
+import type { Assessment } from '../../machines/types.js';
 
 /**
  * Given a state and context, when an event arrives, then the next state,
@@ -23,7 +24,7 @@ const TENANT = '00000000-0000-4000-8000-00000000000b';
 const CASE = '00000000-0000-4000-8000-00000000000c';
 const input = { monitor_id: ID, tenant_id: TENANT, mode: 'test' as const, case_id: null };
 
-const assessment = (id: string, score = 60): MonitorAssessment => ({ assessment_id: id, score, low: score - 10, high: score + 10, label: null, as_of: `2026-11-25T10:00:0${id.at(-1)}.000Z` });
+const assessment = (id: string, score = 60): Assessment => anAssessment(id, { score, low: score - 10, high: score + 10, label: null, as_of: `2026-11-25T10:00:0${id.at(-1)}.000Z` });
 const A1 = assessment('as-1', 70);
 const A2 = assessment('as-2', 40);
 
@@ -32,7 +33,7 @@ const ctx = (over: Partial<MonitorContext> = {}): MonitorContext => ({ ...base, 
 const given = (value: MonitorStatus, over: Partial<MonitorContext> = {}) => monitorMachine.resolveState({ value, context: ctx(over) });
 
 const due = (runId: string): MonitorEvent => ({ type: 'monitor.rescanDue', runId });
-const completed = (runId: string, a: MonitorAssessment, triggered: TriggerHit[] = [], previous: MonitorAssessment | null = null): MonitorEvent =>
+const completed = (runId: string, a: Assessment, triggered: TriggerHit[] = [], previous: Assessment | null = null): MonitorEvent =>
   ({ type: 'rescan.completed', runId, assessment: a, previous, triggered });
 const failed = (runId: string): MonitorEvent => ({ type: 'rescan.failed', runId, reason: 'I13' });
 const unchanged = (runId: string): MonitorEvent => ({ type: 'rescan.unchanged', runId, checkedAt: '2026-11-25T11:00:00.000Z' });
@@ -43,13 +44,13 @@ const close: MonitorEvent = { type: 'monitor.close' };
 const plain = (actions: readonly { type: string; params?: unknown }[]) => actions.map(({ type, params }) => ({ type, params }));
 const status = (s: MonitorStatus) => ({ type: 'updateMonitorState', params: { state: s } });
 const enqueue = (runId: string) => ({ type: 'enqueueJob', params: rescanJobOf(input, runId) });
-const record = (a: MonitorAssessment) => ({ type: 'recordMonitorAssessment', params: { assessmentId: a.assessment_id, checkedAt: a.as_of } });
-const triggeredEvent = (a: MonitorAssessment, previous: MonitorAssessment | null, reasons: string[], caseId: string | null = null) => ({
+const record = (a: Assessment) => ({ type: 'recordMonitorAssessment', params: { assessmentId: a.assessment_id, checkedAt: a.as_of } });
+const triggeredEvent = (a: Assessment, previous: Assessment | null, reasons: string[], caseId: string | null = null) => ({
   type: 'appendEvent',
   params: { type: 'MonitorTriggered', payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId } },
 });
 
-const copiedToCase = (a: MonitorAssessment, previous: MonitorAssessment | null, reasons: string[], caseId: string) => ({
+const copiedToCase = (a: Assessment, previous: Assessment | null, reasons: string[], caseId: string) => ({
   type: 'copyToCaseStream',
   params: { caseId, type: 'MonitorTriggered', payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId } },
 });

@@ -11,6 +11,7 @@ import {
   type SessionEvent,
   type SessionStateValue,
 } from '../../machines/sessionMachine.js';
+import { anAssessment } from './anAssessment.js';
 
 /**
  * Given a state and context, when an event arrives, then the next state,
@@ -31,7 +32,7 @@ const TESTIMONY: Signal = {
   provenance_class: 'tenant_supplied', trust_band: 'medium', data_class: 'C1', observed_at: '2025-01-01T00:00:01.000Z',
 };
 const NOTE: ObservationNote = { provenance_class: 'tenant_supplied', summary: 'paid late twice', observed_at: '2025-01-01T00:00:01.000Z', data_class: 'C1' };
-const assessment = (id: string) => ({ assessment_id: id, inquiry_id: INQ, score: 55, low: 20, high: 85 });
+const assessment = (id: string) => anAssessment(id, { inquiry_id: INQ, score: 55, low: 20, high: 85 });
 const record = { inputs: { evidence: [] }, findings: { findings: [] } };
 const final = (id: string): Final => ({ assessment: assessment(id), record });
 const finding = (id: string) => ({ finding_id: id, statement: 's' });

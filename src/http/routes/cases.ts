@@ -42,7 +42,8 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
     }],
     ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
     ['intakeCase', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
-    ['expandCase', async (ctx) => expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)],
+    // 202: the hop's inquiry may still reason; its revisions follow on the case stream.
+    ['expandCase', async (ctx) => ({ status: 202, body: (await expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)).inquiry })],
     ['exportCase', async (ctx) => ({ status: 202, body: await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format) })],
     ['getCaseExport', async (ctx) => {
       ctx.audit.target_kind = 'case_export';

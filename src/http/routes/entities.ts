@@ -70,7 +70,7 @@ async function visibleEntity(tx: Tx, ctx: HandlerContext) {
  * published assessment never changes retroactively.
  */
 function toAssessment(row: LedgerRow): Assessment {
-  return assessmentOf(row) as Assessment;
+  return assessmentOf(row);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { requirePrincipal } from '../../auth/principal.js';
-import type { Handler } from '../handler.js';
-import type { InquiryService } from '../../inquiries/service.js';
+import type { Handler, HandlerResult } from '../handler.js';
+import type { InquiryAnswer, InquiryService } from '../../inquiries/service.js';
 import { ValidationFailure } from '../../platform/problems.js';
 import { isStorable } from '../../platform/storable.js';
 import type { InquiryRequest } from '../../schemas/inquiries.js';
@@ -15,7 +15,7 @@ export function inquiryHandlers(inquiries: InquiryService): [string, Handler][] 
     ['createInquiry', async (ctx) => {
       const principal = requirePrincipal(ctx);
       const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
-      return inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']);
+      return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']));
     }],
     ['getInquiry', async (ctx) => {
       const inquiryId = ctx.params.inquiry_id!;
@@ -24,6 +24,11 @@ export function inquiryHandlers(inquiries: InquiryService): [string, Handler][] 
       return { status: 200, body: await inquiries.view(requirePrincipal(ctx), inquiryId) };
     }],
   ];
+}
+
+/** An inquiry's answer in HTTP: always 200 (SPEC: sync is the only mode served), marked when it is a kept answer. */
+function answered(answer: InquiryAnswer): HandlerResult {
+  return { status: 200, body: answer.inquiry, ...(answer.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
 }
 
 /**
