@@ -48,8 +48,8 @@ export function findings(overrides: Partial<Findings> = {}): Findings {
       { type: 'NAME', value: NAME },
     ],
     findings: [
-      { ...base, finding_id: 'f-1', about: EMAIL, about_type: 'EMAIL', kind: 'email_syntax', disposition: 'supports',
-        statement: `The address ${EMAIL.toLowerCase()} is well formed.` },
+      { ...base, finding_id: 'f-1', about: EMAIL, about_type: 'EMAIL', kind: 'established_site', disposition: 'supports',
+        statement: `The address ${EMAIL.toLowerCase()} is at an established organisation's own domain.` },
       { ...base, finding_id: 'f-2', about: EMAIL, about_type: 'EMAIL', kind: 'role_account', disposition: 'supports',
         statement: 'The mailbox alice.wonder is not a role account.' },
       { ...base, finding_id: 'f-3', about: PHONE, about_type: 'PHONE', kind: 'phone_real_line', disposition: 'supports',

@@ -62,7 +62,7 @@ describe('model renderer: success', () => {
     expect(sent).toMatchObject({ prompt_version: 'report-v7', lang: 'pt', assessment: { score: 72, entity_id: null } });
     expect(sent.findings.subject).toEqual([{ type: 'EMAIL' }, { type: 'PHONE' }, { type: 'NAME' }]);
     expect(sent.findings.findings.map((f: { about: string }) => f.about)).toEqual(['EMAIL', 'EMAIL', 'PHONE', 'EMAIL', 'NAME']);
-    expect(sent.findings.findings[0].statement).toBe('The address [EMAIL] is well formed.');
+    expect(sent.findings.findings[0].statement).toBe("The address [EMAIL] is at an established organisation's own domain.");
     expect(sent.findings.findings[2].statement).toBe('The number [PHONE] is a fixed line valid in the claimed country.');
     expect(sent.findings.absences[0]).toMatchObject({ about: 'PHONE', reason: 'No answer in time for [PHONE].' });
     expect(sent.findings.connections[0]).toMatchObject({ from_label: 'EMAIL', reason: 'Another subject of yours also presented [EMAIL].' });
