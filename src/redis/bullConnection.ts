@@ -28,12 +28,14 @@ export interface BullConnections {
 
 /**
  * `waitReplicas` unset: 1 on Sentinel (which guards a primary with at least
- * one replica), 0 elsewhere (one node has none; a cluster's masters may have
- * none, and an operator whose masters have replicas sets it).
+ * one replica), 0 elsewhere (one node has none). On a cluster it must stay 0.
  */
 export function bullConnections(target: RedisTarget, prefix: string, waitReplicas?: number): BullConnections {
   const t: RedisTopology = typeof target === 'string' ? { kind: 'single', url: target } : target;
   const replicas = waitReplicas ?? (t.kind === 'sentinel' ? 1 : 0);
+  // WAIT counts the writes of one connection to one node; on a cluster the client would send it to
+  // any node, so a count there would prove nothing. Refused rather than trusted.
+  if (t.kind === 'cluster' && replicas > 0) throw new Error('TAS_REDIS_WAIT_REPLICAS is not supported on a Redis Cluster; leave it unset or 0');
   if (t.kind === 'cluster') {
     const producer = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true, enableOfflineQueue: false });
     const worker = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeConfig, loadConfig } from '../../src/config.js';
-import { bullPrefix } from '../../src/redis/bullConnection.js';
+import { bullConnections, bullPrefix } from '../../src/redis/bullConnection.js';
 import { describeTopology, redisTopologyOf } from '../../src/redis/topology.js';
 
 /** Settings to a Redis topology: given the environment, when it is read, then this topology or this refusal. */
@@ -43,6 +43,13 @@ describe('Redis topology settings', () => {
     expect(describeConfig(config).redis).toBe('cluster a:7000,b:7001');
     expect(JSON.stringify(describeConfig(config))).not.toContain('hunter2');
     expect(describeTopology(loadConfig({}).redis)).toBe('single 127.0.0.1:6379');
+  });
+
+  it('waiting for replicas is refused on a cluster, where WAIT would go to any node', () => {
+    const cluster = redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_CLUSTER_NODES: 'a:1' });
+    expect(() => bullConnections(cluster, 'tas', 1)).toThrow(/not supported on a Redis Cluster/);
+    expect(bullConnections(redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's:1', REDIS_SENTINEL_NAME: 'm' }), 'tas').replicas).toBe(1);
+    expect(bullConnections('redis://x', 'tas').replicas).toBe(0);
   });
 
   it("BullMQ's prefix is a hash tag on a cluster only", () => {
