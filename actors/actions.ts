@@ -47,14 +47,24 @@ export interface EffectContext {
   defer(write: BlindWrite): void;
 }
 
-/** An in-transaction handler for a machine's own action type (e.g. `recordAssessment` writing a ledger row). */
-// Params are whatever the machine declared for that action; the handler owns their shape.
-export type Effect = (tx: Tx, params: any, ctx: EffectContext) => Promise<void>;
+/**
+ * An in-transaction handler for one of a machine's own actions (e.g.
+ * `recordAssessment` writing a ledger row), typed by the params the machine
+ * declares for it. Declared through a method so that one table can hold
+ * effects of different params (a method's parameters compare both ways).
+ */
+export type Effect<P = unknown> = { run(tx: Tx, params: P, ctx: EffectContext): Promise<void> }['run'];
+
+/** A capability's effects: exactly the actions named in its machine's params map, each with its params. */
+export type EffectsFor<P> = { readonly [K in keyof P]: Effect<P[K]> };
+
+/** What the runtime looks actions up in, by the name the machine emitted. */
+export type EffectTable = Readonly<Record<string, Effect>>;
 
 const BLIND = Symbol('blind effect');
 
 /** An effect that only defers blind writes and reads nothing the command wrote: it needs no earlier write sent first. */
-export function blindEffect(effect: Effect): Effect {
+export function blindEffect<P>(effect: Effect<P>): Effect<P> {
   return Object.assign(effect, { [BLIND]: true });
 }
 
@@ -122,7 +132,7 @@ export interface ActionTarget {
   tenantId: string;
   mode: Mode;
   scope: TenantScope;
-  effects: Record<string, Effect>;
+  effects: EffectTable;
   /** Blind writes the command made before any action (a new actor's row). */
   leadingWrites?: readonly BlindWrite[];
 }

@@ -1,6 +1,6 @@
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
 import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/db/pool.js';
-import { executeActions, type BlindWrite, type Effect, type ExecutableAction } from './actions.js';
+import { executeActions, type BlindWrite, type EffectTable, type ExecutableAction } from './actions.js';
 import {
   ActorKindUnknownError,
   ActorNotFoundError,
@@ -53,7 +53,7 @@ function persistable(entry: MachineEntry, snapshot: AnyMachineSnapshot): Persist
 export interface ActorRuntimeDeps {
   db: Db;
   machines: Record<string, MachineEntry>;
-  effects: Record<string, Effect>;
+  effects: EffectTable;
   relay: Pick<Relay, 'dispatchWritten'>;
 }
 

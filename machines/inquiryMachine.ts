@@ -33,6 +33,16 @@ export const INQUIRY_MACHINE_VERSION = 1;
 
 export type InquiryStatus = 'accepted' | 'reasoning' | 'preliminary' | 'concluded' | 'rejected';
 
+/**
+ * The machine's own actions that the capability carries out in the command's
+ * transaction (src/inquiries/effects.ts), by name, with their params. The
+ * effect table is typed by it, so a misspelt or missing effect fails `tsc`.
+ */
+export interface InquiryEffectParams {
+  updateInquiryStatus: { status: InquiryStatus };
+  recordAssessment: { assessment: Assessment; record: AssessmentRecord | null };
+}
+
 export interface PendingCheck {
   /** Stable key of one worker check of this inquiry (what `check.reported` names). */
   key: string;
@@ -101,8 +111,8 @@ const runtimeSetup = setup({
   },
   actions: {
     // Carried out by the runtime; declared here only so their params are typed.
-    updateInquiryStatus: (_, _params: { status: InquiryStatus }) => {},
-    recordAssessment: (_, _params: { assessment: Assessment; record: AssessmentRecord | null }) => {},
+    updateInquiryStatus: (_, _params: InquiryEffectParams['updateInquiryStatus']) => {},
+    recordAssessment: (_, _params: InquiryEffectParams['recordAssessment']) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},
     enqueueJob: (_, _params: OutboxJob) => {},
     scheduleEvent: (_, _params: { event: { type: string }; delayMs: number; timerId: string }) => {},

@@ -45,6 +45,14 @@ export const RECENT_RUNS = 64;
 export type MonitorStatus = 'active' | 'rescanning' | 'closed';
 
 
+/** The machine's own actions carried out in the command's transaction (src/monitors/effects.ts), by name, with their params. */
+export interface MonitorEffectParams {
+  updateMonitorState: { state: MonitorStatus };
+  recordMonitorAssessment: { assessmentId: string; checkedAt: string };
+  recordMonitorHeartbeat: { checkedAt: string };
+  copyToCaseStream: { caseId: string; type: string; payload: Record<string, unknown> };
+}
+
 export interface MonitorInput {
   monitor_id: string;
   tenant_id: string;
@@ -91,11 +99,11 @@ const runtimeSetup = setup({
   },
   actions: {
     // Carried out by the runtime; declared here only so their params are typed.
-    updateMonitorState: (_, _params: { state: MonitorStatus }) => {},
-    recordMonitorAssessment: (_, _params: { assessmentId: string; checkedAt: string }) => {},
-    recordMonitorHeartbeat: (_, _params: { checkedAt: string }) => {},
+    updateMonitorState: (_, _params: MonitorEffectParams['updateMonitorState']) => {},
+    recordMonitorAssessment: (_, _params: MonitorEffectParams['recordMonitorAssessment']) => {},
+    recordMonitorHeartbeat: (_, _params: MonitorEffectParams['recordMonitorHeartbeat']) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},
-    copyToCaseStream: (_, _params: { caseId: string; type: string; payload: Record<string, unknown> }) => {},
+    copyToCaseStream: (_, _params: MonitorEffectParams['copyToCaseStream']) => {},
     enqueueJob: (_, _params: OutboxJob) => {},
   },
   guards: {

@@ -39,6 +39,17 @@ export type RetentionMode = 'standard' | 'transient';
 /** A finding as announced; only its id matters to the machine. */
 export type FindingBody = Record<string, unknown> & { finding_id: string };
 
+/**
+ * The machine's own actions carried out in the command's transaction, by
+ * name, with their params: `recordAssessment` is the inquiry's (a session's
+ * assessments are its inquiry's ledger entries), the rest src/sessions/effects.ts.
+ */
+export interface SessionEffectParams {
+  recordAssessment: { assessment: Assessment; record: AssessmentRecord };
+  recordObservations: { entityId: string | null; sessionId: string; observations: ObservationNote[] };
+  updateSessionStatus: { state: SessionStateValue; reason: string | null };
+}
+
 /** Testimony as given, kept until close in standard sessions only (transient ones never hold it). */
 export interface ObservationNote {
   provenance_class: string;
@@ -132,9 +143,9 @@ const base = setup({
   },
   actions: {
     // Carried out by the runtime; declared here only so their params are typed.
-    recordAssessment: (_, _params: { assessment: Assessment; record: AssessmentRecord }) => {},
-    recordObservations: (_, _params: { entityId: string | null; sessionId: string; observations: ObservationNote[] }) => {},
-    updateSessionStatus: (_, _params: { state: SessionStateValue; reason: string | null }) => {},
+    recordAssessment: (_, _params: SessionEffectParams['recordAssessment']) => {},
+    recordObservations: (_, _params: SessionEffectParams['recordObservations']) => {},
+    updateSessionStatus: (_, _params: SessionEffectParams['updateSessionStatus']) => {},
     appendEvent: (_, _params: { type: string; payload: Record<string, unknown> }) => {},
     scheduleEvent: (_, _params: { event: { type: string }; delayMs: number; timerId: string }) => {},
   },

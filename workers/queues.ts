@@ -1,4 +1,4 @@
-import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
+import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions, type DefaultJobOptions, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import { awaitReplicas, REPLICA_WAIT_MS } from '../src/redis/bullConnection.js';
 import { WEBHOOK_JOBS } from './webhooks.js';
@@ -94,6 +94,13 @@ export function isQueueName(name: string): name is QueueName {
   return Object.hasOwn(JOB_CATALOG, name);
 }
 
+/** The job names on a queue of the catalog: a misspelt one fails `tsc`, not a worker. */
+export type JobName<Q extends QueueName> = keyof (typeof JOB_CATALOG)[Q] & string;
+/** The data of one job name, as its catalog schema parses it. */
+export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = N extends JobName<Q> ? z.infer<(typeof JOB_CATALOG)[Q][N] & z.ZodType> : never;
+/** A queue of the catalog: `add` takes only its job names, and data of one of them. */
+export type CatalogQueue<Q extends QueueName> = Queue<JobData<Q>, unknown, JobName<Q>>;
+
 /** A job's data parsed with its catalog schema, or UnrecoverableError (no retry can fix it). */
 export function parseJobData<Q extends QueueName, N extends keyof (typeof JOB_CATALOG)[Q] & string>(
   queue: Q,
@@ -108,8 +115,15 @@ export function parseJobData<Q extends QueueName, N extends keyof (typeof JOB_CA
 }
 
 export interface Queues {
-  /** The queue of that name, created once and reused; unknown names are refused. */
-  queue(name: string): Queue;
+  /** The queue of that name, created once and reused, typed by the catalog. */
+  queue<Q extends QueueName>(name: Q): CatalogQueue<Q>;
+  /** One job of the catalog, its data typed by its name. */
+  add<Q extends QueueName, N extends JobName<Q>>(queue: Q, name: N, data: JobData<Q, N>, opts?: JobsOptions): Promise<unknown>;
+  /**
+   * The queue an outbox row names (the relay's): the name is data there, so it
+   * is checked at run time against the catalog; unknown names are refused.
+   */
+  named(name: string): Queue;
   close(): Promise<void>;
 }
 
@@ -118,18 +132,22 @@ export function createQueues(opts: { connection: ConnectionOptions; prefix: stri
   // work and the sweep retries, so waiting on a reconnect would only hold a transaction open.
   const connection = isRedisInstance(opts.connection) ? opts.connection : { ...opts.connection, enableOfflineQueue: false };
   const cache = new Map<QueueName, Queue>();
+  function named(name: string): Queue {
+    if (!isQueueName(name)) throw new Error(`unknown queue ${name}; add it to the job catalog`);
+    let q = cache.get(name);
+    if (!q) {
+      const defaultJobOptions = QUEUE_DEFAULTS[name];
+      q = new Queue(name, { connection, prefix: opts.prefix, ...(defaultJobOptions ? { defaultJobOptions } : {}) });
+      if (opts.replicas) acknowledgedByReplicas(q, opts.replicas);
+      cache.set(name, q);
+    }
+    return q;
+  }
   return {
-    queue(name) {
-      if (!isQueueName(name)) throw new Error(`unknown queue ${name}; add it to the job catalog`);
-      let q = cache.get(name);
-      if (!q) {
-        const defaultJobOptions = QUEUE_DEFAULTS[name];
-        q = new Queue(name, { connection, prefix: opts.prefix, ...(defaultJobOptions ? { defaultJobOptions } : {}) });
-        if (opts.replicas) acknowledgedByReplicas(q, opts.replicas);
-        cache.set(name, q);
-      }
-      return q;
-    },
+    named,
+    // BullMQ's Queue is generic only in its types: the catalog is what makes this one's names and data so.
+    queue: <Q extends QueueName>(name: Q) => named(name) as CatalogQueue<Q>,
+    add: (queue, name, data, jobOpts) => named(queue).add(name, data, jobOpts),
     async close() {
       const queues = [...cache.values()];
       cache.clear();

@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { eventIdOf } from '../src/events/hub.js';
 import { deliverOnce, subscribersOf, type DeliveryContext } from '../src/webhooks/delivery.js';
 import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE } from '../src/webhooks/schedule.js';
@@ -103,7 +103,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
  * redeliver): the same `webhook-id`, a fresh round of attempts on the
  * schedule, a job id of its own so it never collides with the original.
  */
-export function redeliveryJob(data: WebhookDeliverJob, requestedAt: number, schedule = STANDARD_RETRY_SCHEDULE) {
+export function redeliveryJob(data: WebhookDeliverJob, requestedAt: number, schedule = STANDARD_RETRY_SCHEDULE): { name: typeof DELIVER_JOB; data: WebhookDeliverJob; opts: JobsOptions } {
   return {
     name: DELIVER_JOB,
     data,

@@ -1,6 +1,6 @@
-import { blindEffect, type BlindWrite, type Effect } from '../../actors/actions.js';
+import { blindEffect, type BlindWrite, type EffectsFor } from '../../actors/actions.js';
+import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
 import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry } from '../db/inquiries.js';
-import type { Assessment, AssessmentRecord } from '../../machines/types.js';
 
 /**
  * The inquiry machine's in-transaction effects: the ledger row of every
@@ -9,8 +9,8 @@ import type { Assessment, AssessmentRecord } from '../../machines/types.js';
  * Both are blind writes (actors/actions.ts): they go out with the command's
  * last statement instead of a round trip each.
  */
-export const inquiryEffects: Record<string, Effect> = {
-  recordAssessment: blindEffect(async (_tx, params: { assessment: Assessment; record: AssessmentRecord }, ctx) => {
+export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
+  recordAssessment: blindEffect<InquiryEffectParams['recordAssessment']>(async (_tx, params, ctx) => {
     const a = params.assessment;
     ctx.defer({ table: 'assessments', sql: assessmentInsert({
       id: a.assessment_id,
@@ -26,11 +26,11 @@ export const inquiryEffects: Record<string, Effect> = {
       methodologyVersion: a.methodology_version,
       label: a.label,
       evidence: a.evidence,
-      inputs: params.record.inputs,
-      findings: params.record.findings,
+      inputs: params.record?.inputs ?? null,
+      findings: params.record?.findings ?? null,
     }) });
   }),
-  updateInquiryStatus: blindEffect(async (_tx, params: { status: string }, ctx) => {
+  updateInquiryStatus: blindEffect<InquiryEffectParams['updateInquiryStatus']>(async (_tx, params, ctx) => {
     // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
     if (params.status === 'accepted') return;
     // A later status in the same command replaces this one: the row ends as the two in order would leave it.

@@ -1,21 +1,21 @@
-import type { Effect } from '../../actors/actions.js';
+import type { EffectsFor } from '../../actors/actions.js';
 import { appendEventsAndOutbox, lockActor } from '../../actors/store.js';
 import { recordMonitorHeartbeat, setMonitorAssessment, updateMonitorState } from '../db/monitors.js';
-import type { MonitorStatus } from '../../machines/monitorMachine.js';
+import type { MonitorEffectParams } from '../../machines/monitorMachine.js';
 
 /**
  * The monitor machine's in-transaction effects: the read model's state (with
  * `closed_at`) and the id of the last rescan's ledger row, written in the same
  * transaction as the snapshot so GET never disagrees with the actor.
  */
-export const monitorEffects: Record<string, Effect> = {
-  async updateMonitorState(tx, params: { state: MonitorStatus }, ctx) {
+export const monitorEffects: EffectsFor<MonitorEffectParams> = {
+  async updateMonitorState(tx, params, ctx) {
     await updateMonitorState(tx, ctx.actorId, params.state);
   },
-  async recordMonitorAssessment(tx, params: { assessmentId: string; checkedAt: string }, ctx) {
+  async recordMonitorAssessment(tx, params, ctx) {
     await setMonitorAssessment(tx, ctx.actorId, params.assessmentId, params.checkedAt);
   },
-  async recordMonitorHeartbeat(tx, params: { checkedAt: string }, ctx) {
+  async recordMonitorHeartbeat(tx, params, ctx) {
     await recordMonitorHeartbeat(tx, ctx.actorId, params.checkedAt);
   },
   /**
@@ -26,7 +26,7 @@ export const monitorEffects: Record<string, Effect> = {
    * (not the command's own dispatch) sends it: on the case stream within a
    * couple of seconds.
    */
-  async copyToCaseStream(tx, params: { caseId: string; type: string; payload: Record<string, unknown> }, ctx) {
+  async copyToCaseStream(tx, params, ctx) {
     const found = await lockActor(tx, params.caseId);
     if (!found || found.kind !== 'case' || ctx.scope.tenantId === null || ctx.scope.mode === null) return;
     await appendEventsAndOutbox(tx, {

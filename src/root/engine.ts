@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import type { Worker } from 'bullmq';
 import { createRelay, type Relay } from '../../actors/relay.js';
 import { createActorRuntime, type ActorRuntime } from '../../actors/runtime.js';
-import { INQUIRY_MACHINE_VERSION, inquiryMachine, withoutEvidence } from '../../machines/inquiryMachine.js';
-import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine } from '../../machines/monitorMachine.js';
-import { SESSION_MACHINE_VERSION, sessionMachine } from '../../machines/sessionMachine.js';
+import type { EffectsFor } from '../../actors/actions.js';
+import { INQUIRY_MACHINE_VERSION, inquiryMachine, withoutEvidence, type InquiryEffectParams } from '../../machines/inquiryMachine.js';
+import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine, type MonitorEffectParams } from '../../machines/monitorMachine.js';
+import { SESSION_MACHINE_VERSION, sessionMachine, type SessionEffectParams } from '../../machines/sessionMachine.js';
 import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js';
 import { createCheckWorker } from '../../workers/checks.js';
 import { createMonitorWorker } from '../../workers/monitors.js';
@@ -110,7 +111,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
   const relay = createRelay({
     // Cross-tenant by nature: on the system login's pool (000035), never the tenant pool's.
     db: systemPoolOf(db),
-    queues: (name) => queues.queue(name),
+    queues: (name) => queues.named(name),
     // Live subscribers first (they wait on it); then a webhook fan-out, only when an endpoint of the
     // tenant wants the type. A failure of either leaves the outbox row for the sweep: subscribers drop
     // a seq they have seen and the fan-out's deterministic job id makes the retry harmless.
@@ -135,7 +136,8 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
       // Cases need no in-transaction effects: every command appends its CaseChanged event and nothing else.
       case: { machine: caseMachine, version: CASE_MACHINE_VERSION },
     },
-    effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects },
+    // Every machine's own actions have their effect, with their params: a missing or misspelt one fails tsc.
+    effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects } satisfies EffectsFor<InquiryEffectParams & MonitorEffectParams & SessionEffectParams>,
   });
   // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
   const policyCache = createPolicyCache({ db, ttlMs: 1000 });
@@ -158,19 +160,19 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
   const caseExports = createCaseExports({
     db, pepper: config.keyPepper, cases, publicUrl: deps.publicUrl,
     enqueue: async (job) => {
-      await queues.queue('exports').add('case.export', job, { jobId: `${job.exportId}.${job.attempt}`, removeOnComplete: { age: 86_400 }, removeOnFail: { age: 7 * 86_400 } });
+      await queues.add('exports', 'case.export', job, { jobId: `${job.exportId}.${job.attempt}`, removeOnComplete: { age: 86_400 }, removeOnFail: { age: 7 * 86_400 } });
     },
   });
 
   const materialExtraction = createMaterialExtraction({ db });
   const enqueueMaterialExtraction = async (job: MaterialJob) => {
-    await queues.queue('material').add('material.extract', job, { jobId: job.materialId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
+    await queues.add('material', 'material.extract', job, { jobId: job.materialId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
   };
 
   const redeliverWebhook = async (m: Redelivery) => {
     const data: WebhookDeliverJob = { tenantId: m.tenantId, mode: m.mode, event: m.event, stream: m.stream, endpointId: m.endpointId, webhookId: m.messageId };
     const job = redeliveryJob(data, Date.now());
-    await queues.queue('webhooks').add(job.name, job.data, job.opts);
+    await queues.add('webhooks', job.name, job.data, job.opts);
   };
 
   const workers: Worker[] = [];

@@ -1,6 +1,6 @@
 import { newRowId } from '../platform/ids.js';
-import type { Effect } from '../../actors/actions.js';
-import type { ObservationNote, SessionStateValue } from '../../machines/sessionMachine.js';
+import type { EffectsFor } from '../../actors/actions.js';
+import type { SessionEffectParams } from '../../machines/sessionMachine.js';
 import { insertObservations, updateSessionState } from '../db/sessions.js';
 
 /**
@@ -10,11 +10,11 @@ import { insertObservations, updateSessionState } from '../db/sessions.js';
  * model's state, and the retention step of a standard session, whose
  * testimony becomes observations about the resolved entity when it closes.
  */
-export const sessionEffects: Record<string, Effect> = {
-  async updateSessionStatus(tx, params: { state: SessionStateValue; reason: string | null }, ctx) {
+export const sessionEffects: EffectsFor<Omit<SessionEffectParams, 'recordAssessment'>> = {
+  async updateSessionStatus(tx, params, ctx) {
     await updateSessionState(tx, ctx.actorId, params.state, params.reason);
   },
-  async recordObservations(tx, params: { entityId: string | null; sessionId: string; observations: ObservationNote[] }, ctx) {
+  async recordObservations(tx, params, ctx) {
     await insertObservations(tx, params.observations.map((o) => ({
       id: newRowId(),
       tenantId: ctx.scope.tenantId!,

@@ -92,7 +92,7 @@ export async function startHarness(): Promise<Harness> {
   const prefix = `tastest:${randomBytes(4).toString('hex')}`;
   const queues = createQueues({ connection: REDIS, prefix });
   const published: StreamEvent[] = [];
-  const relay = createRelay({ db, queues: (name) => queues.queue(name), publish: async (_stream, e) => void published.push(e), log: silentLog });
+  const relay = createRelay({ db, queues: (name) => queues.named(name), publish: async (_stream, e) => void published.push(e), log: silentLog });
   const scope: TenantScope = { tenantId: await insertTenant(db, 'acme'), mode: 'test' };
   const otherScope: TenantScope = { tenantId: await insertTenant(db, 'globex'), mode: 'test' };
   const noted: Harness['noted'] = [];
@@ -120,7 +120,7 @@ export async function startHarness(): Promise<Harness> {
     },
     async close() {
       await relay.stop();
-      for (const name of ['checks', 'timers']) await queues.queue(name).obliterate({ force: true });
+      for (const name of ['checks', 'timers'] as const) await queues.queue(name).obliterate({ force: true });
       await queues.close();
       await db.end();
       await database.drop();

@@ -22,7 +22,7 @@ describe('monitor schedules after Redis lost them', () => {
     const kept = (await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, body)).body.monitor_id;
     const closed = (await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, body)).body.monitor_id;
     expect((await call(ts, 'DELETE', `/v1/monitors/${closed}`, ts.tenant.keys.test)).status).toBeLessThan(300);
-    const queue = ts.service.core.queues.queue('monitors');
+    const queue = ts.service.core.queues.named('monitors');
     expect(await queue.getJobScheduler(kept)).toBeTruthy();
 
     for (const s of await queue.getJobSchedulers(0, -1)) await queue.removeJobScheduler(s.key);
@@ -36,7 +36,7 @@ describe('monitor schedules after Redis lost them', () => {
   });
 
   it('a schedule left for a monitor PostgreSQL does not know is removed', async () => {
-    const queue = ts.service.core.queues.queue('monitors');
+    const queue = ts.service.core.queues.named('monitors');
     await queue.upsertJobScheduler('00000000-0000-4000-8000-000000000001', { every: 3_600_000 }, { name: 'monitor.rescan', data: {} });
     expect((await reconcileMonitorSchedules(ts.service.db, queue)).removed).toBe(1);
   });
