@@ -7,7 +7,7 @@ import { MonitorOut } from '../../src/schemas/monitors.js';
 import { json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { call, ledgerCount, POLICY, sleep, startReceiver, WATCH, watchStream, type Received } from './support.js';
+import { call, ledgerCount, POLICY, settled, startReceiver, WATCH, watchStream, type Received } from './support.js';
 
 /**
  * A monitor end to end, everything real: a 1 s cadence on a BullMQ job
@@ -152,11 +152,12 @@ describe('a monitor with a 1 s cadence', () => {
     const view = MonitorOut.parse((await call(ts, 'GET', `/v1/monitors/${monitorId}`, ts.tenant.keys.test)).body);
     expect(view).toMatchObject({ state: 'closed', next_run_at: null });
     expect(await ts.service.core.queues.queue('monitors').getJobScheduler(monitorId)).toBeUndefined();
-    // A rescan already under way when DELETE landed may still finish; after that, nothing.
-    await sleep(1500);
-    const settled = await ledgerCount(owner, monitorId);
-    await sleep(3000);
-    expect(await ledgerCount(owner, monitorId)).toBe(settled);
+    // A rescan already under way when DELETE landed may still finish; after that, nothing: no schedule,
+    // no job, no outbox row and no open inquiry is left that could add to the ledger.
+    await settled(ts, owner, [monitorId]);
+    const final = await ledgerCount(owner, monitorId);
+    expect(await ts.service.core.queues.queue('monitors').getJobScheduler(monitorId)).toBeUndefined();
+    expect(await ledgerCount(owner, monitorId)).toBe(final);
     // Deleting again is harmless.
     expect((await call(ts, 'DELETE', `/v1/monitors/${monitorId}`, ts.tenant.keys.test)).status).toBe(204);
   });
@@ -187,8 +188,9 @@ describe('a monitor opened in a case (issue 18)', () => {
     expect(onCase).toBeGreaterThanOrEqual(1);
     expect(onCase).toBeLessThanOrEqual(onMonitor);
     await call(ts, 'DELETE', `/v1/monitors/${monitorId}`, ts.tenant.keys.test);
-    // One webhook delivery per event of the monitor's own stream, none for the copies (give the relay's sweep time to run).
-    await sleep(2500);
+    // One webhook delivery per event of the monitor's own stream, none for the copies: counted once the relay
+    // has sent every event of both streams and the webhook jobs are done.
+    await settled(ts, owner, [monitorId, caseId], ['monitors', 'webhooks']);
     const fromThisMonitor = receiver.received.slice(deliveriesBefore).filter((d) => JSON.parse(d.body).data.monitor_id === monitorId);
     const finalOnMonitor = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])).rows[0].n as number;
     expect(fromThisMonitor.length).toBeLessThanOrEqual(finalOnMonitor);

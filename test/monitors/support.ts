@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
+import { vi, expect } from 'vitest';
+import type { QueueName } from '../../workers/queues.js';
 import { bearer, type TestService } from '../support/service.js';
 
 /** Shared by the monitor tests: the watched subject, HTTP helpers, an SSE collector, a webhook receiver. */
@@ -78,4 +80,24 @@ export async function ledgerCount(owner: pg.Client, monitorId: string): Promise<
   return rows[0].n as number;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves once nothing is left that could still write for these streams: no
+ * outbox row of theirs waits for the relay, no job of theirs is queued,
+ * delayed or running on `queues`, and no inquiry a monitor's rescan opened is
+ * still reasoning. What a test counts after this is final; no sleep guesses it.
+ */
+export async function settled(ts: TestService, owner: pg.Client, streamIds: string[], queues: readonly QueueName[] = ['monitors']): Promise<void> {
+  const monitorPrincipals = streamIds.map((id) => `monitor:${id}`);
+  await vi.waitFor(async () => {
+    const { rows } = await owner.query(
+      `SELECT (SELECT count(*)::int FROM outbox WHERE actor_id::text = ANY($1::text[])) AS outbox,
+              (SELECT count(*)::int FROM inquiries WHERE principal = ANY($2::text[]) AND status IN ('accepted', 'reasoning')) AS open`,
+      [streamIds, monitorPrincipals],
+    );
+    expect(rows[0]).toEqual({ outbox: 0, open: 0 });
+    for (const name of queues) {
+      const jobs = await ts.service.core.queues.named(name).getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+      expect(jobs.filter((j) => j !== undefined && streamIds.some((id) => JSON.stringify(j.data).includes(id)))).toEqual([]);
+    }
+  }, { timeout: 20_000, interval: 100 });
+}
