@@ -1,6 +1,6 @@
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InquiryResponse } from '../../src/schemas/inquiries.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -30,10 +30,13 @@ afterAll(async () => {
   await provider?.close();
 });
 
-function respondAfter(ms: number, body: unknown) {
-  provider.handler = (_req, res) => {
-    setTimeout(() => json(res, 200, body), ms);
-  };
+/** The provider answers `ms` late (the fixture's delay is the subject here); resolves once it has answered. */
+function respondAfter(ms: number, body: unknown): Promise<void> {
+  return new Promise((answered) => {
+    provider.handler = (_req, res) => {
+      setTimeout(() => { json(res, 200, body); answered(); }, ms);
+    };
+  });
 }
 
 function collectEvents(url: string, key: string, until: string): Promise<{ type: string; id: string; data: any }[]> {
@@ -94,7 +97,7 @@ describe('inquiries with a worker check', () => {
   });
 
   it('another intent, provider slower than the deadline: concluded within the deadline with a timeout absence', async () => {
-    respondAfter(1200, { risk: 'low' });
+    const lateAnswer = respondAfter(1200, { risk: 'low' });
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, intent: 'onboarding', stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 400 } });
     seen.push(r.text);
     expect(r.status).toBe(200);
@@ -104,8 +107,13 @@ describe('inquiries with a worker check', () => {
     expect(r.body.status).toBe('concluded');
     expect(r.body.assessment.preliminary).toBe(false);
     expect(r.body.findings.absences).toContainEqual(expect.objectContaining({ about: 'jane.doe@gmail.com', kind: 'timeout' }));
-    // The late answer changes nothing: the inquiry stays concluded with one ledger entry.
-    await new Promise((res) => setTimeout(res, 1500));
+    // The late answer changes nothing: once the provider has answered and its check job is done,
+    // the inquiry stays concluded with one ledger entry.
+    await lateAnswer;
+    await vi.waitFor(async () => {
+      const jobs = await ts.service.core.queues.queue('checks').getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+      expect(jobs.filter((j) => j?.data.actorId === r.body.inquiry_id)).toEqual([]);
+    }, { timeout: 10_000, interval: 50 });
     const ledger = await owner.query('SELECT count(*)::int AS n FROM assessments WHERE inquiry_id = $1', [r.body.inquiry_id]);
     expect(ledger.rows[0].n).toBe(1);
   });
