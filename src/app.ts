@@ -101,7 +101,7 @@ export interface App {
   listen(port: number, host: string): Promise<number>;
   /** From now on new calls get 503 with Retry-After; calls in flight go on. */
   drain(): void;
-  /** Resolves once no call is in flight (streams excepted: they end on their own). */
+  /** Resolves once no call is in flight (streams excepted: they end on their own) and every ended session socket's session concluded. */
   settled(): Promise<void>;
   /** Stops accepting connections. */
   close(): void;
@@ -165,6 +165,7 @@ export function createApp(deps: AppDeps): App {
   const sessionSockets = registerSessionSocket(app, {
     sessions: deps.sessions, hub: deps.hub, auditWriter: deps.auditWriter, revocations: deps.revocations, log: deps.log, isDraining: () => draining,
     keyState: streamAccess.keyState, keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
+    heartbeatMs: deps.config.TAS_SESSION_HEARTBEAT_MS, tenantFramesPerSecond: deps.config.TAS_SESSION_TENANT_FRAMES_PER_SEC,
   });
   app.any('/*', (res, req) => {
     const ex = captureExchange(res, req);
@@ -189,8 +190,9 @@ export function createApp(deps: AppDeps): App {
       draining = true;
       sessionSockets.drain();
     },
-    settled() {
-      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => whenSettled.push(resolve));
+    async settled() {
+      // Calls in flight, and the sessions of sockets being ended: each concludes (server_shutdown) on open pools.
+      await Promise.all([inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenSettled.push(resolve)), sessionSockets.settled()]);
     },
     close() {
       if (listenSocket) uWS.us_listen_socket_close(listenSocket);
@@ -267,7 +269,7 @@ function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChec
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction }),
-    ...sessionHandlers(deps.sessions),
+    ...sessionHandlers(deps.sessions, { perKey: deps.config.TAS_SESSIONS_PER_KEY, perTenant: deps.config.TAS_SESSIONS_PER_TENANT }),
     ...webhookHandlers({
       db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: insecureTargetsPolicy(deps.config.webhooksAllowLoopback), onChanged: deps.webhooksChanged,
       ...(deps.redeliverWebhook ? { redeliver: deps.redeliverWebhook } : {}),

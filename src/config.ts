@@ -132,6 +132,19 @@ const ConfigSchema = z.object({
   TAS_TRUSTED_PROXIES: z.string().default(''),
   /** Requests per second per tenant and mode, all its keys together, beside each key's own limit. Unset: five keys' worth. */
   TAS_TENANT_RATE_LIMIT_PER_SEC: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  /**
+   * Live sessions one key, and one tenant (per mode, all its keys together),
+   * may hold open at once (issue 40: one key connected 300 and slowed every
+   * other tenant); past either POST /v1/sessions answers 429 with Retry-After.
+   * A session holds a place from opening until it closes, except an
+   * unconnected one whose token expired. docs/sessions.md "Limits".
+   */
+  TAS_SESSIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25),
+  TAS_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Frames per second one tenant's sessions may send together to one edge process (bursts of twice as many). */
+  TAS_SESSION_TENANT_FRAMES_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** How often every session socket is pinged; a ping still unanswered at the next is a client that does not read (4001). */
+  TAS_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';

@@ -34,6 +34,24 @@ export async function insertSession(tx: Tx, s: NewSession): Promise<void> {
             ${s.tokenExpiresAt})`);
 }
 
+const OpenCounts = z.object({ by_key: z.number().int(), by_tenant: z.number().int() });
+
+/**
+ * The sessions of the caller's tenant and mode (row-level security) that hold
+ * a place: not closed, and either connected or with a token still able to
+ * connect. An unconnected session whose token expired holds nothing and is
+ * not counted. Taken under a per-tenant transaction lock, so two openings at
+ * once cannot both see the last free place (000060's partial index keeps it a
+ * look-up of the open ones).
+ */
+export async function countOpenSessions(tx: Tx, tenantId: string, mode: string, keyId: string): Promise<z.infer<typeof OpenCounts>> {
+  await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended(${`tas.sessions:${tenantId}:${mode}`}, 0))`);
+  return tx.one(sql.type(OpenCounts)`
+    SELECT count(*) FILTER (WHERE opened_by_key = ${keyId})::int AS by_key, count(*)::int AS by_tenant
+    FROM sessions
+    WHERE state <> 'closed' AND (token_used_at IS NOT NULL OR token_expires_at > now())`);
+}
+
 const SessionRow = z.object({
   id: z.string(),
   inquiry_id: z.string(),

@@ -4,7 +4,10 @@ import type { StreamEvent } from '../../actors/types.js';
 import type { EventHub, HubMessage, Unsubscribe } from '../events/hub.js';
 import type { SessionBinding, SessionCommands } from './commands.js';
 import { parseFrame, type Refusal } from './frames.js';
-import { CLOSE_CODES, FRAME_BURST, FRAMES_PER_SECOND, MAX_BUFFERED_BYTES, MAX_FRAME_BYTES, MAX_QUEUED_FRAMES } from './limits.js';
+import {
+  CLOSE_CODES, END_GRACE_MS, FRAME_BURST, FRAMES_PER_SECOND, HARD_MAX_PAYLOAD_BYTES, MAX_BUFFERED_BYTES, MAX_FRAME_BYTES, MAX_QUEUED_FRAMES,
+  MAX_STALLED_HEARTBEATS,
+} from './limits.js';
 import { createEventPump } from '../events/pump.js';
 import { createFrameBucket } from './rateLimit.js';
 
@@ -24,6 +27,8 @@ export interface ConnectionDeps {
   hub: EventHub;
   log: Logger;
   now?: () => number;
+  /** The tenant's frame budget across its sessions in this process (issue 40); false refuses the frame. */
+  tenantBudget?: (tenantId: string) => boolean;
 }
 
 export interface SessionConnection {
@@ -31,8 +36,20 @@ export interface SessionConnection {
   attach(ws: WebSocket<unknown>): void;
   onMessage(bytes: Uint8Array, isBinary: boolean): void;
   onClose(code: number): void;
-  /** Ends the socket from our side (revocation, shutdown, a failure); the session then closes with `sessionReason`. */
+  /** Ends the socket at once (a failure, a client that does not read); the session then closes with `sessionReason`. */
   end(code: number, message: string, sessionReason: string): void;
+  /**
+   * Ends the socket from our side after the frames already accepted were
+   * answered and the session closed with `sessionReason` (`session.closed`
+   * is then the last message before `code`), or after END_GRACE_MS.
+   */
+  endGracefully(code: number, message: string, sessionReason: string): void;
+  /** One heartbeat: 4001 for a client that left the last ping unanswered or whose buffer never drained; then the next ping. */
+  heartbeat(): void;
+  onPong(): void;
+  onDrain(): void;
+  /** Resolves once the socket closed and its session concluded (or failed to). */
+  readonly settled: Promise<void>;
 }
 
 type Item = { kind: 'frame'; seq: number; bytes: Uint8Array; isBinary: boolean } | { kind: 'conclude'; reason: string };
@@ -51,6 +68,14 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
   let disconnectReason = 'disconnected';
   let unsubscribe: Unsubscribe | null = null;
   const bucket = createFrameBucket(deps.now);
+  // A socket we end ourselves: the close code it gets once its session closed.
+  let ending: { code: number; message: string } | null = null;
+  let graceTimer: NodeJS.Timeout | null = null;
+  let pingUnanswered = false;
+  let stalledHeartbeats = 0;
+  let socketClosed = false;
+  let markSettled: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => (markSettled = resolve));
 
   function send(message: Record<string, unknown>): void {
     const socket = ws;
@@ -67,12 +92,24 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
   function end(code: number, message: string, sessionReason: string): void {
     const socket = ws;
     if (!socket) return;
-    disconnectReason = sessionReason;
+    if (!ending) disconnectReason = sessionReason;
     try {
       socket.end(code, message);
     } catch (err) {
       log.warn(errorFields(err), 'session socket end failed');
     }
+  }
+
+  function endGracefully(code: number, message: string, sessionReason: string): void {
+    if (!ws || ending) return;
+    if (sessionClosed) return end(code, message, sessionReason);
+    ending = { code, message };
+    disconnectReason = sessionReason;
+    // Frames already queued are applied and answered first; those that arrive from now on are refused.
+    closing = true;
+    enqueue({ kind: 'conclude', reason: sessionReason });
+    graceTimer = setTimeout(() => end(code, message, sessionReason), END_GRACE_MS);
+    graceTimer.unref();
   }
 
   /**
@@ -91,7 +128,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
     if (e.type === 'session.closed') {
       sessionClosed = true;
       closing = true;
-      end(CLOSE_CODES.sessionClosed, 'session closed', 'closed');
+      if (ending) end(ending.code, ending.message, disconnectReason);
+      else end(CLOSE_CODES.sessionClosed, 'session closed', 'closed');
     }
   }
 
@@ -113,7 +151,7 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
     else if (message.type === 'resync') pump.resync();
     // A monitor's signal; a session's stream never gets one.
     else if (message.type === 'checked') return;
-    else end(CLOSE_CODES.goingAway, 'going away', message.reason === 'shutdown' ? 'server_shutdown' : 'stream_closed');
+    else endGracefully(CLOSE_CODES.goingAway, 'going away', message.reason === 'shutdown' ? 'server_shutdown' : 'stream_closed');
   }
 
   function enqueue(item: Item): void {
@@ -134,12 +172,21 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       }
     } finally {
       running = false;
+      if (socketClosed && queue.length === 0) finish();
     }
+  }
+
+  function finish(): void {
+    if (graceTimer) clearTimeout(graceTimer);
+    pump.stop();
+    markSettled();
   }
 
   async function handle(item: Item): Promise<void> {
     if (item.kind === 'conclude') {
       if (!sessionClosed) pump.offer(await deps.commands.conclude(binding, item.reason));
+      // Closed already (by a REST close or its idle check) before this conclude: nothing more will come.
+      if (ending && !sessionClosed && ws) queueMicrotask(() => !sessionClosed && ending && end(ending.code, ending.message, disconnectReason));
       return;
     }
     const parsed = parseFrame(item.seq, item.bytes, item.isBinary);
@@ -192,23 +239,46 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
     onMessage(bytes, isBinary) {
       const seq = ++frameSeq;
       if (closing) return send(refused(seq, { rule: 'session_closing', field: '', msg: 'The session is closing; no further frames are read.' }));
+      // Over the hard cap (within uWS's own): RFC 6455's 1009, after the replies to the frames before it.
+      if (bytes.byteLength > HARD_MAX_PAYLOAD_BYTES) return endGracefully(CLOSE_CODES.messageTooBig, 'message too big', 'frame_too_large');
       if (!bucket.take()) {
         send(refused(seq, { rule: 'rate_limited', field: '', msg: `At most ${FRAMES_PER_SECOND} frames a second (bursts of ${FRAME_BURST}).` }));
-        if (bucket.flooding()) end(CLOSE_CODES.policyViolation, 'rate limit exceeded', 'rate_limited');
+        if (bucket.flooding()) endGracefully(CLOSE_CODES.policyViolation, 'rate limit exceeded', 'rate_limited');
         return;
+      }
+      if (deps.tenantBudget && !deps.tenantBudget(binding.tenantId)) {
+        return send(refused(seq, { rule: 'tenant_rate_limited', field: '', msg: "The tenant's sessions together are over their frame budget; send this one again shortly." }));
       }
       if (queue.length >= MAX_QUEUED_FRAMES) return send(refused(seq, { rule: 'busy', field: '', msg: 'Too many frames are waiting; send this one again shortly.' }));
       enqueue({ kind: 'frame', seq, bytes, isBinary });
     },
     onClose(code) {
       ws = null;
+      socketClosed = true;
       unsubscribe?.();
       log.info({ code, frames: frameSeq }, 'session socket closed');
       // Frames already received are still applied; then the session closes, since its token cannot connect again.
       if (!sessionClosed) enqueue({ kind: 'conclude', reason: disconnectReason });
       closing = true;
-      // The pump stops only after the queue drained; nothing is sent any more anyway (ws is null).
+      // Nothing is sent any more (ws is null); the pump stops once the queue drained.
+      if (!running && queue.length === 0) finish();
     },
     end,
+    endGracefully,
+    heartbeat() {
+      const socket = ws;
+      if (!socket) return;
+      stalledHeartbeats = socket.getBufferedAmount() > 0 ? stalledHeartbeats + 1 : 0;
+      if (pingUnanswered || stalledHeartbeats >= MAX_STALLED_HEARTBEATS) return end(CLOSE_CODES.slowConsumer, 'slow consumer', 'slow_consumer');
+      pingUnanswered = true;
+      socket.cork(() => socket.ping());
+    },
+    onPong() {
+      pingUnanswered = false;
+    },
+    onDrain() {
+      if (ws && ws.getBufferedAmount() === 0) stalledHeartbeats = 0;
+    },
+    settled,
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { zodToValidation } from '../platform/problems.js';
+import { unstorableStrings } from '../platform/storable.js';
 import { Claim, DataClass, dateTime, idString, noteString, Presentation } from '../schemas/common.js';
 import { ObservationProvenance } from '../schemas/observations.js';
 import { MAX_FRAME_BYTES, MAX_TEXT_LINE_CHARS } from './limits.js';
@@ -93,7 +94,18 @@ export function parseFrame(seq: number, bytes: Uint8Array, isBinary: boolean): P
   if (!parsed.success) {
     // The same mapping as a 422 body, so `rule` reads like an HTTPValidationError `type`.
     const first = zodToValidation(parsed.error, 'body').detail[0]!;
-    return refuse(first.type, first.loc.slice(1).join('.'), first.msg);
+    // An unknown key is the caller's input: the field names the object that holds it, never the key (issue 40).
+    if (first.type === 'extra_forbidden') return refuse(first.type, fieldOf([...first.loc.slice(1, -1), UNKNOWN_KEY]), 'An unrecognised field; frames are closed objects.');
+    return refuse(first.type, fieldOf(first.loc.slice(1)), first.msg);
   }
+  // Checked after the schema, so every path below names one of our own fields: PostgreSQL stores
+  // no U+0000 and no lone surrogate, and such a string used to fail the frame's write (issue 40).
+  const unstorable = unstorableStrings(parsed.data, []);
+  if (unstorable.length > 0) return refuse('string_unstorable', fieldOf(unstorable[0]!.loc), unstorable[0]!.msg);
   return { ok: true, meta, frame: parsed.data };
 }
+
+/** The stand-in for an unknown key in a refusal's `field`. */
+export const UNKNOWN_KEY = '(unknown)';
+
+const fieldOf = (loc: readonly (string | number)[]) => loc.join('.');

@@ -14,12 +14,21 @@
 export const MAX_FRAME_BYTES = 16 * 1024;
 
 /**
- * uWS's own cap (maxPayloadLength). Frames between MAX_FRAME_BYTES and this are
- * refused (`frame_too_large`) and the session goes on; beyond it uWS drops the
- * connection without a close frame, before any of our code runs, so a client
- * sees 1006. The gap is what lets an honest oversized frame get a refusal.
+ * Frames between MAX_FRAME_BYTES and this are refused (`frame_too_large`) and
+ * the session goes on: the gap is what lets an honest oversized frame get a
+ * refusal. Beyond it the socket is ended by us with 1009 (RFC 6455 "message
+ * too big"), after the acks of the frames before it.
  */
 export const HARD_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/**
+ * uWS's own cap (maxPayloadLength): beyond it uWS drops the connection without
+ * a close frame, before any of our code runs, so a client sees 1006. Set
+ * above HARD_MAX_PAYLOAD_BYTES so that the 1009 band exists; uWS holds at
+ * most one message of this size per socket, and sockets are capped per key
+ * and tenant, which bounds the memory a tenant can make it hold.
+ */
+export const UWS_MAX_PAYLOAD_BYTES = 256 * 1024;
 
 /**
  * Sustained frames per second per session, and the burst allowed on top. A
@@ -54,6 +63,29 @@ export const MAX_QUEUED_FRAMES = 64;
  */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 export const UWS_MAX_BACKPRESSURE_BYTES = 1024 * 1024;
+
+/**
+ * The library's buffer is not the whole queue: the kernel's send buffer (and
+ * the peer's receive buffer) hold megabytes before uWS buffers a byte, so a
+ * byte count alone never caught a client that stopped reading (issue 40:
+ * 2.67 MB queued over 210 s). Two clocks do: every heartbeat the socket is
+ * pinged, and a ping still unanswered at the next heartbeat means the client
+ * is not reading (a browser, and `ws`, answer pings by themselves as they
+ * read); and uWS's buffer that has not drained to empty for
+ * MAX_STALLED_HEARTBEATS heartbeats means the same. Either closes with 4001.
+ * The interval is the setting TAS_SESSION_HEARTBEAT_MS (default 10 s): a
+ * client that stops reading is closed within two of them.
+ */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+export const MAX_STALLED_HEARTBEATS = 2;
+
+/**
+ * How long a socket we end ourselves (a flood, a revoked key, a shutdown, a
+ * frame over the hard cap) may take to send the replies to the frames it
+ * already accepted and `session.closed` before it is ended regardless: the
+ * frames waiting are at most MAX_QUEUED_FRAMES short transactions.
+ */
+export const END_GRACE_MS = 5_000;
 
 /**
  * Transport idle timeout (uWS idleTimeout, seconds), with automatic pings: it
@@ -100,8 +132,10 @@ export const CLOSE_CODES = {
   goingAway: 1001,
   /** Sustained flooding beyond the rate limit, or the key that opened the session was revoked. */
   policyViolation: 1008,
+  /** A frame over HARD_MAX_PAYLOAD_BYTES (and within uWS's own cap, beyond which uWS drops the connection: 1006). */
+  messageTooBig: 1009,
   /** The server failed; the session was closed with what it had. */
   internalError: 1011,
-  /** The client did not read its events: more than MAX_BUFFERED_BYTES were waiting. */
+  /** The client did not read its events: more than MAX_BUFFERED_BYTES waiting, a missed heartbeat, or a buffer that never drained. */
   slowConsumer: 4001,
 } as const;

@@ -6,7 +6,7 @@ import type { CheckDefinition } from '../checks/types.js';
 import { insertAudit, type AuditRecord } from '../db/audit.js';
 import { insertInquiry } from '../db/inquiries.js';
 import { scopeTransaction, withTenant, type Db, type Tx } from '../db/pool.js';
-import { claimSessionToken, findSession, insertSession } from '../db/sessions.js';
+import { claimSessionToken, countOpenSessions, findSession, insertSession } from '../db/sessions.js';
 import { tenantIsInvestigative } from '../db/tenants.js';
 import { EntityNotFoundError } from '../entities/resolve.js';
 import type { CallContext } from '../auth/call.js';
@@ -48,6 +48,19 @@ const TOKEN_PREFIX = 'tas_wst_';
 const TOKEN_PATTERN = /^tas_wst_[A-Za-z0-9_-]{43}$/;
 // A stored close reason of a transient session must be a code, not prose the caller typed.
 const REASON_CODE = /^[a-z0-9_.-]{1,64}$/;
+
+/** Open sessions one key, and one tenant, may hold (TAS_SESSIONS_PER_KEY, TAS_SESSIONS_PER_TENANT). */
+export interface SessionCaps {
+  perKey: number;
+  perTenant: number;
+}
+
+/**
+ * Retry-After of a refused opening: a place frees when a session closes,
+ * which the service cannot foresee (a frame, an idle timeout); a few seconds
+ * keeps a polite client from hammering without making it wait for long.
+ */
+const CAP_RETRY_AFTER_SECONDS = 5;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
@@ -94,7 +107,8 @@ export function createSessionService(deps: SessionServiceDeps) {
   }
 
   /** The rows an opening writes first: its inquiry (for the ledger) and the session with its token's digest. */
-  async function insertRows(tx: Tx, principal: Principal, body: SessionOpen, o: ReturnType<typeof planOpening>): Promise<void> {
+  async function insertRows(tx: Tx, principal: Principal, body: SessionOpen, o: ReturnType<typeof planOpening>, caps?: SessionCaps): Promise<void> {
+    if (caps) await refuseOverCap(tx, principal, caps);
     if (body.case_id !== undefined && !(await tenantIsInvestigative(tx, principal.tenantId))) {
       throw ValidationFailure.rule('C01', ['body', 'case_id'], 'Cases require an investigative (KYB) tenant with an authorization record (rule C01).');
     }
@@ -109,6 +123,14 @@ export function createSessionService(deps: SessionServiceDeps) {
     });
   }
 
+  /** 429 when the key, or its tenant, already holds as many open sessions as it may (issue 40). */
+  async function refuseOverCap(tx: Tx, principal: Principal, caps: SessionCaps): Promise<void> {
+    const open = await countOpenSessions(tx, principal.tenantId, principal.mode, principal.keyId);
+    const over = open.by_key >= caps.perKey ? `This key holds ${caps.perKey} open sessions, its most` : open.by_tenant >= caps.perTenant ? `This tenant holds ${caps.perTenant} open sessions, its most (all of its keys together)` : null;
+    if (over === null) return;
+    throw new ServiceProblem('rate-limited', `${over}; close one or retry later.`, { retry_after: CAP_RETRY_AFTER_SECONDS }, { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) });
+  }
+
   /** The first assessment, when the opening subject already presents something. */
   async function firstEvidence(tx: Tx, principal: Principal, o: ReturnType<typeof planOpening>): Promise<SessionEvent | undefined> {
     if (o.presentations.length === 0 && o.entityId === undefined) return undefined;
@@ -119,7 +141,7 @@ export function createSessionService(deps: SessionServiceDeps) {
   }
 
   /** Opens a session: admission, the session actor with its first evidence, and the connection token (shown once). */
-  async function open(ctx: CallContext, principal: Principal, body: SessionOpen, purposeHeader?: string) {
+  async function open(ctx: CallContext, principal: Principal, body: SessionOpen, purposeHeader?: string, caps?: SessionCaps) {
     ctx.audit.purpose = body.purpose;
     const policy = await admitSession(deps, principal, body, purposeHeader);
     const o = planOpening(principal, body, policy);
@@ -133,7 +155,7 @@ export function createSessionService(deps: SessionServiceDeps) {
           session_id: o.ids.sessionId, inquiry_id: o.ids.inquiryId, retention_mode: body.retention_mode, showFindings: o.showFindings,
           idleTimeoutMs: body.idle_timeout_seconds * 1000, drainTimeoutMs: DRAIN_TIMEOUT_MS, claim: o.claim, openedAt: o.openedAt.getTime(),
         },
-        prepare: (tx) => insertRows(tx, principal, body, o),
+        prepare: (tx) => insertRows(tx, principal, body, o, caps),
         event: async (tx) => (await firstEvidence(tx, principal, o)) as SessionEvent,
         inTx: (tx) => ctx.auditInTx(tx, 201),
       });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLOOD_REFUSALS_TO_CLOSE, FRAME_BURST, HARD_MAX_PAYLOAD_BYTES, MAX_FRAME_BYTES } from '../../src/sessions/limits.js';
+import { FLOOD_REFUSALS_TO_CLOSE, FRAME_BURST, HARD_MAX_PAYLOAD_BYTES, MAX_FRAME_BYTES, UWS_MAX_PAYLOAD_BYTES } from '../../src/sessions/limits.js';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { connect, openSession, type SessionClient } from './support.js';
@@ -52,7 +52,7 @@ describe('a hostile client', () => {
       ['{"line":"no type"}', false, { rule: 'frame_type', field: 'type' }],
       ['{"type":"text"}', false, { rule: 'missing', field: 'line' }],
       ['{"type":"text","line":42}', false, { rule: 'invalid_type', field: 'line' }],
-      ['{"type":"text","line":"x","extra":1}', false, { rule: 'extra_forbidden', field: 'extra' }],
+      ['{"type":"text","line":"x","extra":1}', false, { rule: 'extra_forbidden', field: '(unknown)' }],
       [JSON.stringify({ type: 'text', line: 'x'.repeat(4001) }), false, { rule: 'too_big', field: 'line' }],
       [JSON.stringify({ type: 'presentation', presentation: { type: 'EMAIL' } }), false, { rule: 'missing', field: 'presentation.value' }],
       [JSON.stringify({ type: 'observation', summary: 's', provenance_class: 'rumour' }), false, { rule: 'invalid_value', field: 'provenance_class' }],
@@ -72,9 +72,19 @@ describe('a hostile client', () => {
     expect((await client.closed).code).toBe(1000);
   });
 
-  it('a frame beyond the hard cap is dropped by uWS before any of our code: the connection ends without a close frame (1006)', async () => {
+  it('a frame beyond the hard cap ends with 1009 after the reply to the frame before it and session.closed (issue 40)', async () => {
     const client = await connected();
+    client.send({ type: 'text', line: 'write to ana@example.org' });
     client.ws.send(JSON.stringify({ type: 'text', line: 'z'.repeat(HARD_MAX_PAYLOAD_BYTES) }));
+    expect(await client.closed).toEqual({ code: 1009, reason: 'message too big' });
+    expect(client.messages.find((m) => m.seq === 1)).toMatchObject({ type: 'ack', extracted: [{ type: 'EMAIL' }] });
+    expect(client.messages.at(-1)).toMatchObject({ type: 'session.closed', reason: 'frame_too_large' });
+    await stillServing();
+  });
+
+  it('a frame beyond uWS\'s own cap is dropped by uWS before any of our code: the connection ends without a close frame (1006)', async () => {
+    const client = await connected();
+    client.ws.send(JSON.stringify({ type: 'text', line: 'z'.repeat(UWS_MAX_PAYLOAD_BYTES) }));
     expect((await client.closed).code).toBe(1006);
     await stillServing();
   });
@@ -88,7 +98,42 @@ describe('a hostile client', () => {
     const limited = client.messages.filter((m) => m.type === 'refused' && m.rule === 'rate_limited');
     expect(limited.length).toBeGreaterThanOrEqual(FLOOD_REFUSALS_TO_CLOSE);
     expect(limited[0]!.seq).toBeGreaterThan(FRAME_BURST);
+    // Every frame accepted before the close was applied and answered, and session.closed came before 1008 (issue 40).
+    const accepted = client.messages.filter((m) => m.type === 'ack').map((m) => m.seq as number);
+    expect(accepted).toEqual(Array.from({ length: limited[0]!.seq - 1 }, (_, i) => i + 1));
+    expect(client.messages.at(-1)).toMatchObject({ type: 'session.closed', reason: 'rate_limited', frames_accepted: accepted.length });
     await stillServing();
+  });
+
+  it('an unknown key is never quoted back, however long; the refusal names the object that holds it (issue 40)', async () => {
+    const client = await connected();
+    const key = `k${'x'.repeat(12_000)}`;
+    client.send({ type: 'presentation', presentation: { type: 'EMAIL', value: 'a@example.org', [key]: 1 } });
+    client.send({ type: 'text', line: 'hi', [key]: 1 });
+    const [nested, top] = [await client.reply(1), await client.reply(2)];
+    expect(nested).toEqual({ type: 'refused', seq: 1, rule: 'extra_forbidden', field: 'presentation.(unknown)', msg: expect.any(String) });
+    expect(top).toMatchObject({ rule: 'extra_forbidden', field: '(unknown)' });
+    for (const r of [nested, top]) expect(JSON.stringify(r).length).toBeLessThan(200);
+    client.send({ type: 'close' });
+    expect((await client.closed).code).toBe(1000);
+  });
+
+  it('a NUL or a lone surrogate in a stored field is refused `string_unstorable` with the field\'s path, and the sequence goes on (issue 40)', async () => {
+    const client = await connected();
+    client.ws.send('{"type":"presentation","presentation":{"type":"EMAIL","value":"a\\u0000@example.org"}}');
+    client.ws.send('{"type":"observation","summary":"paid \\ud800 late","provenance_class":"tenant_supplied"}');
+    client.ws.send('{"type":"claim","claim":{"name":"Ana\\u0000"}}');
+    client.send({ type: 'presentation', presentation: { type: 'EMAIL', value: 'ana@example.org' } });
+    const replies = await Promise.all([1, 2, 3, 4].map((seq) => client.reply(seq)));
+    expect(replies.map((r) => [r.type, r.rule, r.field])).toEqual([
+      ['refused', 'string_unstorable', 'presentation.value'],
+      ['refused', 'string_unstorable', 'summary'],
+      ['refused', 'string_unstorable', 'claim.name'],
+      ['ack', undefined, undefined],
+    ]);
+    expect(ts.logs.some((line) => line.includes('session frame could not be processed'))).toBe(false);
+    client.send({ type: 'close' });
+    expect((await client.closed).code).toBe(1000);
   });
 
   it('text that is not UTF-8 is dropped by the WebSocket layer (1006), and nothing else suffers', async () => {

@@ -8,7 +8,8 @@ import type { EventHub } from '../../events/hub.js';
 import { statusLine } from '../exchange.js';
 import { ServiceProblem } from '../../platform/problems.js';
 import { createConnection, type SessionConnection } from '../../sessions/connection.js';
-import { CLOSE_CODES, HARD_MAX_PAYLOAD_BYTES, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES } from '../../sessions/limits.js';
+import { CLOSE_CODES, DEFAULT_HEARTBEAT_MS, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES, UWS_MAX_PAYLOAD_BYTES } from '../../sessions/limits.js';
+import { createTenantFrameBudget } from '../../sessions/rateLimit.js';
 import type { SessionService } from '../../sessions/service.js';
 import type { Principal } from '../../auth/authenticate.js';
 import type { KeyState } from '../../db/keys.js';
@@ -40,6 +41,10 @@ export interface SessionSocketDeps {
   /** The opening key's state in the database, re-checked every keyRecheckMs for every open socket (issue 40). */
   keyState?: (principal: Principal) => Promise<KeyState>;
   keyRecheckMs?: number;
+  /** Every socket is pinged this often; a ping unanswered at the next one is a client that does not read (4001). */
+  heartbeatMs?: number;
+  /** Frames per second of one tenant's sessions together, in this process; a burst of twice as many. */
+  tenantFramesPerSecond?: number;
 }
 
 export const SESSION_SOCKET_PATH = '/v1/sessions/:session_id/ws';
@@ -51,8 +56,18 @@ interface UserData {
   conn: SessionConnection;
 }
 
-export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps): { drain(): void } {
+export interface SessionSockets {
+  /** Ends every socket with 1001 after its pending replies, its session closed as `server_shutdown`. */
+  drain(): void;
+  /** Resolves once every socket closed and its session concluded: the pools may close after it. */
+  settled(): Promise<void>;
+}
+
+export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps): SessionSockets {
   const live = new Set<SessionConnection>();
+  // Connections whose session has not concluded yet (a socket that closed may still be applying frames).
+  const unsettled = new Set<SessionConnection>();
+  const tenantBudget = deps.tenantFramesPerSecond ? createTenantFrameBudget(deps.tenantFramesPerSecond) : undefined;
   const guard = (what: string, fn: () => void) => {
     try {
       fn();
@@ -62,12 +77,16 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
   };
 
   deps.revocations.onRevoked((keyId) => {
-    for (const conn of live) if (conn.binding.keyId === keyId) conn.end(CLOSE_CODES.policyViolation, 'key revoked', 'key_revoked');
+    for (const conn of live) if (conn.binding.keyId === keyId) conn.endGracefully(CLOSE_CODES.policyViolation, 'key revoked', 'key_revoked');
   });
   const stopKeyChecks = recheckKeys(live, deps);
+  const heartbeat = setInterval(() => {
+    for (const conn of live) guard('heartbeat', () => conn.heartbeat());
+  }, deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  heartbeat.unref();
 
   app.ws<UserData>(SESSION_SOCKET_PATH, {
-    maxPayloadLength: HARD_MAX_PAYLOAD_BYTES,
+    maxPayloadLength: UWS_MAX_PAYLOAD_BYTES,
     maxBackpressure: UWS_MAX_BACKPRESSURE_BYTES,
     idleTimeout: TRANSPORT_IDLE_SECONDS,
     sendPingsAutomatically: true,
@@ -86,7 +105,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       res.onAborted(() => {
         hs.aborted = true;
       });
-      upgrade(deps, res, context, hs).catch((err) => {
+      upgrade(deps, res, context, hs, tenantBudget).catch((err) => {
         deps.log.error({ errName: (err as Error)?.name }, 'session upgrade failed');
         refuse(deps, res, hs, 503, new ServiceProblem('unavailable', 'The session could not be connected; retry shortly.', {}, { 'Retry-After': '2' }));
       });
@@ -94,6 +113,8 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
     open: (ws) => guard('open', () => {
       const { conn } = ws.getUserData();
       live.add(conn);
+      unsettled.add(conn);
+      void conn.settled.then(() => unsettled.delete(conn));
       // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it at run time.
       // It attaches (and sends `ready`) once this callback and the upgrade's cork have returned: a send
       // corked inside the upgrade's own cork left uWS 20 closing the new socket at the client's first
@@ -102,6 +123,8 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
     }),
     // The ArrayBuffer is neutered when this callback returns: copy it first.
     message: (ws, message, isBinary) => guard('message', () => ws.getUserData().conn.onMessage(new Uint8Array(message.slice(0)), isBinary)),
+    pong: (ws) => guard('pong', () => ws.getUserData().conn.onPong()),
+    drain: (ws) => guard('drain', () => ws.getUserData().conn.onDrain()),
     close: (ws, code) => guard('close', () => {
       const { conn } = ws.getUserData();
       live.delete(conn);
@@ -112,7 +135,11 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
   return {
     drain() {
       stopKeyChecks();
-      for (const conn of [...live]) conn.end(CLOSE_CODES.goingAway, 'going away', 'server_shutdown');
+      clearInterval(heartbeat);
+      for (const conn of [...live]) conn.endGracefully(CLOSE_CODES.goingAway, 'going away', 'server_shutdown');
+    },
+    async settled() {
+      await Promise.all([...unsettled].map((conn) => conn.settled));
     },
   };
 }
@@ -138,7 +165,7 @@ function recheckKeys(live: ReadonlySet<SessionConnection>, deps: SessionSocketDe
         const state = await keyState({ tenantId: conn.binding.tenantId, mode: conn.binding.mode, keyId, scopes: new Set(), label: `key:${keyId}` }).catch(() => null);
         if (state === null || state.kind === 'active') continue;
         const reason = state.kind === 'revoked' ? 'key_revoked' : 'key_expired';
-        for (const c of [...live]) if (c.binding.keyId === keyId) c.end(CLOSE_CODES.policyViolation, reason.replace('_', ' '), reason);
+        for (const c of [...live]) if (c.binding.keyId === keyId) c.endGracefully(CLOSE_CODES.policyViolation, reason.replace('_', ' '), reason);
       }
     } finally {
       running = false;
@@ -160,7 +187,9 @@ interface Handshake {
   occurredAt: string;
 }
 
-async function upgrade(deps: SessionSocketDeps, res: HttpResponse, context: us_socket_context_t, hs: Handshake): Promise<void> {
+async function upgrade(
+  deps: SessionSocketDeps, res: HttpResponse, context: us_socket_context_t, hs: Handshake, tenantBudget: ((tenantId: string) => boolean) | undefined,
+): Promise<void> {
   if (deps.isDraining()) {
     return refuse(deps, res, hs, 503, new ServiceProblem('unavailable', 'The service is shutting down; open a new session elsewhere.', {}, { 'Retry-After': '1' }));
   }
@@ -172,7 +201,7 @@ async function upgrade(deps: SessionSocketDeps, res: HttpResponse, context: us_s
     const detail = `Offer the subprotocols ${SUBPROTOCOL} and ${TOKEN_SUBPROTOCOL_PREFIX}<token> with the unused, unexpired token of an open session.`;
     return refuse(deps, res, hs, 401, new ServiceProblem('unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer' }));
   }
-  const conn = createConnection(binding, { commands: deps.sessions.commands, hub: deps.hub, log: deps.log });
+  const conn = createConnection(binding, { commands: deps.sessions.commands, hub: deps.hub, log: deps.log, ...(tenantBudget ? { tenantBudget } : {}) });
   if (hs.aborted) {
     // The token is spent and nobody can use it again: the session closes now rather than at its idle timeout.
     conn.onClose(1006);

@@ -1,18 +1,18 @@
 import { requirePrincipal } from '../../auth/principal.js';
 import type { Handler } from '../handler.js';
 import type { SessionOpen } from '../../schemas/sessions.js';
-import type { SessionService } from '../../sessions/service.js';
+import type { SessionCaps, SessionService } from '../../sessions/service.js';
 
 /**
  * POST /v1/sessions and POST /v1/sessions/{session_id}/close, keyed by
  * operationId for app.ts's handler table. The session's WebSocket is in
  * sessionSocket.ts.
  */
-export function sessionHandlers(sessions: SessionService): [string, Handler][] {
+export function sessionHandlers(sessions: SessionService, caps: SessionCaps): [string, Handler][] {
   return [
     ['openSession', async (ctx) => ({
       status: 201,
-      body: await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose']),
+      body: await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps),
     })],
     ['closeSession', async (ctx) => ({
       status: 202,
