@@ -132,7 +132,7 @@ const SERVICE_UNREACHABLE = 'The registration registry cannot be reached, so it 
  * answer below 500 is an answer; no connection, no answer within the network
  * timeout, or a server error is down.
  */
-async function askService(base: string, timeoutMs: number): Promise<ProbeAnswer> {
+export async function askService(base: string, timeoutMs: number): Promise<ProbeAnswer> {
   try {
     const response = await fetch(`${base}/help`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json' } });
     await response.body?.cancel().catch(() => undefined);

@@ -18,6 +18,8 @@ const USAGE = `tas: the trust assessment service
   tas export verify BUNDLE [--keys FILE|URL]   check an evidentiary bundle offline
   tas export rotate-key        retire the export signing key and make a new one
   tas export revoke-key KID    revoke an export signing key (no bundle verifies under it)
+  tas doctor                   check this deployment's settings, database login, Redis prefix, resolver,
+                               registry and spool, and say what to fix; exit 1 on a failure
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
 TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md. A Redis
@@ -33,6 +35,7 @@ const HELP: Record<string, string> = {
   key: 'tas key mint --tenant ID --scopes a,b [--test] [--name NAME] [--json]\n  mints a key for a tenant (shown once).\n\nexample:\n  tas key mint --tenant 0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee --scopes inquiries,findings --test',
   score: 'tas score [FILE|-]\n  the methodology over an evidence file or a served ledger entry (stdin with -): the version it names\n  (trust-method/1, /2 or /3; absent: the current one); an entry is compared with its published score,\n  interval and evidence summary (reproduces: true|false).\n\nexample:\n  curl -s -H "Authorization: Bearer $KEY" $TAS/v1/entities/$ID/ledger | jq \'.[0]\' | tas score -',
   audit: 'tas audit verify [--chain KEY]\n  seals what is due and recomputes every audit hash chain; exit 1 at the first broken link.\n\nexample:\n  tas audit verify',
+  doctor: 'tas doctor\n  checks the deployment these settings describe: the key pepper (set, not the development one), the\n  service login (no superuser, owner or cross-tenant role), the Redis prefix (bound to this database),\n  the DNS resolver and the RDAP service (reachable), the spool directory (writable, with room).\n  Each finding is ok, warn (a failure in production) or FAIL, with what to fix; exit 1 on a failure.\n\nexample:\n  NODE_ENV=production tas doctor',
   calibration: 'tas calibration [--tenant ID] [--mode live|test] [--svg DIR]\n  Brier score, ECE and the reliability table per methodology version; a plot per version in DIR.\n\nexample:\n  tas calibration --mode live --svg ./calibration',
 };
 
@@ -50,6 +53,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'tenant': return await tenantCommand(rest);
       case 'key': return await keyCommand(rest);
       case 'audit': return await auditCommand(loadConfig(), rest);
+      case 'doctor': return await (await import('./doctor.js')).doctorCommand();
       case 'calibration': return await (await import('./calibration.js')).calibrationCommand(loadConfig(), rest);
       case 'score': return await (await import('./score.js')).scoreMain(rest);
       case 'export': return await (await import('./export.js')).exportCommand(rest, loadConfig);

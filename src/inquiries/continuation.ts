@@ -8,6 +8,7 @@ import { findInquiry } from '../db/inquiries.js';
 import type { Mode, Tx } from '../db/pool.js';
 import { assessNow, timeoutAbsences, type InquiryFacts } from './evaluate.js';
 import { willBePreliminary } from './preliminary.js';
+import { parseInquiryFacts } from './storedFacts.js';
 
 /**
  * Everything that moves an inquiry after it was opened: a worker check's
@@ -38,7 +39,7 @@ type Scope = { tenantId: string; mode: Mode };
 async function factsOf(tx: Tx, inquiryId: string): Promise<InquiryFacts | null> {
   const row = await findInquiry(tx, inquiryId);
   // The request column holds the facts the engine wrote when the inquiry opened (insertInquiry).
-  return row ? (row.request as unknown as InquiryFacts) : null;
+  return row ? parseInquiryFacts(row.request) : null;
 }
 
 function contextOf(snapshot: AnyMachineSnapshot): InquiryContext {

@@ -17,6 +17,7 @@ import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, 
 import { checkById, type InquiryFacts } from './evaluate.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
 import { requestHash } from '../platform/idempotency.js';
+import { parseViewFacts, type ViewFacts } from './storedFacts.js';
 import { assessmentOf, inquiryView, mayShowFindings, type InquiryView } from './view.js';
 import type { Assessment } from '../../machines/types.js';
 
@@ -72,16 +73,16 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     });
     if (!found?.assessment) throw new ServiceProblem('not-found', 'No such inquiry.');
     // The request column holds the facts the engine wrote when the inquiry opened (insertInquiry).
-    return render(principal, inquiryId, found.inquiry.status, found.inquiry.request as unknown as InquiryFacts, found.assessment);
+    return render(principal, inquiryId, found.inquiry.status, parseViewFacts(found.inquiry.request), found.assessment);
   }
 
-  async function render(principal: Principal, inquiryId: string, status: string, facts: InquiryFacts, assessment: AssessmentRow): Promise<InquiryView> {
+  async function render(principal: Principal, inquiryId: string, status: string, facts: ViewFacts, assessment: AssessmentRow): Promise<InquiryView> {
     const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
     const report = await reportFor(facts, assessment, status, showFindings);
     return inquiryView({ inquiryId, status, assessment, showFindings, publicUrl: deps.publicUrl(), report });
   }
 
-  async function reportFor(facts: InquiryFacts, row: AssessmentRow, status: string, showFindings: boolean) {
+  async function reportFor(facts: ViewFacts, row: AssessmentRow, status: string, showFindings: boolean) {
     if (facts.render === 'none') return undefined;
     const ceiling: RenderMode = facts.policy?.body.render_ceiling ?? 'template';
     // The ledger's findings column is the JSON the engine wrote, parsed as the contract's Findings.
