@@ -53,8 +53,18 @@ const ConfigSchema = z.object({
    */
   TAS_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Keyed-hash pepper for API keys (rule I11). Required in production. */
+  /**
+   * The secret every key of the service is derived from, one per purpose (API
+   * key hashes, rule I11; webhook secret and export key sealing): src/auth/keyring.ts.
+   * Required unless NODE_ENV is set to development or test.
+   */
   TAS_KEY_PEPPER: z.string().min(32).optional(),
+  /**
+   * The pepper being rotated away from (docs/deployment.md "Rotating the
+   * pepper"): it only opens what it sealed and verifies keys it hashed, until
+   * `tas keys rotate-pepper` has re-sealed and every key has been used again.
+   */
+  TAS_KEY_PEPPER_PREVIOUS: z.string().min(32).optional(),
   /** Public base URL used in events_url / ws_url; defaults to http://HOST:PORT. */
   TAS_PUBLIC_URL: z.url().optional(),
   /** Prefix of every Redis key and BullMQ queue, so several deployments (and tests) can share a Redis. */
@@ -156,6 +166,8 @@ export type Config = Readonly<
     DATABASE_OWNER_URL: string;
     DATABASE_SYSTEM_URL: string;
     keyPepper: string;
+    /** The current pepper and, while it rotates, the previous one. */
+    keyring: Keyring;
     publicUrl: string;
     /** The Redis topology REDIS_URL and REDIS_CLUSTER_NODES / REDIS_SENTINELS select. */
     redis: RedisTopology;
@@ -163,6 +175,12 @@ export type Config = Readonly<
     webhooksAllowLoopback: boolean;
   }
 >;
+
+/** The current key pepper and, while it rotates, the previous one (src/auth/keyring.ts derives the keys). */
+export interface Keyring {
+  readonly current: string;
+  readonly previous: string | null;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -175,15 +193,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = withRedisTopology(parsed.data);
-  if (c.NODE_ENV === 'production' && !c.TAS_KEY_PEPPER) {
-    throw new ConfigError('TAS_KEY_PEPPER (at least 32 characters) is required when NODE_ENV=production');
+  // The development pepper is public: outside a deployment that says it is one for development
+  // or tests, a database dump would yield every webhook secret and the export signing key.
+  const explicitlyDevelopment = env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
+  if ((!c.TAS_KEY_PEPPER || c.TAS_KEY_PEPPER === DEV_PEPPER) && !explicitlyDevelopment) {
+    throw new ConfigError(
+      'refusing to start on the public development key pepper: set TAS_KEY_PEPPER to a secret of at least 32 characters ' +
+      '(for example `openssl rand -hex 32`), or NODE_ENV=development or NODE_ENV=test on a machine that holds no real data');
   }
+  const keyPepper = c.TAS_KEY_PEPPER ?? DEV_PEPPER;
+  const keyring: Keyring = Object.freeze({ current: keyPepper, previous: c.TAS_KEY_PEPPER_PREVIOUS ?? null });
   const publicUrl = c.TAS_PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`;
   const DATABASE_URL = c.DATABASE_URL ?? DEFAULT_SERVICE_URL;
   const DATABASE_OWNER_URL = c.DATABASE_OWNER_URL ?? (c.DATABASE_URL ?? DEFAULT_OWNER_URL);
   const DATABASE_SYSTEM_URL = c.DATABASE_SYSTEM_URL ?? systemLoginOf(DATABASE_URL);
   const webhooksAllowLoopback = c.TAS_WEBHOOKS_ALLOW_LOOPBACK === undefined ? c.NODE_ENV !== 'production' : c.TAS_WEBHOOKS_ALLOW_LOOPBACK === 'true';
-  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, DATABASE_SYSTEM_URL, keyPepper: c.TAS_KEY_PEPPER ?? DEV_PEPPER, publicUrl, webhooksAllowLoopback });
+  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, DATABASE_SYSTEM_URL, keyPepper, keyring, publicUrl, webhooksAllowLoopback });
 }
 
 function withRedisTopology<T extends RedisSettings>(settings: T): T & { redis: RedisTopology } {

@@ -3,6 +3,7 @@ import { UnrecoverableError, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { StreamEventSchema, type StreamEvent } from '../actors/types.js';
+import type { Keyring } from '../src/auth/keyring.js';
 import type { Db, Mode } from '../src/db/pool.js';
 import type { RetrySchedule } from '../src/webhooks/schedule.js';
 import type { LookupAll } from '../src/webhooks/targets.js';
@@ -60,8 +61,8 @@ export interface WebhookWorkerDeps {
   connection: ConnectionOptions;
   prefix: string;
   db: Db;
-  /** The key pepper the signing secrets are sealed under. */
-  pepper: string;
+  /** The key pepper the signing secrets are sealed under, or the keyring while it rotates. */
+  pepper: string | Keyring;
   log: Logger;
   allowInsecureTargets: (mode: Mode) => boolean;
   schedule?: RetrySchedule;

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Mode } from '../db/pool.js';
+import { peppersOf, pepperId, purposeKey, type Keyring } from './keyring.js';
 
 /**
  * API key tokens (rule I11).
@@ -10,7 +11,11 @@ import type { Mode } from '../db/pool.js';
  * The key id is the row's uuid, public like a username. The secret is 192
  * random bits. The checksum (CRC-32 of everything before it) lets the edge
  * reject a mistyped or truncated key without touching the database. Only
- * HMAC-SHA256(pepper, salt || token) is stored, with a random salt per key.
+ * HMAC-SHA256(K, salt || token) is stored, with a random salt per key, where K
+ * is the pepper's API-key key (src/auth/keyring.ts) and the row names the
+ * pepper (pepper_kid). Hashes made before derivation per purpose used the
+ * pepper itself as K (pepper_kid NULL); they still verify and are hashed again
+ * on their next use.
  */
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ID_CHARS = 22; // 62^22 > 2^128
@@ -61,7 +66,30 @@ export function newSalt(): Buffer {
 }
 
 export function hashKey(pepper: string, salt: Buffer, token: string): Buffer {
+  return createHmac('sha256', purposeKey(pepper, 'api-keys')).update(salt).update(token).digest();
+}
+
+/** The hash before keys were derived per purpose: the pepper itself as the HMAC key. */
+export function legacyHashKey(pepper: string, salt: Buffer, token: string): Buffer {
   return createHmac('sha256', pepper).update(salt).update(token).digest();
+}
+
+export interface KeyHashCandidate {
+  hash: Buffer;
+  /** The pepper id a hash of this kind is stored with; null for the legacy derivation. */
+  pepperKid: string | null;
+}
+
+/**
+ * Every hash a stored key may have under the ring, the current pepper's first
+ * (the one to keep): its derived hash, its legacy hash, then the previous
+ * pepper's. At most four, what tas_key_verify_any accepts (000065).
+ */
+export function keyHashCandidates(ring: Keyring, salt: Buffer, token: string): KeyHashCandidate[] {
+  return peppersOf(ring).flatMap((p) => [
+    { hash: hashKey(p, salt, token), pepperKid: pepperId(p) },
+    { hash: legacyHashKey(p, salt, token), pepperKid: null },
+  ]);
 }
 
 export function verifyKeyHash(pepper: string, salt: Buffer, token: string, stored: Buffer): boolean {

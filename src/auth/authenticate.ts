@@ -1,5 +1,6 @@
-import { hashKey, parseKey } from './apiKey.js';
-import { keySalt, markKeyUsed, verifyKey } from '../db/keys.js';
+import { keyHashCandidates, parseKey } from './apiKey.js';
+import { ringOf, type Keyring } from './keyring.js';
+import { keySalt, markKeyUsed, rehashKey, verifyKey } from '../db/keys.js';
 import type { Db, Mode } from '../db/pool.js';
 
 /** Who is calling: one verified key of one tenant in one mode. */
@@ -33,8 +34,10 @@ export interface Authenticator {
   forget(keyId: string): void;
 }
 
-export function createAuthenticator(deps: { db: Db; pepper: string; now?: () => number }): Authenticator {
+/** `pepper`: the current pepper, or the keyring while it rotates (a key made under the previous one still verifies). */
+export function createAuthenticator(deps: { db: Db; pepper: string | Keyring; now?: () => number }): Authenticator {
   const now = deps.now ?? Date.now;
+  const ring = ringOf(deps.pepper);
   const cache = new Map<string, { principal: Principal; until: number; expiresAt: number | null }>();
   const verifying = new Map<string, Promise<AuthOutcome>>();
   // Bumped by every `forget`, so a look-up that was under way then is not kept.
@@ -48,8 +51,14 @@ export function createAuthenticator(deps: { db: Db; pepper: string; now?: () => 
     // database hands a key's tenant and scopes to no one who does not hold the key.
     const salt = await keySalt(deps.db, parsed.keyId);
     if (salt === null) return { ok: false, reason: 'unknown' };
-    const row = await verifyKey(deps.db, parsed.keyId, hashKey(deps.pepper, salt, token));
+    const candidates = keyHashCandidates(ring, salt, token);
+    const row = await verifyKey(deps.db, parsed.keyId, candidates.map((c) => c.hash));
     if (!row || row.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
+    const keep = candidates[0]!;
+    // Made under an earlier pepper or derivation: hashed again under the current one on this use,
+    // so the previous pepper can be dropped once no key needs it (tas keys rotate-pepper counts them).
+    // Not awaited: a lost rehash is done again on the next use.
+    if (!row.hash.equals(keep.hash)) rehashKey(deps.db, row.id, row.hash, keep.hash, keep.pepperKid!).catch(() => undefined);
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     const expiresAt = row.expires_at ? Date.parse(row.expires_at) : null;
     if (expiresAt !== null && expiresAt <= now()) return { ok: false, reason: 'expired' };

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { PreflightError } from '../preflight.js';
 import { serveCommand, workerCommand } from './serve.js';
-import { auditCommand, keyMintCommand, migrateCommand, tenantCreateCommand } from './operator.js';
+import { auditCommand, keyMintCommand, migrateCommand, rotatePepperCommand, tenantCreateCommand } from './operator.js';
 import { UsageError } from './usageError.js';
 
 const USAGE = `tas: the trust assessment service
@@ -12,6 +12,7 @@ const USAGE = `tas: the trust assessment service
   tas migrate                  apply sql/ migrations (creates the database if needed)
   tas tenant create --name NAME [--investigative] [--authorization REF] [--json]
   tas key mint --tenant ID --scopes a,b [--test] [--name NAME] [--json]
+  tas keys rotate-pepper       re-seal webhook secrets and export keys under TAS_KEY_PEPPER
   tas score [FILE|-]           score an evidence file with the methodology (stdin when -)
   tas audit verify [--chain KEY]  recompute the audit hash chains; exit 1 at the first broken link
   tas calibration [--tenant ID] [--mode live|test] [--svg DIR]  calibration per methodology version
@@ -22,7 +23,7 @@ const USAGE = `tas: the trust assessment service
                                registry and spool, and say what to fix; exit 1 on a failure
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
-TAS_KEY_PEPPER (required in production), PORT, HOST; see README.md. A Redis
+TAS_KEY_PEPPER (required unless NODE_ENV=development or test), PORT, HOST; see README.md. A Redis
 Cluster: REDIS_CLUSTER_NODES; Sentinel: REDIS_SENTINELS and REDIS_SENTINEL_NAME;
 behind PgBouncer in transaction mode: TAS_DB_POOLER=transaction (docs/scaling.md).`;
 
@@ -33,6 +34,7 @@ const HELP: Record<string, string> = {
   migrate: 'tas migrate\n  applies sql/ migrations in order, creating the database if needed.\n\nexample:\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/tas tas migrate',
   tenant: 'tas tenant create --name NAME [--investigative] [--authorization REF] [--json]\n  creates a tenant with its four keys (shown once).\n\nexample:\n  tas tenant create --name acme --json',
   key: 'tas key mint --tenant ID --scopes a,b [--test] [--name NAME] [--json]\n  mints a key for a tenant (shown once).\n\nexample:\n  tas key mint --tenant 0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee --scopes inquiries,findings --test',
+  keys: 'tas keys rotate-pepper [--json]\n  with TAS_KEY_PEPPER the new pepper and TAS_KEY_PEPPER_PREVIOUS the old one: re-seals every webhook\n  secret and export signing key in place and counts the API keys still hashed under the old pepper\n  (each moves on its next use). Exit 1 when a row opens under neither pepper.\n\nexample:\n  TAS_KEY_PEPPER=$NEW TAS_KEY_PEPPER_PREVIOUS=$OLD tas keys rotate-pepper',
   score: 'tas score [FILE|-]\n  the methodology over an evidence file or a served ledger entry (stdin with -): the version it names\n  (trust-method/1, /2 or /3; absent: the current one); an entry is compared with its published score,\n  interval and evidence summary (reproduces: true|false).\n\nexample:\n  curl -s -H "Authorization: Bearer $KEY" $TAS/v1/entities/$ID/ledger | jq \'.[0]\' | tas score -',
   audit: 'tas audit verify [--chain KEY]\n  seals what is due and recomputes every audit hash chain; exit 1 at the first broken link.\n\nexample:\n  tas audit verify',
   doctor: 'tas doctor\n  checks the deployment these settings describe: the key pepper (set, not the development one), the\n  service login (no superuser, owner or cross-tenant role), the Redis prefix (bound to this database),\n  the DNS resolver and the RDAP service (reachable), the spool directory (writable, with room).\n  Each finding is ok, warn (a failure in production) or FAIL, with what to fix; exit 1 on a failure.\n\nexample:\n  NODE_ENV=production tas doctor',
@@ -52,6 +54,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate': return await migrateCommand(loadConfig());
       case 'tenant': return await tenantCommand(rest);
       case 'key': return await keyCommand(rest);
+      case 'keys':
+        if (rest[0] !== 'rotate-pepper') throw new UsageError('usage: tas keys rotate-pepper [--json]');
+        return await rotatePepperCommand(loadConfig(), { json: rest.includes('--json') });
       case 'audit': return await auditCommand(loadConfig(), rest);
       case 'doctor': return await (await import('./doctor.js')).doctorCommand();
       case 'calibration': return await (await import('./calibration.js')).calibrationCommand(loadConfig(), rest);

@@ -9,6 +9,7 @@ import { mintKey } from '../tenancy/keys.js';
 import { provisionTenant } from '../tenancy/provision.js';
 import { UsageError } from './usageError.js';
 import { sealAudit, verifyAuditChains } from '../audit/sealer.js';
+import { rotatePepper } from '../auth/rotatePepper.js';
 
 export async function migrateCommand(config: Config): Promise<number> {
   await checkPostgres(config.DATABASE_OWNER_URL);
@@ -79,6 +80,26 @@ export async function auditCommand(config: Config, args: string[]): Promise<numb
     const verdicts = await verifyAuditChains(db, only);
     for (const v of verdicts) console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}`);
     return verdicts.some((v) => v.brokenAt !== null) ? 1 : 0;
+  } finally {
+    await db.end();
+  }
+}
+
+/** `tas keys rotate-pepper`: re-seals under TAS_KEY_PEPPER what TAS_KEY_PEPPER_PREVIOUS (or the older derivation) sealed. */
+export async function rotatePepperCommand(config: Config, opts: { json: boolean }): Promise<number> {
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
+  try {
+    const r = await rotatePepper(db, config.keyring);
+    if (opts.json) console.log(JSON.stringify(r));
+    else {
+      console.log(`current pepper ${r.pepperId}`);
+      console.log(`webhook endpoints: ${r.webhookSecrets.resealed} re-sealed, ${r.webhookSecrets.current} already current`);
+      console.log(`export signing keys: ${r.exportKeys.resealed} re-sealed, ${r.exportKeys.current} already current`);
+      console.log(`API keys still hashed under an earlier pepper: ${r.apiKeysWaiting} (each moves on its next use; keep TAS_KEY_PEPPER_PREVIOUS until 0)`);
+      for (const u of r.unopenable) console.error(`cannot open ${u} with either pepper`);
+    }
+    return r.unopenable.length === 0 ? 0 : 1;
   } finally {
     await db.end();
   }

@@ -19,11 +19,23 @@ export async function keySalt(db: Db | Tx, keyId: string): Promise<Buffer | null
   return db.maybeOneFirst(sql.type(z.object({ salt: z.instanceof(Buffer) }))`SELECT s AS salt FROM tas_key_salt(${keyId}::uuid) AS s WHERE s IS NOT NULL`);
 }
 
-/** The key's row, only when `hash` is its stored keyed hash (the caller holds the key and the pepper; 000035). */
-export async function verifyKey(db: Db | Tx, keyId: string, hash: Buffer): Promise<KeyRow | null> {
-  return db.maybeOne(sql.type(KeyRow)`
-    SELECT id, tenant_id, mode, name, scopes, expires_at, revoked_at
-    FROM tas_key_verify(${keyId}::uuid, ${sql.binary(hash)})`);
+const VerifiedKeyRow = KeyRow.extend({ hash: z.instanceof(Buffer), pepper_kid: z.string().nullable() });
+export type VerifiedKeyRow = z.infer<typeof VerifiedKeyRow>;
+
+/**
+ * The key's row, only when one of `hashes` is its stored keyed hash (the caller
+ * holds the key and a pepper; 000065), with the hash that matched.
+ */
+export async function verifyKey(db: Db | Tx, keyId: string, hashes: readonly Buffer[]): Promise<VerifiedKeyRow | null> {
+  return db.maybeOne(sql.type(VerifiedKeyRow)`
+    SELECT id, tenant_id, mode, name, scopes, expires_at, revoked_at, hash, pepper_kid
+    FROM tas_key_verify_any(${keyId}::uuid, ARRAY[${sql.join(hashes.map((h) => sql.binary(h)), sql.fragment`, `)}]::bytea[])`);
+}
+
+/** Replaces a key's hash made under an earlier pepper with the current one (rehash on use; 000065). */
+export async function rehashKey(db: Db | Tx, keyId: string, from: Buffer, to: Buffer, pepperKid: string): Promise<boolean> {
+  return db.oneFirst(sql.type(z.object({ moved: z.boolean() }))`
+    SELECT tas_key_rehash(${keyId}::uuid, ${sql.binary(from)}, ${sql.binary(to)}, ${pepperKid}) AS moved`);
 }
 
 export interface NewKey {
@@ -34,14 +46,16 @@ export interface NewKey {
   scopes: readonly string[];
   salt: Buffer;
   hash: Buffer;
+  /** The id of the pepper `hash` was made under (src/auth/keyring.ts). */
+  pepperKid?: string | null;
   expiresAt: string | null;
 }
 
 export async function insertKey(db: Db | Tx, key: NewKey): Promise<{ created_at: string }> {
   return db.one(sql.type(z.object({ created_at: z.string() }))`
-    INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash, expires_at)
+    INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash, pepper_kid, expires_at)
     VALUES (${key.id}, ${key.tenantId}, ${key.mode}, ${key.name}, ${sql.array([...key.scopes], 'text')},
-            ${sql.binary(key.salt)}, ${sql.binary(key.hash)}, ${key.expiresAt})
+            ${sql.binary(key.salt)}, ${sql.binary(key.hash)}, ${key.pepperKid ?? null}, ${key.expiresAt})
     RETURNING created_at`);
 }
 

@@ -158,7 +158,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
   const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache, publicUrl: deps.publicUrl });
   const caseExpansion = createCaseExpansion({ db, cases, inquiries });
   const caseExports = createCaseExports({
-    db, pepper: config.keyPepper, cases, publicUrl: deps.publicUrl,
+    db, pepper: config.keyring, cases, publicUrl: deps.publicUrl,
     enqueue: async (job) => {
       await queues.add('exports', 'case.export', job, { jobId: `${job.exportId}.${job.attempt}`, removeOnComplete: { age: 86_400 }, removeOnFail: { age: 7 * 86_400 } });
     },
@@ -195,7 +195,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
       workers.push(createMaterialWorker({ connection, prefix: bull.prefix, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
       workers.push(createMonitorWorker({ connection, prefix: bull.prefix, runs }));
-      const webhooks = createWebhookWorker({ connection, prefix: bull.prefix, db, pepper: config.keyPepper, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
+      const webhooks = createWebhookWorker({ connection, prefix: bull.prefix, db, pepper: config.keyring, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
       closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
       relay.start(RELAY_SWEEP_INTERVAL_MS);

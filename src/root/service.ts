@@ -77,7 +77,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let publicUrl = config.publicUrl;
   const core = await createCore({ config, db, redis, hub, log, publicUrl: () => publicUrl });
   if (opts.edge) {
-    const authenticator = createAuthenticator({ db, pepper: config.keyPepper });
+    const authenticator = createAuthenticator({ db, pepper: config.keyring });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
     app = createApp({
       config,

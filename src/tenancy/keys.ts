@@ -1,4 +1,5 @@
 import { generateKey, hashKey, newSalt } from '../auth/apiKey.js';
+import { pepperId } from '../auth/keyring.js';
 import { insertKey } from '../db/keys.js';
 import type { Db, Mode, Tx } from '../db/pool.js';
 
@@ -28,6 +29,7 @@ export async function mintKey(db: Db | Tx, pepper: string, req: MintRequest): Pr
     scopes: [...new Set(req.scopes)].sort(),
     salt,
     hash: hashKey(pepper, salt, token),
+    pepperKid: pepperId(pepper),
     expiresAt: req.expiresAt ?? null,
   });
   return { keyId, token, createdAt: created_at };

@@ -4,6 +4,7 @@ import { withTenant, type Db, type Mode } from '../db/pool.js';
 import { envelopeOf, eventIdOf } from '../events/hub.js';
 import { WebhookEventType } from '../schemas/events.js';
 import { nextDelayMs, parseRetryAfter, type RetrySchedule } from './schedule.js';
+import type { Keyring } from '../auth/keyring.js';
 import { openSecret } from './secret.js';
 import { postWebhook, type SendOutcome } from './send.js';
 import { signatureHeaders } from './sign.js';
@@ -23,8 +24,8 @@ import { checkTarget, type LookupAll } from './targets.js';
 /** What delivering needs: the store, the pepper secrets are sealed under, the schedule and the clock. */
 export interface DeliveryContext {
   db: Db;
-  /** The key pepper the signing secrets are sealed under. */
-  pepper: string;
+  /** The key pepper the signing secrets are sealed under, or the keyring while it rotates. */
+  pepper: string | Keyring;
   log: Logger;
   allowInsecureTargets: (mode: Mode) => boolean;
   schedule: RetrySchedule;

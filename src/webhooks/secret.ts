@@ -1,19 +1,23 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { PEPPER_ID_BYTES, pepperIdBytes, pepperWithId, peppersOf, purposeKey, ringOf, type Keyring } from '../auth/keyring.js';
 
 /**
  * Webhook signing secrets. A secret is `whsec_` followed by the base64 of 32
  * random bytes, the form Standard Webhooks libraries accept as is. We must be
  * able to sign with it later, so it is kept sealed rather than hashed:
- * AES-256-GCM under a key derived (HKDF-SHA256) from the service's key pepper.
+ * AES-256-GCM under the pepper's webhook-sealing key (src/auth/keyring.ts).
  * The tenant and endpoint ids are the associated data, so a sealed secret
  * moved onto another row fails to open instead of signing for the wrong one.
  *
- *   sealed = version (1 byte) | IV (12) | tag (16) | ciphertext
+ *   sealed v2 = 2 | pepper id (6) | IV (12) | tag (16) | ciphertext
+ *   sealed v1 = 1 | IV (12) | tag (16) | ciphertext, under HKDF(pepper, HKDF_SALT, HKDF_INFO):
+ *               before keys were derived per purpose; still opened, re-sealed by `tas keys rotate-pepper`.
  */
 export const SECRET_PREFIX = 'whsec_';
 // 256 bits: the HMAC-SHA256 key size, so the key is as strong as the MAC.
 const SECRET_BYTES = 32;
-const VERSION = 1;
+const VERSION = 2;
+const LEGACY_VERSION = 1;
 // GCM's standard nonce size; random per seal, and a tenant seals a handful of secrets, far from the birthday bound.
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -40,6 +44,7 @@ export function secretKeyBytes(secret: string): Buffer {
 
 const keyCache = new Map<string, Buffer>();
 
+/** The v1 (legacy) sealing key: HKDF straight from the pepper. */
 function sealingKey(pepper: string): Buffer {
   let key = keyCache.get(pepper);
   if (!key) {
@@ -53,21 +58,48 @@ function associatedData(ctx: SecretContext): Buffer {
   return Buffer.from(`webhook_endpoints:${ctx.tenantId}:${ctx.endpointId}`, 'utf8');
 }
 
-export function sealSecret(pepper: string, secret: string, ctx: SecretContext): Buffer {
+/** Seals under the current pepper (a keyring's `current`). */
+export function sealSecret(pepper: string | Keyring, secret: string, ctx: SecretContext): Buffer {
+  const current = ringOf(pepper).current;
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(pepper), iv, { authTagLength: TAG_BYTES });
+  const cipher = createCipheriv('aes-256-gcm', purposeKey(current, 'webhook-sealing'), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(associatedData(ctx));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), ciphertext]);
+  return Buffer.concat([Buffer.from([VERSION]), pepperIdBytes(current), iv, cipher.getAuthTag(), ciphertext]);
 }
 
-/** Throws when the blob was not sealed by this pepper for this very endpoint. */
-export function openSecret(pepper: string, sealed: Buffer, ctx: SecretContext): string {
-  if (sealed.length <= 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION) throw new Error('sealed webhook secret has an unknown layout');
-  const iv = sealed.subarray(1, 1 + IV_BYTES);
-  const tag = sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(pepper), iv, { authTagLength: TAG_BYTES });
+/** Whether a blob is sealed in today's layout under the ring's current pepper (nothing to re-seal). */
+export function isSealedUnderCurrent(pepper: string | Keyring, sealed: Buffer): boolean {
+  return sealed[0] === VERSION && sealed.subarray(1, 1 + PEPPER_ID_BYTES).equals(pepperIdBytes(ringOf(pepper).current));
+}
+
+/** Throws when the blob was not sealed by a pepper of the ring for this very endpoint. */
+export function openSecret(pepper: string | Keyring, sealed: Buffer, ctx: SecretContext): string {
+  const ring = ringOf(pepper);
+  if (sealed[0] === VERSION && sealed.length > 1 + PEPPER_ID_BYTES + IV_BYTES + TAG_BYTES) {
+    const under = pepperWithId(ring, sealed.subarray(1, 1 + PEPPER_ID_BYTES));
+    if (under === null) throw new Error('sealed webhook secret was sealed under a pepper this service does not hold');
+    return openWith(purposeKey(under, 'webhook-sealing'), sealed.subarray(1 + PEPPER_ID_BYTES), ctx);
+  }
+  if (sealed[0] === LEGACY_VERSION && sealed.length > 1 + IV_BYTES + TAG_BYTES) {
+    let failure: unknown;
+    for (const p of peppersOf(ring)) {
+      try {
+        return openWith(sealingKey(p), sealed.subarray(1), ctx);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  }
+  throw new Error('sealed webhook secret has an unknown layout');
+}
+
+function openWith(key: Buffer, body: Buffer, ctx: SecretContext): string {
+  const iv = body.subarray(0, IV_BYTES);
+  const tag = body.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   decipher.setAAD(associatedData(ctx));
   decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  return Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }

@@ -25,7 +25,8 @@ const SHARED_TABLES = new Set(['registry_catalog']);
 // The functions tas_app may call that run with their owner's rights, and why each is narrow.
 const NARROW_DOORS = [
   'tas_key_salt(uuid)', // a key's random salt, nothing of its tenant
-  'tas_key_verify(uuid,bytea)', // a key's row only against its own keyed hash (needs the key and the pepper)
+  'tas_key_verify_any(uuid,bytea[])', // a key's row only against one of its own keyed hashes (needs the key and a pepper; 000065)
+  'tas_key_rehash(uuid,bytea,bytea,text)', // replaces a key's hash only for a caller presenting the stored one (000065)
   'tas_key_used(uuid,uuid)', // marks a key of the named tenant only
   'tas_presentation_velocity(text[],text[])', // counts the caller's tenant's inquiries only (tas_current_tenant)
   'tas_session_claim(uuid,bytea)', // a session only against its one-time token's digest
@@ -171,9 +172,11 @@ describe('functions the service login can execute', () => {
     expect(rows[0].last_used_at).toBeNull();
   });
 
-  it('tas_key_verify gives B\'s key row to no one who lacks its hash, and tas_key_salt nothing of B', async () => {
-    const { rows } = await app.query(`SELECT count(*)::int AS n FROM tas_key_verify($1, '\\x01')`, [B_KEY]);
+  it('tas_key_verify_any gives B\'s key row to no one who lacks its hash, tas_key_rehash replaces nothing without it, and tas_key_salt nothing of B', async () => {
+    const { rows } = await app.query(`SELECT count(*)::int AS n FROM tas_key_verify_any($1, ARRAY['\\x01'::bytea, '\\x03'::bytea])`, [B_KEY]);
     expect(rows[0].n).toBe(0);
+    const moved = await app.query(`SELECT tas_key_rehash($1, '\\x01', '\\x04', 'pk_000000000000') AS moved`, [B_KEY]);
+    expect(moved.rows[0].moved).toBe(false);
     const salt = await app.query(`SELECT tas_key_salt($1) AS s`, [B_KEY]);
     expect(Object.keys(salt.rows[0])).toEqual(['s']);
   });

@@ -38,11 +38,11 @@ describe('Redis topology settings', () => {
 
   it('loadConfig turns a refusal into a ConfigError and describes the topology without a password', () => {
     expect(() => loadConfig({ REDIS_SENTINELS: 's1:26379' })).toThrow(ConfigError);
-    const config = loadConfig({ REDIS_URL: 'redis://:hunter2@x', REDIS_CLUSTER_NODES: 'a:7000,b:7001' });
+    const config = loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://:hunter2@x', REDIS_CLUSTER_NODES: 'a:7000,b:7001' });
     expect(config.redis.kind).toBe('cluster');
     expect(describeConfig(config).redis).toBe('cluster a:7000,b:7001');
     expect(JSON.stringify(describeConfig(config))).not.toContain('hunter2');
-    expect(describeTopology(loadConfig({}).redis)).toBe('single 127.0.0.1:6379');
+    expect(describeTopology(loadConfig({ NODE_ENV: 'test' }).redis)).toBe('single 127.0.0.1:6379');
   });
 
   it('waiting for replicas is refused on a cluster, where WAIT would go to any node', () => {

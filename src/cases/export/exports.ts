@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Keyring } from '../../auth/keyring.js';
 import type { Principal } from '../../auth/authenticate.js';
 import type { CallContext } from '../../auth/call.js';
 import { withTenant, type Db, type Mode, type Tx } from '../../db/pool.js';
@@ -27,7 +28,8 @@ export interface ExportJob { exportId: string; attempt: number; tenantId: string
 
 export interface CaseExportDeps {
   db: Db;
-  pepper: string;
+  /** The pepper the export signing key is sealed under, or the keyring while it rotates. */
+  pepper: string | Keyring;
   cases: Pick<CaseService, 'view' | 'timeline' | 'graph'>;
   publicUrl: () => string;
   enqueue(job: ExportJob): Promise<void>;
