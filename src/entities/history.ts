@@ -111,12 +111,42 @@ const membersArray = (members: Members) => (Array.isArray(members) ? sql.array([
 
 const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number(), as_of: z.string() });
 
-/** Earlier assessments, newest first (the latest MAX_ASSESSMENTS of them). */
+// Rows of the entity since a live session's own first assessment that the read looks through for
+// other inquiries' assessments: the session's own revisions fill that stretch of the ledger.
+const SESSION_WINDOW = 500;
+
+/**
+ * Earlier assessments, newest first (the latest MAX_ASSESSMENTS of them),
+ * read so that an entity's long ledger costs nothing (issue 40). Per member,
+ * walking (entity_id, ledger_seq) backwards with a limit: `entity_id =
+ * ANY(...)` with ORDER BY took every row of the entity and sorted them
+ * (9,865 rows, 16 ms). A live session excludes its own revisions, which are
+ * the newest rows of its entity, one per frame: a filter would walk all of
+ * them. So the ledger is read in two stretches, split at the session's own
+ * first assessment (found by the inquiry index): before it, no row is the
+ * session's and the limit alone bounds the read; after it, only the newest
+ * SESSION_WINDOW rows are looked through for other inquiries'. An inquiry
+ * about the same entity that ran during a session older than that many of
+ * the entity's rows is left out of the session's history
+ * (test/sessions/ledgerPlan.test.ts).
+ */
 export function priorAssessmentsQuery(members: Members, excludeInquiryId: string | null) {
+  // One scalar sub-select each, so the planner takes it as an index bound (a COALESCE around it was only a filter).
+  const ownFirst = sql.fragment`(SELECT min(ledger_seq) FROM assessments WHERE inquiry_id = ${excludeInquiryId}::uuid)`;
+  const beforeOwn = sql.fragment`(SELECT coalesce(min(ledger_seq), 9223372036854775807) FROM assessments WHERE inquiry_id = ${excludeInquiryId}::uuid)`;
   return sql.type(PriorRow)`
-    SELECT score, low, high, as_of FROM assessments
-    WHERE entity_id = ANY(${membersArray(members)})
-      AND (${excludeInquiryId}::uuid IS NULL OR inquiry_id <> ${excludeInquiryId}::uuid)
+    SELECT score, low, high, as_of FROM unnest(${membersArray(members)}) AS m(id)
+    CROSS JOIN LATERAL (
+      (SELECT score, low, high, as_of, ledger_seq FROM assessments
+       WHERE entity_id = m.id AND ledger_seq < ${beforeOwn}
+       ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS})
+      UNION ALL
+      (SELECT score, low, high, as_of, ledger_seq FROM (
+         SELECT score, low, high, as_of, ledger_seq, inquiry_id FROM assessments
+         WHERE entity_id = m.id AND ledger_seq >= ${ownFirst}
+         ORDER BY ledger_seq DESC LIMIT ${SESSION_WINDOW}) during
+       WHERE inquiry_id <> ${excludeInquiryId}::uuid)
+    ) prior
     ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`;
 }
 
