@@ -1,4 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
+import { z } from 'zod';
+import { PolicyIn } from '../schemas/admin.js';
+import { StakeKind } from '../schemas/common.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { StreamEvent } from '../../actors/types.js';
 import { isIdleAt, type Final, type SessionContext, type SessionEvent, type RetentionMode } from '../../machines/sessionMachine.js';
@@ -54,6 +57,27 @@ const evidenceOf = (c: SessionContext): SessionEvidence =>
 // the bound only keeps a long-lived process from holding every session it ever served.
 const FACTS_CACHE_ENTRIES = 10_000;
 
+/** The session's facts as written when it opened, parsed on the way back in (never cast); loose, so no fact is dropped. */
+const StoredSessionFacts = z.looseObject({
+  kind: z.literal('session'),
+  sessionId: z.string(),
+  inquiryId: z.string(),
+  intent: z.string(),
+  purpose: z.string(),
+  stake: z.looseObject({ kind: StakeKind, amount: z.number().optional(), reversible: z.boolean().optional() }),
+  policy: z.looseObject({ version: z.int(), body: PolicyIn }).nullable(),
+  render: z.literal('none'),
+  retention: z.enum(['standard', 'transient']),
+  consentRef: z.string().nullable().default(null),
+  caseId: z.string().nullable().default(null),
+  // Sessions opened before a fact existed read it as its absence.
+  defaultCountry: z.string().nullable().default(null),
+});
+
+function parseSessionFacts(stored: unknown): SessionFacts {
+  return StoredSessionFacts.parse(stored);
+}
+
 function createFactsCache() {
   const cache = new Map<string, SessionFacts>();
   return async (tx: Tx, inquiryId: string): Promise<SessionFacts> => {
@@ -62,7 +86,7 @@ function createFactsCache() {
     const row = await findInquiry(tx, inquiryId);
     if (!row) throw new Error('session without its inquiry row');
     // The request column holds the facts this module wrote when the session opened (insertInquiry).
-    const facts = row.request as unknown as SessionFacts;
+    const facts = parseSessionFacts(row.request);
     if (cache.size >= FACTS_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(inquiryId, facts);
     return facts;
