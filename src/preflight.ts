@@ -77,3 +77,21 @@ export async function checkServiceLogin(
   if (production) throw new PreflightError(message);
   warn(message);
 }
+
+/**
+ * The Redis prefix belongs to the database that first used it
+ * (src/redis/prefixOwner.ts): on another database's prefix production
+ * refuses to start, and anywhere else it is a loud warning.
+ */
+export async function checkRedisPrefix(
+  bind: () => Promise<{ kind: 'bound' | 'ours' | 'other'; owner: string }>,
+  conflict: (owner: string) => string,
+  production: boolean,
+  warn: (msg: string) => void,
+): Promise<void> {
+  const binding = await bind();
+  if (binding.kind !== 'other') return;
+  const message = conflict(binding.owner);
+  if (production) throw new PreflightError(message);
+  warn(`WARNING: ${message}`);
+}

@@ -17,6 +17,9 @@ import { assertNativeUws } from '../http/uwsNative.js';
 import { createApp, type App } from '../app.js';
 import { createLogger } from '../logger.js';
 import { checkPostgres, checkRedis, checkServiceLogin } from '../preflight.js';
+import { checkRedisPrefix } from '../preflight.js';
+import { databaseIdentity } from '../db/deployment.js';
+import { bindPrefix, prefixConflict } from '../redis/prefixOwner.js';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { createRedis, type RedisClient } from '../redis/client.js';
@@ -64,6 +67,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
   const db = await createDb(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
   await checkServiceLogin(() => loginPowers(db), config.NODE_ENV === 'production', (msg) => log.warn(msg));
+  // Before any queue is touched: a prefix another database holds would trade jobs and schedules with it.
+  const identity = await databaseIdentity(db);
+  await checkRedisPrefix(() => bindPrefix(redis, config.TAS_REDIS_PREFIX, identity), (owner) => prefixConflict(config.TAS_REDIS_PREFIX, owner, identity),
+    config.NODE_ENV === 'production', (msg) => log.warn({ setting: 'TAS_REDIS_PREFIX' }, msg));
   // Cross-tenant work runs on a login of its own (tas_ops, 000035): the tenant pool's login cannot become tas_system.
   const systemDb = config.DATABASE_SYSTEM_URL === config.DATABASE_URL ? db : await createDb(config.DATABASE_SYSTEM_URL, { ...poolerOptions(config.TAS_DB_POOLER), maximumPoolSize: SYSTEM_POOL_SIZE });
   bindSystemPool(db, systemDb);
