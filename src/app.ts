@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CatalogueRow } from './checks/catalogue.js';
 import * as uWS from './http/uws.js';
 import type { RedisClient } from './redis/client.js';
@@ -268,7 +269,8 @@ function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChec
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
-    ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction }),
+    ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction,
+      uploadStagingDir: join(deps.config.TAS_SPOOL_DIR, 'uploads') }),
     ...sessionHandlers(deps.sessions, { perKey: deps.config.TAS_SESSIONS_PER_KEY, perTenant: deps.config.TAS_SESSIONS_PER_TENANT }),
     ...webhookHandlers({
       db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: insecureTargetsPolicy(deps.config.webhooksAllowLoopback), onChanged: deps.webhooksChanged,

@@ -1,4 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { mkdir, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { withTenant, type Db, type Mode } from '../db/pool.js';
 import { lockUploadTarget, markReceived, MAX_CHUNK_BYTES, type UploadTarget } from '../db/materialBytes.js';
 import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from './byteStore.js';
@@ -13,13 +16,17 @@ import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
  * anything is read), the 256-bit secret is what authorises, and only its
  * SHA-256 is stored. It is single-use (`received_at`), expires after
  * UPLOAD_TTL_MS, and works only for the bytes declared: a PUT whose hash or
- * size differs is refused and nothing of it is kept, because every chunk is
- * written in the transaction that the mismatch rolls back.
+ * size differs is refused and nothing of it is kept.
  *
- * The bytes stream through: at most one chunk (1 MiB) is held, the rest is in
- * PostgreSQL or still in the socket (the edge pauses the client while a chunk
- * is written). Bytes already stored for this tenant (the same file declared
- * twice) are hashed but not written again.
+ * The body is staged on local disk (a file under the staging directory) with
+ * no connection and no transaction held (issue 40: an upload used to hold a
+ * pooled connection and the material's row lock for the whole body, up to
+ * 64 MiB from a client as slow as it liked, out of a pool of 20). The URL is
+ * checked in a short transaction before the body is read, and again in the
+ * one transaction at the end, which copies the staged bytes into the byte
+ * store at disk speed and marks the material received; the staged file is
+ * removed whatever happens. Bytes already stored for this tenant (the same
+ * file declared twice) are not written again.
  */
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 
@@ -51,18 +58,36 @@ export interface ReceivedUpload {
   scope: { tenantId: string; mode: Mode };
 }
 
+/** Where bodies are staged unless the root names a directory (it gives TAS_SPOOL_DIR/uploads). */
+export const defaultStagingDir = () => join(tmpdir(), 'tas-uploads');
+
 export async function receiveUpload(
   db: Db, materialId: string, token: string, body: AsyncIterable<Buffer>, now: () => Date, openBytes: OpenByteStore = postgresByteStore,
+  stagingDir: string = defaultStagingDir(),
 ): Promise<ReceivedUpload> {
   const scope = scopeOfToken(token);
   if (!scope) throw new ServiceProblem('not-found', 'No such upload URL.');
-  const material = await withTenant(db, scope, async (tx) => {
-    const target = await lockUploadTarget(tx, materialId);
-    checkUsable(target, scope.secret, now());
-    await storeStream(openBytes(tx, scope), target!, body);
-    return markReceived(tx, materialId, keepsBytes(target!));
+  // Expiry is judged when the body starts: a slow upload that began in time is not refused at its end.
+  const startedAt = now();
+  const target = await withTenant(db, scope, async (tx) => {
+    const found = await lockUploadTarget(tx, materialId);
+    checkUsable(found, scope.secret, startedAt);
+    return found!;
   });
-  return { material, scope: { tenantId: scope.tenantId, mode: scope.mode } };
+  const staged = await stageBody(stagingDir, target, body);
+  try {
+    const material = await withTenant(db, scope, async (tx) => {
+      // Again under the row lock: another upload through the same URL may have finished meanwhile (409).
+      const again = await lockUploadTarget(tx, materialId);
+      checkUsable(again, scope.secret, startedAt);
+      const bytes = openBytes(tx, scope);
+      if (!(await bytes.has(again!.sha256!))) await copyStaged(staged, bytes, again!.sha256!);
+      return markReceived(tx, materialId, keepsBytes(again!));
+    });
+    return { material, scope: { tenantId: scope.tenantId, mode: scope.mode } };
+  } finally {
+    await rm(staged, { force: true });
+  }
 }
 
 function checkUsable(target: UploadTarget | null, secret: string, now: Date): void {
@@ -82,37 +107,49 @@ function keepsBytes(target: UploadTarget): boolean {
   return target.retention_mode === 'standard' && target.data_class !== 'C2';
 }
 
-async function storeStream(bytes: MaterialByteStore, target: UploadTarget, body: AsyncIterable<Buffer>): Promise<void> {
+/**
+ * Writes the body to a new file under `dir`, counting and hashing as it
+ * goes; the file's path once the body is complete and is the declared one.
+ * Each write is awaited, so the edge pauses a client faster than the disk.
+ */
+async function stageBody(dir: string, target: UploadTarget, body: AsyncIterable<Buffer>): Promise<string> {
   const declaredSize = target.size!;
-  const declaredSha = target.sha256!;
-  const write = !(await bytes.has(declaredSha));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, `${randomUUID()}.part`);
+  const file = await open(path, 'wx', 0o600);
   const hash = createHash('sha256');
   let size = 0;
-  let seq = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const flush = async () => {
-    if (pendingBytes === 0) return;
-    if (write) await bytes.putChunk(declaredSha, seq, Buffer.concat(pending, pendingBytes));
-    seq += 1;
-    pending = [];
-    pendingBytes = 0;
-  };
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > declaredSize) throw mismatch('size_bytes', `The upload is longer than the declared ${declaredSize} bytes.`);
-    hash.update(chunk);
-    for (let at = 0; at < chunk.length; ) {
-      const take = Math.min(MAX_CHUNK_BYTES - pendingBytes, chunk.length - at);
-      pending.push(chunk.subarray(at, at + take));
-      pendingBytes += take;
-      at += take;
-      if (pendingBytes === MAX_CHUNK_BYTES) await flush();
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > declaredSize) throw mismatch('size_bytes', `The upload is longer than the declared ${declaredSize} bytes.`);
+      hash.update(chunk);
+      await file.write(chunk);
     }
+    if (size !== declaredSize) throw mismatch('size_bytes', `The upload has ${size} bytes; ${declaredSize} were declared.`);
+    if (hash.digest('hex') !== target.sha256) throw mismatch('sha256', 'The SHA-256 of the upload is not the declared one.');
+    await file.close();
+    return path;
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
   }
-  await flush();
-  if (size !== declaredSize) throw mismatch('size_bytes', `The upload has ${size} bytes; ${declaredSize} were declared.`);
-  if (hash.digest('hex') !== declaredSha) throw mismatch('sha256', 'The SHA-256 of the upload is not the declared one.');
+}
+
+/** The staged file into the byte store, in chunks of MAX_CHUNK_BYTES, in order. */
+async function copyStaged(path: string, bytes: MaterialByteStore, sha256: string): Promise<void> {
+  const file = await open(path, 'r');
+  try {
+    for (let seq = 0; ; seq += 1) {
+      const chunk = Buffer.allocUnsafe(MAX_CHUNK_BYTES);
+      const { bytesRead } = await file.read(chunk, 0, MAX_CHUNK_BYTES, null);
+      if (bytesRead === 0) return;
+      await bytes.putChunk(sha256, seq, chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 function mismatch(field: 'sha256' | 'size_bytes', msg: string): ValidationFailure {

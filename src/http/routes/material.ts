@@ -21,6 +21,8 @@ import { targetOf } from './target.js';
 export interface MaterialDeps extends DeclareDeps {
   db: Db;
   enqueueExtraction: (job: MaterialJob) => Promise<void>;
+  /** Where upload bodies are staged before their one transaction (src/material/upload.ts). */
+  uploadStagingDir?: string;
 }
 
 function createMaterial(deps: MaterialDeps): Handler {
@@ -37,7 +39,9 @@ function uploadContent(deps: MaterialDeps): Handler {
     ctx.audit.target_kind = 'material';
     ctx.audit.target_id = id;
     if (!ctx.bodyStream) throw new ServiceProblem('unsupported-media-type', 'The upload takes the bytes as the request body.');
-    const { material, scope } = await receiveUpload(deps.db, id, (ctx.query as { token: string }).token, ctx.bodyStream, deps.now ?? (() => new Date()));
+    const { material, scope } = await receiveUpload(
+      deps.db, id, (ctx.query as { token: string }).token, ctx.bodyStream, deps.now ?? (() => new Date()), undefined, deps.uploadStagingDir,
+    );
     // Audited as the tenant only once the URL proved to be theirs; refusals stay anonymous.
     ctx.principal = { ...scope, keyId: id, scopes: new Set(['material']), label: `upload:${id}` };
     await deps.enqueueExtraction({ materialId: id, ...scope });
