@@ -44,7 +44,15 @@ export async function unscheduleRescans(queue: Queue, monitorId: string): Promis
   return queue.removeJobScheduler(monitorId);
 }
 
-/** When the next slot is due, or null when the monitor has no schedule. */
+/**
+ * When the next slot is due, or null when the monitor has no schedule: the
+ * scheduler's score, which is the slot of its one pending job (that job's
+ * id and its timestamp + delay), the time the rescan's tick runs
+ * (test/monitors/nextRun.test.ts). A next_run_at the runs then missed (issue
+ * 38) was a second deployment on the same Redis prefix removing and
+ * re-creating the scheduler from its own database; the prefix is now bound to
+ * one database (src/redis/prefixOwner.ts).
+ */
 export async function nextRunAt(queue: Queue, monitorId: string): Promise<string | null> {
   const scheduler = await queue.getJobScheduler(monitorId);
   return scheduler?.next ? new Date(scheduler.next).toISOString() : null;
