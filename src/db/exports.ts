@@ -76,10 +76,17 @@ export async function findExport(tx: Tx, caseId: string, exportId: string): Prom
   return tx.maybeOne(sql.type(ExportRow)`SELECT ${EXPORT_COLUMNS} FROM case_exports WHERE id = ${exportId} AND case_id = ${caseId}`);
 }
 
-export async function exportBundle(tx: Tx, caseId: string, exportId: string): Promise<Buffer | null> {
-  const row = await tx.maybeOne(sql.type(z.object({ bundle: z.instanceof(Buffer).nullable() }))`
-    SELECT bundle FROM case_exports WHERE id = ${exportId} AND case_id = ${caseId} AND status = 'ready'`);
-  return row?.bundle ?? null;
+/** A ready bundle's length and stored SHA-256 (000066), without its bytes; null when it is not ready. */
+export async function exportBundleHead(tx: Tx, caseId: string, exportId: string): Promise<{ size: number; sha256: string } | null> {
+  return tx.maybeOne(sql.type(z.object({ size: z.number(), sha256: z.string() }))`
+    SELECT length(bundle) AS size, bundle_sha256 AS sha256 FROM case_exports
+    WHERE id = ${exportId} AND case_id = ${caseId} AND status = 'ready'`);
+}
+
+/** `length` bytes of a ready bundle from `offset` (0-based); only the TOAST chunks they cover are read (000066). */
+export async function exportBundleSlice(tx: Tx, exportId: string, offset: number, length: number): Promise<Buffer> {
+  return tx.oneFirst(sql.type(z.object({ bytes: z.instanceof(Buffer) }))`
+    SELECT substring(bundle FROM ${offset + 1}::int FOR ${length}::int) AS bytes FROM case_exports WHERE id = ${exportId} AND status = 'ready'`);
 }
 
 /** Claims a queued (or abandoned building) export for building; null when another worker has it or it is done. */
@@ -89,9 +96,9 @@ export async function claimExport(tx: Tx, exportId: string): Promise<ExportRow |
     RETURNING ${EXPORT_COLUMNS}`);
 }
 
-export async function finishExport(tx: Tx, exportId: string, done: { bundle: Buffer; manifestSha256: string; kid: string }): Promise<void> {
+export async function finishExport(tx: Tx, exportId: string, done: { bundle: Buffer; bundleSha256: string; manifestSha256: string; kid: string }): Promise<void> {
   await tx.query(sql.unsafe`
-    UPDATE case_exports SET status = 'ready', bundle = ${sql.binary(done.bundle)}, size = ${done.bundle.length},
+    UPDATE case_exports SET status = 'ready', bundle = ${sql.binary(done.bundle)}, size = ${done.bundle.length}, bundle_sha256 = ${done.bundleSha256},
       manifest_sha256 = ${done.manifestSha256}, kid = ${done.kid}, finished_at = now()
     WHERE id = ${exportId}`);
 }

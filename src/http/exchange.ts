@@ -76,7 +76,7 @@ export function statusLine(status: number): string {
 }
 
 /** The exchange's own headers under the answer's; `Vary` names both lists (CORS varies on Origin, compression on Accept-Encoding). */
-function mergeHeaders(own: Record<string, string>, answer: Record<string, string>): Record<string, string> {
+export function mergeHeaders(own: Record<string, string>, answer: Record<string, string>): Record<string, string> {
   const merged = { ...own, ...answer };
   if (own.Vary !== undefined && answer.Vary !== undefined) merged.Vary = `${own.Vary}, ${answer.Vary}`;
   return merged;

@@ -6,7 +6,7 @@ import { withTenant, type Db, type Mode, type Tx } from '../../db/pool.js';
 import { BytesOverLimit, keptMaterialHashes, readInlineContent } from '../../db/materialBytes.js';
 import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from '../../material/byteStore.js';
 import {
-  assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundle, failExport, findExport, finishExport, materialOfCase,
+  assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundleHead, exportBundleSlice, failExport, findExport, finishExport, materialOfCase,
   observationsOfEntities, recordExport, type ExportRow,
 } from '../../db/exports.js';
 import { ServiceProblem } from '../../platform/problems.js';
@@ -39,6 +39,14 @@ export interface CaseExportDeps {
 }
 
 export type CaseExports = ReturnType<typeof createCaseExports>;
+
+/** A ready bundle as the download streams it. */
+export interface ExportDownload {
+  size: number;
+  /** Hex SHA-256 of the whole bundle, stored when it was built. */
+  sha256: string;
+  read(offset: number, length: number): Promise<Buffer>;
+}
 
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 
@@ -103,11 +111,21 @@ export function createCaseExports(deps: CaseExportDeps) {
     return exportOut(row);
   }
 
-  async function download(principal: Principal, caseId: string, exportId: string): Promise<Buffer> {
-    const found = await withTenant(deps.db, principal, async (tx) => ({ row: await findExport(tx, caseId, exportId), bundle: await exportBundle(tx, caseId, exportId) }));
+  /**
+   * A ready bundle to stream (issue 40): its length, its stored SHA-256 (the
+   * ETag), and its bytes read a slice at a time, each slice in its own short
+   * transaction, so a slow client holds no connection and the edge never
+   * holds the bundle whole.
+   */
+  async function download(principal: Principal, caseId: string, exportId: string): Promise<ExportDownload> {
+    const found = await withTenant(deps.db, principal, async (tx) => ({ row: await findExport(tx, caseId, exportId), head: await exportBundleHead(tx, caseId, exportId) }));
     if (!found.row) throw new ServiceProblem('not-found', 'No such export of this case.');
-    if (!found.bundle) throw new ServiceProblem('conflict', `The export is ${found.row.status}, not ready.`, { export_status: found.row.status });
-    return found.bundle;
+    if (!found.head) throw new ServiceProblem('conflict', `The export is ${found.row.status}, not ready.`, { export_status: found.row.status });
+    return {
+      size: found.head.size,
+      sha256: found.head.sha256,
+      read: (offset, length) => withTenant(deps.db, principal, (tx) => exportBundleSlice(tx, exportId, offset, length)),
+    };
   }
 
   /** The export worker's step: idempotent (a claimed or finished export is left alone). */
@@ -121,7 +139,9 @@ export function createCaseExports(deps: CaseExportDeps) {
       const manifest = manifestBytes(files, { kid: key.kid, case_id: claimed.case_id, export_id: claimed.id, created_at: now().toISOString() });
       const bundle = await packBundle(files, manifest, signManifest(key, manifest));
       const manifestSha256 = createHash('sha256').update(manifest).digest('hex');
-      await withTenant(deps.db, scope, (tx) => finishExport(tx, claimed.id, { bundle, manifestSha256, kid: key.kid }));
+      // Hashed here, in the worker, once: the edge serves it as the ETag and never hashes the bundle.
+      const bundleSha256 = createHash('sha256').update(bundle).digest('hex');
+      await withTenant(deps.db, scope, (tx) => finishExport(tx, claimed.id, { bundle, bundleSha256, manifestSha256, kid: key.kid }));
     } catch (error) {
       // A refusal is final and said on the export; a fault is left to the queue's retries (the export stays building).
       if (!(error instanceof ExportRefused)) throw error;

@@ -1,4 +1,7 @@
 import type { CaseService } from '../../cases/service.js';
+import { matchesIfNoneMatch } from '../representation.js';
+import { streamBytes } from '../streamBytes.js';
+import { send } from '../exchange.js';
 import type { CaseExports } from '../../cases/export/exports.js';
 import type { CaseExpansion } from '../../cases/expand.js';
 import type { Handler, HandlerContext } from '../handler.js';
@@ -55,10 +58,22 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
       ctx.audit.target_kind = 'case_export';
       ctx.audit.target_id = exportId;
       const bundle = await exports.download(p(ctx), id(ctx), exportId);
-      return {
-        status: 200, raw: bundle, contentType: 'application/gzip',
-        headers: { 'Content-Disposition': `attachment; filename="case-${id(ctx)}-export-${exportId}.tar.gz"` },
-      };
+      // The ETag is the hash stored with the bundle (issue 40): nothing is read or hashed to answer a 304.
+      const etag = `"${bundle.sha256}"`;
+      await ctx.auditNow(200);
+      if (matchesIfNoneMatch(ctx.ex.headers['if-none-match'], etag)) {
+        send(ctx.ex, { status: 304, headers: { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ETag: etag } });
+        return { streamed: true };
+      }
+      // Awaited to the last slice, so a draining process waits for the download as for any call.
+      await streamBytes(ctx.ex, {
+        status: 200, size: bundle.size, read: bundle.read,
+        headers: {
+          'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, 'Content-Type': 'application/gzip', ETag: etag,
+          'Content-Disposition': `attachment; filename="case-${id(ctx)}-export-${exportId}.tar.gz"`,
+        },
+      });
+      return { streamed: true };
     }],
   ];
 }
