@@ -3,10 +3,8 @@
 -- NOT RUN by this project: Citus is not among Debian's packages, so no test
 -- or CI run here has a Citus coordinator to run it on. What is checked, on
 -- every test run, is the schema this script needs (test/platform/citusReady.test.ts):
--- every key of a distributed table holds its distribution column, and no
--- foreign key crosses tenants, except for the gaps listed there, which must
--- be closed by migrations before this script can succeed (Citus refuses a
--- unique constraint without the distribution column).
+-- every key of a distributed table holds its distribution column (since
+-- migration 000046), and no foreign key crosses tenants (since 000045).
 --
 -- Run once, as the owner, on the coordinator of an empty or freshly
 -- restored database after `tas migrate`, in this order (a referenced table
@@ -19,10 +17,13 @@
 -- 2. Every tenant table distributed by tenant_id, all co-located with the
 --    first (entities), so one tenant's rows of every table live in the same
 --    shard group and an inquiry's transaction runs on one worker node.
--- 3. schema_migrations stays a local table on the coordinator.
---
--- Tables that have no tenant_id and are not listed (audit_unsealed today) are
--- gaps, named by the catalogue test.
+-- 3. Local tables stay on the coordinator, not distributed: schema_migrations,
+--    and the audit tables audit_log, audit_chain and audit_unsealed. Calls
+--    refused before any tenant is known (401s) are audited with a NULL
+--    tenant_id, the log is one sequence across tenants, and the sealer chains
+--    and seals across them; no tenant table references them. Every call
+--    writes one audit row on the coordinator: the audit log does not spread
+--    over the workers (docs/scaling.md, "A Citus-ready schema").
 
 CREATE EXTENSION IF NOT EXISTS citus;
 
@@ -38,8 +39,6 @@ SELECT create_distributed_table('actors', 'tenant_id', colocate_with => 'entitie
 SELECT create_distributed_table('api_keys', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('inquiries', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('assessments', 'tenant_id', colocate_with => 'entities');
-SELECT create_distributed_table('audit_log', 'tenant_id', colocate_with => 'entities');
-SELECT create_distributed_table('audit_chain', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('case_exports', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('entity_identifiers', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('entity_links', 'tenant_id', colocate_with => 'entities');
