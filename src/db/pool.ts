@@ -60,6 +60,8 @@ export interface PoolOptions {
    * parameter'); the server's role settings or the pooler's own timeouts apply.
    */
   startupTimeouts?: boolean;
+  /** Milliseconds an idle connection is kept (slonik's default, 5 s, when absent); its prepared statements go with it. */
+  idleTimeout?: number;
 }
 
 /** The pool's options for what stands between it and PostgreSQL (TAS_DB_POOLER, docs/scaling.md). */
@@ -77,6 +79,7 @@ export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db>
     maximumPoolSize: opts.maximumPoolSize ?? 20,
     connectionTimeout: opts.connectionTimeout ?? 2000,
     connectionRetryLimit: 1,
+    ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     statementTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : opts.statementTimeout ?? 10_000,
     idleInTransactionSessionTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : 10_000,
     // Slonik runs DISCARD ALL on every release by default: a round trip per checkout. Every

@@ -33,7 +33,10 @@ beforeAll(async () => {
   for (const table of ['outbox', 'audit_log', 'audit_unsealed', 'audit_chain']) await owner.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
   // One connection, so every call below runs on the session whose plans are read back.
-  db = await createDb(database.url, { maximumPoolSize: 1 });
+  // One connection kept for the whole file: the statements prepared while the tables were small must
+  // still be on it when the grown tables are read (slonik would close it after 5 s idle, and the
+  // setup takes longer than that on a loaded machine).
+  db = await createDb(database.url, { maximumPoolSize: 1, idleTimeout: 600_000 });
   const { rows } = await owner.query<{ id: string }>(`
     INSERT INTO outbox (tenant_id, mode, kind, payload) SELECT $1, 'live', 'test', '{}' FROM generate_series(1, 200) RETURNING id`, [tenantId]);
   const ids = rows.map((r) => Number(r.id));
