@@ -28,6 +28,7 @@ import { createCaseExpansion, type CaseExpansion } from '../cases/expand.js';
 import { createExportWorker } from '../../workers/exports.js';
 import { createMaterialWorker } from '../../workers/material.js';
 import { createMaterialExtraction, type MaterialJob } from '../material/extraction.js';
+import { createFairExtractionQueue } from '../material/fairShare.js';
 import { inquiryEffects } from '../inquiries/effects.js';
 import { createInquiryService, type InquiryService } from '../inquiries/service.js';
 import { monitorEffects } from '../monitors/effects.js';
@@ -165,9 +166,14 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
   });
 
   const materialExtraction = createMaterialExtraction({ db });
-  const enqueueMaterialExtraction = async (job: MaterialJob) => {
-    await queues.add('material', 'material.extract', job, { jobId: job.materialId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
-  };
+  // Fair across tenants: each job's priority is its place among its own tenant's pending extractions (src/material/fairShare.ts).
+  const fairExtraction = createFairExtractionQueue({
+    redis: deps.redis, prefix: config.TAS_REDIS_PREFIX,
+    add: async (job, { priority }) => {
+      await queues.add('material', 'material.extract', job, { jobId: job.materialId, priority, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
+    },
+  });
+  const enqueueMaterialExtraction = (job: MaterialJob) => fairExtraction.enqueue(job);
 
   const redeliverWebhook = async (m: Redelivery) => {
     const data: WebhookDeliverJob = { tenantId: m.tenantId, mode: m.mode, event: m.event, stream: m.stream, endpointId: m.endpointId, webhookId: m.messageId };
@@ -192,7 +198,15 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
         },
       }));
       workers.push(createExportWorker({ connection, prefix: bull.prefix, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
-      workers.push(createMaterialWorker({ connection, prefix: bull.prefix, onExtract: (job) => materialExtraction.extract(job), onGiveUp: (job) => materialExtraction.giveUp(job) }));
+      workers.push(createMaterialWorker({ connection, prefix: bull.prefix, onExtract: async (job) => {
+          await materialExtraction.extract(job);
+          await fairExtraction.settled(job).catch(() => undefined);
+        },
+        onGiveUp: async (job) => {
+          await materialExtraction.giveUp(job);
+          await fairExtraction.settled(job).catch(() => undefined);
+        },
+      }));
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
       workers.push(createMonitorWorker({ connection, prefix: bull.prefix, runs }));
       const webhooks = createWebhookWorker({ connection, prefix: bull.prefix, db, pepper: config.keyring, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
