@@ -33,6 +33,7 @@ import { monitorHandlers } from './http/routes/monitors.js';
 import { inquiryHandlers } from './http/routes/inquiries.js';
 import { sessionHandlers } from './http/routes/sessions.js';
 import { caseHandlers } from './http/routes/cases.js';
+import { caseListHandlers } from './http/routes/caseList.js';
 import type { CaseService } from './cases/service.js';
 import type { CaseExports } from './cases/export/exports.js';
 import { publishedKeys } from './cases/export/keys.js';
@@ -268,6 +269,7 @@ function handlerTable(deps: AppDeps, documentJson: string, checker: ResponseChec
     ...streamTicketHandlers({ db: deps.db, tickets: createStreamAccess(deps).tickets, publicUrl: deps.publicUrl }),
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
+    ...caseListHandlers({ db: deps.db }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
     ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction,
       uploadStagingDir: join(deps.config.TAS_SPOOL_DIR, 'uploads') }),

@@ -7,6 +7,7 @@ import { AfterQuery, AuditQuery, CloseSessionQuery } from './queries.js';
 import { CORE_OPERATIONS, LAST_EVENT_ID } from './operationsCore.js';
 import { CASE_OPERATIONS } from './operationsCases.js';
 import { STREAM_TICKET_OPERATIONS } from './operationsStreams.js';
+import { CASE_LIST_OPERATIONS } from './operationsCaseList.js';
 import { ExportKeySet } from './cases.js';
 
 /**
@@ -217,4 +218,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...CONTROL_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...STREAM_TICKET_OPERATIONS,
+  ...CASE_LIST_OPERATIONS,
 ];

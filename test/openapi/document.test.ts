@@ -25,6 +25,7 @@ const EXTENSIONS: readonly [string, string][] = [
   ['post', '/v1/inquiries/{inquiry_id}/events/tickets'],
   ['post', '/v1/monitors/{monitor_id}/events/tickets'],
   ['post', '/v1/cases/{case_id}/events/tickets'],
+  ['get', '/v1/cases'],
 ];
 
 const EXPECTED: readonly [string, string][] = [

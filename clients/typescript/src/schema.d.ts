@@ -333,7 +333,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the tenant's cases
+         * @description An extension of the contract (issue 38): the contract reads a case only by its id. Newest first, the key's tenant and mode only, in pages (`limit`, then `after` the last `case_id`); `state` keeps one state.
+         *
+         *     Requires scope `cases`.
+         */
+        get: operations["listCases"];
         put?: never;
         /**
          * Open a case
@@ -1548,6 +1554,22 @@ export interface components {
             /** @enum {string} */
             outcome: "sign_off" | "request_changes";
         };
+        /** @description One of the tenant's cases as the list shows it; `GET /v1/cases/{case_id}` reads the whole case. */
+        CaseSummary: {
+            /** Format: uuid */
+            case_id: string;
+            /** Format: date-time */
+            created_at: string;
+            legal_hold: boolean;
+            purpose: string;
+            /** @enum {string} */
+            state: "open" | "in_review" | "signed_off" | "closed";
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Cases, newest first. */
+        CaseSummaryList: components["schemas"]["CaseSummary"][];
         /** @description What the subject says about itself. Checked for consistency against the presentations; never taken as true. */
         Claim: {
             /** @description ISO 3166-1 alpha-2, upper case. */
@@ -3704,6 +3726,39 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCases: {
+        parameters: {
+            query?: {
+                /** @description Continue after this case_id (the last one of the previous page). */
+                after?: string;
+                limit?: number;
+                /** @description Only cases in this state. */
+                state?: "open" | "in_review" | "signed_off" | "closed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cases, newest first. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseSummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             502: components["responses"]["EngineFailed"];
