@@ -18,8 +18,11 @@ import type { Assessment } from '../../machines/types.js';
  * idempotency key. A run retried or delivered twice therefore replays the
  * first inquiry instead of appending a second ledger entry.
  *
- * Every attempt writes exactly one audit row: in the inquiry's own
- * transaction when it opens one, otherwise (a replay, a refusal) on its own.
+ * Every run that ends writes exactly one audit row: in the inquiry's own
+ * transaction when an attempt opens one, otherwise (a refusal) on its own.
+ * A retry that finds the run's inquiry already opened by an earlier attempt
+ * (a worker killed after that transaction committed) writes none: the
+ * earlier attempt's transaction holds the run's row.
  */
 export type RescanOutcome =
   | { ok: true; assessment: Assessment }
@@ -136,10 +139,10 @@ export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, ru
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
     const answer = await deps.inquiries.inquire(audit, principal, rescanRequest(monitor, runId), undefined, probed);
-    if (!audit.written()) await audit.writeNow(200);
+    if (!audit.written() && !answer.replayed) await audit.writeNow(200);
     return { ok: true, assessment: answer.assessment };
   } catch (error) {
-    if (error instanceof ServiceProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId, audit);
+    if (error instanceof ServiceProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId);
     return refusedRun(error, audit);
   }
 }
@@ -150,7 +153,7 @@ export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, ru
  * is no concurrent caller to wait for: once that inquiry has an answer, it is
  * this run's answer.
  */
-async function fromEarlierAttempt(deps: RescanDeps, principal: Principal, runId: string, audit: RescanAudit): Promise<RescanOutcome> {
+async function fromEarlierAttempt(deps: RescanDeps, principal: Principal, runId: string): Promise<RescanOutcome> {
   const claim = await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId));
   if (!claim) throw new RescanPendingError(`run ${runId} is claimed but its inquiry is not visible yet`);
   const view = await deps.inquiries.view(principal, claim.inquiry_id).catch((error: unknown) => {
@@ -158,8 +161,6 @@ async function fromEarlierAttempt(deps: RescanDeps, principal: Principal, runId:
     throw error;
   });
   if (view.status === 'accepted' || view.status === 'reasoning') throw new RescanPendingError(`inquiry ${claim.inquiry_id} is still reasoning`);
-  audit.audit.target_kind = 'inquiry';
-  audit.audit.target_id = claim.inquiry_id;
-  await audit.writeNow(200);
+  // The earlier attempt's transaction, which opened this inquiry, wrote the run's audit row.
   return { ok: true, assessment: view.assessment };
 }

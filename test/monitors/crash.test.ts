@@ -125,7 +125,7 @@ async function expectEveryTickRunOnce(id: string, ticks: string[], byRun: Map<st
   // The others ended unchanged, each counted once by the machine: together, every finished run exactly once.
   const { rows } = await owner.query('SELECT unchanged_rescans::int AS n FROM monitors WHERE id = $1', [id]);
   expect(byRun.size + rows[0].n).toBe(finished);
-  // One audit row per run that ended, whichever way: the killed attempt wrote none, its retry one.
+  // One audit row per run that ended, whichever way: a killed attempt that committed its inquiry wrote it, else its retry.
   const audited = await owner.query(`SELECT status FROM audit_log WHERE action = 'rescanMonitor' AND principal = $1`, [`monitor:${id}`]);
   expect(audited.rows.length).toBe(finished);
   expect(audited.rows.every((a) => a.status === 200)).toBe(true);
