@@ -60,8 +60,8 @@ describe('an RDAP service that cannot be reached', () => {
         tier_ceiling: 't1',
       });
       expect(r.body.status).toBe('concluded');
-      // Far below the network timeout and the 3 s deadline: nothing was waited for.
-      expect(r.ms).toBeLessThan(1000);
+      // Nothing was waited for: no check was queued (pendingIndex) and no look-up sent (connections,
+      // below). Asserted on what happened, not on a clock, which a loaded machine stretches.
       const pending = (await owner.query(`SELECT request->'pendingIndex' AS pending FROM inquiries WHERE id = $1`, [r.body.inquiry_id])).rows[0].pending;
       expect(pending).toEqual({});
       expect(r.body.findings.absences).toContainEqual(expect.objectContaining({ about: domain, kind: 'error', reason: 'The registration registry cannot be reached, so it was not asked.' }));
