@@ -72,7 +72,8 @@ describe('the first inquiry, as a newcomer meets it', () => {
   it('npm start installs nothing: its pre-script only makes sure PostgreSQL and Redis answer', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.prestart).toBe('scripts/ensure-services.sh');
-    expect(pkg.scripts.start).toBe('node bin/tas.js serve');
+    // The development start names its environment, so the service takes the development pepper (it refuses one elsewhere).
+    expect(pkg.scripts.start).toBe('NODE_ENV=${NODE_ENV:-development} node bin/tas.js serve');
   });
 
   it('on an empty database: the demo keys, the pages, a first inquiry that works as printed; without tesseract it starts all the same and says so', async () => {
