@@ -131,6 +131,7 @@ const SESSION_WINDOW = 500;
  * (test/sessions/ledgerPlan.test.ts).
  */
 export function priorAssessmentsQuery(members: Members, excludeInquiryId: string | null) {
+  if (excludeInquiryId === null) return latestAssessmentsQuery(members);
   // One scalar sub-select each, so the planner takes it as an index bound (a COALESCE around it was only a filter).
   const ownFirst = sql.fragment`(SELECT min(ledger_seq) FROM assessments WHERE inquiry_id = ${excludeInquiryId}::uuid)`;
   const beforeOwn = sql.fragment`(SELECT coalesce(min(ledger_seq), 9223372036854775807) FROM assessments WHERE inquiry_id = ${excludeInquiryId}::uuid)`;
@@ -146,6 +147,18 @@ export function priorAssessmentsQuery(members: Members, excludeInquiryId: string
          WHERE entity_id = m.id AND ledger_seq >= ${ownFirst}
          ORDER BY ledger_seq DESC LIMIT ${SESSION_WINDOW}) during
        WHERE inquiry_id <> ${excludeInquiryId}::uuid)
+    ) prior
+    ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`;
+}
+
+/** Without a session to leave out: per member, the newest rows by (entity_id, ledger_seq), nothing else read. */
+function latestAssessmentsQuery(members: Members) {
+  return sql.type(PriorRow)`
+    SELECT score, low, high, as_of FROM unnest(${membersArray(members)}) AS m(id)
+    CROSS JOIN LATERAL (
+      SELECT score, low, high, as_of, ledger_seq FROM assessments
+      WHERE entity_id = m.id
+      ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}
     ) prior
     ORDER BY ledger_seq DESC LIMIT ${MAX_ASSESSMENTS}`;
 }
