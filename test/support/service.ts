@@ -56,6 +56,9 @@ export async function startTestService(
     TAS_REDIS_PREFIX: `tastest:${randomBytes(4).toString('hex')}`,
     TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
     TAS_KEY_PEPPER: 'test-pepper-0123456789abcdef0123456789',
+    // The suite refuses many calls from one address on purpose (every 401 and 403 of the contract);
+    // the per-address limit has its own test (test/http/addressLimit.test.ts), which sets it low.
+    TAS_ADDRESS_FAILURES_PER_SEC: '100000',
     // Network checks only where a test points them at its own fixture servers.
     TAS_DNS_SERVERS: 'off',
     TAS_RDAP_BASE_URL: 'off',
