@@ -241,6 +241,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       if (closing) return send(refused(seq, { rule: 'session_closing', field: '', msg: 'The session is closing; no further frames are read.' }));
       // Over the hard cap (within uWS's own): RFC 6455's 1009, after the replies to the frames before it.
       if (bytes.byteLength > HARD_MAX_PAYLOAD_BYTES) return endGracefully(CLOSE_CODES.messageTooBig, 'message too big', 'frame_too_large');
+      // A request to end the session is never refused for load: refusing it would keep the load going.
+      if (isCloseRequest(bytes, isBinary)) return enqueue({ kind: 'frame', seq, bytes, isBinary });
       if (!bucket.take()) {
         send(refused(seq, { rule: 'rate_limited', field: '', msg: `At most ${FRAMES_PER_SECOND} frames a second (bursts of ${FRAME_BURST}).` }));
         if (bucket.flooding()) endGracefully(CLOSE_CODES.policyViolation, 'rate limit exceeded', 'rate_limited');
@@ -281,4 +283,15 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
     },
     settled,
   };
+}
+
+/** The smallest of frames, `{"type":"close"}`, read ahead of the queue; anything larger or unreadable is not one. */
+function isCloseRequest(bytes: Uint8Array, isBinary: boolean): boolean {
+  if (isBinary || bytes.byteLength > 64) return false;
+  try {
+    const frame: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type === 'close';
+  } catch {
+    return false;
+  }
 }
