@@ -229,6 +229,10 @@ const CORE_RESPONSES: Readonly<Record<string, unknown>> = {
   getMaterial: materialOut,
   createCase: { ...caseOut, members: [], budget: { limit: 25, spent: 0, remaining: 25 }, entity_ids: [], sequence: 1, updated_at: caseOut.created_at },
   getCase: caseOut,
+  listCases: [{
+    case_id: CASE, state: caseOut.state, title: caseOut.title, purpose: caseOut.purpose,
+    legal_hold: caseOut.legal_hold, created_at: caseOut.created_at, updated_at: caseOut.updated_at,
+  }],
   changeCaseMembers: caseOut,
   holdCase: { ...caseOut, legal_hold: true, sequence: 5 },
   releaseCase: { ...caseOut, sequence: 6 },

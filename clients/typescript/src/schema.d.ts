@@ -3754,6 +3754,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "case_id": "018f3a70-11aa-7d3e-a4c2-7e5f1b2c9d30",
+                     *         "state": "open",
+                     *         "title": "Mule ring, north region",
+                     *         "purpose": "investigation",
+                     *         "legal_hold": false,
+                     *         "created_at": "2026-11-19T14:00:00Z",
+                     *         "updated_at": "2026-11-20T09:30:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["CaseSummaryList"];
                 };
             };
