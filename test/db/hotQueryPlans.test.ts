@@ -9,6 +9,7 @@ import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/db
 import { historyStatement, identifiersQuery, priorAssessmentsQuery, sharedValuesQuery, testimonyQuery, velocityQuery } from '../../src/entities/history.js';
 import { membersQuery, survivorQuery } from '../../src/entities/resolve.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
+import { nodesOf, rowsRead, type PlanNode } from '../support/plans.js';
 
 /**
  * Hot queries keep one plan however the tenant's data grows (issue 15): on
@@ -79,28 +80,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
 
 // The values looked up carry a handful of rows each; reading more than this from a table of 100,000 is a scan in disguise.
 const MAX_ROWS_READ = 1_000;
 
-/** Rows a scan node took from its relation over all its loops, kept or filtered away. */
-function rowsRead(n: PlanNode): number {
-  const perLoop = (n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0);
-  return perLoop * (n['Actual Loops'] ?? 1);
-}
-
-function nodesOf(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
-}
 
 async function planOf(query: Parameters<Tx['any']>[0], as: 'tenant' | 'system' = 'tenant'): Promise<PlanNode[]> {
   const explain = (tx: Tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`);

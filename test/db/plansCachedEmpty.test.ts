@@ -7,6 +7,7 @@ import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedL
 import { sealAudit } from '../../src/audit/sealer.js';
 import { createDb, type Db } from '../../src/db/pool.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
+import { nodesOf, type PlanNode } from '../support/plans.js';
 
 /**
  * A plan PostgreSQL caches while a table is nearly empty must still be right
@@ -24,8 +25,6 @@ let database: { url: string; drop: () => Promise<void> };
 let owner: pg.Client;
 let db: Db;
 
-interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
-const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
 
 beforeAll(async () => {
   database = await cloneDatabase();

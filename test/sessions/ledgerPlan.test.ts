@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, withTenant, type Db, type Tx } from '../../src/db/pool.js';
 import { historyStatement, priorAssessmentsQuery } from '../../src/entities/history.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
+import { nodesOf, rowsRead, type PlanNode } from '../support/plans.js';
 
 /**
  * The earlier-assessments read of a live session (issue 40): every frame
@@ -58,17 +59,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
-const rowsRead = (n: PlanNode) => ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * (n['Actual Loops'] ?? 1);
 
 async function assessmentRowsRead(query: Parameters<Tx['any']>[0]): Promise<number> {
   const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`));
