@@ -1,23 +1,27 @@
 /**
- * The direction of the code (DESIGN.md, "The map"), enforced on every test
+ * The direction of the code (docs/architecture.md), enforced on every test
  * run (`npm test` runs `npm run lint:deps` first):
  *
- *   edge        src/root (the one composition root), src/app.ts, src/http,
- *               src/http/routes, src/cli, workers
- *   capability  src/inquiries, src/observations, src/entities, src/material,
- *               src/cases, src/monitors, src/sessions, src/webhooks,
- *               src/policies, src/registry, src/audit, src/auth, src/tenancy,
- *               src/reports, src/calibration, src/events
- *   core        machines, actors, storage (src/db: one function per query),
- *               src/checks, src/scoring, src/schemas, src/openapi
- *   platform    src/platform (the problem family), src/redis, src/logger.ts,
- *               src/config.ts, src/rules.ts, src/preflight.ts
+ *   root        src/root: the one composition root (builds everything, mounts
+ *               every capability's routes.ts and jobs.ts), and src/cli
+ *   edge        src/edge: the uWS app, the HTTP pipeline, the socket
+ *               transport, the service's own pages
+ *   contract    src/openapi and the operations table (src/schemas/operations*):
+ *               every capability's schemas.ts gathered into one document
+ *   capability  src/<capability>/: index.ts (its commands), routes.ts (HTTP),
+ *               jobs.ts (BullMQ), store.ts (its queries), schemas.ts (its
+ *               contract); src/assessment is the engine four of them call
+ *   core        machines, actors, src/checks, src/scoring, the shared schemas
+ *   platform    src/platform: db pool, migrations, Redis, queues, logger,
+ *               config, the problem family
  *
  * Imports point down only; machines import xstate and their own folder.
  */
-const EDGE = '^(src/root/|src/app\\.ts$|src/http/|src/cli/|workers/)';
-const CAPABILITY = '^src/(inquiries|observations|entities|material|cases|monitors|sessions|webhooks|policies|registry|audit|auth|tenancy|reports|calibration|events)/';
-const PLATFORM = '^(src/platform/|src/redis/|src/logger\\.ts$|src/config\\.ts$|src/rules\\.ts$|src/preflight\\.ts$)';
+const CAPS = 'inquiries|observations|entities|material|cases|monitors|sessions|webhooks|policies|registry|audit|auth|tenancy|reports|calibration|events|assessment';
+const CAPABILITY = `^src/(${CAPS})/`;
+const ROUTES_OR_JOBS = `^src/(${CAPS})/[A-Za-z/]*(routes|jobs|Routes)\\.ts$`;
+const CONTRACT = '^(src/openapi/|src/schemas/operations[A-Za-z]*\\.ts$)';
+const CORE = '^(machines/|actors/|src/checks/|src/scoring/|src/schemas/(?!operations))';
 
 module.exports = {
   forbidden: [
@@ -28,24 +32,41 @@ module.exports = {
       from: { path: '^machines/' }, to: { pathNot: ['^machines/', '^node_modules/xstate/'] },
     },
     {
-      name: 'only-the-edge-imports-the-edge', severity: 'error',
-      comment: 'HTTP, routes, the CLI, workers and the composition root are the edge: nothing below may import them.',
-      from: { pathNot: EDGE }, to: { path: EDGE },
+      name: 'capabilities-meet-through-index', severity: 'error',
+      comment: "A capability imports another only through its index.ts (its commands) or schemas.ts (its contract): never another's store, engine or view.",
+      from: { path: `^src/(${CAPS})/` },
+      to: { path: `^src/(${CAPS})/`, pathNot: [`^src/$1/`, `^src/(${CAPS})/(index|schemas)\\.ts$`] },
     },
     {
-      name: 'the-edge-reaches-no-further-than-the-root', severity: 'error',
-      comment: 'Only the composition root builds things; the rest of the edge is handed what it needs.',
-      from: { path: EDGE, pathNot: '^(src/root/|src/cli/)' }, to: { path: '^src/root/' },
+      name: 'only-the-root-mounts-routes-and-jobs', severity: 'error',
+      comment: "A capability's routes.ts and jobs.ts are mounted by src/root alone: nothing else may call HTTP or queue glue.",
+      from: { pathNot: '^src/root/' }, to: { path: ROUTES_OR_JOBS },
     },
     {
-      name: 'platform-knows-no-capability', severity: 'error',
-      comment: 'The platform (pools, Redis, logger, config, the problem family) serves every layer and imports none above it.',
-      from: { path: PLATFORM }, to: { path: [CAPABILITY, '^(machines|actors)/', '^src/(db|checks|scoring|schemas|openapi)/'] },
+      name: 'only-the-edge-speaks-http-and-queues', severity: 'error',
+      comment: 'uWebSockets.js, bullmq and src/edge belong to routes.ts, jobs.ts, src/edge, src/root, the Redis plumbing and the outbox relay with its queue catalogue (actors/queues.ts, actors/relay.ts); commands know no transport. A type-only import (a Queue handed in) brings none.',
+      from: { pathNot: [ROUTES_OR_JOBS, '^src/(edge|root|cli)/', '^src/platform/redis/', '^actors/(queues|relay)\\.ts$'] },
+      to: { path: ['^node_modules/(uWebSockets\\.js|bullmq)/', '^src/edge/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'nothing-reaches-the-root', severity: 'error',
+      comment: 'Only the CLI starts the root; everything else is handed what it needs.',
+      from: { pathNot: '^src/(root|cli)/' }, to: { path: '^src/(root|cli)/' },
+    },
+    {
+      name: 'platform-knows-nothing-above', severity: 'error',
+      comment: 'The platform (pools, Redis, queues, logger, config, problems) serves every layer and imports none above it.',
+      from: { path: '^src/platform/' }, to: { path: [CAPABILITY, CORE, CONTRACT, '^src/(edge|root|cli)/'] },
     },
     {
       name: 'core-knows-no-capability', severity: 'error',
-      comment: 'Machines, the actor runtime, storage, checks, scoring and schemas are used by capabilities, never the other way round.',
-      from: { path: '^(machines/|actors/|src/db/|src/checks/|src/scoring/|src/schemas/|src/openapi/)' }, to: { path: CAPABILITY },
+      comment: 'Machines, the actor runtime, checks, scoring and the shared schemas are used by capabilities, never the other way round.',
+      from: { path: CORE }, to: { path: [CAPABILITY, CONTRACT, '^src/(edge|root|cli)/'] },
+    },
+    {
+      name: 'capabilities-know-no-contract-table', severity: 'error',
+      comment: 'The operations table and the OpenAPI document gather every capability; a capability reads only its own schemas.',
+      from: { path: CAPABILITY }, to: { path: CONTRACT },
     },
   ],
   options: {

@@ -1,6 +1,6 @@
 import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
-import type { Mode, TenantScope, Tx } from '../src/db/pool.js';
+import type { Mode, TenantScope, Tx } from '../src/platform/db/pool.js';
 import { ActionUnknownError } from './errors.js';
 import { appendEventsAndOutbox, writesAsCtes, type OutboxKind, type WrittenOutboxRow } from './store.js';
 import type { StreamEvent } from './types.js';

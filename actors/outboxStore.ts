@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Db, Tx } from '../src/db/pool.js';
+import type { Db, Tx } from '../src/platform/db/pool.js';
 
 /**
  * The relay's queries. The relay is infrastructure: it runs as the owner
@@ -46,7 +46,7 @@ export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: numbe
 
 /**
  * Every relay transaction starts here: the system role, and no sequential
- * scans. The relay's statements run prepared (src/db/preparedStatements.ts),
+ * scans. The relay's statements run prepared (src/platform/db/preparedStatements.ts),
  * and after a few runs PostgreSQL keeps one generic plan for the life of the
  * connection. Made while the outbox was nearly empty (a fresh deployment, the
  * first seconds after start-up), that plan reads the whole table; when the

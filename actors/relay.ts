@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Db, Mode, Tx } from '../src/db/pool.js';
+import type { Db, Mode, Tx } from '../src/platform/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
 import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedLazily, scopeRelay, type CarriedOut, type OutboxRow } from './outboxStore.js';

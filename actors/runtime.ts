@@ -1,5 +1,5 @@
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
-import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/db/pool.js';
+import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/platform/db/pool.js';
 import { executeActions, type BlindWrite, type EffectTable, type ExecutableAction } from './actions.js';
 import {
   ActorKindUnknownError,

@@ -1,7 +1,7 @@
 import { sql, type FragmentSqlToken, type ListSqlToken } from 'slonik';
 import { z } from 'zod';
-import type { Mode, Tx } from '../src/db/pool.js';
-import { jsonb } from '../src/db/jsonb.js';
+import type { Mode, Tx } from '../src/platform/db/pool.js';
+import { jsonb } from '../src/platform/db/jsonb.js';
 import { StreamEventSchema, type StreamEvent } from './types.js';
 
 /**

@@ -1,13 +1,13 @@
-import * as uWS from '../src/http/uws.js';
+import * as uWS from '../src/edge/uws.js';
 import { sql } from 'slonik';
-import { createDb, type Db } from '../src/db/pool.js';
+import { createDb, type Db } from '../src/platform/db/pool.js';
 
 /**
  * The two reference points, each run as its own child process:
  * - `json`: a bare uWS handler answering a fixed JSON body (the ceiling for /v1/health);
  * - `insert`: a bare uWS handler that reads the request body and does ONE
  *   durable INSERT of it (autocommit, synchronous_commit as the server has it)
- *   through the same pool as the service (createDb from src/db/pool.ts), into
+ *   through the same pool as the service (createDb from src/platform/db/pool.ts), into
  *   a scratch table of a scratch database (DATABASE_URL; the parent drops it).
  * Reports `{type: 'listening', port}` over IPC.
  */

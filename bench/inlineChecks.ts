@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { discoverChecks } from '../src/checks/registry.js';
 import { loadNetworks } from '../src/checks/ipNetworks.js';
 import { normalisePresented } from '../src/checks/normalise.js';
-import { planChecks } from '../src/inquiries/plan.js';
-import { runInline } from '../src/inquiries/evaluate.js';
+import { planChecks } from '../src/assessment/plan.js';
+import { runInline } from '../src/assessment/evaluate.js';
 import { bodyFactory } from './lib/bodies.js';
 
 /**

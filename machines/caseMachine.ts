@@ -9,7 +9,7 @@ import { setup } from 'xstate';
  * Timestamps, the principal and anything read from the database arrive in the
  * events: the machine itself decides and never computes I/O.
  *
- * States (CaseState in src/schemas/events.ts):
+ * States (CaseState in src/events/schemas.ts):
  * - `open` (initial): being worked. `case.open` (sent once, by the creation)
  *   records the case and appends `opened`. Members, intake and assertions are
  *   taken here and in `in_review`.

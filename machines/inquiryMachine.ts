@@ -138,7 +138,7 @@ function issueAs(params: IssueParams) {
     enqueue.assign({ assessmentsIssued: context.assessmentsIssued + 1, latestAssessmentId: assessment.assessment_id });
     const record = 'record' in event && event.record ? event.record : null;
     enqueue({ type: 'recordAssessment', params: { assessment, record } });
-    // The payloads are the documented AssessmentIssued and AssessmentRevised (src/schemas/events.ts); a final one is followed by InquiryConcluded.
+    // The payloads are the documented AssessmentIssued and AssessmentRevised (src/events/schemas.ts); a final one is followed by InquiryConcluded.
     const head = { inquiry_id: context.inquiry_id, status: params.preliminary ? 'preliminary' : 'concluded', assessment };
     const payload = params.announce === 'AssessmentRevised'
       ? { ...head, previous_assessment_id: context.latestAssessmentId, case_id: null }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { checkPostgres, checkRedis } from '../../src/preflight.js';
+import { checkPostgres, checkRedis } from '../../src/platform/preflight.js';
 import { seedEntities } from './seed.js';
 import { deferCleanup, forkTs, ROOT_DIR, spawnTracked, stopChild, track, waitMessage } from './children.js';
 

@@ -1,5 +1,5 @@
-import { appendAuditBatch, type AuditRecord } from '../db/audit.js';
-import type { Db } from '../db/pool.js';
+import { appendAuditBatch, type AuditRecord } from './store.js';
+import type { Db } from '../platform/db/pool.js';
 import { isRowFault, type AuditSpool } from './spool.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChainRow } from '../db/audit.js';
+import type { ChainRow } from './store.js';
 
 export type { ChainRow };
 

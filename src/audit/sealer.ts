@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
-import { withSystem, type Db, type Tx } from '../db/pool.js';
-import { chainHeads, chainRows, chainKeys, insertLinks, unlistSealed, unsealedRows, type ChainLink } from '../db/auditChain.js';
+import { withSystem, type Db, type Tx } from '../platform/db/pool.js';
+import { chainHeads, chainRows, chainKeys, insertLinks, unlistSealed, unsealedRows, type ChainLink } from './chainStore.js';
 import { chainKeyOf, GENESIS, link } from './chain.js';
 
 /**

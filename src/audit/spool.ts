@@ -1,6 +1,6 @@
 import { appendFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditRecord } from '../db/audit.js';
+import type { AuditRecord } from './store.js';
 
 /**
  * When Postgres cannot take an audit row, the row is appended to a local file

@@ -1,8 +1,8 @@
 import type { Principal } from './authenticate.js';
 import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
-import type { CurrentPolicy, PolicyCache } from '../policies/cache.js';
-import { allows } from '../policies/evaluate.js';
-import type { Grants, RegistryCache } from '../registry/cache.js';
+import type { CurrentPolicy, PolicyCache } from '../policies/index.js';
+import { allows } from '../policies/index.js';
+import type { Grants, RegistryCache } from '../registry/index.js';
 
 /**
  * The one admission every declared use of the service passes before any

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { Mode } from '../db/pool.js';
+import type { Mode } from '../platform/db/pool.js';
 import { peppersOf, pepperId, purposeKey, type Keyring } from './keyring.js';
 
 /**

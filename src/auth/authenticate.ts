@@ -1,7 +1,7 @@
 import { keyHashCandidates, parseKey } from './apiKey.js';
 import { ringOf, type Keyring } from './keyring.js';
-import { keySalt, markKeyUsed, rehashKey, verifyKey } from '../db/keys.js';
-import type { Db, Mode } from '../db/pool.js';
+import { keySalt, markKeyUsed, rehashKey, verifyKey } from './store.js';
+import type { Db, Mode } from '../platform/db/pool.js';
 
 /** Who is calling: one verified key of one tenant in one mode. */
 export interface Principal {

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/pool.js';
+import type { Tx } from '../platform/db/pool.js';
 import type { FragmentSqlToken } from 'slonik';
 import type { Principal } from './authenticate.js';
 
@@ -6,7 +6,7 @@ import type { Principal } from './authenticate.js';
  * One call into a capability, whatever carried it (an HTTP request, a
  * WebSocket frame, a worker's job): who asked, when, and the audit row the
  * call writes. Capabilities take this, never the HTTP exchange; the edge
- * builds it (src/http/handler.ts adds the request's parts for handlers).
+ * builds it (src/edge/handler.ts adds the request's parts for handlers).
  */
 
 /** What a capability may say about its call for the audit row (the edge fills in the rest). */

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { Keyring } from '../config.js';
+import type { Keyring } from '../platform/config.js';
 
 export type { Keyring };
 

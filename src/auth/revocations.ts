@@ -1,4 +1,4 @@
-import { createRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
+import { createRedis, type RedisClient, type RedisTarget } from '../platform/redis/client.js';
 
 /**
  * Key revocations travel on one Redis channel so every process forgets the

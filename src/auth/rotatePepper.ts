@@ -1,8 +1,8 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { isSigningKeySealedUnderCurrent, sealSigningKey, unsealSigningKey } from '../cases/export/keys.js';
-import { withSystem, type Db, type Tx } from '../db/pool.js';
-import { isSealedUnderCurrent, openSecret, sealSecret } from '../webhooks/secret.js';
+import { isSigningKeySealedUnderCurrent, sealSigningKey, unsealSigningKey } from '../cases/index.js';
+import { withSystem, type Db, type Tx } from '../platform/db/pool.js';
+import { isSealedUnderCurrent, openSecret, sealSecret } from '../webhooks/index.js';
 import { pepperId, type Keyring } from './keyring.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { RedisClient } from '../redis/client.js';
+import type { RedisClient } from '../platform/redis/client.js';
 
 /**
  * Stream tickets (issue 40). A browser's EventSource cannot send an

@@ -6,7 +6,7 @@
  * bin, with counts, and whether the observed rate lies inside the bin's mean
  * interval). Calibration never edits an assessment.
  */
-import type { ScoredOutcome } from '../db/calibration.js';
+import type { ScoredOutcome } from './store.js';
 
 export type { ScoredOutcome };
 

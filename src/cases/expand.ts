@@ -1,15 +1,15 @@
-import type { Principal } from '../auth/authenticate.js';
-import type { CallContext } from '../auth/call.js';
+import type { Principal } from '../auth/index.js';
+import type { CallContext } from '../auth/index.js';
 import { normalisePresentation } from '../checks/normalise.js';
-import { latestAssessmentOf } from '../db/inquiries.js';
-import { withTenant, type Db } from '../db/pool.js';
-import { carriersOf } from '../entities/history.js';
-import { CHECK_COST_UNIT } from '../inquiries/engine.js';
-import type { InquiryService } from '../inquiries/service.js';
-import type { InquiryView } from '../inquiries/view.js';
+import { latestAssessmentOf } from '../inquiries/index.js';
+import { withTenant, type Db } from '../platform/db/pool.js';
+import { carriersOf } from '../entities/index.js';
+import { CHECK_COST_UNIT } from '../inquiries/index.js';
+import type { InquiryService } from '../inquiries/index.js';
+import type { InquiryView } from '../inquiries/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import type { CaseExpandIn, CaseOut } from '../schemas/cases.js';
-import { InquiryRequest } from '../schemas/inquiries.js';
+import type { CaseExpandIn, CaseOut } from './schemas.js';
+import { InquiryRequest } from '../inquiries/schemas.js';
 import { MAX_CANDIDATES, type CaseCandidate, type CaseGate } from '../../machines/caseMachine.js';
 import type { CaseService } from './service.js';
 

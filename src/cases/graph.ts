@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { sha256 } from '../platform/digest.js';
 import { normalisePresentation } from '../checks/normalise.js';
 import type { CaseContext } from '../../machines/caseMachine.js';
-import type { Tx } from '../db/pool.js';
-import { identifiersOf } from '../entities/history.js';
-import { membersOf, survivorOf } from '../entities/resolve.js';
-import type { CaseGraphOut } from '../schemas/cases.js';
+import type { Tx } from '../platform/db/pool.js';
+import { identifiersOf } from '../entities/index.js';
+import { membersOf, survivorOf } from '../entities/index.js';
+import type { CaseGraphOut } from './schemas.js';
 
 /**
  * The graph of a case: its entities, the values each is known by (the

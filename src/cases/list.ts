@@ -1,9 +1,9 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Principal } from '../auth/authenticate.js';
-import { withTenant } from '../db/pool.js';
-import type { Db } from '../db/pool.js';
-import { CaseSummary, type CaseListQuery } from '../schemas/caseList.js';
+import type { Principal } from '../auth/index.js';
+import { withTenant } from '../platform/db/pool.js';
+import type { Db } from '../platform/db/pool.js';
+import { CaseSummary, type CaseListQuery } from './listSchemas.js';
 
 /**
  * The tenant's cases, newest first (issue 38's listing extension): each is a

@@ -6,24 +6,24 @@ import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import {
   refusalOf, type CaseContext, type CaseEvent, type CaseGate, type CaseInput, type CaseStateName,
 } from '../../machines/caseMachine.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/index.js';
 import { normalisePresentation } from '../checks/normalise.js';
 import type { NormalisedPresentation } from '../checks/types.js';
-import { withTenant, type Db, type Tx } from '../db/pool.js';
-import { EntityNotFoundError, resolveEntity, resolvingIdentifiers } from '../entities/resolve.js';
-import { envelopeOf } from '../events/hub.js';
-import type { CallContext } from '../auth/call.js';
+import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
+import { EntityNotFoundError, resolveEntity, resolvingIdentifiers } from '../entities/index.js';
+import { envelopeOf } from '../events/index.js';
+import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { admit } from '../auth/admission.js';
-import { loadAdmission, observationRefusals, recordObservation } from '../observations/record.js';
-import type { PolicyCache } from '../policies/cache.js';
-import type { RegistryCache } from '../registry/cache.js';
-import type { RuleId } from '../rules.js';
-import type { CaseCreate, CaseGraphOut, CaseOut, IntakeManifest, IntakeOut } from '../schemas/cases.js';
-import type { EventEnvelope } from '../schemas/events.js';
-import type { ObservationIn, ObservationOut } from '../schemas/observations.js';
+import { admit } from '../auth/index.js';
+import { loadAdmission, observationRefusals, recordObservation } from '../observations/index.js';
+import type { PolicyCache } from '../policies/index.js';
+import type { RegistryCache } from '../registry/index.js';
+import type { RuleId } from '../platform/rules.js';
+import type { CaseCreate, CaseGraphOut, CaseOut, IntakeManifest, IntakeOut } from './schemas.js';
+import type { EventEnvelope } from '../events/schemas.js';
+import type { ObservationIn, ObservationOut } from '../observations/schemas.js';
 import { tenantMayInvestigate } from './standing.js';
-import { withListing } from '../registry/listings.js';
+import { withListing } from '../registry/index.js';
 
 /**
  * Cases (DESIGN.md 2.8): each case is an actor of kind `case` whose state is

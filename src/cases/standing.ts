@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Tx } from '../db/pool.js';
+import type { Tx } from '../platform/db/pool.js';
 
 /** Whether the tenant may open cases (rule C01): investigative (KYB) and with an authorization record on file. */
 export async function tenantMayInvestigate(tx: Tx, tenantId: string): Promise<boolean> {

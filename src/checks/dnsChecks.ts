@@ -320,7 +320,7 @@ export function createDnsChecks(config: DnsCheckConfig): CheckDefinition[] {
  * SERVFAIL...) or silence is not asked at all: its answers about the subject
  * are no evidence either way, and a silent one would make every look-up wait
  * out the network timeout (2 s by default). The check reports an absence
- * instead, and the plan answers it on the request path (src/inquiries/plan.ts).
+ * instead, and the plan answers it on the request path (src/assessment/plan.ts).
  * Before the canary's first answer the look-up runs, and a weakening answer
  * then stands only once the canary has answered right.
  */

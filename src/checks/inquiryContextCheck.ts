@@ -5,7 +5,7 @@ import type { EntityHistory, InquiryTestimony } from './types.js';
 /**
  * Testimony the caller attached to the inquiry itself (`context`): each item
  * with a direction (its `stance`, given or derived from its summary, see
- * src/observations/stance.ts) is one evidence item about the subject, weighed
+ * src/entities/stance.ts) is one evidence item about the subject, weighed
  * by the provenance class it was given with. Testimony never sets a score; it
  * enters the sum like any item. Answered once, on the first presentation,
  * because it is about the subject, not one of its values. The context is

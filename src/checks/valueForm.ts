@@ -10,7 +10,7 @@ import { asCountryCode, readPhoneValue } from './phoneParsing.js';
  * is not a host name, a web address that does not parse. Such a value is one
  * fact, whatever else would have been asked of it: the value_form check
  * reports it (src/checks/valueFormCheck.ts), and no check that reads the
- * value's content runs on it (src/inquiries/plan.ts), since there is no
+ * value's content runs on it (src/assessment/plan.ts), since there is no
  * content to read, so a dozen checks cannot each report that they could not
  * parse it. Only the four types a subject types in are judged this way; an
  * IP comes from the tenant's logs and the other types have no form.

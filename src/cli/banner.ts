@@ -1,7 +1,7 @@
-import type { Config } from '../config.js';
-import { withSystem, type Db } from '../db/pool.js';
-import { tenantIdByName } from '../db/tenants.js';
-import { firstInquiryCurl } from '../http/routes/firstInquiry.js';
+import type { Config } from '../platform/config.js';
+import { withSystem, type Db } from '../platform/db/pool.js';
+import { tenantIdByName } from '../tenancy/store.js';
+import { firstInquiryCurl } from '../edge/pages/firstInquiry.js';
 import { OCR_INSTALL_HINT, type OcrHealth } from '../material/ocr.js';
 import { NON_ADMIN_SCOPES } from '../schemas/operation.js';
 import { mintKey } from '../tenancy/keys.js';

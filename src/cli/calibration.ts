@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseArgs } from 'node:util';
 import { calibrationReports, reliabilitySvg } from '../calibration/report.js';
-import type { Config } from '../config.js';
-import { scoredOutcomes } from '../db/calibration.js';
-import { createDb } from '../db/pool.js';
-import { checkPostgres } from '../preflight.js';
+import type { Config } from '../platform/config.js';
+import { scoredOutcomes } from '../calibration/store.js';
+import { createDb } from '../platform/db/pool.js';
+import { checkPostgres } from '../platform/preflight.js';
 import { UsageError } from './usageError.js';
 
 /**

@@ -4,13 +4,13 @@ import { access, stat, statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { askService } from '../checks/rdapCheck.js';
 import { createResolverCanary } from '../checks/resolverCanary.js';
-import { ConfigError, loadConfig, redactUrl, type Config } from '../config.js';
-import { databaseIdentity, loginPowers } from '../db/deployment.js';
-import { createDb, poolerOptions, type Db } from '../db/pool.js';
-import { checkRedis } from '../preflight.js';
-import { createRedis, type RedisClient } from '../redis/client.js';
-import { prefixConflict, prefixOwner, prefixOwnerKey } from '../redis/prefixOwner.js';
-import { describeTopology } from '../redis/topology.js';
+import { ConfigError, loadConfig, redactUrl, type Config } from '../platform/config.js';
+import { databaseIdentity, loginPowers } from '../platform/db/deployment.js';
+import { createDb, poolerOptions, type Db } from '../platform/db/pool.js';
+import { checkRedis } from '../platform/preflight.js';
+import { createRedis, type RedisClient } from '../platform/redis/client.js';
+import { prefixConflict, prefixOwner, prefixOwnerKey } from '../platform/redis/prefixOwner.js';
+import { describeTopology } from '../platform/redis/topology.js';
 
 /**
  * `tas doctor`: checks a deployment from where it runs, with its own

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { verifyBundle, type Jwks } from '../cases/export/bundle.js';
 import { revokeKey, rotateKey } from '../cases/export/keys.js';
-import type { Config } from '../config.js';
-import { createDb } from '../db/pool.js';
-import { checkPostgres } from '../preflight.js';
+import type { Config } from '../platform/config.js';
+import { createDb } from '../platform/db/pool.js';
+import { checkPostgres } from '../platform/preflight.js';
 import { UsageError } from './usageError.js';
 
 export const EXPORT_USAGE = `usage:

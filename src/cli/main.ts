@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
-import { PreflightError } from '../preflight.js';
+import { ConfigError, loadConfig } from '../platform/config.js';
+import { PreflightError } from '../platform/preflight.js';
 import { serveCommand, workerCommand } from './serve.js';
 import { auditCommand, keyMintCommand, migrateCommand, rotatePepperCommand, tenantCreateCommand } from './operator.js';
 import { UsageError } from './usageError.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Config } from '../config.js';
-import { migrate } from '../db/migrate.js';
-import { createDb, type Mode } from '../db/pool.js';
-import { tenantExists } from '../db/tenants.js';
-import { checkPostgres } from '../preflight.js';
+import type { Config } from '../platform/config.js';
+import { migrate } from '../platform/db/migrate.js';
+import { createDb, type Mode } from '../platform/db/pool.js';
+import { tenantExists } from '../tenancy/store.js';
+import { checkPostgres } from '../platform/preflight.js';
 import { ALL_SCOPES } from '../schemas/operation.js';
 import { mintKey } from '../tenancy/keys.js';
 import { provisionTenant } from '../tenancy/provision.js';

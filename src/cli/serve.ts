@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config.js';
 import { OCR_INSTALL_HINT, probeOcr } from '../material/ocr.js';
 import { startService } from '../root/service.js';
 import { bannerKey, bannerText } from './banner.js';

@@ -1,10 +1,10 @@
 import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { CheckEnvironment, EntityHistory, GraphNeighbourhood, NormalisedPresentation, PresentationVelocity } from '../checks/types.js';
-import type { Tx } from '../db/pool.js';
+import type { Tx } from '../platform/db/pool.js';
 import { Label } from '../schemas/common.js';
-import { EvidenceSummary } from '../schemas/inquiries.js';
-import { deriveStance } from '../observations/stance.js';
+import { EvidenceSummary } from '../inquiries/schemas.js';
+import { deriveStance } from './stance.js';
 import { survivorAndMembersCtes } from './resolve.js';
 
 /**

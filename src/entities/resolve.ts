@@ -4,7 +4,7 @@ import { sql, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { BlindWrite } from '../../actors/actions.js';
 import type { NormalisedPresentation } from '../checks/types.js';
-import type { Mode, Tx } from '../db/pool.js';
+import type { Mode, Tx } from '../platform/db/pool.js';
 
 /**
  * Entity resolution: which resolved subject of the tenant (per mode) a set of

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { StreamEventSchema, type StreamEvent } from '../../actors/types.js';
-import { isCluster, openRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
+import { isCluster, openRedis, type RedisClient, type RedisTarget } from '../platform/redis/client.js';
 
 /**
  * Live fan-out of stream events across processes (DESIGN 2.2). Postgres is the
@@ -54,7 +54,7 @@ export interface EventHub {
 }
 
 export interface EventHubOptions {
-  /** A URL (one node) or a topology (src/redis/topology.ts). */
+  /** A URL (one node) or a topology (src/platform/redis/topology.ts). */
   redisUrl: RedisTarget;
   prefix: string;
   log: Logger;
@@ -254,7 +254,7 @@ function safeCall(listener: HubListener, message: HubMessage, log: Logger): void
 export type StreamKind = 'inquiry' | 'monitor' | 'case' | 'session';
 
 /**
- * The one envelope every channel uses (EventEnvelope in src/schemas/events.ts).
+ * The one envelope every channel uses (EventEnvelope in src/events/schemas.ts).
  * `event_id` is derived from (stream, seq) as a name-based UUID, so the same
  * event carries the same id on every replay, stream, webhook and socket.
  */

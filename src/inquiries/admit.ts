@@ -1,8 +1,8 @@
-import type { Principal } from '../auth/authenticate.js';
-import { admit, INTENT_REFUSAL, PURPOSE_REFUSAL, type AdmissionDeps } from '../auth/admission.js';
+import type { Principal } from '../auth/index.js';
+import { admit, INTENT_REFUSAL, PURPOSE_REFUSAL, type AdmissionDeps } from '../auth/index.js';
 import { ValidationFailure } from '../platform/problems.js';
-import type { CurrentPolicy } from '../policies/cache.js';
-import type { InquiryRequest } from '../schemas/inquiries.js';
+import type { CurrentPolicy } from '../policies/index.js';
+import type { InquiryRequest } from './schemas.js';
 
 /**
  * The rules an inquiry must pass before any work is done: the one admission

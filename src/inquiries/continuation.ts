@@ -4,11 +4,11 @@ import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import type { InquiryContext, InquiryEvent } from '../../machines/inquiryMachine.js';
 import { runCheck } from '../checks/runCheck.js';
 import type { Absence, CheckDefinition, Signal } from '../checks/types.js';
-import { findInquiry } from '../db/inquiries.js';
-import type { Mode, Tx } from '../db/pool.js';
-import { assessNow, timeoutAbsences, type InquiryFacts } from './evaluate.js';
+import { findInquiry } from './store.js';
+import type { Mode, Tx } from '../platform/db/pool.js';
+import { assessNow, timeoutAbsences, type InquiryFacts } from '../assessment/index.js';
 import { willBePreliminary } from './preliminary.js';
-import { parseInquiryFacts } from './storedFacts.js';
+import { parseInquiryFacts } from '../assessment/index.js';
 
 /**
  * Everything that moves an inquiry after it was opened: a worker check's

@@ -1,6 +1,6 @@
 import { blindEffect, type BlindWrite, type EffectsFor } from '../../actors/actions.js';
 import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
-import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry } from '../db/inquiries.js';
+import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry } from './store.js';
 
 /**
  * The inquiry machine's in-transaction effects: the ledger row of every

@@ -1,27 +1,27 @@
 import { newRowId } from '../platform/ids.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { BlindWrite } from '../../actors/actions.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/index.js';
 import type { Absence, CheckDefinition, CheckEnvironment, InquiryTestimony, Signal } from '../checks/types.js';
-import { observationsInsert, type NewObservation } from '../db/observations.js';
-import { stanceOf } from '../observations/stance.js';
-import type { MaterialBinding } from './gather.js';
-import type { AssessmentRow, NewInquiry } from '../db/inquiries.js';
+import { observationsInsert, type NewObservation } from '../observations/index.js';
+import { stanceOf } from '../entities/index.js';
+import type { MaterialBinding } from '../assessment/index.js';
+import type { AssessmentRow, NewInquiry } from './store.js';
 import { inquiryRowWrite } from './effects.js';
-import { withTenant, type Db, type Tx } from '../db/pool.js';
-import { loadEnvironment, newEntityGraphExpression } from '../entities/history.js';
-import { EntityNotFoundError, resolveEntity, type Resolution, type ResolveOptions } from '../entities/resolve.js';
+import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
+import { loadEnvironment, newEntityGraphExpression } from '../entities/index.js';
+import { EntityNotFoundError, resolveEntity, type Resolution, type ResolveOptions } from '../entities/index.js';
 
 /** Where an inquiry's audit row goes: the HTTP call's, or a monitor rescan's own. */
-export type { AuditSink } from '../auth/call.js';
-import type { AuditSink } from '../auth/call.js';
+export type { AuditSink } from '../auth/index.js';
+import type { AuditSink } from '../auth/index.js';
 import { ServiceProblem } from '../platform/problems.js';
-import type { InquiryRequest } from '../schemas/inquiries.js';
+import type { InquiryRequest } from './schemas.js';
 import type { InquiryEvent, PendingCheck } from '../../machines/inquiryMachine.js';
-import { assessNow, normaliseSubject, runInline, type InquiryFacts } from './evaluate.js';
+import { assessNow, normaliseSubject, runInline, type InquiryFacts } from '../assessment/index.js';
 import type { Assessment } from '../../machines/types.js';
-import { planChecks, type CheckPlan } from './plan.js';
-import type { CurrentPolicy } from '../policies/cache.js';
+import { planChecks, type CheckPlan } from '../assessment/index.js';
+import type { CurrentPolicy } from '../policies/index.js';
 
 /**
  * Opening an inquiry: in ONE transaction, resolve the subject to its entity,

@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/authenticate.js';
-import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from '../db/inquiries.js';
-import { withTenant, type Db, type Tx } from '../db/pool.js';
+import type { Principal } from '../auth/index.js';
+import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from './store.js';
+import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { judgeClash } from '../platform/idempotency.js';
 import { ServiceProblem } from '../platform/problems.js';
 import { StoredInquiryView, type InquiryView } from './view.js';

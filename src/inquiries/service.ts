@@ -1,23 +1,23 @@
 import type { ActorRuntime } from '../../actors/runtime.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/index.js';
 import type { CheckDefinition } from '../checks/types.js';
-import { gatherSubject } from './gather.js';
-import { findInquiry, latestAssessmentOf, type AssessmentRow } from '../db/inquiries.js';
-import { withTenant, type Db } from '../db/pool.js';
-import type { EventHub } from '../events/hub.js';
+import { gatherSubject } from '../assessment/index.js';
+import { findInquiry, latestAssessmentOf, type AssessmentRow } from './store.js';
+import { withTenant, type Db } from '../platform/db/pool.js';
+import type { EventHub } from '../events/index.js';
 import { ServiceProblem } from '../platform/problems.js';
-import type { PolicyCache } from '../policies/cache.js';
-import type { RegistryCache } from '../registry/cache.js';
-import { renderReport, type RenderMode } from '../reports/render.js';
-import type { ModelRenderer } from '../reports/model.js';
-import { Findings, type InquiryRequest } from '../schemas/inquiries.js';
+import type { PolicyCache } from '../policies/index.js';
+import type { RegistryCache } from '../registry/index.js';
+import { renderReport, type RenderMode } from '../reports/index.js';
+import type { ModelRenderer } from '../reports/index.js';
+import { Findings, type InquiryRequest } from './schemas.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, type ProbedEvidence } from './engine.js';
-import { checkById, type InquiryFacts } from './evaluate.js';
+import { checkById, type InquiryFacts } from '../assessment/index.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
 import { requestHash } from '../platform/idempotency.js';
-import { parseViewFacts, type ViewFacts } from './storedFacts.js';
+import { parseViewFacts, type ViewFacts } from '../assessment/index.js';
 import { assessmentOf, inquiryView, mayShowFindings, type InquiryView } from './view.js';
 import type { Assessment } from '../../machines/types.js';
 
@@ -25,7 +25,7 @@ import type { Assessment } from '../../machines/types.js';
  * The inquiry commands: one sync inquiry (`inquire`, for the HTTP route and
  * for a monitor's rescan alike), the view of one, and the two entry points
  * workers call (a check job's result, an inquiry timer). The HTTP routes are
- * in src/http/routes/inquiries.ts.
+ * in src/inquiries/routes.ts.
  *
  * The sync call answers within `stake.deadline_ms`: when worker checks are
  * planned it listens on the inquiry's stream before opening it, and at the

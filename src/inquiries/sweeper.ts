@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { withSystem, type Db, type Mode } from '../db/pool.js';
+import { withSystem, type Db, type Mode } from '../platform/db/pool.js';
 
 /**
  * The deadline sweeper (issue 12 item 4). An inquiry waits in `reasoning`

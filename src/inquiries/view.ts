@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/authenticate.js';
-import type { AssessmentRow } from '../db/inquiries.js';
-import { Assessment as AssessmentSchema, InquiryStatus } from '../schemas/inquiries.js';
+import type { Principal } from '../auth/index.js';
+import type { AssessmentRow } from './store.js';
+import { Assessment as AssessmentSchema, InquiryStatus } from './schemas.js';
 import type { Assessment } from '../../machines/types.js';
 
 /**

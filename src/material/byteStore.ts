@@ -1,10 +1,10 @@
-import type { Mode, Tx } from '../db/pool.js';
-import { bytesStored, deleteBytesUnlessKept, insertChunk, readBytes } from '../db/materialBytes.js';
+import type { Mode, Tx } from '../platform/db/pool.js';
+import { bytesStored, deleteBytesUnlessKept, insertChunk, readBytes } from './bytesStore.js';
 
 /**
  * Where uploaded material bytes live (issue 14): content-addressed by
  * SHA-256 within one tenant and mode, written in order in chunks of at most
- * MAX_CHUNK_BYTES (src/db/materialBytes.ts), read back whole up to a bound.
+ * MAX_CHUNK_BYTES (src/material/bytesStore.ts), read back whole up to a bound.
  * Everything that touches bytes (the upload, the extraction, the export)
  * goes through this interface and nothing else.
  *

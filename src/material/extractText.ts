@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { extractIdentifiers } from '../sessions/extract.js';
+import { extractIdentifiers } from '../checks/extractIdentifiers.js';
 
 /**
  * Identifiers in a piece of inline text material, with text bindings. The
- * text is read line by line with the session extractor (src/sessions/extract.ts)
+ * text is read line by line with the session extractor (src/checks/extractIdentifiers.ts)
  * and every offset is moved back into the whole text: `start` inclusive, `end`
  * exclusive, UTF-16 code units, what `String.prototype.slice` takes.
  *

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { insertExtractions, type NewExtraction } from '../db/material.js';
-import { lockForExtraction, markExtracted, markFailed, type ExtractionTarget } from '../db/materialBytes.js';
+import { insertExtractions, type NewExtraction } from './store.js';
+import { lockForExtraction, markExtracted, markFailed, type ExtractionTarget } from './bytesStore.js';
 import { postgresByteStore, type OpenByteStore } from './byteStore.js';
-import { withTenant, type Db, type Mode } from '../db/pool.js';
+import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
 import { BYTES_EXTRACTOR_VERSION } from './extractBytes.js';
 import { extractBytesOffLoop } from './extractBytesOffLoop.js';
 import { ExtractionFailure, regionOptions, type ExtractedThing } from './extractors/types.js';

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis/client.js';
+import type { RedisClient } from '../platform/redis/client.js';
 import type { MaterialJob } from './extraction.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { ExtractionRow, MaterialRow } from '../db/material.js';
-import type { ExtractionOut, MaterialOut, UploadTarget } from '../schemas/material.js';
+import type { ExtractionRow, MaterialRow } from './store.js';
+import type { ExtractionOut, MaterialOut, UploadTarget } from './schemas.js';
 
-/** Rows to the closed response shapes of src/schemas/material.ts. */
+/** Rows to the closed response shapes of src/material/schemas.ts. */
 /** `upload` only in the answer to the declaration: the URL's secret is not kept, so it cannot be shown again. */
 export function materialOut(row: MaterialRow, upload: UploadTarget | null = null): MaterialOut {
   return {

@@ -2,10 +2,10 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { mkdir, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withTenant, type Db, type Mode } from '../db/pool.js';
-import { lockUploadTarget, markReceived, MAX_CHUNK_BYTES, type UploadTarget } from '../db/materialBytes.js';
+import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
+import { lockUploadTarget, markReceived, MAX_CHUNK_BYTES, type UploadTarget } from './bytesStore.js';
 import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from './byteStore.js';
-import type { MaterialRow } from '../db/material.js';
+import type { MaterialRow } from './store.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { EffectsFor } from '../../actors/actions.js';
 import { appendEventsAndOutbox, lockActor } from '../../actors/store.js';
-import { recordMonitorHeartbeat, setMonitorAssessment, updateMonitorState } from '../db/monitors.js';
+import { recordMonitorHeartbeat, setMonitorAssessment, updateMonitorState } from './store.js';
 import type { MonitorEffectParams } from '../../machines/monitorMachine.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { withSystem, type Db } from '../db/pool.js';
+import { withSystem, type Db } from '../platform/db/pool.js';
 import { scheduleRescans, unscheduleRescans } from './schedule.js';
 
 /**

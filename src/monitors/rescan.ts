@@ -1,15 +1,15 @@
 import { newRowId } from '../platform/ids.js';
-import type { Principal } from '../auth/authenticate.js';
-import { auditInsert, insertAudit, type AuditRecord } from '../db/audit.js';
-import { findIdempotencyKey } from '../db/inquiries.js';
-import type { MonitorRow } from '../db/monitors.js';
-import { withTenant, type Db, type Tx } from '../db/pool.js';
-import type { AuditFacts } from '../auth/call.js';
+import type { Principal } from '../auth/index.js';
+import { auditInsert, insertAudit, type AuditRecord } from '../audit/index.js';
+import { findIdempotencyKey } from '../inquiries/index.js';
+import type { MonitorRow } from './store.js';
+import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
+import type { AuditFacts } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import type { AuditSink } from '../inquiries/engine.js';
-import type { InquiryService } from '../inquiries/service.js';
-import type { ProbedEvidence } from '../inquiries/engine.js';
-import { InquiryRequest } from '../schemas/inquiries.js';
+import type { AuditSink } from '../inquiries/index.js';
+import type { InquiryService } from '../inquiries/index.js';
+import type { ProbedEvidence } from '../inquiries/index.js';
+import { InquiryRequest } from '../inquiries/schemas.js';
 import type { Assessment } from '../../machines/types.js';
 
 /**

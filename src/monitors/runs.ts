@@ -4,16 +4,16 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { MonitorContext, MonitorEvent } from '../../machines/monitorMachine.js';
-import { keyStateOf } from '../db/keys.js';
-import { findMonitor, type MonitorRow } from '../db/monitors.js';
-import { withTenant, type Mode } from '../db/pool.js';
-import type { EventHub } from '../events/hub.js';
+import { keyStateOf } from '../auth/index.js';
+import { findMonitor, type MonitorRow } from './store.js';
+import { withTenant, type Mode } from '../platform/db/pool.js';
+import type { EventHub } from '../events/index.js';
 import { rescanOnce, type RescanDeps, type RescanOutcome } from './rescan.js';
 import { unscheduleRescans } from './schedule.js';
 import { evaluateTriggers, type Triggers } from './triggers.js';
 
 /**
- * The monitor's two jobs as commands (the worker in workers/monitors.ts only
+ * The monitor's two jobs as commands (the worker in src/monitors/jobs.ts only
  * parses and calls):
  *
  * - `tick`: a slot of the monitor's schedule came due; the machine enqueues

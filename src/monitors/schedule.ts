@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Mode } from '../db/pool.js';
+import type { Mode } from '../platform/db/pool.js';
 
 /**
  * A monitor's cadence is one BullMQ job scheduler whose id is the monitor id.
@@ -51,7 +51,7 @@ export async function unscheduleRescans(queue: Queue, monitorId: string): Promis
  * (test/monitors/nextRun.test.ts). A next_run_at the runs then missed (issue
  * 38) was a second deployment on the same Redis prefix removing and
  * re-creating the scheduler from its own database; the prefix is now bound to
- * one database (src/redis/prefixOwner.ts).
+ * one database (src/platform/redis/prefixOwner.ts).
  */
 export async function nextRunAt(queue: Queue, monitorId: string): Promise<string | null> {
   const scheduler = await queue.getJobScheduler(monitorId);

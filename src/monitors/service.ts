@@ -3,23 +3,23 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { MonitorEvent, MonitorInput } from '../../machines/monitorMachine.js';
-import type { Principal } from '../auth/authenticate.js';
-import { findMonitor, insertMonitor, lastMonitorAssessment, type MonitorRow } from '../db/monitors.js';
-import { withTenant, type Db } from '../db/pool.js';
-import type { EventHub } from '../events/hub.js';
-import type { CallContext } from '../auth/call.js';
+import type { Principal } from '../auth/index.js';
+import { findMonitor, insertMonitor, lastMonitorAssessment, type MonitorRow } from './store.js';
+import { withTenant, type Db } from '../platform/db/pool.js';
+import type { EventHub } from '../events/index.js';
+import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { admitInquiry } from '../inquiries/admit.js';
-import { assessmentOf } from '../inquiries/view.js';
-import type { PolicyCache } from '../policies/cache.js';
-import type { RegistryCache } from '../registry/cache.js';
-import type { InquiryRequest } from '../schemas/inquiries.js';
-import type { MonitorCreate, MonitorOut } from '../schemas/monitors.js';
+import { admitInquiry } from '../inquiries/index.js';
+import { assessmentOf } from '../inquiries/index.js';
+import type { PolicyCache } from '../policies/index.js';
+import type { RegistryCache } from '../registry/index.js';
+import type { InquiryRequest } from '../inquiries/schemas.js';
+import type { MonitorCreate, MonitorOut } from './schemas.js';
 import { nextRunAt, scheduleRescans, unscheduleRescans } from './schedule.js';
 
 /**
  * Opening, reading and ending monitors (the HTTP side; rescans are
- * workers/monitors.ts). Opening is one transaction: the monitors row, the
+ * src/monitors/jobs.ts). Opening is one transaction: the monitors row, the
  * actor, the audit row and, last, the upsert of the BullMQ job scheduler, so
  * a failed upsert leaves no monitor without a cadence. Ending commits
  * `monitor.close` first, then removes the schedule and ends open streams;

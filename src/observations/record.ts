@@ -1,16 +1,16 @@
 import { newRowId } from '../platform/ids.js';
-import { purposePermitted, unregisteredTypes } from '../auth/admission.js';
-import type { Principal } from '../auth/authenticate.js';
+import { purposePermitted, unregisteredTypes } from '../auth/index.js';
+import type { Principal } from '../auth/index.js';
 import { normalisePresented } from '../checks/normalise.js';
-import { assessmentEntity, insertObservation } from '../db/observations.js';
-import type { Tx } from '../db/pool.js';
-import { tenantIsInvestigative } from '../db/tenants.js';
-import { EntityNotFoundError, resolveEntity } from '../entities/resolve.js';
+import { assessmentEntity, insertObservation } from './store.js';
+import type { Tx } from '../platform/db/pool.js';
+import { tenantIsInvestigative } from '../tenancy/index.js';
+import { EntityNotFoundError, resolveEntity } from '../entities/index.js';
 import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
-import type { Grants } from '../registry/cache.js';
-import type { CurrentPolicy } from '../policies/cache.js';
-import { stanceOf } from './stance.js';
-import type { ObservationIn, ObservationOut, OutcomeIn } from '../schemas/observations.js';
+import type { Grants } from '../registry/index.js';
+import type { CurrentPolicy } from '../policies/index.js';
+import { stanceOf } from '../entities/index.js';
+import type { ObservationIn, ObservationOut, OutcomeIn } from './schemas.js';
 
 /**
  * Testimony and outcomes enter as evidence about an entity with their

@@ -1,4 +1,4 @@
-import { RULES } from '../rules.js';
+import { RULES } from '../platform/rules.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from '../schemas/errors.js';
 import { PARAMETERS, TRUST_METHOD_3 } from '../scoring/index.js';
 

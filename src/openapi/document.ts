@@ -1,9 +1,9 @@
 import type { CatalogueRow } from '../checks/catalogue.js';
 import type { z } from 'zod';
 import type { OperationSpec } from '../schemas/operation.js';
-import { RULES } from '../rules.js';
+import { RULES } from '../platform/rules.js';
 import { HTTPValidationError, Problem, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from '../schemas/errors.js';
-import { EVENT_PAYLOADS, EventEnvelope, STREAM_EVENTS, WebhookEventType } from '../schemas/events.js';
+import { EVENT_PAYLOADS, EventEnvelope, STREAM_EVENTS, WebhookEventType } from '../events/schemas.js';
 import { infoDescription, TAG_DESCRIPTIONS } from './description.js';
 import { AUDIT_HEADER, AUDIT_HEADER_REF, errorResponses, HEADER_COMPONENTS, responseComponents } from './responses.js';
 import { compare, convertSchemas, SCHEMA_REF_PREFIX, schemaRefs, type ConvertedSchemas, type JsonSchema } from './schemaConversion.js';

@@ -6,7 +6,7 @@ import { ServiceProblem, ValidationFailure } from './problems.js';
  * mechanism"), used by POST /v1/inquiries's `idempotency_key` (claimed inside
  * the transaction that opens the inquiry, src/inquiries/idempotency.ts) and by
  * the `Idempotency-Key` header of the other creating POSTs (claimed before the
- * handler runs, src/http/replay.ts). Both hash the request the same way, judge
+ * handler runs, src/edge/replay.ts). Both hash the request the same way, judge
  * a clash the same way and use the same in-flight window; only where the claim
  * is stored differs, because the inquiry's claim commits with its inquiry.
  *

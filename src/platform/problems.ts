@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RULES, type RuleId } from '../rules.js';
+import { RULES, type RuleId } from './rules.js';
 
 /**
  * The small family of errors every layer raises: a stable code, the status

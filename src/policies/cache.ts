@@ -1,6 +1,6 @@
-import { currentPolicy } from '../db/policies.js';
-import { withTenant, type Db, type Mode } from '../db/pool.js';
-import { createTtlCache, parseScopeKey, scopeKey, type GrantScope } from '../registry/cache.js';
+import { currentPolicy } from './store.js';
+import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
+import { createTtlCache, parseScopeKey, scopeKey, type GrantScope } from '../registry/index.js';
 import type { PolicyBody } from './evaluate.js';
 
 /**

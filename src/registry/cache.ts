@@ -1,5 +1,5 @@
-import { listGrantedIds } from '../db/registry.js';
-import { withTenant, type Db, type Mode } from '../db/pool.js';
+import { listGrantedIds } from './store.js';
+import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
 
 /**
  * In-process caches for the inquiry hot path, which would otherwise pay a

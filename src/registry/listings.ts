@@ -4,7 +4,7 @@
  * names the registry operation that lists them, never the values themselves
  * and never the caller's input, so the refusal stays the same bytes every
  * time, whatever was sent and whichever check refused it. The HTTP edge adds
- * it to 422 bodies (src/http/registryHints.ts); a session's refused frame and
+ * it to 422 bodies (src/edge/registryHints.ts); a session's refused frame and
  * a case intake's rejected item carry it too.
  */
 export const LISTED_AT: Readonly<Record<string, string>> = {

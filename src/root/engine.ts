@@ -8,25 +8,25 @@ import { INQUIRY_MACHINE_VERSION, inquiryMachine, withoutEvidence, type InquiryE
 import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine, type MonitorEffectParams } from '../../machines/monitorMachine.js';
 import { SESSION_MACHINE_VERSION, sessionMachine, type SessionEffectParams } from '../../machines/sessionMachine.js';
 import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js';
-import { createCheckWorker } from '../../workers/checks.js';
-import { createMonitorWorker } from '../../workers/monitors.js';
+import { createCheckWorker } from '../inquiries/jobs.js';
+import { createMonitorWorker } from '../monitors/jobs.js';
 import { createMonitorRuns } from '../monitors/runs.js';
 import { switchedOffChecks } from '../checks/catalogue.js';
-import { redeliveryJob, type WebhookDeliverJob } from '../../workers/webhooks.js';
-import type { Redelivery } from '../http/routes/admin/webhooks.js';
-import { createQueues, type Queues } from '../../workers/queues.js';
-import { createTimerWorker } from '../../workers/timers.js';
-import { createWebhookWorker, fanoutJobFor } from '../../workers/webhooks.js';
+import { redeliveryJob, type WebhookDeliverJob } from '../webhooks/jobs.js';
+import type { Redelivery } from '../webhooks/routes.js';
+import { createQueues, type Queues } from '../../actors/queues.js';
+import { createTimerWorker } from './timerJobs.js';
+import { createWebhookWorker, fanoutJobFor } from '../webhooks/jobs.js';
 import { discoverChecks } from '../checks/registry.js';
 import type { CheckDefinition } from '../checks/types.js';
-import type { Config } from '../config.js';
-import { systemPoolOf, type Db } from '../db/pool.js';
+import type { Config } from '../platform/config.js';
+import { systemPoolOf, type Db } from '../platform/db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
 import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
 import { createCaseExpansion, type CaseExpansion } from '../cases/expand.js';
-import { createExportWorker } from '../../workers/exports.js';
-import { createMaterialWorker } from '../../workers/material.js';
+import { createExportWorker } from '../cases/jobs.js';
+import { createMaterialWorker } from '../material/jobs.js';
 import { createMaterialExtraction, type MaterialJob } from '../material/extraction.js';
 import { createFairExtractionQueue } from '../material/fairShare.js';
 import { inquiryEffects } from '../inquiries/effects.js';
@@ -37,10 +37,10 @@ import { createPolicyCache, type PolicyCache } from '../policies/cache.js';
 import { createRegistryCache, type RegistryCache } from '../registry/cache.js';
 import { sessionEffects } from '../sessions/effects.js';
 import { createSessionService, type SessionService } from '../sessions/service.js';
-import { bullConnections } from '../redis/bullConnection.js';
+import { bullConnections } from '../platform/redis/bullConnection.js';
 import { createWebhookSubscriptions, type WebhookSubscriptions } from '../webhooks/subscriptions.js';
 import { insecureTargetsPolicy, isPublicHttpsTarget } from '../webhooks/targets.js';
-import type { RedisClient } from '../redis/client.js';
+import type { RedisClient } from '../platform/redis/client.js';
 import { createModelRenderer } from '../reports/model.js';
 
 /**
@@ -104,7 +104,7 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
       else log.info({ check: checkId }, 'a network check\'s dependency answers again');
     },
   });
-  // Producers fail fast, workers wait for a reconnect; on a cluster the prefix is a hash tag (src/redis/bullConnection.ts).
+  // Producers fail fast, workers wait for a reconnect; on a cluster the prefix is a hash tag (src/platform/redis/bullConnection.ts).
   const bull = bullConnections(config.redis, config.TAS_REDIS_PREFIX, config.TAS_REDIS_WAIT_REPLICAS);
   const connection = bull.worker;
   const queues = createQueues({ connection: bull.producer, prefix: bull.prefix, replicas: bull.replicas });

@@ -5,27 +5,28 @@ import { createAuditSpool } from '../audit/spool.js';
 import { createAuditWriter } from '../audit/auditWriter.js';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { createRevocationBus } from '../auth/revocations.js';
-import { describeConfig, type Config } from '../config.js';
-import { appendAuditBatch } from '../db/audit.js';
-import { migrate } from '../db/migrate.js';
-import { bindSystemPool, createDb, poolerOptions, withSystem, type Db } from '../db/pool.js';
+import { describeConfig, type Config } from '../platform/config.js';
+import { appendAuditBatch } from '../audit/store.js';
+import { migrate } from '../platform/db/migrate.js';
+import { bindSystemPool, createDb, poolerOptions, withSystem, type Db } from '../platform/db/pool.js';
 import { createEventHub } from '../events/hub.js';
-import { countTenants } from '../db/tenants.js';
-import { createRateLimiter } from '../http/rateLimit.js';
+import { countTenants } from '../tenancy/store.js';
+import { createRateLimiter } from '../edge/rateLimit.js';
 import { createCore, type Core } from './engine.js';
-import { assertNativeUws } from '../http/uwsNative.js';
-import { createApp, type App } from '../app.js';
-import { createLogger } from '../logger.js';
-import { checkPostgres, checkRedis, checkServiceLogin } from '../preflight.js';
-import { checkRedisPrefix } from '../preflight.js';
-import { databaseIdentity } from '../db/deployment.js';
-import { bindPrefix, prefixConflict } from '../redis/prefixOwner.js';
+import { mountRoutes } from './routes.js';
+import { assertNativeUws } from '../edge/uwsNative.js';
+import { createApp, type App } from '../edge/app.js';
+import { createLogger } from '../platform/logger.js';
+import { checkPostgres, checkRedis, checkServiceLogin } from '../platform/preflight.js';
+import { checkRedisPrefix } from '../platform/preflight.js';
+import { databaseIdentity } from '../platform/db/deployment.js';
+import { bindPrefix, prefixConflict } from '../platform/redis/prefixOwner.js';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { createRedis, type RedisClient } from '../redis/client.js';
-import { describeTopology } from '../redis/topology.js';
+import { createRedis, type RedisClient } from '../platform/redis/client.js';
+import { describeTopology } from '../platform/redis/topology.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenancy/provision.js';
-import { startWorkers, type Workers } from '../../workers/index.js';
+import { startWorkers, type Workers } from './workers.js';
 import { sweepOverdueInquiries } from '../inquiries/sweeper.js';
 import { reconcileMonitorSchedules } from '../monitors/reconcile.js';
 import { sweepMaterial } from '../material/retention.js';
@@ -86,14 +87,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   if (opts.edge) {
     const authenticator = createAuthenticator({ db, pepper: config.keyring });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
-    app = createApp({
-      config,
-      db,
-      redis,
-      hub,
-      log,
-      authenticator,
-      revocations,
+    const rateLimiter = createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC });
+    const mount = mountRoutes({
+      config, db, redis, hub, log, auditWriter, revocations,
+      publicUrl: () => publicUrl,
       policyCache: core.policyCache,
       registryCache: core.registryCache,
       inquiries: core.inquiries,
@@ -104,14 +101,16 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       caseExpansion: core.caseExpansion,
       enqueueMaterialExtraction: (job) => core.enqueueMaterialExtraction(job),
       redeliverWebhook: (message) => core.redeliverWebhook(message),
-      publicUrl: () => publicUrl,
-      rateLimiter: createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC }),
-      auditWriter,
       auditQuarantined: () => spool.quarantined(),
       checksDiscovered: () => core.checks.length,
-      checkCatalogue: catalogueOf(core.checks),
       registryHealth: () => registryHealthOf(core.checks),
       webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),
+    });
+    app = createApp({
+      config, db, redis, log, authenticator, rateLimiter, auditWriter, mount,
+      policyCache: core.policyCache,
+      publicUrl: () => publicUrl,
+      checkCatalogue: catalogueOf(core.checks),
     });
     port = await app.listen(config.PORT, config.HOST);
     if (!config.TAS_PUBLIC_URL) publicUrl = `http://${config.HOST}:${port}`;

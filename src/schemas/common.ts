@@ -24,7 +24,7 @@ export function component<T extends z.ZodType>(id: string, description: string, 
 
 /**
  * A refusal the schema itself can decide but that belongs to a published rule
- * (RULES in src/rules.ts). The issue is `custom` with `params.rule`, so the
+ * (RULES in src/platform/rules.ts). The issue is `custom` with `params.rule`, so the
  * edge can put the rule id in the 422 `type` instead of a generic code.
  */
 export function ruleIssue<T>(

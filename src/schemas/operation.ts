@@ -55,7 +55,7 @@ export interface OperationSpec {
     contentType?: 'application/json' | 'text/event-stream' | 'text/html' | 'application/gzip';
   };
   /**
-   * Takes the Idempotency-Key header (src/http/replay.ts): a POST that creates
+   * Takes the Idempotency-Key header (src/edge/replay.ts): a POST that creates
    * and whose answer carries no secret (a secret is shown once, never kept).
    */
   replayable?: true;

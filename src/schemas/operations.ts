@@ -1,14 +1,15 @@
 import type { OperationSpec } from './operation.js';
-import { AuditEntryList, KeyCreate, KeyOut, KeyRotate, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList, WebhookDeliveryList, WebhookIn, WebhookOut, WebhookPatch, WebhookRedeliveryOut, WebhookSecretRotate, WebhookSummary, WebhookSummaryList } from './admin.js';
+import { AuditEntryList, KeyCreate, KeyOut, KeyRotate, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList } from './admin.js';
+import { WebhookDeliveryList, WebhookIn, WebhookOut, WebhookPatch, WebhookRedeliveryOut, WebhookSecretRotate, WebhookSummary, WebhookSummaryList } from '../webhooks/schemas.js';
 import { Healthz, Liveness, OpenApiDocument } from './health.js';
-import { MonitorCreate, MonitorOut } from './monitors.js';
-import { SessionCloseOut, SessionOpen, SessionOut } from './sessions.js';
+import { MonitorCreate, MonitorOut } from '../monitors/schemas.js';
+import { SessionCloseOut, SessionOpen, SessionOut } from '../sessions/schemas.js';
 import { AfterQuery, AuditQuery, CloseSessionQuery } from './queries.js';
 import { CORE_OPERATIONS, LAST_EVENT_ID } from './operationsCore.js';
 import { CASE_OPERATIONS } from './operationsCases.js';
 import { STREAM_TICKET_OPERATIONS } from './operationsStreams.js';
 import { CASE_LIST_OPERATIONS } from './operationsCaseList.js';
-import { ExportKeySet } from './cases.js';
+import { ExportKeySet } from '../cases/schemas.js';
 
 /**
  * Every operation of the contract (SPEC.md "Endpoints"), once. The router

@@ -1,7 +1,7 @@
 import type { OperationSpec } from './operation.js';
-import { CaseListQuery, CaseSummaryList } from './caseList.js';
+import { CaseListQuery, CaseSummaryList } from '../cases/listSchemas.js';
 
-/** Listing the tenant's cases: an extension of the contract (issue 38, src/schemas/caseList.ts). */
+/** Listing the tenant's cases: an extension of the contract (issue 38, src/cases/listSchemas.ts). */
 export const CASE_LIST_OPERATIONS: readonly OperationSpec[] = [
   {
     operationId: 'listCases', method: 'get', path: '/v1/cases', tag: 'Cases', auth: 'cases',

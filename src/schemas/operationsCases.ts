@@ -2,10 +2,10 @@ import type { OperationSpec } from './operation.js';
 import {
   CaseAssertionIn, CaseCreate, CaseExpandIn, CaseExportOut, CaseGraphOut, CaseHoldIn, CaseMemberIn, CaseOut,
   CaseReviewIn, IntakeManifest, IntakeOut,
-} from './cases.js';
-import { EventEnvelopeList } from './events.js';
-import { InquiryResponse } from './inquiries.js';
-import { ObservationOut } from './observations.js';
+} from '../cases/schemas.js';
+import { EventEnvelopeList } from '../events/schemas.js';
+import { InquiryResponse } from '../inquiries/schemas.js';
+import { ObservationOut } from '../observations/schemas.js';
 import { AfterQuery, CloseCaseQuery, ExportQuery } from './queries.js';
 import { LAST_EVENT_ID } from './operationsCore.js';
 

@@ -1,9 +1,9 @@
 import type { OperationSpec } from './operation.js';
-import { InquiryRequest, InquiryResponse } from './inquiries.js';
-import { ObservationBatchIn, ObservationIn, ObservationOut, ObservationOutList, OutcomeBatchIn, OutcomeIn } from './observations.js';
-import { ExtractionOut, MaterialCreate, MaterialOut, MaterialUploadQuery } from './material.js';
-import { EntityOut, LedgerEntryList } from './entities.js';
-import { RegistryEntryList } from './registry.js';
+import { InquiryRequest, InquiryResponse } from '../inquiries/schemas.js';
+import { ObservationBatchIn, ObservationIn, ObservationOut, ObservationOutList, OutcomeBatchIn, OutcomeIn } from '../observations/schemas.js';
+import { ExtractionOut, MaterialCreate, MaterialOut, MaterialUploadQuery } from '../material/schemas.js';
+import { EntityOut, LedgerEntryList } from '../entities/schemas.js';
+import { RegistryEntryList } from '../registry/schemas.js';
 import { AfterQuery } from './queries.js';
 
 /**

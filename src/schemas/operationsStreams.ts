@@ -1,5 +1,5 @@
 import type { OperationSpec, Scope } from './operation.js';
-import { StreamTicketOut } from './streamTickets.js';
+import { StreamTicketOut } from '../events/ticketSchemas.js';
 
 /**
  * Minting a stream ticket: `POST` on a stream's `/events/tickets`, with the

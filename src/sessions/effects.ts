@@ -1,7 +1,7 @@
 import { newRowId } from '../platform/ids.js';
 import type { EffectsFor } from '../../actors/actions.js';
 import type { SessionEffectParams } from '../../machines/sessionMachine.js';
-import { insertObservations, updateSessionState } from '../db/sessions.js';
+import { insertObservations, updateSessionState } from './store.js';
 
 /**
  * The session machine's in-transaction effects. Its assessments use the

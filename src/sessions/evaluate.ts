@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckDefinition, CheckEnvironment, NormalisedPresentation, Signal, SubjectClaim, TrustBand } from '../checks/types.js';
-import type { Tx } from '../db/pool.js';
-import { loadEnvironment } from '../entities/history.js';
-import { resolveEntity, resolvingIdentifiers, type ResolveScope } from '../entities/resolve.js';
-import { assessNow, runInline, type InquiryFacts } from '../inquiries/evaluate.js';
-import { planChecks } from '../inquiries/plan.js';
-import type { CurrentPolicy } from '../policies/cache.js';
+import type { Tx } from '../platform/db/pool.js';
+import { loadEnvironment } from '../entities/index.js';
+import { resolveEntity, resolvingIdentifiers, type ResolveScope } from '../entities/index.js';
+import { assessNow, runInline, type InquiryFacts } from '../assessment/index.js';
+import { planChecks } from '../assessment/index.js';
+import type { CurrentPolicy } from '../policies/index.js';
 import type { Stake } from '../scoring/index.js';
 import type { FindingBody, RetentionMode } from '../../machines/sessionMachine.js';
 import type { Assessment, AssessmentRecord } from '../../machines/types.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { zodToValidation } from '../platform/problems.js';
 import { unstorableStrings } from '../platform/storable.js';
 import { Claim, DataClass, dateTime, idString, noteString, Presentation } from '../schemas/common.js';
-import { ObservationProvenance } from '../schemas/observations.js';
+import { ObservationProvenance } from '../observations/schemas.js';
 import { MAX_FRAME_BYTES, MAX_TEXT_LINE_CHARS } from './limits.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { NormalisedPresentation } from '../checks/types.js';
-import type { Grants } from '../registry/cache.js';
+import type { Grants } from '../registry/index.js';
 import type { ObservationNote, SessionContext } from '../../machines/sessionMachine.js';
 import type { Deriver } from './derive.js';
 import { testimonySignal, type Additions, type SessionFacts } from './evaluate.js';
-import { extractIdentifiers } from './extract.js';
+import { extractIdentifiers } from '../checks/extractIdentifiers.js';
 import type { Frame, Refusal } from './frames.js';
 import { MAX_OBSERVATIONS_PER_SESSION, MAX_PRESENTATIONS_PER_SESSION } from './limits.js';
-import { withListing } from '../registry/listings.js';
+import { withListing } from '../registry/index.js';
 
 /**
  * What one accepted frame contributes to its session, decided under the

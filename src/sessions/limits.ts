@@ -95,8 +95,7 @@ export const END_GRACE_MS = 5_000;
  */
 export const TRANSPORT_IDLE_SECONDS = 120;
 
-/** Identifiers one text line may contribute; a line listing more is a dump, not a conversation. */
-export const MAX_IDENTIFIERS_PER_LINE = 16;
+/** Identifiers one text line may contribute: MAX_IDENTIFIERS_PER_LINE in src/checks/extractIdentifiers.ts, shared with uploads' text. */
 
 /**
  * Presentations one session may accumulate. Every frame re-runs the inline

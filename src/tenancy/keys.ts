@@ -1,7 +1,7 @@
-import { generateKey, hashKey, newSalt } from '../auth/apiKey.js';
-import { pepperId } from '../auth/keyring.js';
-import { insertKey } from '../db/keys.js';
-import type { Db, Mode, Tx } from '../db/pool.js';
+import { generateKey, hashKey, newSalt } from '../auth/index.js';
+import { pepperId } from '../auth/index.js';
+import { insertKey } from '../auth/index.js';
+import type { Db, Mode, Tx } from '../platform/db/pool.js';
 
 export interface MintedKey {
   keyId: string;

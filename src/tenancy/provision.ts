@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { withSystem, type Db } from '../db/pool.js';
-import { grantDefaultRegistry, insertTenant } from '../db/tenants.js';
+import { withSystem, type Db } from '../platform/db/pool.js';
+import { grantDefaultRegistry, insertTenant } from './store.js';
 import { NON_ADMIN_SCOPES } from '../schemas/operation.js';
 import { mintKey } from './keys.js';
 

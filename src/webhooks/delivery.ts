@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { StreamEvent } from '../../actors/types.js';
-import { withTenant, type Db, type Mode } from '../db/pool.js';
-import { envelopeOf, eventIdOf } from '../events/hub.js';
-import { WebhookEventType } from '../schemas/events.js';
+import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
+import { envelopeOf, eventIdOf } from '../events/index.js';
+import { WebhookEventType } from '../events/schemas.js';
 import { nextDelayMs, parseRetryAfter, type RetrySchedule } from './schedule.js';
-import type { Keyring } from '../auth/keyring.js';
+import type { Keyring } from '../auth/index.js';
 import { openSecret } from './secret.js';
 import { postWebhook, type SendOutcome } from './send.js';
 import { signatureHeaders } from './sign.js';
@@ -13,7 +13,7 @@ import { checkTarget, type LookupAll } from './targets.js';
 
 /**
  * Webhook delivery as commands, knowing nothing of the queue that runs them
- * (workers/webhooks.ts is the BullMQ adapter): which endpoints an event goes
+ * (src/webhooks/jobs.ts is the BullMQ adapter): which endpoints an event goes
  * to (`subscribersOf`), and one attempt of one delivery (`deliverOnce`), in
  * three steps: make it (attemptDelivery), decide what it means
  * (decideAttempt, pure), write it down (recordAttempt). Errors written to

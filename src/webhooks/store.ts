@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { Mode, Tx } from '../db/pool.js';
+import type { Mode, Tx } from '../platform/db/pool.js';
 
 /**
  * One function per query on webhook_endpoints and webhook_deliveries; the

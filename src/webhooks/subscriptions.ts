@@ -1,7 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { withSystem, type Db, type Mode } from '../db/pool.js';
-import { createRedis, type RedisClient, type RedisTarget } from '../redis/client.js';
+import { withSystem, type Db, type Mode } from '../platform/db/pool.js';
+import { createRedis, type RedisClient, type RedisTarget } from '../platform/redis/client.js';
 
 /**
  * Which event types a tenant's enabled webhook endpoints want, so the relay

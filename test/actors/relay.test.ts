@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, toBullJobId } from '../../actors/relay.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
-import { createQueues, type ActorTimerJob } from '../../workers/queues.js';
-import { createTimerWorker } from '../../workers/timers.js';
+import { createQueues, type ActorTimerJob } from '../../actors/queues.js';
+import { createTimerWorker } from '../../src/root/timerJobs.js';
 import { eventually, REDIS, silentLog, startHarness, type Harness } from './support.js';
 
 let h: Harness;

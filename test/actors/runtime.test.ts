@@ -11,7 +11,7 @@ import type { ActorRuntime } from '../../actors/runtime.js';
 import { INQUIRY_MACHINE_VERSION, inquiryMachine, type InquiryEvent } from '../../machines/inquiryMachine.js';
 import { toBullJobId } from '../../actors/relay.js';
 import { appendEventsAndOutbox } from '../../actors/store.js';
-import { withSystem, withTenant } from '../../src/db/pool.js';
+import { withSystem, withTenant } from '../../src/platform/db/pool.js';
 import { counterMachine, eventually, startHarness, type Harness } from './support.js';
 import { anAssessment } from '../machines/anAssessment.js';
 

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { createRelay, type Relay } from '../../actors/relay.js';
 import { createActorRuntime, type ActorRuntimeDeps, type ActorRuntime } from '../../actors/runtime.js';
 import type { OutboxJob, StreamEvent } from '../../actors/types.js';
-import { createDb, type Db, type TenantScope } from '../../src/db/pool.js';
-import { createQueues, type Queues } from '../../workers/queues.js';
+import { createDb, type Db, type TenantScope } from '../../src/platform/db/pool.js';
+import { createQueues, type Queues } from '../../actors/queues.js';
 import { cloneDatabase } from '../support/database.js';
 
 /**

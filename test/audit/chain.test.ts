@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
-import { appendAuditBatch, type AuditRecord } from '../../src/db/audit.js';
-import { createDb, type Db } from '../../src/db/pool.js';
+import { appendAuditBatch, type AuditRecord } from '../../src/audit/store.js';
+import { createDb, type Db } from '../../src/platform/db/pool.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
 let clone: Awaited<ReturnType<typeof cloneDatabase>>;

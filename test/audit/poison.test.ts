@@ -4,9 +4,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditWriter } from '../../src/audit/auditWriter.js';
 import { createAuditSpool } from '../../src/audit/spool.js';
-import { appendAuditBatch, type AuditRecord } from '../../src/db/audit.js';
-import { createDb, type Db } from '../../src/db/pool.js';
-import { systemLoginOf } from '../../src/config.js';
+import { appendAuditBatch, type AuditRecord } from '../../src/audit/store.js';
+import { createDb, type Db } from '../../src/platform/db/pool.js';
+import { systemLoginOf } from '../../src/platform/config.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
 

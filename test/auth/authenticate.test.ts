@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, hashKey, newSalt } from '../../src/auth/apiKey.js';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
-import { createDb, type Db } from '../../src/db/pool.js';
-import { insertKey } from '../../src/db/keys.js';
+import { createDb, type Db } from '../../src/platform/db/pool.js';
+import { insertKey } from '../../src/auth/store.js';
 import { countingDb } from '../support/countingDb.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 

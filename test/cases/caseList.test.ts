@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseSummaryList } from '../../src/schemas/caseList.js';
+import { CaseSummaryList } from '../../src/cases/listSchemas.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 /**

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseGraphOut, CaseOut, IntakeOut } from '../../src/schemas/cases.js';
-import { EventEnvelope, EventEnvelopeList } from '../../src/schemas/events.js';
-import { ObservationOut } from '../../src/schemas/observations.js';
+import { CaseGraphOut, CaseOut, IntakeOut } from '../../src/cases/schemas.js';
+import { EventEnvelope, EventEnvelopeList } from '../../src/events/schemas.js';
+import { ObservationOut } from '../../src/observations/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

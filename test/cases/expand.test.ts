@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseOut } from '../../src/schemas/cases.js';
+import { CaseOut } from '../../src/cases/schemas.js';
 import { Problem } from '../../src/schemas/errors.js';
-import { EventEnvelopeList } from '../../src/schemas/events.js';
+import { EventEnvelopeList } from '../../src/events/schemas.js';
 import { providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';

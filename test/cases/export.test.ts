@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackBundle, verifyBundle, type Jwks } from '../../src/cases/export/bundle.js';
 import { runScoreCommand } from '../../src/cli/score.js';
-import { CaseExportOut, CaseOut } from '../../src/schemas/cases.js';
+import { CaseExportOut, CaseOut } from '../../src/cases/schemas.js';
 import { Problem } from '../../src/schemas/errors.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseExportOut, CaseOut } from '../../src/schemas/cases.js';
+import { CaseExportOut, CaseOut } from '../../src/cases/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

@@ -3,8 +3,8 @@ import { discoverChecks } from '../../src/checks/registry.js';
 import { normalisePresented } from '../../src/checks/normalise.js';
 import { formProblem } from '../../src/checks/valueForm.js';
 import { check as valueForm } from '../../src/checks/valueFormCheck.js';
-import { runInline } from '../../src/inquiries/evaluate.js';
-import { planChecks } from '../../src/inquiries/plan.js';
+import { runInline } from '../../src/assessment/evaluate.js';
+import { planChecks } from '../../src/assessment/plan.js';
 import { admitEvidence } from '../../src/scoring/summary.js';
 import { onlySignal, runOn, verdict } from './support.js';
 

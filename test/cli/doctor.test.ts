@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { startDnsFixture, type DnsFixture } from '../checks/dnsFixture.js';
 import { dropRedisKeys, startTestService, type TestService } from '../support/service.js';
 

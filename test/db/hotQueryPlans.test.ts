@@ -4,8 +4,8 @@ import type pg from 'pg';
 import { prepareValue } from 'pg/lib/utils.js';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unsealedRowsQuery } from '../../src/db/auditChain.js';
-import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/db/pool.js';
+import { unsealedRowsQuery } from '../../src/audit/chainStore.js';
+import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/platform/db/pool.js';
 import { historyStatement, identifiersQuery, priorAssessmentsQuery, sharedValuesQuery, testimonyQuery, velocityQuery } from '../../src/entities/history.js';
 import { membersQuery, survivorQuery } from '../../src/entities/resolve.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
@@ -108,7 +108,7 @@ async function buffersOf(query: Parameters<Tx['any']>[0]): Promise<number> {
 
 /**
  * The plan a statement gets when it runs prepared and PostgreSQL settles on a
- * generic plan, one made without the values (src/db/preparedStatements.ts runs
+ * generic plan, one made without the values (src/platform/db/preparedStatements.ts runs
  * repeated statements named). Forced here, on the same unanalysed tables, as
  * the role the service would run it as; rolled back.
  */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedLazily, scopeRelay } from '../../actors/outboxStore.js';
 import { sealAudit } from '../../src/audit/sealer.js';
-import { createDb, type Db } from '../../src/db/pool.js';
+import { createDb, type Db } from '../../src/platform/db/pool.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 import { nodesOf, type PlanNode } from '../support/plans.js';
 

@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, withTenant, type Db } from '../../src/db/pool.js';
-import { MAX_PREPARED, REPEATS_BEFORE_PREPARING, createStatementNamer } from '../../src/db/preparedStatements.js';
+import { createDb, withTenant, type Db } from '../../src/platform/db/pool.js';
+import { MAX_PREPARED, REPEATS_BEFORE_PREPARING, createStatementNamer } from '../../src/platform/db/preparedStatements.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 
 describe('which statements run prepared', () => {

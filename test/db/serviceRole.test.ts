@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { checkServiceLogin, PreflightError } from '../../src/preflight.js';
+import { checkServiceLogin, PreflightError } from '../../src/platform/preflight.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 import { serviceLoginUrl } from '../support/service.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalisedPresentation } from '../../src/checks/types.js';
-import { createDb, withTenant, type Db, type Mode } from '../../src/db/pool.js';
+import { createDb, withTenant, type Db, type Mode } from '../../src/platform/db/pool.js';
 import { loadEnvironment } from '../../src/entities/history.js';
 import { EntityNotFoundError, resolveEntity, survivorOf, type Resolution } from '../../src/entities/resolve.js';
 import { provisionTenant } from '../../src/tenancy/provision.js';

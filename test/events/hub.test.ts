@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StreamEvent } from '../../actors/types.js';
 import { createEventHub, envelopeOf, eventIdOf, type EventHub, type HubMessage } from '../../src/events/hub.js';
-import { EventEnvelope } from '../../src/schemas/events.js';
+import { EventEnvelope } from '../../src/events/schemas.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const prefix = `tastest:${randomBytes(4).toString('hex')}`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventEnvelope } from '../../src/schemas/events.js';
+import { EventEnvelope } from '../../src/events/schemas.js';
 import { EMAIL_AND_PHONE, inquire, json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

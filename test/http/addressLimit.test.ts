@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAddressOf, normalise, trustedProxiesOf } from '../../src/http/clientAddress.js';
+import { clientAddressOf, normalise, trustedProxiesOf } from '../../src/edge/clientAddress.js';
 import { call } from '../monitors/support.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

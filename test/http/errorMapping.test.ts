@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError } from '../../src/http/errorMapping.js';
+import { classifyError } from '../../src/edge/errorMapping.js';
 
 /**
  * Every way PostgreSQL or Redis says it is away maps to 503 unavailable with

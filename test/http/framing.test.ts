@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { framingRefusal, MAX_HEADER_OCTETS, MAX_TARGET_OCTETS, type HeadFacts } from '../../src/http/framing.js';
+import { framingRefusal, MAX_HEADER_OCTETS, MAX_TARGET_OCTETS, type HeadFacts } from '../../src/edge/framing.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const plain: HeadFacts = { targetOctets: 10, headerOctets: 200, contentLengths: [], transferEncodings: [] };

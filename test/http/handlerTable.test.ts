@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertEveryOperationHandled } from '../../src/app.js';
-import type { Handler } from '../../src/http/handler.js';
+import { assertEveryOperationHandled } from '../../src/edge/app.js';
+import type { Handler } from '../../src/edge/handler.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 
 /** Handlers are joined to operations by operationId, checked both ways when the app is built (issue 13). */

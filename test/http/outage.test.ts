@@ -71,10 +71,10 @@ afterAll(async () => {
 describe('outages', () => {
   it('PostgreSQL unreachable: the audit writer keeps the row on local disk within seconds and writes it once PostgreSQL is back', async () => {
     // The service under test reaches PostgreSQL directly; point a second pool through the proxy.
-    const { createDb } = await import('../../src/db/pool.js');
+    const { createDb } = await import('../../src/platform/db/pool.js');
     const { createAuditWriter } = await import('../../src/audit/auditWriter.js');
     const { createAuditSpool } = await import('../../src/audit/spool.js');
-    const { appendAuditBatch } = await import('../../src/db/audit.js');
+    const { appendAuditBatch } = await import('../../src/audit/store.js');
     const viaProxy = ts.dbUrl.replace(':5432/', `:${proxyPort}/`);
     const db = await createDb(viaProxy, { connectionTimeout: 1000 });
     const spool = createAuditSpool(`/tmp/tas-outage-${process.pid}`);

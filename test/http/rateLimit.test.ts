@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter, decisionOf, rateLimitHeaders } from '../../src/http/rateLimit.js';
-import { createRedis } from '../../src/redis/client.js';
+import { createRateLimiter, decisionOf, rateLimitHeaders } from '../../src/edge/rateLimit.js';
+import { createRedis } from '../../src/platform/redis/client.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 /**

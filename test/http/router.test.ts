@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../src/http/router.js';
+import { createRouter } from '../../src/edge/router.js';
 
 describe('router', () => {
   const router = createRouter<string>();

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScoreCommand } from '../../src/cli/score.js';
-import { InquiryResponse } from '../../src/schemas/inquiries.js';
+import { InquiryResponse } from '../../src/inquiries/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { EMAIL_AND_PHONE, inquire } from './support.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalisePresented } from '../../src/checks/normalise.js';
 import type { CheckDefinition } from '../../src/checks/types.js';
-import { planChecks } from '../../src/inquiries/plan.js';
+import { planChecks } from '../../src/assessment/plan.js';
 
 /** A worker check (network I/O) that fails the test if it is ever run; `unreachable` gives it a known-down dependency. */
 function workerCheck(id: string, unreachable?: string): CheckDefinition {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepOverdueInquiries } from '../../src/inquiries/sweeper.js';
-import { createQueues, QUEUE_NAMES } from '../../workers/queues.js';
+import { createQueues, QUEUE_NAMES } from '../../actors/queues.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { EMAIL_AND_PHONE, inquire, json, providersFile, startProviderFixture, type ProviderFixture } from './support.js';
 

@@ -1,7 +1,7 @@
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { InquiryResponse } from '../../src/schemas/inquiries.js';
+import { InquiryResponse } from '../../src/inquiries/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { EMAIL_AND_PHONE, inquire, json, providersFile, startProviderFixture, type ProviderFixture } from './support.js';

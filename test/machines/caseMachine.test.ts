@@ -8,7 +8,7 @@ import {
   type CaseEvent,
   type CaseStateName,
 } from '../../machines/caseMachine.js';
-import { CaseChanged } from '../../src/schemas/events.js';
+import { CaseChanged } from '../../src/events/schemas.js';
 
 /**
  * Given a state and context, when a command arrives, then the next state, the

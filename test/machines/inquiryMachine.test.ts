@@ -53,7 +53,7 @@ const rejected: InquiryEvent = { type: 'inquiry.rejected', rule: 'I13' };
 const plain = (actions: readonly { type: string; params?: unknown }[]) => actions.map(({ type, params }) => ({ type, params }));
 const status = (s: InquiryStatus) => ({ type: 'updateInquiryStatus', params: { status: s } });
 const record = (id: string, preliminary: boolean) => ({ type: 'recordAssessment', params: { assessment: { ...assessment(id), preliminary }, record: null } });
-// The documented payloads (src/schemas/events.ts): the assessment nested, with the inquiry and its status; a revision names the one before.
+// The documented payloads (src/events/schemas.ts): the assessment nested, with the inquiry and its status; a revision names the one before.
 const announce = (type: string, id: string, preliminary: boolean, previous?: string) => {
   const head = { inquiry_id: ID, status: preliminary ? 'preliminary' : 'concluded', assessment: { ...assessment(id), preliminary } };
   return { type: 'appendEvent', params: { type, payload: previous === undefined ? head : { ...head, previous_assessment_id: previous, case_id: null } } };

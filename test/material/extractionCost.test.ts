@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractFromText } from '../../src/material/extractText.js';
-import { MAX_INLINE_TEXT } from '../../src/schemas/material.js';
-import { emailSpans } from '../../src/sessions/scan.js';
+import { MAX_INLINE_TEXT } from '../../src/material/schemas.js';
+import { emailSpans } from '../../src/checks/textScan.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 /**

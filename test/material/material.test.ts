@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
+import { ExtractionOut, MaterialOut } from '../../src/material/schemas.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let ts: TestService;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
+import { ExtractionOut, MaterialOut } from '../../src/material/schemas.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { callAs, settledMaterial } from './support.js';
 

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { createMaterialExtraction } from '../../src/material/extraction.js';
 import { sweepMaterial } from '../../src/material/retention.js';
 import type { MaterialJob } from '../../src/material/extraction.js';
-import { MaterialOut } from '../../src/schemas/material.js';
+import { MaterialOut } from '../../src/material/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { callAs } from './support.js';

@@ -1,4 +1,4 @@
-import { MaterialOut } from '../../src/schemas/material.js';
+import { MaterialOut } from '../../src/material/schemas.js';
 import { bearer, type TestService } from '../support/service.js';
 
 /** What the material tests share: a JSON call with a key, and waiting for the worker on the material's own status. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionOut, MaterialOut } from '../../src/schemas/material.js';
+import { ExtractionOut, MaterialOut } from '../../src/material/schemas.js';
 import { docx, mp4, pdf, wav, zipBomb } from '../support/documents.js';
 import type pg from 'pg';
 import { ownerClient } from '../support/database.js';

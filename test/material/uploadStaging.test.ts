@@ -4,7 +4,7 @@ import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MaterialOut } from '../../src/schemas/material.js';
+import { MaterialOut } from '../../src/material/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { callAs } from './support.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../src/db/pool.js';
+import { createDb, type Db } from '../../src/platform/db/pool.js';
 import { receiveUpload } from '../../src/material/upload.js';
 import { ServiceProblem } from '../../src/platform/problems.js';
 import { countingDb } from '../support/countingDb.js';

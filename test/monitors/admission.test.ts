@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MonitorOut } from '../../src/schemas/monitors.js';
+import { MonitorOut } from '../../src/monitors/schemas.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { call, WATCH } from './support.js';

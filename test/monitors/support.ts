@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
 import { vi, expect } from 'vitest';
-import type { QueueName } from '../../workers/queues.js';
+import type { QueueName } from '../../actors/queues.js';
 import { bearer, type TestService } from '../support/service.js';
 
 /** Shared by the monitor tests: the watched subject, HTTP helpers, an SSE collector, a webhook receiver. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TriggerKind } from '../../src/schemas/events.js';
+import { TriggerKind } from '../../src/events/schemas.js';
 import { evaluateTriggers, TRIGGER_KINDS, type Scored, type Triggers } from '../../src/monitors/triggers.js';
 
 /** Given triggers and the assessments, when a rescan is evaluated, then exactly these reasons fire. */

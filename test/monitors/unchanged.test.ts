@@ -1,7 +1,7 @@
 import { EventSource } from 'eventsource';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MonitorOut } from '../../src/schemas/monitors.js';
+import { MonitorOut } from '../../src/monitors/schemas.js';
 import { json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';

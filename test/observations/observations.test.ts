@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ObservationOut } from '../../src/schemas/observations.js';
+import { ObservationOut } from '../../src/observations/schemas.js';
 import { EMAIL_AND_PHONE, inquire } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';

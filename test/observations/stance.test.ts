@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveStance, stanceOf } from '../../src/observations/stance.js';
+import { deriveStance, stanceOf } from '../../src/entities/stance.js';
 
 describe('deriveStance (the documented rule for testimony without a stance)', () => {
   it.each([

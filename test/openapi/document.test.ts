@@ -4,7 +4,7 @@ import { BaseResolver, createConfig, lintDocument, makeDocumentFromString } from
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { docsAssetPath, renderDocsPage } from '../../src/openapi/docsPage.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
-import { RULES } from '../../src/rules.js';
+import { RULES } from '../../src/platform/rules.js';
 
 /** Every method and path of SPEC.md "Endpoints", plus the document and its page. */
 /** Operations beyond SPEC.md's tables, each saying so in its description. */

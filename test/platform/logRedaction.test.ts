@@ -3,8 +3,8 @@ import pino from 'pino';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../src/db/pool.js';
-import { createLogger } from '../../src/logger.js';
+import { createDb, type Db } from '../../src/platform/db/pool.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { cloneDatabase } from '../support/database.js';
 
 /**

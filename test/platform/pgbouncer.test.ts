@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, poolerOptions, withTenant } from '../../src/db/pool.js';
+import { createDb, poolerOptions, withTenant } from '../../src/platform/db/pool.js';
 import { providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
 import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, loadConfig } from '../../src/config.js';
-import { bullConnections, bullPrefix } from '../../src/redis/bullConnection.js';
-import { describeTopology, redisTopologyOf } from '../../src/redis/topology.js';
+import { ConfigError, describeConfig, loadConfig } from '../../src/platform/config.js';
+import { bullConnections, bullPrefix } from '../../src/platform/redis/bullConnection.js';
+import { describeTopology, redisTopologyOf } from '../../src/platform/redis/topology.js';
 
 /** Settings to a Redis topology: given the environment, when it is read, then this topology or this refusal. */
 describe('Redis topology settings', () => {

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../src/rules.js';
+import { RULES } from '../../src/platform/rules.js';
 
 /**
  * The README is a clone's front door (issue 38): it points at nothing outside
  * the repository, every document it links is in the repository, and its rule
- * catalogue is the one the service refuses with (src/rules.ts).
+ * catalogue is the one the service refuses with (src/platform/rules.ts).
  */
 const ROOT = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
@@ -22,12 +22,12 @@ describe('README.md', () => {
     for (const href of links) expect(existsSync(new URL(href, ROOT)), href).toBe(true);
   });
 
-  it('lists every rule of src/rules.ts with its meaning', () => {
+  it('lists every rule of src/platform/rules.ts with its meaning', () => {
     for (const [id, meaning] of Object.entries(RULES)) expect(readme).toContain(`| ${id} | ${meaning} |`);
   });
 
   it('shows the first inquiry the service prints', async () => {
-    const { FIRST_INQUIRY } = await import('../../src/http/routes/firstInquiry.js');
+    const { FIRST_INQUIRY } = await import('../../src/edge/pages/firstInquiry.js');
     expect(readme).toContain(`-d '${JSON.stringify(FIRST_INQUIRY)}'`);
   });
 });

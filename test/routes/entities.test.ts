@@ -3,9 +3,9 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScoreCommand } from '../../src/cli/score.js';
 import type { NormalisedPresentation } from '../../src/checks/types.js';
-import { withSystem, withTenant, type Mode } from '../../src/db/pool.js';
+import { withSystem, withTenant, type Mode } from '../../src/platform/db/pool.js';
 import { resolveEntity } from '../../src/entities/resolve.js';
-import { EntityOut, LedgerEntryList } from '../../src/schemas/entities.js';
+import { EntityOut, LedgerEntryList } from '../../src/entities/schemas.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

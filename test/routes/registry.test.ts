@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistryCache } from '../../src/registry/cache.js';
-import { RegistryEntryList } from '../../src/schemas/registry.js';
+import { RegistryEntryList } from '../../src/registry/schemas.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { InquiryRequest, Assessment } from '../../src/schemas/inquiries.js';
-import { ObservationIn } from '../../src/schemas/observations.js';
+import { InquiryRequest, Assessment } from '../../src/inquiries/schemas.js';
+import { ObservationIn } from '../../src/observations/schemas.js';
 import { PolicyIn } from '../../src/schemas/admin.js';
-import { IntakeManifest } from '../../src/schemas/cases.js';
-import { MonitorCreate } from '../../src/schemas/monitors.js';
+import { IntakeManifest } from '../../src/cases/schemas.js';
+import { MonitorCreate } from '../../src/monitors/schemas.js';
 import { AuditQuery, CloseSessionQuery } from '../../src/schemas/queries.js';
 import { OPERATIONS } from '../../src/schemas/operations.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';

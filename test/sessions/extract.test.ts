@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDeriver } from '../../src/sessions/derive.js';
-import { extractIdentifiers } from '../../src/sessions/extract.js';
+import { extractIdentifiers } from '../../src/checks/extractIdentifiers.js';
 import { parseFrame } from '../../src/sessions/frames.js';
 
 /** Identifiers in free text, the derivation boundary of transient sessions, and frame parsing: pure, table-driven. */

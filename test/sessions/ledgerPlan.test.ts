@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, withTenant, type Db, type Tx } from '../../src/db/pool.js';
+import { createDb, withTenant, type Db, type Tx } from '../../src/platform/db/pool.js';
 import { historyStatement, priorAssessmentsQuery } from '../../src/entities/history.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 import { nodesOf, rowsRead, type PlanNode } from '../support/plans.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../src/db/pool.js';
+import type { Db } from '../../src/platform/db/pool.js';
 
 export interface CountingDb {
   /** The real pool, with `method` counted and, while held, its answers kept back. */

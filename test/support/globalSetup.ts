@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate } from '../../src/platform/db/migrate.js';
 import { startPgBouncer } from '../../scripts/lib/pgbouncer.js';
 import { startRedisCluster, startRedisSentinel } from '../../scripts/lib/redisServers.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { createLogger } from '../../src/logger.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { loadConfig, type Config } from '../../src/platform/config.js';
 import { startService, type Service } from '../../src/root/service.js';
 import { provisionTenant, type ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { cloneDatabase } from './database.js';

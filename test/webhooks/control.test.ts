@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WebhookOut, WebhookSummary } from '../../src/schemas/admin.js';
+import { WebhookOut, WebhookSummary } from '../../src/webhooks/schemas.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { startReceiver } from '../monitors/support.js';
 

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBullJobId } from '../../actors/relay.js';
 import type { StreamEvent } from '../../actors/types.js';
 import { envelopeOf, eventIdOf } from '../../src/events/hub.js';
-import { WebhookOut } from '../../src/schemas/admin.js';
+import { WebhookOut } from '../../src/webhooks/schemas.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
-import { createWebhookWorker, fanoutJobFor, webhookIdOf, type WebhookWorker } from '../../workers/webhooks.js';
+import { createWebhookWorker, fanoutJobFor, webhookIdOf, type WebhookWorker } from '../../src/webhooks/jobs.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 

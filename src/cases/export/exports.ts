@@ -1,16 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Keyring } from '../../auth/keyring.js';
-import type { Principal } from '../../auth/authenticate.js';
-import type { CallContext } from '../../auth/call.js';
-import { withTenant, type Db, type Mode, type Tx } from '../../db/pool.js';
-import { BytesOverLimit, keptMaterialHashes, readInlineContent } from '../../db/materialBytes.js';
-import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from '../../material/byteStore.js';
+import type { Keyring } from '../../auth/index.js';
+import type { Principal } from '../../auth/index.js';
+import type { CallContext } from '../../auth/index.js';
+import { withTenant, type Db, type Mode, type Tx } from '../../platform/db/pool.js';
+import { BytesOverLimit, keptMaterialHashes, readInlineContent } from '../../material/index.js';
+import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from '../../material/index.js';
 import {
   assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundleHead, exportBundleSlice, failExport, findExport, finishExport, materialOfCase,
   observationsOfEntities, recordExport, type ExportRow,
-} from '../../db/exports.js';
+} from './store.js';
 import { ServiceProblem } from '../../platform/problems.js';
-import type { CaseExportOut } from '../../schemas/cases.js';
+import type { CaseExportOut } from '../schemas.js';
 import type { CaseService } from '../service.js';
 import { manifestBytes, packBundle, type BundleFile } from './bundle.js';
 import { activeKey, signManifest } from './keys.js';

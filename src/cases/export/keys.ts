@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createPrivateKey, generateKeyPairSync, hkdfSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { activeSigningKey, insertSigningKey, publishedSigningKeys, retireActiveSigningKey, revokeSigningKey, type PublishedKeyRow } from '../../db/exports.js';
-import { withSystem, type Db } from '../../db/pool.js';
+import { activeSigningKey, insertSigningKey, publishedSigningKeys, retireActiveSigningKey, revokeSigningKey, type PublishedKeyRow } from './store.js';
+import { withSystem, type Db } from '../../platform/db/pool.js';
 import type { Jwks } from './bundle.js';
-import { PEPPER_ID_BYTES, pepperIdBytes, pepperWithId, peppersOf, purposeKey, ringOf, type Keyring } from '../../auth/keyring.js';
+import { PEPPER_ID_BYTES, pepperIdBytes, pepperWithId, peppersOf, purposeKey, ringOf, type Keyring } from '../../auth/index.js';
 
 /**
  * The service's Ed25519 export signing keys. The private key is kept sealed

@@ -1,4 +1,4 @@
-import type { MaterialFailureReason } from '../../schemas/material.js';
+import type { MaterialFailureReason } from '../schemas.js';
 
 /**
  * One thing an extractor found in material bytes: an identifier (artifact)

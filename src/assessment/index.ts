@@ -1,0 +1,9 @@
+/** The assessment capability's surface: the only file (with schemas.ts) that other folders import. */
+export { assessNow, checkById, normaliseSubject, runInline, timeoutAbsences } from './evaluate.js';
+export type { InquiryFacts } from './evaluate.js';
+export { gatherSubject } from './gather.js';
+export type { MaterialBinding } from './gather.js';
+export { planChecks } from './plan.js';
+export type { CheckPlan } from './plan.js';
+export { parseInquiryFacts, parseViewFacts } from './storedFacts.js';
+export type { ViewFacts } from './storedFacts.js';

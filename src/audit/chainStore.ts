@@ -1,0 +1,90 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { ChainRow } from './store.js';
+import { AuditColumns } from './store.js';
+import type { Db, Tx } from '../platform/db/pool.js';
+
+/** The sealer's and the verifier's queries. They run as the owner: the chain spans every tenant. */
+const Row = AuditColumns.extend({
+  tenant_id: z.string().nullable(),
+  mode: z.enum(['live', 'test']).nullable(),
+});
+
+const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.principal, l.action, l.target_kind,
+  l.target_id, l.status, l.rule, l.purpose, l.cost_amount, l.cost_currency`;
+
+/**
+ * Rows not yet sealed that are older than the horizon, in insertion order,
+ * read from the sealer's work list (000021): an index walk from its head,
+ * so the cost is the rows taken, not the size of the log.
+ */
+export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly ChainRow[]> {
+  return tx.any(unsealedRowsQuery(horizonMs, limit));
+}
+
+export function unsealedRowsQuery(horizonMs: number, limit: number) {
+  return sql.type(Row)`
+    SELECT ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id
+    WHERE u.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
+    ORDER BY u.seq LIMIT ${limit}`;
+}
+
+/** Takes sealed rows off the work list, in the transaction that chained them. */
+export async function unlistSealed(tx: Tx, auditIds: readonly string[]): Promise<void> {
+  if (auditIds.length === 0) return;
+  await tx.query(sql.unsafe`DELETE FROM audit_unsealed WHERE audit_id = ANY(${sql.array([...auditIds], 'uuid')})`);
+}
+
+const Head = z.object({ chain_key: z.string(), position: z.number(), hash: z.instanceof(Buffer) });
+
+/**
+ * The last link of each of these chains, in one statement: one backward step
+ * of the (chain_key, position) index per chain, whatever the chains' length.
+ */
+export async function chainHeads(tx: Tx, chainKeys: readonly string[]): Promise<Map<string, { position: number; hash: Buffer }>> {
+  if (chainKeys.length === 0) return new Map();
+  const rows = await tx.any(sql.type(Head)`
+    SELECT k.chain_key, h.position, h.hash
+    FROM unnest(${sql.array([...chainKeys], 'text')}) AS k(chain_key)
+    CROSS JOIN LATERAL (
+      SELECT c.position, c.hash FROM audit_chain c WHERE c.chain_key = k.chain_key ORDER BY c.position DESC LIMIT 1
+    ) h`);
+  return new Map(rows.map((r) => [r.chain_key, { position: r.position, hash: r.hash }]));
+}
+
+export interface ChainLink {
+  auditId: string;
+  chainKey: string;
+  tenantId: string | null;
+  mode: string | null;
+  position: number;
+  prev: Buffer;
+  hash: Buffer;
+}
+
+/** A sealing pass's links, in one statement (the hashes travel as hex). */
+export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const column = <T,>(pick: (l: ChainLink) => T) => links.map(pick);
+  await tx.query(sql.unsafe`
+    INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
+    SELECT a, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
+    FROM unnest(${sql.array(column((l) => l.auditId), 'uuid')}, ${sql.array(column((l) => l.chainKey), 'text')},
+                ${sql.array(column((l) => l.tenantId), 'uuid')}, ${sql.array(column((l) => l.mode), 'text')},
+                ${sql.array(column((l) => l.position), 'int8')}, ${sql.array(column((l) => l.prev.toString('hex')), 'text')},
+                ${sql.array(column((l) => l.hash.toString('hex')), 'text')}) AS x(a, k, t, m, p, ph, h)`);
+}
+
+const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });
+export type LinkedRow = z.infer<typeof Linked>;
+
+export async function chainRows(db: Db | Tx, chainKey: string): Promise<readonly LinkedRow[]> {
+  return db.any(sql.type(Linked)`
+    SELECT ${COLUMNS}, c.position, c.prev_hash, c.hash
+    FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id
+    WHERE c.chain_key = ${chainKey} ORDER BY c.position`);
+}
+
+export async function chainKeys(db: Db | Tx): Promise<readonly string[]> {
+  return db.anyFirst(sql.type(z.object({ chain_key: z.string() }))`SELECT DISTINCT chain_key FROM audit_chain ORDER BY chain_key`);
+}

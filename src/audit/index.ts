@@ -1,0 +1,4 @@
+/** The audit capability's surface: the only file (with schemas.ts) that other folders import. */
+export type { AuditWriter } from './auditWriter.js';
+export { auditInsert, insertAudit } from './store.js';
+export type { AuditRecord } from './store.js';

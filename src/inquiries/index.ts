@@ -1,0 +1,8 @@
+/** The inquiries capability's surface: the only file (with schemas.ts) that other folders import. */
+export { admitInquiry, mapInquiryValidation } from './admit.js';
+export { CHECK_COST_UNIT } from './engine.js';
+export type { AuditSink, ProbedEvidence } from './engine.js';
+export type { InquiryService } from './service.js';
+export { AssessmentRow, findIdempotencyKey, findInquiry, insertInquiry, latestAssessmentOf } from './store.js';
+export { assessmentOf, mayShowFindings } from './view.js';
+export type { InquiryView } from './view.js';

@@ -1,0 +1,50 @@
+import { requirePrincipal } from '../auth/index.js';
+import type { Handler, HandlerResult } from '../edge/handler.js';
+import type { InquiryAnswer, InquiryService } from './service.js';
+import { ValidationFailure } from '../platform/problems.js';
+import { isStorable } from '../platform/storable.js';
+import type { InquiryRequest } from './schemas.js';
+
+/**
+ * POST /v1/inquiries (sync) and GET /v1/inquiries/{inquiry_id}, keyed by
+ * operationId for app.ts's handler table. The event stream of an inquiry is
+ * in streams.ts with the other streams.
+ */
+export function inquiryHandlers(inquiries: InquiryService): [string, Handler][] {
+  return [
+    ['createInquiry', async (ctx) => {
+      const principal = requirePrincipal(ctx);
+      const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
+      return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']));
+    }],
+    ['getInquiry', async (ctx) => {
+      const inquiryId = ctx.params.inquiry_id!;
+      ctx.audit.target_kind = 'inquiry';
+      ctx.audit.target_id = inquiryId;
+      return { status: 200, body: await inquiries.view(requirePrincipal(ctx), inquiryId) };
+    }],
+  ];
+}
+
+/** An inquiry's answer in HTTP: always 200 (SPEC: sync is the only mode served), marked when it is a kept answer. */
+function answered(answer: InquiryAnswer): HandlerResult {
+  return { status: 200, body: answer.inquiry, ...(answer.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
+}
+
+/**
+ * The `Idempotency-Key` header (the IETF draft's name, as Stripe uses it) is
+ * the body's `idempotency_key` by another name: the same rules apply (I17).
+ * Both given and different is a 422 naming the header.
+ */
+export function withIdempotencyHeader(body: InquiryRequest, header: string | undefined): InquiryRequest {
+  if (header === undefined) return body;
+  const key = header.trim();
+  if (key.length === 0 || key.length > 128 || !isStorable(key)) {
+    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'Give 1 to 128 characters.', type: 'string_too_long' }]);
+  }
+  if (body.idempotency_key !== undefined && body.idempotency_key !== key) {
+    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'The header and the body name different idempotency keys.', type: 'idempotency_key_conflict' }]);
+  }
+  return { ...body, idempotency_key: key };
+}
+

@@ -1,0 +1,82 @@
+import { findMaterial, listExtractions } from './store.js';
+import { withTenant, type Db } from '../platform/db/pool.js';
+import type { Handler } from '../edge/handler.js';
+import { ServiceProblem } from '../platform/problems.js';
+import { declareMaterial, type DeclareDeps } from './declare.js';
+import type { MaterialJob } from './extraction.js';
+import { extractionOut, materialOut } from './out.js';
+import { receiveUpload } from './upload.js';
+import type { MaterialCreate } from './schemas.js';
+import { requirePrincipal } from '../auth/index.js';
+import { targetOf } from '../edge/target.js';
+
+/**
+ * The material operations: parse, call the material commands
+ * (src/material/), answer. Uploaded bytes are extracted by the material
+ * worker; the job is queued after the upload commits, and again whenever a
+ * read finds the material still `received` (a queue that lost the job, say),
+ * which is harmless because the job id is the material id and the command
+ * ignores material it already finished.
+ */
+export interface MaterialDeps extends DeclareDeps {
+  db: Db;
+  enqueueExtraction: (job: MaterialJob) => Promise<void>;
+  /** Where upload bodies are staged before their one transaction (src/material/upload.ts). */
+  uploadStagingDir?: string;
+}
+
+function createMaterial(deps: MaterialDeps): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const { row, upload } = await declareMaterial(deps, ctx, principal, ctx.body as MaterialCreate);
+    return { status: 201, body: materialOut(row, upload) };
+  };
+}
+
+function uploadContent(deps: MaterialDeps): Handler {
+  return async (ctx) => {
+    const id = ctx.params.material_id!;
+    ctx.audit.target_kind = 'material';
+    ctx.audit.target_id = id;
+    if (!ctx.bodyStream) throw new ServiceProblem('unsupported-media-type', 'The upload takes the bytes as the request body.');
+    const { material, scope } = await receiveUpload(
+      deps.db, id, (ctx.query as { token: string }).token, ctx.bodyStream, deps.now ?? (() => new Date()), undefined, deps.uploadStagingDir,
+    );
+    // Audited as the tenant only once the URL proved to be theirs; refusals stay anonymous.
+    ctx.principal = { ...scope, keyId: id, scopes: new Set(['material']), label: `upload:${id}` };
+    await deps.enqueueExtraction({ materialId: id, ...scope });
+    return { status: 200, body: materialOut(material) };
+  };
+}
+
+function getMaterial(deps: MaterialDeps): Handler {
+  return async (ctx) => {
+    const { principal, id } = targetOf(ctx, 'material', 'material_id');
+    const row = await withTenant(deps.db, principal, (tx) => findMaterial(tx, id));
+    // Unknown, or another tenant's or mode's: the same 404.
+    if (!row) throw new ServiceProblem('not-found', 'No such material.');
+    if (row.status === 'received') await deps.enqueueExtraction({ materialId: id, tenantId: principal.tenantId, mode: principal.mode });
+    return { status: 200, body: materialOut(row) };
+  };
+}
+
+function getExtraction(deps: MaterialDeps): Handler {
+  return async (ctx) => {
+    const { principal, id } = targetOf(ctx, 'material', 'material_id');
+    const found = await withTenant(deps.db, principal, async (tx) => {
+      const row = await findMaterial(tx, id);
+      return row ? { row, items: await listExtractions(tx, id) } : null;
+    });
+    if (!found) throw new ServiceProblem('not-found', 'No such material.');
+    return { status: 200, body: extractionOut(found.row, found.items) };
+  };
+}
+
+export function materialHandlers(deps: MaterialDeps): [string, Handler][] {
+  return [
+    ['createMaterial', createMaterial(deps)],
+    ['uploadMaterialContent', uploadContent(deps)],
+    ['getMaterial', getMaterial(deps)],
+    ['getMaterialExtraction', getExtraction(deps)],
+  ];
+}

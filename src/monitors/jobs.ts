@@ -1,0 +1,50 @@
+import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { MONITOR_QUEUE, MONITOR_RUN_JOB } from '../../machines/monitorMachine.js';
+import type { MonitorRuns } from './runs.js';
+import { MONITOR_RESCAN_JOB } from './schedule.js';
+import { parseJobData } from '../../actors/queues.js';
+
+/**
+ * The monitor worker, on the `monitors` queue: like a route, it parses a job
+ * and calls the monitor's command (src/monitors/runs.ts), telling it whether
+ * this is the job's last attempt.
+ *
+ * - `monitor.rescan` a slot of the monitor's job scheduler came due (its job
+ *                    id is the run id): `runs.tick`;
+ * - `monitor.run`    one rescan: `runs.run`.
+ */
+export interface MonitorWorkerDeps {
+  connection: ConnectionOptions;
+  prefix: string;
+  runs: MonitorRuns;
+  concurrency?: number;
+}
+
+// Rescans mostly wait on their inquiry's network checks; this many at once per process.
+const DEFAULT_CONCURRENCY = 16;
+// A live worker renews its lock every half lock; a dead one's job is handed on
+// within about lock + two stall checks (15 s), well under a default cadence.
+const LOCK_DURATION_MS = 5000;
+const STALLED_INTERVAL_MS = 5000;
+// Re-running a stalled rescan is safe; a job that kills its worker this often is failed instead.
+const MAX_STALLED_COUNT = 3;
+
+export function createMonitorWorker(deps: MonitorWorkerDeps): Worker {
+  return new Worker(
+    MONITOR_QUEUE,
+    async (job: Job) => {
+      const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (job.name === MONITOR_RESCAN_JOB) return deps.runs.tick(parseJobData('monitors', 'monitor.rescan', job.data), job.id!, finalAttempt);
+      if (job.name === MONITOR_RUN_JOB) return deps.runs.run(parseJobData('monitors', 'monitor.run', job.data), finalAttempt);
+      throw new UnrecoverableError(`unknown monitor job ${job.name}`);
+    },
+    {
+      connection: deps.connection,
+      prefix: deps.prefix,
+      concurrency: deps.concurrency ?? DEFAULT_CONCURRENCY,
+      lockDuration: LOCK_DURATION_MS,
+      stalledInterval: STALLED_INTERVAL_MS,
+      maxStalledCount: MAX_STALLED_COUNT,
+    },
+  );
+}

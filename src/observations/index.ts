@@ -1,0 +1,4 @@
+/** The observations capability's surface: the only file (with schemas.ts) that other folders import. */
+export { loadAdmission, observationRefusals, recordObservation } from './record.js';
+export { observationsInsert } from './store.js';
+export type { NewObservation } from './store.js';

@@ -1,0 +1,2 @@
+/** The tenancy capability's surface: the only file (with schemas.ts) that other folders import. */
+export { tenantIsInvestigative } from './store.js';

@@ -1,0 +1,3 @@
+/** The webhooks capability's surface: the only file (with schemas.ts) that other folders import. */
+export { isSealedUnderCurrent, openSecret, sealSecret } from './secret.js';
+export { insecureTargetsPolicy } from './targets.js';
