@@ -17,7 +17,8 @@
  *
  * Imports point down only; machines import xstate and their own folder.
  */
-const CAPS = 'inquiries|observations|entities|material|cases|monitors|sessions|webhooks|policies|registry|audit|auth|tenancy|reports|calibration|events|assessment';
+const CAPS =
+  'inquiries|observations|entities|material|cases|monitors|sessions|webhooks|policies|registry|audit|auth|tenancy|reports|calibration|events|assessment';
 const CAPABILITY = `^src/(${CAPS})/`;
 const ROUTES_OR_JOBS = `^src/(${CAPS})/[A-Za-z/]*(routes|jobs|Routes)\\.ts$`;
 const CONTRACT = '^(src/openapi/|src/schemas/operations[A-Za-z]*\\.ts$)';
@@ -25,48 +26,70 @@ const CORE = '^(machines/|actors/|src/checks/|src/scoring/|src/schemas/(?!operat
 
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'A file cycle makes the order of start-up and of reading undefined.', from: {}, to: { circular: true } },
     {
-      name: 'machines-are-pure', severity: 'error',
-      comment: 'Machines import only xstate and their own folder (DESIGN.md: persist first, then act).',
-      from: { path: '^machines/' }, to: { pathNot: ['^machines/', '^node_modules/xstate/'] },
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A file cycle makes the order of start-up and of reading undefined.',
+      from: {},
+      to: { circular: true },
     },
     {
-      name: 'capabilities-meet-through-index', severity: 'error',
-      comment: "A capability imports another only through its index.ts (its commands) or schemas.ts (its contract): never another's store, engine or view.",
+      name: 'machines-are-pure',
+      severity: 'error',
+      comment: 'Machines import only xstate and their own folder (DESIGN.md: persist first, then act).',
+      from: { path: '^machines/' },
+      to: { pathNot: ['^machines/', '^node_modules/xstate/'] },
+    },
+    {
+      name: 'capabilities-meet-through-index',
+      severity: 'error',
+      comment:
+        "A capability imports another only through its index.ts (its commands) or schemas.ts (its contract): never another's store, engine or view.",
       from: { path: `^src/(${CAPS})/` },
       to: { path: `^src/(${CAPS})/`, pathNot: [`^src/$1/`, `^src/(${CAPS})/(index|schemas)\\.ts$`] },
     },
     {
-      name: 'only-the-root-mounts-routes-and-jobs', severity: 'error',
+      name: 'only-the-root-mounts-routes-and-jobs',
+      severity: 'error',
       comment: "A capability's routes.ts and jobs.ts are mounted by src/root alone: nothing else may call HTTP or queue glue.",
-      from: { pathNot: '^src/root/' }, to: { path: ROUTES_OR_JOBS },
+      from: { pathNot: '^src/root/' },
+      to: { path: ROUTES_OR_JOBS },
     },
     {
-      name: 'only-the-edge-speaks-http-and-queues', severity: 'error',
-      comment: 'uWebSockets.js, bullmq and src/edge belong to routes.ts, jobs.ts, src/edge, src/root, the Redis plumbing and the outbox relay with its queue catalogue (actors/queues.ts, actors/relay.ts); commands know no transport. A type-only import (a Queue handed in) brings none.',
+      name: 'only-the-edge-speaks-http-and-queues',
+      severity: 'error',
+      comment:
+        'uWebSockets.js, bullmq and src/edge belong to routes.ts, jobs.ts, src/edge, src/root, the Redis plumbing and the outbox relay with its queue catalogue (actors/queues.ts, actors/relay.ts); commands know no transport. A type-only import (a Queue handed in) brings none.',
       from: { pathNot: [ROUTES_OR_JOBS, '^src/(edge|root|cli)/', '^src/platform/redis/', '^actors/(queues|relay)\\.ts$'] },
       to: { path: ['^node_modules/(uWebSockets\\.js|bullmq)/', '^src/edge/'], dependencyTypesNot: ['type-only'] },
     },
     {
-      name: 'nothing-reaches-the-root', severity: 'error',
+      name: 'nothing-reaches-the-root',
+      severity: 'error',
       comment: 'Only the CLI starts the root; everything else is handed what it needs.',
-      from: { pathNot: '^src/(root|cli)/' }, to: { path: '^src/(root|cli)/' },
+      from: { pathNot: '^src/(root|cli)/' },
+      to: { path: '^src/(root|cli)/' },
     },
     {
-      name: 'platform-knows-nothing-above', severity: 'error',
+      name: 'platform-knows-nothing-above',
+      severity: 'error',
       comment: 'The platform (pools, Redis, queues, logger, config, problems) serves every layer and imports none above it.',
-      from: { path: '^src/platform/' }, to: { path: [CAPABILITY, CORE, CONTRACT, '^src/(edge|root|cli)/'] },
+      from: { path: '^src/platform/' },
+      to: { path: [CAPABILITY, CORE, CONTRACT, '^src/(edge|root|cli)/'] },
     },
     {
-      name: 'core-knows-no-capability', severity: 'error',
+      name: 'core-knows-no-capability',
+      severity: 'error',
       comment: 'Machines, the actor runtime, checks, scoring and the shared schemas are used by capabilities, never the other way round.',
-      from: { path: CORE }, to: { path: [CAPABILITY, CONTRACT, '^src/(edge|root|cli)/'] },
+      from: { path: CORE },
+      to: { path: [CAPABILITY, CONTRACT, '^src/(edge|root|cli)/'] },
     },
     {
-      name: 'capabilities-know-no-contract-table', severity: 'error',
+      name: 'capabilities-know-no-contract-table',
+      severity: 'error',
       comment: 'The operations table and the OpenAPI document gather every capability; a capability reads only its own schemas.',
-      from: { path: CAPABILITY }, to: { path: CONTRACT },
+      from: { path: CAPABILITY },
+      to: { path: CONTRACT },
     },
   ],
   options: {

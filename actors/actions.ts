@@ -181,7 +181,13 @@ async function runEffect(tx: Tx, action: ExecutableAction, t: ActionTarget, pend
   if (!effect) throw new ActionUnknownError(action.type);
   if (!isBlind(effect)) {
     await pending.flush();
-    await effect(tx, action.params, { actorId: t.actorId, scope: t.scope, defer: () => { throw new ActionUnknownError(action.type, 'only an effect made with blindEffect defers writes'); } });
+    await effect(tx, action.params, {
+      actorId: t.actorId,
+      scope: t.scope,
+      defer: () => {
+        throw new ActionUnknownError(action.type, 'only an effect made with blindEffect defers writes');
+      },
+    });
     return;
   }
   const deferred: BlindWrite[] = [];

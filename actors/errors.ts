@@ -42,13 +42,20 @@ export class ActorNotFoundError extends ActorRuntimeError {
 }
 
 export class ActorVersionConflictError extends ActorRuntimeError {
-  constructor(readonly actorId: string, readonly expectedVersion: number) {
+  constructor(
+    readonly actorId: string,
+    readonly expectedVersion: number,
+  ) {
     super('ERR_ACTOR_VERSION_CONFLICT', `actor ${actorId} changed under version ${expectedVersion}`, { retryable: true });
   }
 }
 
 export class MachineVersionUnknownError extends ActorRuntimeError {
-  constructor(readonly kind: string, readonly storedVersion: number, readonly knownVersion: number) {
+  constructor(
+    readonly kind: string,
+    readonly storedVersion: number,
+    readonly knownVersion: number,
+  ) {
     super('ERR_MACHINE_VERSION_UNKNOWN', `${kind} snapshot has machine version ${storedVersion}; this process knows ${knownVersion}`);
   }
 }
@@ -60,7 +67,10 @@ export class ActorKindUnknownError extends ActorRuntimeError {
 }
 
 export class ActionUnknownError extends ActorRuntimeError {
-  constructor(readonly actionType: string, detail = 'no handler is registered for it') {
+  constructor(
+    readonly actionType: string,
+    detail = 'no handler is registered for it',
+  ) {
     super('ERR_ACTION_UNKNOWN', `action ${actionType}: ${detail}`);
   }
 }

@@ -88,7 +88,13 @@ export async function deleteDispatchedLazily(db: Db, rows: readonly CarriedOut[]
   if (rows.length === 0) return;
   await db.query(sql.unsafe`
     SELECT set_config('synchronous_commit', 'off', true),
-           tas_outbox_forget(${sql.array(rows.map((r) => r.id), 'int8')}, ${sql.array(rows.map((r) => r.tenantId), 'uuid')})`);
+           tas_outbox_forget(${sql.array(
+             rows.map((r) => r.id),
+             'int8',
+           )}, ${sql.array(
+             rows.map((r) => r.tenantId),
+             'uuid',
+           )})`);
 }
 
 /** A carried-out outbox row and its tenant: tas_outbox_forget deletes a row only where both agree (000035). */

@@ -127,7 +127,8 @@ export function isQueueName(name: string): name is QueueName {
 /** The job names on a queue of the catalog: a misspelt one fails `tsc`, not a worker. */
 export type JobName<Q extends QueueName> = keyof (typeof JOB_CATALOG)[Q] & string;
 /** The data of one job name, as its catalog schema parses it. */
-export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = N extends JobName<Q> ? z.infer<(typeof JOB_CATALOG)[Q][N] & z.ZodType> : never;
+export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> =
+  N extends JobName<Q> ? z.infer<(typeof JOB_CATALOG)[Q][N] & z.ZodType> : never;
 /** A queue of the catalog: `add` takes only its job names, and data of one of them. */
 export type CatalogQueue<Q extends QueueName> = Queue<JobData<Q>, unknown, JobName<Q>>;
 

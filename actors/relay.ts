@@ -4,7 +4,15 @@ import { z } from 'zod';
 import type { Db, Mode, Tx } from '../src/platform/db/pool.js';
 import type { WrittenOutboxRow } from './store.js';
 import { EnqueueJobParams, ScheduleEventParams } from './actions.js';
-import { claimOutboxByIds, claimStaleOutbox, deleteDispatched, deleteDispatchedLazily, scopeRelay, type CarriedOut, type OutboxRow } from './outboxStore.js';
+import {
+  claimOutboxByIds,
+  claimStaleOutbox,
+  deleteDispatched,
+  deleteDispatchedLazily,
+  scopeRelay,
+  type CarriedOut,
+  type OutboxRow,
+} from './outboxStore.js';
 import { createMarkBatcher } from './markBatcher.js';
 import type { StreamEvent } from './types.js';
 
@@ -85,8 +93,12 @@ export function createRelay(deps: RelayDeps): Relay {
   // Marking is cross-tenant bookkeeping (the service login reaches the outbox only as tas_system),
   // grouped across the commands dispatching at the same moment.
   const marks = createMarkBatcher<CarriedOut>((rows) => deleteDispatchedLazily(deps.db, rows));
-  const jobOptions = (jobId: string, delay: number) =>
-    ({ jobId: toBullJobId(jobId), delay, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED });
+  const jobOptions = (jobId: string, delay: number) => ({
+    jobId: toBullJobId(jobId),
+    delay,
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+  });
 
   async function carryOut(row: OutboxRow): Promise<void> {
     switch (row.kind) {
@@ -161,9 +173,20 @@ export function createRelay(deps: RelayDeps): Relay {
    * now (actors/markBatcher.ts). A crash in between leaves them for the
    * sweep, which may carry one out a second time: harmless, as for dispatch.
    */
-  async function dispatchWritten(rows: readonly WrittenOutboxRow[], owner: { tenantId: string; mode: Mode; actorId: string }): Promise<number> {
+  async function dispatchWritten(
+    rows: readonly WrittenOutboxRow[],
+    owner: { tenantId: string; mode: Mode; actorId: string },
+  ): Promise<number> {
     if (rows.length === 0) return 0;
-    const full: OutboxRow[] = rows.map((r) => ({ id: r.id, tenant_id: owner.tenantId, mode: owner.mode, actor_id: owner.actorId, kind: r.kind, payload: r.payload, age_ms: 0 }));
+    const full: OutboxRow[] = rows.map((r) => ({
+      id: r.id,
+      tenant_id: owner.tenantId,
+      mode: owner.mode,
+      actor_id: owner.actorId,
+      kind: r.kind,
+      payload: r.payload,
+      age_ms: 0,
+    }));
     try {
       const { done } = await carryOutAll(full);
       await marks.mark(done.map((id) => ({ id, tenantId: owner.tenantId })));

@@ -117,7 +117,12 @@ export interface ActorRecord {
 
 export interface ActorRuntime {
   create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult>;
-  send<E extends EventObject>(scope: TenantScope, actorId: string, eventOrBuilder: E | EventBuilder<E>, opts?: SendOptions): Promise<SendResult>;
+  send<E extends EventObject>(
+    scope: TenantScope,
+    actorId: string,
+    eventOrBuilder: E | EventBuilder<E>,
+    opts?: SendOptions,
+  ): Promise<SendResult>;
   read(scope: TenantScope, actorId: string): Promise<ActorRecord | null>;
   readEvents(scope: TenantScope, actorId: string, afterSeq: number, limit: number): Promise<readonly StreamEvent[]>;
 }
@@ -180,11 +185,20 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       // The row is a blind write: it goes out with the command's last statement, or before the first
       // effect that is not blind. A concurrent create of the same id fails there and rolls back everything.
       const row = actorInsert({
-        id: opts.id, tenantId, mode, kind: opts.kind, machineVersion: entry.version,
+        id: opts.id,
+        tenantId,
+        mode,
+        kind: opts.kind,
+        machineVersion: entry.version,
         snapshot: persistable(entry, snapshot),
       });
       const outcome = await executeActions(tx, actions, {
-        actorId: opts.id, tenantId, mode, scope, effects: deps.effects, leadingWrites: [{ table: 'actors', sql: row }, ...(opts.writes?.() ?? [])],
+        actorId: opts.id,
+        tenantId,
+        mode,
+        scope,
+        effects: deps.effects,
+        leadingWrites: [{ table: 'actors', sql: row }, ...(opts.writes?.() ?? [])],
       });
       const result: CommandResult = { snapshot, events: outcome.events, state: stateOf(snapshot.value) };
       await opts.inTx?.(tx, result);
@@ -219,7 +233,9 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       }
       const outcome = await executeActions(tx, actions, { actorId, tenantId, mode, scope, effects: deps.effects });
       const saved = await updateActor(tx, {
-        id: actorId, expectedVersion: row.version, machineVersion: entry.version,
+        id: actorId,
+        expectedVersion: row.version,
+        machineVersion: entry.version,
         snapshot: persistable(entry, next),
       });
       if (!saved) throw new ActorVersionConflictError(actorId, row.version);
@@ -252,8 +268,14 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     if (!row) return null;
     const { persisted } = restorable(row);
     return {
-      id: row.id, kind: row.kind, state: stateOf(persisted.value as StateValue), snapshot: persisted,
-      version: row.version, machineVersion: row.machine_version, createdAt: row.created_at, updatedAt: row.updated_at,
+      id: row.id,
+      kind: row.kind,
+      state: stateOf(persisted.value as StateValue),
+      snapshot: persisted,
+      version: row.version,
+      machineVersion: row.machine_version,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
     };
   }
 

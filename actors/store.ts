@@ -67,7 +67,6 @@ export async function updateActor(
   return result.rowCount === 1;
 }
 
-
 /** A stream's events after a cursor, in order: what SSE replay and read models page through. */
 export async function selectEventsAfter(tx: Tx, streamId: string, afterSeq: number, limit: number): Promise<readonly StreamEvent[]> {
   return tx.any(sql.type(StreamEventRow)`
@@ -77,7 +76,6 @@ export async function selectEventsAfter(tx: Tx, streamId: string, afterSeq: numb
 }
 
 export type OutboxKind = 'job' | 'timer' | 'publish';
-
 
 // Only what the database adds comes back (sequence numbers, times, outbox ids): the payloads are
 // the command's own, so sending them back would double the bytes of every command for nothing.
@@ -89,7 +87,10 @@ const AppendedRow = z.object({
 
 /** Data-modifying statements as the CTEs `w0 AS (...), w1 AS (...)` of one statement (none may be empty). */
 export function writesAsCtes(writes: readonly FragmentSqlToken[]): ListSqlToken {
-  return sql.join(writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w})`), sql.fragment`, `);
+  return sql.join(
+    writes.map((w, i) => sql.fragment`${sql.identifier([`w${i}`])} AS (${w})`),
+    sql.fragment`, `,
+  );
 }
 
 /** An outbox row as the command wrote it: the relay carries it out from memory right after commit. */
@@ -111,8 +112,11 @@ export interface WrittenOutboxRow {
 export async function appendEventsAndOutbox(
   tx: Tx,
   a: {
-    streamId: string; tenantId: string; mode: Mode;
-    events: { type: string; payload: Record<string, unknown> }[]; outbox: { kind: OutboxKind; payload: unknown }[];
+    streamId: string;
+    tenantId: string;
+    mode: Mode;
+    events: { type: string; payload: Record<string, unknown> }[];
+    outbox: { kind: OutboxKind; payload: unknown }[];
     writes?: readonly FragmentSqlToken[];
   },
 ): Promise<{ events: StreamEvent[]; outbox: WrittenOutboxRow[] }> {

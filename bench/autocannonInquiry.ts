@@ -17,7 +17,9 @@ import { preflight, startService } from './lib/service.js';
 
 async function main(): Promise<number> {
   installExitHandlers();
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '20' }, connections: { type: 'string', default: '32' } } });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '20' }, connections: { type: 'string', default: '32' } },
+  });
   await preflight();
   const service = await startService();
   try {
@@ -37,7 +39,13 @@ async function main(): Promise<number> {
       duration_s: result.duration,
       requests: result.requests.total,
       rps: result.requests.average,
-      latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p97_5: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max },
+      latency_ms: {
+        p50: result.latency.p50,
+        p90: result.latency.p90,
+        p97_5: result.latency.p97_5,
+        p99: result.latency.p99,
+        max: result.latency.max,
+      },
       non2xx: result.non2xx,
       errors: result.errors + result.timeouts,
     };

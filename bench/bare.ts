@@ -54,7 +54,12 @@ function insertHandler(db: Db, res: uWS.HttpResponse): void {
 
 function reply(res: uWS.HttpResponse, aborted: boolean, status: number, body: string): void {
   if (aborted) return;
-  res.cork(() => res.writeStatus(status === 200 ? '200 OK' : '500 Internal Server Error').writeHeader('Content-Type', 'application/json').end(body));
+  res.cork(() =>
+    res
+      .writeStatus(status === 200 ? '200 OK' : '500 Internal Server Error')
+      .writeHeader('Content-Type', 'application/json')
+      .end(body),
+  );
 }
 
 process.on('SIGTERM', () => process.exit(0));

@@ -24,7 +24,12 @@ const networkMs = performance.now() - networkStarted;
 gc?.();
 const after = process.memoryUsage().rss;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-console.log(JSON.stringify({
-  checks: checks.length, startup_load_ms: Math.round(ms), startup_added_rss_mb: mb(afterDiscovery - before),
-  background_network_load_ms: Math.round(networkMs), total_added_rss_mb: mb(after - before),
-}));
+console.log(
+  JSON.stringify({
+    checks: checks.length,
+    startup_load_ms: Math.round(ms),
+    startup_added_rss_mb: mb(afterDiscovery - before),
+    background_network_load_ms: Math.round(networkMs),
+    total_added_rss_mb: mb(after - before),
+  }),
+);

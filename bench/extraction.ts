@@ -27,5 +27,12 @@ for (const [name, make] of Object.entries(CASES)) {
   timed(make(10_000)); // warm the code paths
   const small = timed(make(100_000));
   const large = timed(make(1_000_000));
-  console.log(JSON.stringify({ case: name, ms_per_100kb: Math.round(small), ms_per_mb: Math.round(large), ratio: Math.round((large / Math.max(small, 0.1)) * 10) / 10 }));
+  console.log(
+    JSON.stringify({
+      case: name,
+      ms_per_100kb: Math.round(small),
+      ms_per_mb: Math.round(large),
+      ratio: Math.round((large / Math.max(small, 0.1)) * 10) / 10,
+    }),
+  );
 }

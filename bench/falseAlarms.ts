@@ -45,7 +45,10 @@ function hostOf(address: string): string | null {
 
 async function ccxtHosts(): Promise<string[]> {
   const ccxt = ((await import('ccxt')) as { default: Record<string, unknown> & { exchanges: string[] } }).default;
-  return ccxt.exchanges.flatMap((id) => stringsIn(new (ccxt[id] as new () => { urls?: unknown })().urls)).map(hostOf).filter((h): h is string => h !== null);
+  return ccxt.exchanges
+    .flatMap((id) => stringsIn(new (ccxt[id] as new () => { urls?: unknown })().urls))
+    .map(hostOf)
+    .filter((h): h is string => h !== null);
 }
 
 function thirdPartyWebHosts(): string[] {
@@ -54,9 +57,13 @@ function thirdPartyWebHosts(): string[] {
 }
 
 function simpleIconsHosts(): string[] {
-  const raw = JSON.parse(readFileSync(new URL('../node_modules/simple-icons/data/simple-icons.json', import.meta.url), 'utf8')) as { source?: string; guidelines?: string }[] | { icons: { source?: string; guidelines?: string }[] };
+  const raw = JSON.parse(readFileSync(new URL('../node_modules/simple-icons/data/simple-icons.json', import.meta.url), 'utf8')) as
+    { source?: string; guidelines?: string }[] | { icons: { source?: string; guidelines?: string }[] };
   const icons = Array.isArray(raw) ? raw : raw.icons;
-  return icons.flatMap((i) => [i.source ?? '', i.guidelines ?? '']).map(hostOf).filter((h): h is string => h !== null);
+  return icons
+    .flatMap((i) => [i.source ?? '', i.guidelines ?? ''])
+    .map(hostOf)
+    .filter((h): h is string => h !== null);
 }
 
 const mailProviders = (): string[] => (require('email-providers/all.json') as string[]).map((d) => d.toLowerCase());
@@ -93,7 +100,15 @@ for (const [name, read] of sources) {
     marked.set(found.kind, [...(marked.get(found.kind) ?? []), `${host} ~ ${found.known}`]);
   }
   const total = [...marked.values()].reduce((n, list) => n + list.length, 0);
-  console.log(JSON.stringify({ source: name, hosts: hosts.length, marked: total, share: Number((total / hosts.length).toFixed(4)), by_kind: Object.fromEntries([...marked].map(([k, v]) => [k, v.length])) }));
+  console.log(
+    JSON.stringify({
+      source: name,
+      hosts: hosts.length,
+      marked: total,
+      share: Number((total / hosts.length).toFixed(4)),
+      by_kind: Object.fromEntries([...marked].map(([k, v]) => [k, v.length])),
+    }),
+  );
   for (const [kind, list] of marked) console.log(`  ${kind}: ${list.slice(0, EXAMPLES).join(', ')}`);
 }
 
@@ -111,7 +126,10 @@ const now = new Date();
 const weakening = new Map<string, string[]>();
 const domains = [...new Set(academicDomains())];
 for (const domain of domains) {
-  for (const [type, value] of [['EMAIL', `jane.smith@${domain}`], ['DOMAIN', domain]] as const) {
+  for (const [type, value] of [
+    ['EMAIL', `jane.smith@${domain}`],
+    ['DOMAIN', domain],
+  ] as const) {
     const presentations = normalisePresented([{ type, value }], undefined);
     const plan = planChecks({ inquiryId: 'false-alarms', checks, presentations, tierCeiling: 't0', stake });
     const { signals } = await runInline(plan, { presentations, claim: undefined }, {}, now);
@@ -125,8 +143,11 @@ for (const domain of domains) {
   }
 }
 const ranked = [...weakening].sort((a, b) => b[1].length - a[1].length);
-console.log(JSON.stringify({
-  source: `${SWOT} academic domains, every inline check`, subjects: domains.length * 2,
-  weakening: Object.fromEntries(ranked.map(([k, v]) => [k, v.length])),
-}));
+console.log(
+  JSON.stringify({
+    source: `${SWOT} academic domains, every inline check`,
+    subjects: domains.length * 2,
+    weakening: Object.fromEntries(ranked.map(([k, v]) => [k, v.length])),
+  }),
+);
 for (const [key, list] of ranked) console.log(`  ${key}: ${list.slice(0, EXAMPLES).join(', ')}`);

@@ -30,10 +30,17 @@ const SETTLE_S = Number(args.settle ?? 120);
 const progress = (msg: string) => process.stderr.write(`bench:faults: ${msg}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Answered { status: number; auditId: string | null; inquiryId?: string; observationId?: string }
+interface Answered {
+  status: number;
+  auditId: string | null;
+  inquiryId?: string;
+  observationId?: string;
+}
 
 function startRedis(port: number): ChildProcess {
-  return track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
+  return track(
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }),
+  );
 }
 
 /** A TCP proxy to PostgreSQL that can refuse and drop every connection. */
@@ -45,18 +52,27 @@ function startProxy(): Promise<{ port: number; cut(on: boolean): void; close(): 
     const upstream = connect(5432, '127.0.0.1');
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
-    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    port: (server.address() as AddressInfo).port,
-    cut(on) {
-      cut = on;
-      if (on) for (const s of sockets) s.destroy();
-    },
-    close: () => server.close(),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        cut(on) {
+          cut = on;
+          if (on) for (const s of sockets) s.destroy();
+        },
+        close: () => server.close(),
+      }),
+    ),
+  );
 }
 
 async function call(service: ServiceHandle, path: string, body: unknown): Promise<Answered> {
@@ -80,7 +96,8 @@ async function call(service: ServiceHandle, path: string, body: unknown): Promis
 function inquiry(i: number) {
   return {
     subject: { presentations: [{ type: 'EMAIL', value: `fault.${i}@example.org` }] },
-    intent: 'pre_transaction', purpose: 'fraud_prevention',
+    intent: 'pre_transaction',
+    purpose: 'fraud_prevention',
     stake: { kind: 'payment', amount: 20, currency: 'GBP', deadline_ms: 300 },
   };
 }
@@ -88,7 +105,10 @@ function inquiry(i: number) {
 function observation(i: number) {
   return {
     subject: { presentations: [{ type: 'EMAIL', value: `fault.${i}@example.org` }] },
-    provenance_class: 'tenant_supplied', summary: 'Paid on time.', observed_at: new Date().toISOString(), purpose: 'fraud_prevention',
+    provenance_class: 'tenant_supplied',
+    summary: 'Paid on time.',
+    observed_at: new Date().toISOString(),
+    purpose: 'fraud_prevention',
   };
 }
 
@@ -112,10 +132,15 @@ async function counts(db: pg.Client, answers: Answered[]) {
     acknowledged_inquiries: inquiries.length,
     acknowledged_observations: observations.length,
     lost_inquiries: inquiries.length - (await one('SELECT count(*)::int AS n FROM inquiries WHERE id = ANY($1::uuid[])', inquiries)),
-    lost_observations: observations.length - (await one('SELECT count(*)::int AS n FROM observations WHERE id = ANY($1::uuid[])', observations)),
-    open_inquiries: await one(`SELECT count(*)::int AS n FROM actors WHERE id = ANY($1::uuid[]) AND snapshot->>'value' <> 'concluded'`, inquiries),
+    lost_observations:
+      observations.length - (await one('SELECT count(*)::int AS n FROM observations WHERE id = ANY($1::uuid[])', observations)),
+    open_inquiries: await one(
+      `SELECT count(*)::int AS n FROM actors WHERE id = ANY($1::uuid[]) AND snapshot->>'value' <> 'concluded'`,
+      inquiries,
+    ),
     answered_calls: audited.length,
-    calls_without_audit_row: audited.length - (await one('SELECT count(*)::int AS n FROM audit_log WHERE audit_id = ANY($1::uuid[])', audited)),
+    calls_without_audit_row:
+      audited.length - (await one('SELECT count(*)::int AS n FROM audit_log WHERE audit_id = ANY($1::uuid[])', audited)),
   };
 }
 
@@ -140,11 +165,21 @@ async function main() {
     let stop = false;
     const running = load(service, () => stop, answers);
     const at = (s: number) => sleep(Math.max(0, started + s * 1000 - Date.now()));
-    await at(5); progress('kill Redis'); redis.kill('SIGKILL');
-    await at(9); progress('restart Redis, empty'); redis = startRedis(redisPort);
-    await at(14); progress('cut PostgreSQL'); proxy.cut(true);
-    await at(18); progress('restore PostgreSQL'); proxy.cut(false);
-    await at(25); stop = true; await running;
+    await at(5);
+    progress('kill Redis');
+    redis.kill('SIGKILL');
+    await at(9);
+    progress('restart Redis, empty');
+    redis = startRedis(redisPort);
+    await at(14);
+    progress('cut PostgreSQL');
+    proxy.cut(true);
+    await at(18);
+    progress('restore PostgreSQL');
+    proxy.cut(false);
+    await at(25);
+    stop = true;
+    await running;
     const statuses: Record<string, number> = {};
     for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
     progress(`load done: ${answers.length} calls ${JSON.stringify(statuses)}; settling up to ${SETTLE_S} s`);
@@ -154,9 +189,16 @@ async function main() {
       await sleep(5000);
       result = await counts(owner, answers);
     }
-    const report = { clients: CLIENTS, calls: answers.length, statuses, settled_after_s: Math.round((Date.now() - started) / 1000) - 25, ...result };
+    const report = {
+      clients: CLIENTS,
+      calls: answers.length,
+      statuses,
+      settled_after_s: Math.round((Date.now() - started) / 1000) - 25,
+      ...result,
+    };
     console.log(JSON.stringify(report));
-    process.exitCode = report.lost_inquiries + report.lost_observations + report.open_inquiries + report.calls_without_audit_row === 0 ? 0 : 1;
+    process.exitCode =
+      report.lost_inquiries + report.lost_observations + report.open_inquiries + report.calls_without_audit_row === 0 ? 0 : 1;
   } finally {
     await owner.end();
     await service.stop();

@@ -43,9 +43,13 @@ const times: number[] = [];
 for (let i = 0; i < BATCHES; i += 1) times.push(await batch());
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)]!;
-console.log(JSON.stringify({
-  inquiries_per_batch: PER_BATCH, batches: BATCHES, checks_per_inquiry: Math.round((checkRuns / PER_BATCH) * 10) / 10,
-  us_per_inquiry_median: Math.round((median / PER_BATCH) * 1000 * 10) / 10,
-  us_per_inquiry_min: Math.round((times[0]! / PER_BATCH) * 1000 * 10) / 10,
-  us_per_check_run: Math.round((median / checkRuns) * 1000 * 100) / 100,
-}));
+console.log(
+  JSON.stringify({
+    inquiries_per_batch: PER_BATCH,
+    batches: BATCHES,
+    checks_per_inquiry: Math.round((checkRuns / PER_BATCH) * 10) / 10,
+    us_per_inquiry_median: Math.round((median / PER_BATCH) * 1000 * 10) / 10,
+    us_per_inquiry_min: Math.round((times[0]! / PER_BATCH) * 1000 * 10) / 10,
+    us_per_check_run: Math.round((median / checkRuns) * 1000 * 100) / 100,
+  }),
+);

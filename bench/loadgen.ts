@@ -56,7 +56,11 @@ export interface LoadResult {
   first_error?: string;
 }
 
-interface Parsed { status: number; end: number; body: Buffer }
+interface Parsed {
+  status: number;
+  end: number;
+  body: Buffer;
+}
 
 /** One complete response at the start of `buf`, or null while incomplete. */
 export function parseResponse(buf: Buffer): Parsed | null {
@@ -85,11 +89,16 @@ export function parseResponse(buf: Buffer): Parsed | null {
 }
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const makeBody = job.body ? bodyFactory(job.body.seed, { worker: job.body.worker, emails: job.body.emails, returning: job.body.returning }) : null;
+  const makeBody = job.body
+    ? bodyFactory(job.body.seed, { worker: job.body.worker, emails: job.body.emails, returning: job.body.returning })
+    : null;
   const ports = job.ports && job.ports.length > 0 ? job.ports : [job.port];
   let nextConn = 0;
-  const fixedHead = `${job.method} ${job.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`
-    + Object.entries(job.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const fixedHead =
+    `${job.method} ${job.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+    Object.entries(job.headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
   let counter = 0;
   let completed = 0;
   const samples = new Samples();
@@ -221,11 +230,14 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const timers = new Set<() => void>();
   const ticker = setInterval(() => timers.forEach((f) => f()), 250);
   // An open loop needs a clock of its own: requests fall due whether or not an answer arrived.
-  const offering = rate === null ? null : setInterval(() => {
-    offer();
-    // Past the end, connections still waiting for a request retire.
-    if (performance.now() >= end) while (idle.length > 0) idle.shift()!(end);
-  }, 1);
+  const offering =
+    rate === null
+      ? null
+      : setInterval(() => {
+          offer();
+          // Past the end, connections still waiting for a request retire.
+          if (performance.now() >= end) while (idle.length > 0) idle.shift()!(end);
+        }, 1);
   for (let i = 0; i < job.connections; i += 1) startConn();
   await allDone;
   clearInterval(ticker);

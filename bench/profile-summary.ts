@@ -6,9 +6,23 @@ import { fileURLToPath } from 'node:url';
  * time by package or project file, and inclusive time of the project's own
  * functions. Usage: tsx bench/profile-summary.ts FILE.cpuprofile [TOP]
  */
-interface CallFrame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SPECIAL = new Set(['(program)', '(idle)', '(garbage collector)', '(root)']);
@@ -92,10 +106,17 @@ export function summarise(path: string, top = 25): Summary {
     }
   }
   const pct = (m: Map<string, number>, n: number): [string, number][] =>
-    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, Math.round((v / total) * 1000) / 10]);
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => [k, Math.round((v / total) * 1000) / 10]);
   return {
-    sampledMs: Math.round(total / 1000), bySelf: pct(bySelf, top), byModule: pct(byModule, 15),
-    byModuleFolded: pct(folded, 15), foldedFunctions: pct(foldedFn, 15), projectInclusive: pct(inclusive, 20),
+    sampledMs: Math.round(total / 1000),
+    bySelf: pct(bySelf, top),
+    byModule: pct(byModule, 15),
+    byModuleFolded: pct(folded, 15),
+    foldedFunctions: pct(foldedFn, 15),
+    projectInclusive: pct(inclusive, 20),
   };
 }
 

@@ -64,7 +64,12 @@ function rescored(a: Answer, version: string): Scored {
 }
 
 function aucOf(of: readonly Scored[]): number {
-  return round3(auc(of.filter((a) => a.label === 'bad').map((a) => a.score), of.filter((a) => a.label === 'good').map((a) => a.score)));
+  return round3(
+    auc(
+      of.filter((a) => a.label === 'bad').map((a) => a.score),
+      of.filter((a) => a.label === 'good').map((a) => a.score),
+    ),
+  );
 }
 
 const isUnlisted = (a: Answer) => a.corpus.startsWith('disposable') && !DISPOSABLE_EMAIL_DOMAINS.has(a.domain);
@@ -95,7 +100,8 @@ function versionReport(answers: readonly Answer[], version: string) {
 
 function overlap(cases: readonly Case[]) {
   const brands = new Set(BRAND_DOMAINS);
-  const share = (of: readonly Case[], has: (d: string) => boolean) => round3(of.filter((c) => has(c.domain)).length / Math.max(1, of.length));
+  const share = (of: readonly Case[], has: (d: string) => boolean) =>
+    round3(of.filter((c) => has(c.domain)).length / Math.max(1, of.length));
   const of = (type: string, label: string) => cases.filter((c) => c.type === type && c.label === label);
   return {
     email_bad_in_disposable_data: share(of('EMAIL', 'bad'), (d) => DISPOSABLE_EMAIL_DOMAINS.has(d)),
@@ -116,7 +122,10 @@ async function askService(cases: readonly Case[]): Promise<Answer[]> {
 }
 
 function readAnswers(file: string): Answer[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Answer);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Answer);
 }
 
 async function main() {
@@ -127,7 +136,10 @@ async function main() {
   console.log(JSON.stringify({ overlap: overlap(cases) }));
   const answers = args.from ? readAnswers(args.from) : await askService(cases);
   if (args.dump) writeFileSync(args.dump, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
-  const measured = measureFacts(await discoverChecks({}), answers.filter((a) => a.half === 'measure'));
+  const measured = measureFacts(
+    await discoverChecks({}),
+    answers.filter((a) => a.half === 'measure'),
+  );
   for (const row of measured) console.log(JSON.stringify({ likelihood_ratio: row }));
   const evaluate = answers.filter((a) => a.half === 'evaluate');
   for (const version of METHODOLOGY_VERSIONS) {
@@ -137,7 +149,21 @@ async function main() {
   }
   if (args.write) {
     const corpora = [...new Set(answers.map((a) => a.corpus))].sort();
-    writeFileSync(MEASUREMENTS_PATH, JSON.stringify({ generated_by: 'npm run bench:quality -- --write', seed: SEED, per_class: PER_CLASS, half: 'measure', corpora, measurements: measured }, null, 2) + '\n');
+    writeFileSync(
+      MEASUREMENTS_PATH,
+      JSON.stringify(
+        {
+          generated_by: 'npm run bench:quality -- --write',
+          seed: SEED,
+          per_class: PER_CLASS,
+          half: 'measure',
+          corpora,
+          measurements: measured,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     execFileSync('npx', ['tsx', 'scripts/generate-checks-doc.ts'], { stdio: 'inherit' });
   }
 }

@@ -12,8 +12,11 @@ import { parseArgs } from 'node:util';
  */
 const { values: args } = parseArgs({
   options: {
-    key: { type: 'string' }, n: { type: 'string', default: '100' }, base: { type: 'string', default: 'http://127.0.0.1:8080' },
-    tier: { type: 'string' }, amount: { type: 'string', default: '50' },
+    key: { type: 'string' },
+    n: { type: 'string', default: '100' },
+    base: { type: 'string', default: 'http://127.0.0.1:8080' },
+    tier: { type: 'string' },
+    amount: { type: 'string', default: '50' },
   },
 });
 if (!args.key) {
@@ -23,8 +26,14 @@ if (!args.key) {
 
 function body(i: number, stamp: string) {
   return {
-    subject: { presentations: [{ type: 'EMAIL', value: `p${i}.${stamp}@shop-${stamp}-${i}.com` }, { type: 'DOMAIN', value: `shopq-${stamp}-${i}.com` }] },
-    intent: 'pre_transaction', purpose: 'fraud_prevention',
+    subject: {
+      presentations: [
+        { type: 'EMAIL', value: `p${i}.${stamp}@shop-${stamp}-${i}.com` },
+        { type: 'DOMAIN', value: `shopq-${stamp}-${i}.com` },
+      ],
+    },
+    intent: 'pre_transaction',
+    purpose: 'fraud_prevention',
     stake: { kind: 'payment', amount: Number(args.amount), currency: 'GBP' },
     ...(args.tier ? { tier_ceiling: args.tier } : {}),
   };
@@ -38,7 +47,9 @@ async function main() {
   for (let i = 0; i < n; i += 1) {
     const started = performance.now();
     const res = await fetch(`${args.base}/v1/inquiries`, {
-      method: 'POST', headers: { authorization: `Bearer ${args.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body(i, stamp)),
+      method: 'POST',
+      headers: { authorization: `Bearer ${args.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body(i, stamp)),
     });
     const answer = (await res.json()) as { status?: string };
     times.push(performance.now() - started);

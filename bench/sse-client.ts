@@ -67,7 +67,14 @@ function run(job: SseJob): void {
   const settle = () => {
     if (!readySent && opened + failed === total) {
       readySent = true;
-      process.send!({ type: 'ready', opened, failed, openedPerStream, connect_s: Math.round(performance.now() - t0) / 1000, first_failure: firstFailure } satisfies SseReport & { type: string });
+      process.send!({
+        type: 'ready',
+        opened,
+        failed,
+        openedPerStream,
+        connect_s: Math.round(performance.now() - t0) / 1000,
+        first_failure: firstFailure,
+      } satisfies SseReport & { type: string });
     }
     if (readySent && ended + dropped + failed === total) finish();
   };
@@ -144,8 +151,10 @@ function run(job: SseJob): void {
       }
     };
     sock.on('connect', () => {
-      sock.write(`GET /v1/inquiries/${stream.id}/events?after=${stream.after} HTTP/1.1\r\nHost: 127.0.0.1:${job.port}\r\n`
-        + `Authorization: Bearer ${job.key}\r\nAccept: text/event-stream\r\n\r\n`);
+      sock.write(
+        `GET /v1/inquiries/${stream.id}/events?after=${stream.after} HTTP/1.1\r\nHost: 127.0.0.1:${job.port}\r\n` +
+          `Authorization: Bearer ${job.key}\r\nAccept: text/event-stream\r\n\r\n`,
+      );
     });
     sock.on('data', (chunk: Buffer) => {
       if (state === 'done') return;
@@ -184,10 +193,15 @@ function run(job: SseJob): void {
     if (finished) return;
     finished = true;
     const done: SseDone = {
-      deliveries: samples.length, replayed, ended, dropped, latency_ms: percentiles(samples.view()),
+      deliveries: samples.length,
+      replayed,
+      ended,
+      dropped,
+      latency_ms: percentiles(samples.view()),
       first_delivery_ms: percentiles([...perEvent.values()].map((e) => e.first - e.occurred)),
       fanout_spread_ms: percentiles([...perEvent.values()].map((e) => e.last - e.first)),
-      by_type: byType, last_receive_ms: lastReceive,
+      by_type: byType,
+      last_receive_ms: lastReceive,
       events: Object.fromEntries([...perEvent].map(([k, e]) => [k, [e.occurred, e.first, e.last]])),
     };
     process.send!({ type: 'done', ...done }, () => process.exit(0));

@@ -29,7 +29,13 @@ export interface WsSessionsOptions {
   log?: (line: string) => void;
 }
 
-export interface Percentiles { p50: number; p90: number; p95: number; p99: number; max: number }
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
 
 export interface WsSessionsResult {
   sessions: number;
@@ -73,19 +79,38 @@ async function inWaves<T>(count: number, width: number, fn: (i: number) => Promi
   return out;
 }
 
-interface Session { ws: WebSocket; sent: Map<number, number>; acked: Map<number, number>; assessed: Map<number, number>; refused: number; closed: Promise<void> }
+interface Session {
+  ws: WebSocket;
+  sent: Map<number, number>;
+  acked: Map<number, number>;
+  assessed: Map<number, number>;
+  refused: number;
+  closed: Promise<void>;
+}
 
 async function openAndConnect(base: string, key: string, i: number, openMs: number[]): Promise<Session> {
   const t0 = performance.now();
   const res = await fetch(`${base}/v1/sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ purpose: 'fraud_prevention', intent: 'onboarding', stake: { kind: 'account' }, retention_mode: i % 2 ? 'transient' : 'standard' }),
+    body: JSON.stringify({
+      purpose: 'fraud_prevention',
+      intent: 'onboarding',
+      stake: { kind: 'account' },
+      retention_mode: i % 2 ? 'transient' : 'standard',
+    }),
   });
   if (res.status !== 201) throw new Error(`POST /v1/sessions answered ${res.status}`);
   const opened = (await res.json()) as { ws_url: string; token: string };
   const ws = new WebSocket(opened.ws_url, ['tas.v1', `tas.token.${opened.token}`]);
-  const s: Session = { ws, sent: new Map(), acked: new Map(), assessed: new Map(), refused: 0, closed: new Promise((r) => ws.once('close', () => r())) };
+  const s: Session = {
+    ws,
+    sent: new Map(),
+    acked: new Map(),
+    assessed: new Map(),
+    refused: 0,
+    closed: new Promise((r) => ws.once('close', () => r())),
+  };
   ws.on('message', (data) => {
     const m = JSON.parse(String(data)) as { type: string; seq?: number; frame_seq?: number };
     const now = performance.now();
@@ -113,11 +138,16 @@ const FRAME_KINDS = ['email line', 'phone line', 'claim', 'observation', 'URL li
 function frameFor(i: number, seq: number): Record<string, unknown> {
   const round = Math.floor((seq - 1) / 5);
   switch ((seq - 1) % 5) {
-    case 0: return { type: 'text', line: `Hi, reach me at user${i}r${round}@bench${i % 97}.example.com please` };
-    case 1: return { type: 'text', line: `or call +44 20 7946 ${String((i * 7 + round) % 10_000).padStart(4, '0')}` };
-    case 2: return { type: 'claim', claim: { country: round % 2 ? 'US' : 'GB' } };
-    case 3: return { type: 'observation', summary: `Paid invoice ${i}-${round} on time`, provenance_class: 'tenant_supplied' };
-    default: return { type: 'text', line: `my shop is https://shop-${i}-${round}.example.co.uk/about` };
+    case 0:
+      return { type: 'text', line: `Hi, reach me at user${i}r${round}@bench${i % 97}.example.com please` };
+    case 1:
+      return { type: 'text', line: `or call +44 20 7946 ${String((i * 7 + round) % 10_000).padStart(4, '0')}` };
+    case 2:
+      return { type: 'claim', claim: { country: round % 2 ? 'US' : 'GB' } };
+    case 3:
+      return { type: 'observation', summary: `Paid invoice ${i}-${round} on time`, provenance_class: 'tenant_supplied' };
+    default:
+      return { type: 'text', line: `my shop is https://shop-${i}-${round}.example.co.uk/about` };
   }
 }
 
@@ -153,7 +183,11 @@ export async function runWsSessions(opts: WsSessionsOptions = {}): Promise<WsSes
   const svc = await freshService();
   // WS_BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server; NODE_OPTIONS may not carry those flags.
   const nodeArgs = (process.env.WS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/tas.js'), 'serve'], { env: svc.env, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/tas.js'), 'serve'], {
+    env: svc.env,
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const sessions: Session[] = [];
   try {
     await waitHealthy(svc.base, child);
@@ -168,8 +202,10 @@ export async function runWsSessions(opts: WsSessionsOptions = {}): Promise<WsSes
     const elapsedS = (performance.now() - started) / 1000;
     const cpuAfter = [cpuMs(child.pid), await postgresCpuMs(svc.dbName)];
     const result = measure(sessions, { n, frames, intervalMs, elapsedS, openMs });
-    const perFrame = (i: number) => (cpuBefore[i] == null || cpuAfter[i] == null || result.assessmentsReceived === 0
-      ? null : Math.round(((cpuAfter[i]! - cpuBefore[i]!) / result.assessmentsReceived) * 10) / 10);
+    const perFrame = (i: number) =>
+      cpuBefore[i] == null || cpuAfter[i] == null || result.assessmentsReceived === 0
+        ? null
+        : Math.round(((cpuAfter[i]! - cpuBefore[i]!) / result.assessmentsReceived) * 10) / 10;
     result.serverCpuMsPerFrame = perFrame(0);
     result.postgresCpuMsPerFrame = perFrame(1);
     const closeStarted = performance.now();
@@ -187,7 +223,10 @@ export async function runWsSessions(opts: WsSessionsOptions = {}): Promise<WsSes
   }
 }
 
-function measure(sessions: Session[], p: { n: number; frames: number; intervalMs: number; elapsedS: number; openMs: number[] }): WsSessionsResult {
+function measure(
+  sessions: Session[],
+  p: { n: number; frames: number; intervalMs: number; elapsedS: number; openMs: number[] },
+): WsSessionsResult {
   const toAssessment: number[] = [];
   const toAck: number[] = [];
   const bySeq: Record<number, number[]> = {};
@@ -204,21 +243,36 @@ function measure(sessions: Session[], p: { n: number; frames: number; intervalMs
   }
   const sent = p.n * p.frames;
   return {
-    sessions: p.n, framesPerSession: p.frames, frameIntervalMs: p.intervalMs, framesSent: sent,
-    assessmentsReceived: toAssessment.length, refusals: sessions.reduce((x, s) => x + s.refused, 0), missing: sent - toAssessment.length,
-    offeredFramesPerSecond: Math.round((p.n * 1000) / p.intervalMs), achievedFramesPerSecond: Math.round(toAssessment.length / p.elapsedS),
+    sessions: p.n,
+    framesPerSession: p.frames,
+    frameIntervalMs: p.intervalMs,
+    framesSent: sent,
+    assessmentsReceived: toAssessment.length,
+    refusals: sessions.reduce((x, s) => x + s.refused, 0),
+    missing: sent - toAssessment.length,
+    offeredFramesPerSecond: Math.round((p.n * 1000) / p.intervalMs),
+    achievedFramesPerSecond: Math.round(toAssessment.length / p.elapsedS),
     frameToAssessmentMs: percentiles(toAssessment),
     frameToAssessmentBySeq: Object.fromEntries(Object.entries(bySeq).map(([k, v]) => [k, percentiles(v)])),
-    frameToAckMs: percentiles(toAck), openMs: percentiles(p.openMs), closeAllMs: 0, serverPeakRssMb: null,
-    serverCpuMsPerFrame: null, postgresCpuMsPerFrame: null,
+    frameToAckMs: percentiles(toAck),
+    openMs: percentiles(p.openMs),
+    closeAllMs: 0,
+    serverPeakRssMb: null,
+    serverCpuMsPerFrame: null,
+    postgresCpuMsPerFrame: null,
   };
 }
 
 function appendReadme(r: WsSessionsResult): void {
   const path = join(ROOT, 'bench/README.md');
   const row = (name: string, q: Percentiles) => `| ${name} | ${q.p50} | ${q.p90} | ${q.p95} | ${q.p99} | ${q.max} |`;
-  const heading = existsSync(path) && readFileSync(path, 'utf8').includes('\n## ws-sessions') ? '' : '\n## ws-sessions\n\n`npx tsx bench/wsSessions.ts` (or `runWsSessions(opts)`): concurrent live sessions over WebSocket against `tas serve` on a fresh database (LOG_LEVEL=warn, TAS_DNS_SERVERS=off). Each session streams a cycle of frames that each add evidence (a line with an email, a line with a phone, a claim, an observation, a line with a URL), so every frame must come back as an assessment; latency is measured from sending the frame to receiving the assessment naming its `frame_seq`.\n';
-  appendFileSync(path, `${heading}
+  const heading =
+    existsSync(path) && readFileSync(path, 'utf8').includes('\n## ws-sessions')
+      ? ''
+      : '\n## ws-sessions\n\n`npx tsx bench/wsSessions.ts` (or `runWsSessions(opts)`): concurrent live sessions over WebSocket against `tas serve` on a fresh database (LOG_LEVEL=warn, TAS_DNS_SERVERS=off). Each session streams a cycle of frames that each add evidence (a line with an email, a line with a phone, a claim, an observation, a line with a URL), so every frame must come back as an assessment; latency is measured from sending the frame to receiving the assessment naming its `frame_seq`.\n';
+  appendFileSync(
+    path,
+    `${heading}
 ### ${new Date().toISOString()} (${process.platform}, Node ${process.version}, client and server on one machine)
 
 ${r.sessions} sessions, ${r.framesPerSession} frames each, one frame per session every ${r.frameIntervalMs} ms: offered ${r.offeredFramesPerSecond} frames/s, achieved ${r.achievedFramesPerSecond} assessments/s; ${r.assessmentsReceived}/${r.framesSent} assessments received, ${r.refusals} refusals. Closing every session: ${r.closeAllMs} ms. Server peak RSS: ${r.serverPeakRssMb ?? '?'} MB; CPU per assessed frame: server ${r.serverCpuMsPerFrame ?? '?'} ms, Postgres ${r.postgresCpuMsPerFrame ?? '?'} ms.
@@ -226,10 +280,14 @@ ${r.sessions} sessions, ${r.framesPerSession} frames each, one frame per session
 | ms | p50 | p90 | p95 | p99 | max |
 |---|---|---|---|---|---|
 ${row('frame to assessment', r.frameToAssessmentMs)}
-${Object.entries(r.frameToAssessmentBySeq).slice(0, 5).map(([seq, q]) => row(`… frame ${seq} (${FRAME_KINDS[(Number(seq) - 1) % 5]})`, q)).join('\n')}
+${Object.entries(r.frameToAssessmentBySeq)
+  .slice(0, 5)
+  .map(([seq, q]) => row(`… frame ${seq} (${FRAME_KINDS[(Number(seq) - 1) % 5]})`, q))
+  .join('\n')}
 ${row('frame to ack', r.frameToAckMs)}
 ${row('open (POST + upgrade + ready)', r.openMs)}
-`);
+`,
+  );
 }
 
 function argValue(name: string): number | undefined {

@@ -32,14 +32,22 @@ export async function freePort(): Promise<number> {
 export async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i += 1) {
     if (child.exitCode !== null) throw new Error(`tas serve exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('tas serve did not become healthy within 30 s');
 }
 
-export interface Fresh { env: NodeJS.ProcessEnv; base: string; dbName: string; cleanup(): Promise<void> }
+export interface Fresh {
+  env: NodeJS.ProcessEnv;
+  base: string;
+  dbName: string;
+  cleanup(): Promise<void>;
+}
 
 /** CPU ms of every backend connected to the database (they are the service's pool, open for the whole run). */
 export async function postgresCpuMs(dbName: string): Promise<number | null> {
@@ -63,8 +71,17 @@ export async function freshService(): Promise<Fresh & { key: string }> {
   const port = await freePort();
   const prefix = `tasbench:${id}`;
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: dbUrl.toString(), REDIS_URL, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off', TAS_REDIS_PREFIX: prefix, TAS_SPOOL_DIR: join(tmpdir(), `tas-bench-spool-${id}`), NODE_ENV: 'development',
+    ...process.env,
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    TAS_DNS_SERVERS: 'off',
+    TAS_RDAP_BASE_URL: 'off',
+    TAS_REDIS_PREFIX: prefix,
+    TAS_SPOOL_DIR: join(tmpdir(), `tas-bench-spool-${id}`),
+    NODE_ENV: 'development',
     // One key opens every session: the per-key HTTP limit is not what this bench measures.
     TAS_RATE_LIMIT_PER_SEC: '1000000',
   };

@@ -13,7 +13,7 @@ function describeProblem(status, problem) {
   if (!problem || typeof problem !== 'object') return `HTTP ${status}`;
   const where = Array.isArray(problem.detail)
     ? problem.detail.map((d) => `${(d.loc ?? []).join('.')}: ${d.msg ?? ''}`).join('; ')
-    : problem.detail ?? '';
+    : (problem.detail ?? '');
   const rule = problem.rule ? ` (rule ${problem.rule})` : '';
   return `${problem.title ?? `HTTP ${status}`}${rule}${where ? `: ${where}` : ''}`;
 }

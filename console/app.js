@@ -83,7 +83,10 @@ async function findById(id) {
 
 /** Ids of what `operation` created, newest first, from the audit trail (admin key). */
 async function createdBy(operation, status, max) {
-  if (!adminKey) throw new Error('Listing inquiries needs an admin key of the same tenant and mode: the audit trail is the only list of them the API gives.');
+  if (!adminKey)
+    throw new Error(
+      'Listing inquiries needs an admin key of the same tenant and mode: the audit trail is the only list of them the API gives.',
+    );
   const rows = [];
   let after = null;
   for (let page = 0; page < 50; page += 1) {
@@ -94,7 +97,14 @@ async function createdBy(operation, status, max) {
     if (batch.length < 1000) break;
     after = batch[batch.length - 1].audit_id;
   }
-  const ids = [...new Set(rows.filter((r) => r.target_id).map((r) => r.target_id).reverse())];
+  const ids = [
+    ...new Set(
+      rows
+        .filter((r) => r.target_id)
+        .map((r) => r.target_id)
+        .reverse(),
+    ),
+  ];
   return ids.slice(0, max);
 }
 
@@ -107,19 +117,29 @@ function pick(text, onPick) {
   return item;
 }
 
-$('list-cases').addEventListener('click', () => guarded(async () => {
-  // GET /v1/cases, the listing extension: the case key alone, newest first.
-  const cases = await api.get('/v1/cases?limit=50');
-  $('case-list').replaceChildren(...cases.map((c) => pick(`${c.title} · ${c.state}${c.legal_hold ? ' · on hold' : ''} · opened ${c.created_at.slice(0, 16).replace('T', ' ')}`, () => showCase(c.case_id))));
-  say(`${cases.length} case(s).`);
-}));
+$('list-cases').addEventListener('click', () =>
+  guarded(async () => {
+    // GET /v1/cases, the listing extension: the case key alone, newest first.
+    const cases = await api.get('/v1/cases?limit=50');
+    $('case-list').replaceChildren(
+      ...cases.map((c) =>
+        pick(`${c.title} · ${c.state}${c.legal_hold ? ' · on hold' : ''} · opened ${c.created_at.slice(0, 16).replace('T', ' ')}`, () =>
+          showCase(c.case_id),
+        ),
+      ),
+    );
+    say(`${cases.length} case(s).`);
+  }),
+);
 
-$('list-inquiries').addEventListener('click', () => guarded(async () => {
-  const ids = await createdBy('createInquiry', 200, 20);
-  const inquiries = (await Promise.all(ids.map((id) => api.get(`/v1/inquiries/${id}`).catch(() => null)))).filter((i) => i);
-  $('inquiry-list').replaceChildren(...inquiries.map((i) => pick(inquiryTitle(i), () => showInquiry(i))));
-  say(`${inquiries.length} recent inquiry(ies).`);
-}));
+$('list-inquiries').addEventListener('click', () =>
+  guarded(async () => {
+    const ids = await createdBy('createInquiry', 200, 20);
+    const inquiries = (await Promise.all(ids.map((id) => api.get(`/v1/inquiries/${id}`).catch(() => null)))).filter((i) => i);
+    $('inquiry-list').replaceChildren(...inquiries.map((i) => pick(inquiryTitle(i), () => showInquiry(i))));
+    say(`${inquiries.length} recent inquiry(ies).`);
+  }),
+);
 
 function inquiryTitle(inquiry) {
   const a = inquiry.assessment;
@@ -131,12 +151,15 @@ async function showInquiry(inquiry) {
   const a = inquiry.assessment;
   $('inquiry-section').hidden = false;
   renderFacts($('inquiry-facts'), [
-    ['Inquiry', inquiry.inquiry_id], ['Status', inquiry.status],
+    ['Inquiry', inquiry.inquiry_id],
+    ['Status', inquiry.status],
     ['Subject', (inquiry.findings?.subject ?? []).map((p) => `${p.type} ${p.value}`).join(', ') || 'not shown to this key'],
     ['Score', `${a.score} [${a.low}-${a.high}]${a.preliminary ? ' (preliminary)' : ''}`],
     ['Label', a.label ? `${a.label.value} (policy ${a.label.policy_version})` : 'none'],
     ['Evidence', `${a.evidence.signals} signal(s), ${a.evidence.failed_signals} failed, ${a.evidence.contradictions} contradiction(s)`],
-    ['Method', a.methodology_version], ['As of', a.as_of], ['Entity', a.entity_id ?? 'none'],
+    ['Method', a.methodology_version],
+    ['As of', a.as_of],
+    ['Entity', a.entity_id ?? 'none'],
   ]);
   const findings = inquiry.findings?.findings ?? [];
   const absences = inquiry.findings?.absences ?? [];
@@ -149,9 +172,11 @@ async function showInquiry(inquiry) {
   say(`Inquiry ${inquiry.inquiry_id}: ${inquiry.status}.`);
 }
 
-$('inquiry-entity').addEventListener('click', () => guarded(async () => {
-  await showEntity(await api.get(`/v1/entities/${encodeURIComponent($('inquiry-entity').dataset.entity)}`));
-}));
+$('inquiry-entity').addEventListener('click', () =>
+  guarded(async () => {
+    await showEntity(await api.get(`/v1/entities/${encodeURIComponent($('inquiry-entity').dataset.entity)}`));
+  }),
+);
 
 async function showEntity(entity) {
   $('entity-section').hidden = false;
@@ -170,7 +195,9 @@ async function showEntity(entity) {
 action($('open-form'), async () => {
   const budget = Number($('open-budget').value);
   const opened = await api.post('/v1/cases', {
-    title: value('open-title'), purpose: value('open-purpose'), budget,
+    title: value('open-title'),
+    purpose: value('open-purpose'),
+    budget,
     authorization: { kind: $('open-auth-kind').value, reference: value('open-auth-ref'), issued_by: value('open-auth-issuer') },
   });
   await showCase(opened.case_id);
@@ -194,7 +221,10 @@ async function showCase(caseId) {
 function renderCase(c) {
   $('case-title').textContent = c.title;
   renderFacts($('case-facts'), [
-    ['Case', c.case_id], ['State', c.state], ['Legal hold', c.legal_hold ? 'yes' : 'no'], ['Purpose', c.purpose],
+    ['Case', c.case_id],
+    ['State', c.state],
+    ['Legal hold', c.legal_hold ? 'yes' : 'no'],
+    ['Purpose', c.purpose],
     ['Authorization', `${c.authorization.kind} ${c.authorization.reference} (${c.authorization.issued_by})`],
     ['Budget', `${c.budget.spent} spent of ${c.budget.limit}, ${c.budget.remaining} remaining`],
     ['Members', c.members.map((m) => `${m.principal} (${m.role})`).join(', ') || 'none'],
@@ -210,12 +240,14 @@ function fillLedgerChoices() {
   if (!current) return;
   const select = $('ledger-entity');
   const chosen = select.value;
-  select.replaceChildren(...current.entity_ids.map((id) => {
-    const name = entityNames.get(id);
-    const option = el('option', name ? `${name} · ${id.slice(0, 8)}` : id);
-    option.value = id;
-    return option;
-  }));
+  select.replaceChildren(
+    ...current.entity_ids.map((id) => {
+      const name = entityNames.get(id);
+      const option = el('option', name ? `${name} · ${id.slice(0, 8)}` : id);
+      option.value = id;
+      return option;
+    }),
+  );
   if (current.entity_ids.includes(chosen)) select.value = chosen;
 }
 
@@ -241,7 +273,10 @@ async function refreshGraph() {
 
 async function refreshTimeline() {
   const events = await api.get(casePath('/timeline'));
-  renderEvents($('timeline'), await caseTimeline(events, lastGraph, (id) => api.get(`/v1/material/${encodeURIComponent(id)}`).catch(() => null)));
+  renderEvents(
+    $('timeline'),
+    await caseTimeline(events, lastGraph, (id) => api.get(`/v1/material/${encodeURIComponent(id)}`).catch(() => null)),
+  );
 }
 
 /** Live events of the case over SSE; each one also refreshes the views (once per burst). */
@@ -250,13 +285,18 @@ function followCase() {
   stream = new AbortController();
   $('live-events').replaceChildren();
   // The stream of this origin: events_url is absolute (TAS_PUBLIC_URL), the page only talks to its own origin.
-  followStream(new URL(current.events_url, window.location.href).pathname, () => key, (frame) => {
-    const event = safeParse(frame.data);
-    if (!event) return;
-    appendEvent($('live-events'), event);
-    clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => guarded(refreshCase), 300);
-  }, stream.signal);
+  followStream(
+    new URL(current.events_url, window.location.href).pathname,
+    () => key,
+    (frame) => {
+      const event = safeParse(frame.data);
+      if (!event) return;
+      appendEvent($('live-events'), event);
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(() => guarded(refreshCase), 300);
+    },
+    stream.signal,
+  );
 }
 
 function safeParse(text) {
@@ -271,11 +311,13 @@ function memberItem(member) {
   const remove = el('button', 'Remove');
   remove.type = 'button';
   remove.dataset.principal = member.principal;
-  remove.addEventListener('click', () => guarded(async () => {
-    current = await api.post(casePath('/members'), { principal: member.principal, role: member.role, action: 'remove' });
-    renderCase(current);
-    say(`Member ${member.principal} removed.`);
-  }));
+  remove.addEventListener('click', () =>
+    guarded(async () => {
+      current = await api.post(casePath('/members'), { principal: member.principal, role: member.role, action: 'remove' });
+      renderCase(current);
+      say(`Member ${member.principal} removed.`);
+    }),
+  );
   const item = el('li', `${member.principal} (${member.role}) `);
   item.append(remove);
   return item;
@@ -290,7 +332,9 @@ action($('member-form'), async () => {
 action($('assert-form'), async () => {
   await api.post(casePath('/assertions'), {
     subject: { presentations: [{ type: $('assert-type').value, value: value('assert-value') }] },
-    statement: value('assert-statement'), disposition: $('assert-disposition').value, observed_at: new Date().toISOString(),
+    statement: value('assert-statement'),
+    disposition: $('assert-disposition').value,
+    observed_at: new Date().toISOString(),
   });
   await refreshCase();
   say('Assertion recorded.');
@@ -300,9 +344,15 @@ action($('material-form'), async () => {
   const file = $('material-file').files?.[0];
   const text = $('material-text').value;
   if (!file && !text) throw new Error('Give a text or choose a file.');
-  const declared = file ? await uploadFile(file) : await api.post('/v1/material', {
-    kind: 'text', media_type: 'text/plain', purpose: current.purpose, text, case_id: current.case_id,
-  });
+  const declared = file
+    ? await uploadFile(file)
+    : await api.post('/v1/material', {
+        kind: 'text',
+        media_type: 'text/plain',
+        purpose: current.purpose,
+        text,
+        case_id: current.case_id,
+      });
   const settled = await settleMaterial(declared.material_id);
   const extraction = await api.get(`/v1/material/${declared.material_id}/extraction`);
   $('material-items').replaceChildren(...extraction.items.map((item) => el('li', `${item.type}: ${item.value ?? '(fingerprint only)'}`)));
@@ -317,7 +367,12 @@ async function uploadFile(file) {
   const mediaType = file.type || 'application/octet-stream';
   const consent = value('material-consent');
   const declared = await api.post('/v1/material', {
-    kind: kindOf(mediaType), media_type: mediaType, purpose: current.purpose, sha256, size_bytes: file.size, case_id: current.case_id,
+    kind: kindOf(mediaType),
+    media_type: mediaType,
+    purpose: current.purpose,
+    sha256,
+    size_bytes: file.size,
+    case_id: current.case_id,
     ...(consent ? { consent_ref: consent } : {}),
   });
   // The URL carries its own single-use token, not the key; it is on this origin (a path is enough).
@@ -345,7 +400,8 @@ let gated = null;
 
 action($('expand-form'), async () => {
   const presentations = [{ type: $('expand-type').value, value: value('expand-value') }];
-  if ($('expand-type2').value && value('expand-value2')) presentations.push({ type: $('expand-type2').value, value: value('expand-value2') });
+  if ($('expand-type2').value && value('expand-value2'))
+    presentations.push({ type: $('expand-type2').value, value: value('expand-value2') });
   const gate = $('expand-gate').checked;
   const answer = await api.post(casePath('/expand'), { seed: { presentations }, intent: value('expand-intent'), human_gate: gate });
   const connections = answer.findings?.connections ?? [];
@@ -353,7 +409,11 @@ action($('expand-form'), async () => {
   $('candidates').hidden = !gate;
   $('candidate-list').replaceChildren(...connections.map(candidateItem));
   await refreshCase();
-  say(gate ? `${connections.length} candidate(s): nothing spent until you choose.` : `Expanded: score ${answer.assessment.score} [${answer.assessment.low}-${answer.assessment.high}].`);
+  say(
+    gate
+      ? `${connections.length} candidate(s): nothing spent until you choose.`
+      : `Expanded: score ${answer.assessment.score} [${answer.assessment.low}-${answer.assessment.high}].`,
+  );
 });
 
 function candidateItem(connection) {
@@ -362,20 +422,25 @@ function candidateItem(connection) {
   const box = document.createElement('input');
   box.type = 'checkbox';
   box.value = connection.connection_id;
-  label.append(box, el('span', ` ${connection.from_label} ${connection.relation} ${connection.to_label} (weight ${connection.weight.toFixed(2)})`));
+  label.append(
+    box,
+    el('span', ` ${connection.from_label} ${connection.relation} ${connection.to_label} (weight ${connection.weight.toFixed(2)})`),
+  );
   item.append(label);
   return item;
 }
 
-$('choose-button').addEventListener('click', () => guarded(async () => {
-  const chosen = [...$('candidate-list').querySelectorAll('input:checked')].map((box) => box.value);
-  if (!gated || chosen.length === 0) throw new Error('Choose at least one candidate.');
-  await api.post(casePath('/expand'), { choose: { inquiry_id: gated, connection_ids: chosen } });
-  $('candidates').hidden = true;
-  gated = null;
-  await refreshCase();
-  say(`Followed ${chosen.length} candidate(s).`);
-}));
+$('choose-button').addEventListener('click', () =>
+  guarded(async () => {
+    const chosen = [...$('candidate-list').querySelectorAll('input:checked')].map((box) => box.value);
+    if (!gated || chosen.length === 0) throw new Error('Choose at least one candidate.');
+    await api.post(casePath('/expand'), { choose: { inquiry_id: gated, connection_ids: chosen } });
+    $('candidates').hidden = true;
+    gated = null;
+    await refreshCase();
+    say(`Followed ${chosen.length} candidate(s).`);
+  }),
+);
 
 action($('hold-form'), async () => {
   current = await api.post(casePath('/hold'), { reason: value('hold-reason') });
@@ -383,11 +448,13 @@ action($('hold-form'), async () => {
   say('Legal hold placed.');
 });
 
-$('release-button').addEventListener('click', () => guarded(async () => {
-  current = await api.post(casePath('/release'), { reason: value('hold-reason') || 'released' });
-  renderCase(current);
-  say('Legal hold lifted.');
-}));
+$('release-button').addEventListener('click', () =>
+  guarded(async () => {
+    current = await api.post(casePath('/release'), { reason: value('hold-reason') || 'released' });
+    renderCase(current);
+    say('Legal hold lifted.');
+  }),
+);
 
 action($('review-form'), async () => {
   const note = value('review-note');

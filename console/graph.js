@@ -9,8 +9,16 @@
 // the text list beside the drawing.
 
 const COLOURS = {
-  entity: '#37474f', EMAIL: '#1565c0', PHONE: '#2e7d32', DOMAIN: '#6a1b9a', URL: '#8e24aa',
-  IP: '#ef6c00', ACCOUNT: '#00838f', NAME: '#5d4037', assertion: '#c62828', material: '#795548',
+  entity: '#37474f',
+  EMAIL: '#1565c0',
+  PHONE: '#2e7d32',
+  DOMAIN: '#6a1b9a',
+  URL: '#8e24aa',
+  IP: '#ef6c00',
+  ACCOUNT: '#00838f',
+  NAME: '#5d4037',
+  assertion: '#c62828',
+  material: '#795548',
 };
 
 const LABEL_BACKGROUND = { 'text-background-color': '#ffffff', 'text-background-opacity': 0.9, 'text-background-padding': 2 };
@@ -19,8 +27,16 @@ const STYLE = [
   {
     selector: 'node',
     style: {
-      label: 'data(label)', 'font-size': 10, 'text-wrap': 'wrap', 'text-max-width': 200,
-      'text-valign': 'bottom', 'text-margin-y': 4, 'background-color': 'data(colour)', width: 22, height: 22, ...LABEL_BACKGROUND,
+      label: 'data(label)',
+      'font-size': 10,
+      'text-wrap': 'wrap',
+      'text-max-width': 200,
+      'text-valign': 'bottom',
+      'text-margin-y': 4,
+      'background-color': 'data(colour)',
+      width: 22,
+      height: 22,
+      ...LABEL_BACKGROUND,
     },
   },
   { selector: 'node[type = "entity"]', style: { shape: 'round-rectangle', width: 30, height: 30, 'font-weight': 'bold' } },
@@ -29,8 +45,16 @@ const STYLE = [
   {
     selector: 'edge',
     style: {
-      width: 'data(width)', 'line-color': '#90a4ae', 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'target-arrow-color': '#90a4ae',
-      label: 'data(label)', 'font-size': 9, 'text-rotation': 'autorotate', color: '#37474f', ...LABEL_BACKGROUND,
+      width: 'data(width)',
+      'line-color': '#90a4ae',
+      'curve-style': 'bezier',
+      'target-arrow-shape': 'triangle',
+      'target-arrow-color': '#90a4ae',
+      label: 'data(label)',
+      'font-size': 9,
+      'text-rotation': 'autorotate',
+      color: '#37474f',
+      ...LABEL_BACKGROUND,
     },
   },
 ];
@@ -39,9 +63,14 @@ const STYLE = [
 // that names those values below that. Deterministic, and spaced by each node's label (avoidOverlap with
 // the labels counted in), so no two labels are drawn over each other however the case grows.
 const layoutFor = (cy) => ({
-  name: 'breadthfirst', directed: false, animate: false, padding: 30, spacingFactor: 1.1,
+  name: 'breadthfirst',
+  directed: false,
+  animate: false,
+  padding: 30,
+  spacingFactor: 1.1,
   roots: cy.nodes('[type = "entity"]').length > 0 ? cy.nodes('[type = "entity"]') : undefined,
-  avoidOverlap: true, nodeDimensionsIncludeLabels: true,
+  avoidOverlap: true,
+  nodeDimensionsIncludeLabels: true,
 });
 
 let view = null;
@@ -92,6 +121,10 @@ function renderLegend(legend, graph) {
   };
   legend.replaceChildren(
     ...graph.nodes.map((n) => item(`${n.type}: ${n.label} (${n.provenance_class})`)),
-    ...graph.edges.map((e) => item(`${labels.get(e.from) ?? e.from} ${e.relation} ${labels.get(e.to) ?? e.to} (weight ${e.weight.toFixed(2)}, ${e.provenance_class})`)),
+    ...graph.edges.map((e) =>
+      item(
+        `${labels.get(e.from) ?? e.from} ${e.relation} ${labels.get(e.to) ?? e.to} (weight ${e.weight.toFixed(2)}, ${e.provenance_class})`,
+      ),
+    ),
   );
 }

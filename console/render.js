@@ -34,18 +34,27 @@ function summarise(event) {
 
 /** Each assessment as a bar: the interval as its span, the score as a mark within it. */
 export function renderLedger(list, entries) {
-  list.replaceChildren(...entries.map((entry) => {
-    const a = entry.assessment;
-    const item = el('li');
-    const bar = el('div', null, 'bar');
-    const span = el('div', null, 'interval');
-    // CSSOM properties, not style attributes: allowed under the page's style-src 'self'.
-    span.style.left = `${a.low}%`;
-    span.style.width = `${Math.max(1, a.high - a.low)}%`;
-    const mark = el('div', null, 'score');
-    mark.style.left = `${a.score}%`;
-    bar.append(span, mark);
-    item.append(el('span', `#${entry.sequence} · ${a.score} [${a.low}-${a.high}] · ${a.methodology_version}${a.preliminary ? ' · preliminary' : ''}`, 'ledger-text'), bar);
-    return item;
-  }));
+  list.replaceChildren(
+    ...entries.map((entry) => {
+      const a = entry.assessment;
+      const item = el('li');
+      const bar = el('div', null, 'bar');
+      const span = el('div', null, 'interval');
+      // CSSOM properties, not style attributes: allowed under the page's style-src 'self'.
+      span.style.left = `${a.low}%`;
+      span.style.width = `${Math.max(1, a.high - a.low)}%`;
+      const mark = el('div', null, 'score');
+      mark.style.left = `${a.score}%`;
+      bar.append(span, mark);
+      item.append(
+        el(
+          'span',
+          `#${entry.sequence} · ${a.score} [${a.low}-${a.high}] · ${a.methodology_version}${a.preliminary ? ' · preliminary' : ''}`,
+          'ledger-text',
+        ),
+        bar,
+      );
+      return item;
+    }),
+  );
 }

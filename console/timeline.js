@@ -17,16 +17,27 @@ export async function caseTimeline(events, graph, materialOf) {
     return node ? { ...event, data: { ...event.data, summary: `Assertion ${node.label}` } } : event;
   });
   const materials = graph.nodes.filter((n) => n.type === 'material');
-  const added = await Promise.all(materials.map(async (node) => {
-    const materialId = node.node_id.slice('mat_'.length);
-    const material = await materialOf(materialId);
-    const values = graph.edges.filter((e) => e.from === node.node_id && e.relation === 'mentions').map((e) => byId.get(e.to)?.label).filter((v) => v);
-    return {
-      occurred_at: material?.created_at ?? '',
-      type: 'Material',
-      data: { change: 'material', summary: `${node.label}: ${values.length > 0 ? `extracted ${values.join(', ')}` : 'nothing extracted yet'}` },
-    };
-  }));
+  const added = await Promise.all(
+    materials.map(async (node) => {
+      const materialId = node.node_id.slice('mat_'.length);
+      const material = await materialOf(materialId);
+      const values = graph.edges
+        .filter((e) => e.from === node.node_id && e.relation === 'mentions')
+        .map((e) => byId.get(e.to)?.label)
+        .filter((v) => v);
+      return {
+        occurred_at: material?.created_at ?? '',
+        type: 'Material',
+        data: {
+          change: 'material',
+          summary: `${node.label}: ${values.length > 0 ? `extracted ${values.join(', ')}` : 'nothing extracted yet'}`,
+        },
+      };
+    }),
+  );
   // A stable merge by time: the case's own events keep their observed order.
-  return [...entries, ...added].map((e, i) => [e, i]).sort(([a, i], [b, j]) => (a.occurred_at || '').localeCompare(b.occurred_at || '') || i - j).map(([e]) => e);
+  return [...entries, ...added]
+    .map((e, i) => [e, i])
+    .sort(([a, i], [b, j]) => (a.occurred_at || '').localeCompare(b.occurred_at || '') || i - j)
+    .map(([e]) => e);
 }

@@ -115,33 +115,41 @@ interface Stamp {
 
 export type CaseEvent =
   | (Stamp & {
-    type: 'case.open';
-    title: string;
-    purpose: string;
-    description: string | null;
-    authorization: CaseAuthorization;
-    budget: number;
-    entity_ids: string[];
-  })
+      type: 'case.open';
+      title: string;
+      purpose: string;
+      description: string | null;
+      authorization: CaseAuthorization;
+      budget: number;
+      entity_ids: string[];
+    })
   | (Stamp & { type: 'case.member'; action: 'add' | 'remove'; member: string; role: CaseRole })
-  | (Stamp & { type: 'case.intake'; intake_id: string; keys: string[]; entity_ids: string[]; accepted: number; duplicate: number; rejected: number })
+  | (Stamp & {
+      type: 'case.intake';
+      intake_id: string;
+      keys: string[];
+      entity_ids: string[];
+      accepted: number;
+      duplicate: number;
+      rejected: number;
+    })
   | (Stamp & { type: 'case.assert' } & Omit<CaseAssertionEntry, 'at'>)
   | (Stamp & { type: 'case.hold'; reason: string; reference: string | null })
   | (Stamp & { type: 'case.release'; reason: string; reference: string | null })
   | (Stamp & { type: 'case.review'; outcome: 'sign_off' | 'request_changes'; note: string | null })
   | (Stamp & { type: 'case.close'; finding: string | null })
   | (Stamp & {
-    type: 'case.expand';
-    outcome: ExpansionOutcome;
-    /** The inquiry the hop ran (none when refused). */
-    inquiry_id: string | null;
-    /** The gate opened (gated) or the one chosen from (chosen). */
-    gate: CaseGate | null;
-    chosen: string[];
-    cost: number;
-    entity_ids: string[];
-    reason: string | null;
-  });
+      type: 'case.expand';
+      outcome: ExpansionOutcome;
+      /** The inquiry the hop ran (none when refused). */
+      inquiry_id: string | null;
+      /** The gate opened (gated) or the one chosen from (chosen). */
+      gate: CaseGate | null;
+      chosen: string[];
+      cost: number;
+      entity_ids: string[];
+      reason: string | null;
+    });
 
 export type CaseCommand = CaseEvent['type'];
 
@@ -198,7 +206,10 @@ export const MAX_CANDIDATES = 20;
 
 const EXPANSION_CHANGE: Record<ExpansionOutcome, string> = {
   // A gate is an expansion requested and waiting for its choice.
-  expanded: 'expanded', gated: 'expansion_requested', chosen: 'expansion_chosen', refused: 'expansion_refused',
+  expanded: 'expanded',
+  gated: 'expansion_requested',
+  chosen: 'expansion_chosen',
+  refused: 'expansion_refused',
 };
 
 const CHANGE_OF: Record<Exclude<CaseCommand, 'case.review' | 'case.member' | 'case.expand'>, string> = {
@@ -219,24 +230,37 @@ function changeOf(event: CaseEvent): string {
 
 function summaryOf(event: CaseEvent): string {
   switch (event.type) {
-    case 'case.open': return `Case opened: ${event.title}`;
-    case 'case.member': return `${event.action === 'add' ? 'Member added' : 'Member removed'}: ${event.member} (${event.role})`;
-    case 'case.intake': return `Intake ${event.intake_id}: ${event.accepted} accepted, ${event.duplicate} duplicate, ${event.rejected} rejected`;
-    case 'case.assert': return `Assertion ${event.observation_id} (${event.disposition})`;
-    case 'case.hold': return `Legal hold placed: ${event.reason}`;
-    case 'case.release': return `Legal hold released: ${event.reason}`;
-    case 'case.review': return event.outcome === 'sign_off' ? 'Signed off' : 'Changes requested';
-    case 'case.close': return event.finding === null ? 'Case closed' : `Case closed: ${event.finding}`;
-    case 'case.expand': return expansionSummary(event);
+    case 'case.open':
+      return `Case opened: ${event.title}`;
+    case 'case.member':
+      return `${event.action === 'add' ? 'Member added' : 'Member removed'}: ${event.member} (${event.role})`;
+    case 'case.intake':
+      return `Intake ${event.intake_id}: ${event.accepted} accepted, ${event.duplicate} duplicate, ${event.rejected} rejected`;
+    case 'case.assert':
+      return `Assertion ${event.observation_id} (${event.disposition})`;
+    case 'case.hold':
+      return `Legal hold placed: ${event.reason}`;
+    case 'case.release':
+      return `Legal hold released: ${event.reason}`;
+    case 'case.review':
+      return event.outcome === 'sign_off' ? 'Signed off' : 'Changes requested';
+    case 'case.close':
+      return event.finding === null ? 'Case closed' : `Case closed: ${event.finding}`;
+    case 'case.expand':
+      return expansionSummary(event);
   }
 }
 
 function expansionSummary(event: Extract<CaseEvent, { type: 'case.expand' }>): string {
   switch (event.outcome) {
-    case 'expanded': return `Expansion: inquiry ${event.inquiry_id}, cost ${event.cost}`;
-    case 'gated': return `Expansion gated: ${event.gate?.candidates.length ?? 0} candidates shown, nothing spent (inquiry ${event.inquiry_id})`;
-    case 'chosen': return `Candidates chosen by ${event.principal}: ${event.chosen.join(', ')}; inquiry ${event.inquiry_id}, cost ${event.cost}`;
-    case 'refused': return `Expansion refused: ${event.reason ?? 'over budget'}`;
+    case 'expanded':
+      return `Expansion: inquiry ${event.inquiry_id}, cost ${event.cost}`;
+    case 'gated':
+      return `Expansion gated: ${event.gate?.candidates.length ?? 0} candidates shown, nothing spent (inquiry ${event.inquiry_id})`;
+    case 'chosen':
+      return `Candidates chosen by ${event.principal}: ${event.chosen.join(', ')}; inquiry ${event.inquiry_id}, cost ${event.cost}`;
+    case 'refused':
+      return `Expansion refused: ${event.reason ?? 'over budget'}`;
   }
 }
 
@@ -248,8 +272,15 @@ export function applyCommand(context: CaseContext, event: CaseEvent): CaseContex
   switch (event.type) {
     case 'case.open':
       return {
-        ...next, title: event.title, purpose: event.purpose, description: event.description, authorization: event.authorization,
-        budget_limit: event.budget, entity_ids: unique(event.entity_ids), created_at: event.at, opened_by: event.principal,
+        ...next,
+        title: event.title,
+        purpose: event.purpose,
+        description: event.description,
+        authorization: event.authorization,
+        budget_limit: event.budget,
+        entity_ids: unique(event.entity_ids),
+        created_at: event.at,
+        opened_by: event.principal,
         members: [{ principal: event.principal, role: 'lead', added_at: event.at }],
       };
     case 'case.member': {
@@ -257,18 +288,32 @@ export function applyCommand(context: CaseContext, event: CaseEvent): CaseContex
       const previous = context.members.find((m) => m.principal === event.member);
       return {
         ...next,
-        members: event.action === 'remove' ? others : [...others, { principal: event.member, role: event.role, added_at: previous?.added_at ?? event.at }],
+        members:
+          event.action === 'remove'
+            ? others
+            : [...others, { principal: event.member, role: event.role, added_at: previous?.added_at ?? event.at }],
       };
     }
     case 'case.intake':
-      return { ...next, intake_keys: unique([...context.intake_keys, ...event.keys]), entity_ids: unique([...context.entity_ids, ...event.entity_ids]) };
+      return {
+        ...next,
+        intake_keys: unique([...context.intake_keys, ...event.keys]),
+        entity_ids: unique([...context.entity_ids, ...event.entity_ids]),
+      };
     case 'case.assert':
       return {
         ...next,
-        assertions: [...context.assertions, {
-          observation_id: event.observation_id, disposition: event.disposition, entity_id: event.entity_id,
-          material_ids: event.material_ids, finding_ids: event.finding_ids, at: event.at,
-        }],
+        assertions: [
+          ...context.assertions,
+          {
+            observation_id: event.observation_id,
+            disposition: event.disposition,
+            entity_id: event.entity_id,
+            material_ids: event.material_ids,
+            finding_ids: event.finding_ids,
+            at: event.at,
+          },
+        ],
         entity_ids: event.entity_id === null ? context.entity_ids : unique([...context.entity_ids, event.entity_id]),
       };
     case 'case.hold':
@@ -288,10 +333,14 @@ function expanded(next: CaseContext, context: CaseContext, event: Extract<CaseEv
   const gates = context.gates ?? [];
   const spent = { budget_spent: context.budget_spent + event.cost, entity_ids: unique([...context.entity_ids, ...event.entity_ids]) };
   switch (event.outcome) {
-    case 'refused': return next;
-    case 'expanded': return { ...next, ...spent };
-    case 'gated': return { ...next, gates: event.gate ? [...gates, event.gate] : gates };
-    case 'chosen': return { ...next, ...spent, gates: gates.map((g) => (g.gate_id === event.gate?.gate_id ? { ...g, open: false } : g)) };
+    case 'refused':
+      return next;
+    case 'expanded':
+      return { ...next, ...spent };
+    case 'gated':
+      return { ...next, gates: event.gate ? [...gates, event.gate] : gates };
+    case 'chosen':
+      return { ...next, ...spent, gates: gates.map((g) => (g.gate_id === event.gate?.gate_id ? { ...g, open: false } : g)) };
   }
 }
 
@@ -315,28 +364,47 @@ const runtimeSetup = setup({
 });
 
 /** Takes the command: folds it into the context and appends its one CaseChanged event. */
-const take = (to: CaseStateName) => runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
-  const next = applyCommand(context, event);
-  enqueue.assign(next);
-  enqueue({
-    type: 'appendEvent',
-    params: {
-      type: 'CaseChanged',
-      payload: {
-        case_id: context.case_id, change: changeOf(event), state: to, legal_hold: next.legal_hold,
-        principal: event.principal, summary: summaryOf(event).slice(0, 500),
+const take = (to: CaseStateName) =>
+  runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
+    const next = applyCommand(context, event);
+    enqueue.assign(next);
+    enqueue({
+      type: 'appendEvent',
+      params: {
+        type: 'CaseChanged',
+        payload: {
+          case_id: context.case_id,
+          change: changeOf(event),
+          state: to,
+          legal_hold: next.legal_hold,
+          principal: event.principal,
+          summary: summaryOf(event).slice(0, 500),
+        },
       },
-    },
+    });
   });
-});
 
-const COMMANDS: CaseCommand[] = ['case.open', 'case.member', 'case.intake', 'case.assert', 'case.hold', 'case.release', 'case.review', 'case.close', 'case.expand'];
+const COMMANDS: CaseCommand[] = [
+  'case.open',
+  'case.member',
+  'case.intake',
+  'case.assert',
+  'case.hold',
+  'case.release',
+  'case.review',
+  'case.close',
+  'case.expand',
+];
 
 /** The transitions of one state: each command, guarded by `refusalOf`, goes where `targetOf` says. */
 function transitionsOf(state: CaseStateName) {
-  const on: Record<string, { guard: (a: { context: CaseContext; event: CaseEvent }) => boolean; target: string; actions: ReturnType<typeof take> }[]> = {};
+  const on: Record<
+    string,
+    { guard: (a: { context: CaseContext; event: CaseEvent }) => boolean; target: string; actions: ReturnType<typeof take> }[]
+  > = {};
   for (const command of COMMANDS) {
-    const targets: CaseStateName[] = command === 'case.review' ? ['signed_off', 'in_review'] : command === 'case.close' ? ['closed'] : [state];
+    const targets: CaseStateName[] =
+      command === 'case.review' ? ['signed_off', 'in_review'] : command === 'case.close' ? ['closed'] : [state];
     on[command] = targets.map((to) => ({
       guard: ({ context, event }) => refusalOf(state, context, event) === null && targetOf(state, event) === to,
       target: to,

@@ -78,7 +78,15 @@ export type InquiryEvent =
       maxReasoningMs: number;
     }
   | { type: 'inquiry.rejected'; rule: string }
-  | { type: 'check.reported'; key: string; signals: Signal[]; absences: Absence[]; assessment: Assessment; record?: AssessmentRecord; narrowEnough: boolean }
+  | {
+      type: 'check.reported';
+      key: string;
+      signals: Signal[];
+      absences: Absence[];
+      assessment: Assessment;
+      record?: AssessmentRecord;
+      narrowEnough: boolean;
+    }
   | { type: 'deadline.reached'; assessment: Assessment; record?: AssessmentRecord; timeoutAbsences: Absence[] }
   | { type: 'reasoning.expired'; assessment: Assessment; record?: AssessmentRecord; timeoutAbsences: Absence[] };
 
@@ -118,8 +126,7 @@ const runtimeSetup = setup({
     scheduleEvent: (_, _params: { event: { type: string }; delayMs: number; timerId: string }) => {},
   },
   guards: {
-    isSettledEvaluation: ({ event }) =>
-      event.type === 'inquiry.evaluated' && (event.narrowEnough || event.pending.length === 0),
+    isSettledEvaluation: ({ event }) => event.type === 'inquiry.evaluated' && (event.narrowEnough || event.pending.length === 0),
     isPendingReport: ({ context, event }) => event.type === 'check.reported' && context.pending.includes(event.key),
     isSettlingReport: ({ context, event }) =>
       event.type === 'check.reported' && (event.narrowEnough || context.pending.every((k) => k === event.key)),
@@ -140,115 +147,127 @@ function issueAs(params: IssueParams) {
     enqueue({ type: 'recordAssessment', params: { assessment, record } });
     // The payloads are the documented AssessmentIssued and AssessmentRevised (src/events/schemas.ts); a final one is followed by InquiryConcluded.
     const head = { inquiry_id: context.inquiry_id, status: params.preliminary ? 'preliminary' : 'concluded', assessment };
-    const payload = params.announce === 'AssessmentRevised'
-      ? { ...head, previous_assessment_id: context.latestAssessmentId, case_id: null }
-      : head;
+    const payload =
+      params.announce === 'AssessmentRevised' ? { ...head, previous_assessment_id: context.latestAssessmentId, case_id: null } : head;
     enqueue({ type: 'appendEvent', params: { type: params.announce, payload } });
   });
 }
 
-export const inquiryMachine = runtimeSetup.extend({
-  // Resolved inside the pure transition: they update context and expand into the runtime actions above.
-  actions: {
-    absorbEvaluation: runtimeSetup.assign(({ context, event }) =>
-      event.type === 'inquiry.evaluated' ? { signals: event.signals, absences: event.absences } : context),
-    absorbReport: runtimeSetup.assign(({ context, event }) =>
-      event.type === 'check.reported'
-        ? {
-            pending: context.pending.filter((k) => k !== event.key),
-            signals: [...context.signals, ...event.signals],
-            absences: [...context.absences, ...event.absences],
-          }
-        : context),
-    absorbTimeouts: runtimeSetup.assign(({ context, event }) =>
-      'timeoutAbsences' in event ? { pending: [], absences: [...context.absences, ...event.timeoutAbsences] } : context),
-    startReasoning: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'inquiry.evaluated') return;
-      enqueue.assign({ pending: event.pending.map((p) => p.key) });
-      for (const p of event.pending) enqueue({ type: 'enqueueJob', params: p.job });
-      enqueue({
-        type: 'scheduleEvent',
-        params: { event: { type: 'deadline.reached' }, delayMs: event.deadlineMs, timerId: `${context.inquiry_id}:deadline` },
-      });
-      enqueue({
-        type: 'scheduleEvent',
-        params: { event: { type: 'reasoning.expired' }, delayMs: event.maxReasoningMs, timerId: `${context.inquiry_id}:expiry` },
-      });
+export const inquiryMachine = runtimeSetup
+  .extend({
+    // Resolved inside the pure transition: they update context and expand into the runtime actions above.
+    actions: {
+      absorbEvaluation: runtimeSetup.assign(({ context, event }) =>
+        event.type === 'inquiry.evaluated' ? { signals: event.signals, absences: event.absences } : context,
+      ),
+      absorbReport: runtimeSetup.assign(({ context, event }) =>
+        event.type === 'check.reported'
+          ? {
+              pending: context.pending.filter((k) => k !== event.key),
+              signals: [...context.signals, ...event.signals],
+              absences: [...context.absences, ...event.absences],
+            }
+          : context,
+      ),
+      absorbTimeouts: runtimeSetup.assign(({ context, event }) =>
+        'timeoutAbsences' in event ? { pending: [], absences: [...context.absences, ...event.timeoutAbsences] } : context,
+      ),
+      startReasoning: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'inquiry.evaluated') return;
+        enqueue.assign({ pending: event.pending.map((p) => p.key) });
+        for (const p of event.pending) enqueue({ type: 'enqueueJob', params: p.job });
+        enqueue({
+          type: 'scheduleEvent',
+          params: { event: { type: 'deadline.reached' }, delayMs: event.deadlineMs, timerId: `${context.inquiry_id}:deadline` },
+        });
+        enqueue({
+          type: 'scheduleEvent',
+          params: { event: { type: 'reasoning.expired' }, delayMs: event.maxReasoningMs, timerId: `${context.inquiry_id}:expiry` },
+        });
+      }),
+      issueFinalAssessment: issueAs({ preliminary: false, announce: 'AssessmentIssued' }),
+      reviseToFinalAssessment: issueAs({ preliminary: false, announce: 'AssessmentRevised' }),
+      issuePreliminaryAssessment: issueAs({ preliminary: true, announce: 'AssessmentIssued' }),
+      revisePreliminaryAssessment: issueAs({ preliminary: true, announce: 'AssessmentRevised' }),
+      announceConclusion: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
+        enqueue({
+          type: 'appendEvent',
+          // The final assessment, concluded as of the evidence it stands on (the machine keeps no clock of its own).
+          params: {
+            type: 'InquiryConcluded',
+            payload: {
+              inquiry_id: context.inquiry_id,
+              assessment: { ...assessmentOf(event), preliminary: false },
+              concluded_at: assessmentOf(event).as_of,
+            },
+          },
+        });
+      }),
+    },
+  })
+  .createMachine({
+    id: 'inquiry',
+    initial: 'accepted',
+    context: ({ input }) => ({
+      inquiry_id: input.inquiry_id,
+      preliminaryAllowed: input.preliminaryAllowed,
+      pending: [],
+      signals: [],
+      absences: [],
+      assessmentsIssued: 0,
+      latestAssessmentId: null,
     }),
-    issueFinalAssessment: issueAs({ preliminary: false, announce: 'AssessmentIssued' }),
-    reviseToFinalAssessment: issueAs({ preliminary: false, announce: 'AssessmentRevised' }),
-    issuePreliminaryAssessment: issueAs({ preliminary: true, announce: 'AssessmentIssued' }),
-    revisePreliminaryAssessment: issueAs({ preliminary: true, announce: 'AssessmentRevised' }),
-    announceConclusion: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
-      enqueue({
-        type: 'appendEvent',
-        // The final assessment, concluded as of the evidence it stands on (the machine keeps no clock of its own).
-        params: {
-          type: 'InquiryConcluded',
-          payload: { inquiry_id: context.inquiry_id, assessment: { ...assessmentOf(event), preliminary: false }, concluded_at: assessmentOf(event).as_of },
+    states: {
+      accepted: {
+        entry: status('accepted'),
+        on: {
+          'inquiry.evaluated': [
+            {
+              guard: 'isSettledEvaluation',
+              target: 'concluded',
+              actions: ['absorbEvaluation', 'issueFinalAssessment', 'announceConclusion'],
+            },
+            { target: 'reasoning', actions: ['absorbEvaluation', 'startReasoning'] },
+          ],
+          'inquiry.rejected': { target: 'rejected' },
         },
-      });
-    }),
-  },
-}).createMachine({
-  id: 'inquiry',
-  initial: 'accepted',
-  context: ({ input }) => ({
-    inquiry_id: input.inquiry_id,
-    preliminaryAllowed: input.preliminaryAllowed,
-    pending: [],
-    signals: [],
-    absences: [],
-    assessmentsIssued: 0,
-    latestAssessmentId: null,
-  }),
-  states: {
-    accepted: {
-      entry: status('accepted'),
-      on: {
-        'inquiry.evaluated': [
-          { guard: 'isSettledEvaluation', target: 'concluded', actions: ['absorbEvaluation', 'issueFinalAssessment', 'announceConclusion'] },
-          { target: 'reasoning', actions: ['absorbEvaluation', 'startReasoning'] },
-        ],
-        'inquiry.rejected': { target: 'rejected' },
       },
-    },
-    reasoning: {
-      entry: status('reasoning'),
-      on: {
-        'check.reported': [
-          {
-            guard: and(['isPendingReport', 'isSettlingReport']),
-            target: 'concluded',
-            actions: ['absorbReport', 'issueFinalAssessment', 'announceConclusion'],
-          },
-          { guard: 'isPendingReport', actions: 'absorbReport' },
-        ],
-        'deadline.reached': [
-          { guard: 'isPreliminaryAllowed', target: 'preliminary', actions: 'issuePreliminaryAssessment' },
-          { target: 'concluded', actions: ['absorbTimeouts', 'issueFinalAssessment', 'announceConclusion'] },
-        ],
-        'reasoning.expired': expire,
+      reasoning: {
+        entry: status('reasoning'),
+        on: {
+          'check.reported': [
+            {
+              guard: and(['isPendingReport', 'isSettlingReport']),
+              target: 'concluded',
+              actions: ['absorbReport', 'issueFinalAssessment', 'announceConclusion'],
+            },
+            { guard: 'isPendingReport', actions: 'absorbReport' },
+          ],
+          'deadline.reached': [
+            { guard: 'isPreliminaryAllowed', target: 'preliminary', actions: 'issuePreliminaryAssessment' },
+            { target: 'concluded', actions: ['absorbTimeouts', 'issueFinalAssessment', 'announceConclusion'] },
+          ],
+          'reasoning.expired': expire,
+        },
       },
-    },
-    preliminary: {
-      entry: status('preliminary'),
-      on: {
-        'check.reported': [
-          {
-            guard: and(['isPendingReport', 'isSettlingReport']),
-            target: 'concluded',
-            actions: ['absorbReport', 'reviseToFinalAssessment', 'announceConclusion'],
-          },
-          { guard: 'isPendingReport', actions: ['absorbReport', 'revisePreliminaryAssessment'] },
-        ],
-        'reasoning.expired': expire,
+      preliminary: {
+        entry: status('preliminary'),
+        on: {
+          'check.reported': [
+            {
+              guard: and(['isPendingReport', 'isSettlingReport']),
+              target: 'concluded',
+              actions: ['absorbReport', 'reviseToFinalAssessment', 'announceConclusion'],
+            },
+            { guard: 'isPendingReport', actions: ['absorbReport', 'revisePreliminaryAssessment'] },
+          ],
+          'reasoning.expired': expire,
+        },
       },
+      concluded: { type: 'final', entry: status('concluded') },
+      rejected: { type: 'final', entry: status('rejected') },
     },
-    concluded: { type: 'final', entry: status('concluded') },
-    rejected: { type: 'final', entry: status('rejected') },
-  },
-});
+  });
 
 /**
  * A concluded or rejected inquiry's snapshot as stored: its evidence (the

@@ -44,7 +44,6 @@ export const RECENT_RUNS = 64;
 
 export type MonitorStatus = 'active' | 'rescanning' | 'closed';
 
-
 /** The machine's own actions carried out in the command's transaction (src/monitors/effects.ts), by name, with their params. */
 export interface MonitorEffectParams {
   updateMonitorState: { state: MonitorStatus };
@@ -119,87 +118,93 @@ const runtimeSetup = setup({
   },
 });
 
-export const monitorMachine = runtimeSetup.extend({
-  // Resolved inside the pure transition: they update context and expand into the runtime actions above.
-  actions: {
-    startRun: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'monitor.rescanDue') return;
-      enqueue.assign({ inFlight: [...context.inFlight, event.runId] });
-      enqueue({ type: 'enqueueJob', params: rescanJobOf(context, event.runId) });
-    }),
-    finishRun: runtimeSetup.assign(({ context, event }) => {
-      const runId = runIdOf(event);
-      return {
-        inFlight: context.inFlight.filter((r) => r !== runId),
-        recentRuns: [...context.recentRuns, runId!].slice(-RECENT_RUNS),
-      };
-    }),
-    absorbAssessment: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'rescan.completed') return;
-      const announce = event.triggered.length > 0;
-      enqueue.assign({
-        lastAssessment: event.assessment,
-        reference: announce || context.reference === null ? event.assessment : context.reference,
-      });
-      enqueue({ type: 'recordMonitorAssessment', params: { assessmentId: event.assessment.assessment_id, checkedAt: event.assessment.as_of } });
-      if (!announce) return;
-      const payload = {
-        monitor_id: context.monitor_id,
-        reasons: event.triggered.map((t) => t.reason),
-        assessment: event.assessment,
-        previous_assessment: event.previous,
-        case_id: context.case_id,
-      };
-      enqueue({ type: 'appendEvent', params: { type: 'MonitorTriggered', payload } });
-      // A monitor opened in a case is part of the case: its stream carries the event too (SPEC: the case stream's event types).
-      if (context.case_id !== null) enqueue({ type: 'copyToCaseStream', params: { caseId: context.case_id, type: 'MonitorTriggered', payload } });
-    }),
-    // An unchanged rescan appended nothing to the ledger: the machine keeps its last assessment and only the heartbeat is written.
-    recordHeartbeat: runtimeSetup.enqueueActions(({ event, enqueue }) => {
-      if (event.type !== 'rescan.unchanged') return;
-      enqueue({ type: 'recordMonitorHeartbeat', params: { checkedAt: event.checkedAt } });
-    }),
-  },
-}).createMachine({
-  id: 'monitor',
-  initial: 'active',
-  context: ({ input }) => ({
-    monitor_id: input.monitor_id,
-    tenant_id: input.tenant_id,
-    mode: input.mode,
-    case_id: input.case_id,
-    inFlight: [],
-    recentRuns: [],
-    lastAssessment: null,
-    reference: null,
-  }),
-  states: {
-    active: {
-      entry: status('active'),
-      on: {
-        'monitor.rescanDue': { guard: 'isNewRun', target: 'rescanning', actions: 'startRun' },
-        'monitor.close': { target: 'closed' },
-      },
+export const monitorMachine = runtimeSetup
+  .extend({
+    // Resolved inside the pure transition: they update context and expand into the runtime actions above.
+    actions: {
+      startRun: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'monitor.rescanDue') return;
+        enqueue.assign({ inFlight: [...context.inFlight, event.runId] });
+        enqueue({ type: 'enqueueJob', params: rescanJobOf(context, event.runId) });
+      }),
+      finishRun: runtimeSetup.assign(({ context, event }) => {
+        const runId = runIdOf(event);
+        return {
+          inFlight: context.inFlight.filter((r) => r !== runId),
+          recentRuns: [...context.recentRuns, runId!].slice(-RECENT_RUNS),
+        };
+      }),
+      absorbAssessment: runtimeSetup.enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'rescan.completed') return;
+        const announce = event.triggered.length > 0;
+        enqueue.assign({
+          lastAssessment: event.assessment,
+          reference: announce || context.reference === null ? event.assessment : context.reference,
+        });
+        enqueue({
+          type: 'recordMonitorAssessment',
+          params: { assessmentId: event.assessment.assessment_id, checkedAt: event.assessment.as_of },
+        });
+        if (!announce) return;
+        const payload = {
+          monitor_id: context.monitor_id,
+          reasons: event.triggered.map((t) => t.reason),
+          assessment: event.assessment,
+          previous_assessment: event.previous,
+          case_id: context.case_id,
+        };
+        enqueue({ type: 'appendEvent', params: { type: 'MonitorTriggered', payload } });
+        // A monitor opened in a case is part of the case: its stream carries the event too (SPEC: the case stream's event types).
+        if (context.case_id !== null)
+          enqueue({ type: 'copyToCaseStream', params: { caseId: context.case_id, type: 'MonitorTriggered', payload } });
+      }),
+      // An unchanged rescan appended nothing to the ledger: the machine keeps its last assessment and only the heartbeat is written.
+      recordHeartbeat: runtimeSetup.enqueueActions(({ event, enqueue }) => {
+        if (event.type !== 'rescan.unchanged') return;
+        enqueue({ type: 'recordMonitorHeartbeat', params: { checkedAt: event.checkedAt } });
+      }),
     },
-    rescanning: {
-      entry: status('rescanning'),
-      on: {
-        'monitor.rescanDue': { guard: 'isNewRun', actions: 'startRun' },
-        'rescan.completed': [
-          { guard: 'isLastInFlight', target: 'active', actions: ['absorbAssessment', 'finishRun'] },
-          { guard: 'isInFlight', actions: ['absorbAssessment', 'finishRun'] },
-        ],
-        'rescan.unchanged': [
-          { guard: 'isLastInFlight', target: 'active', actions: ['recordHeartbeat', 'finishRun'] },
-          { guard: 'isInFlight', actions: ['recordHeartbeat', 'finishRun'] },
-        ],
-        'rescan.failed': [
-          { guard: 'isLastInFlight', target: 'active', actions: 'finishRun' },
-          { guard: 'isInFlight', actions: 'finishRun' },
-        ],
-        'monitor.close': { target: 'closed' },
+  })
+  .createMachine({
+    id: 'monitor',
+    initial: 'active',
+    context: ({ input }) => ({
+      monitor_id: input.monitor_id,
+      tenant_id: input.tenant_id,
+      mode: input.mode,
+      case_id: input.case_id,
+      inFlight: [],
+      recentRuns: [],
+      lastAssessment: null,
+      reference: null,
+    }),
+    states: {
+      active: {
+        entry: status('active'),
+        on: {
+          'monitor.rescanDue': { guard: 'isNewRun', target: 'rescanning', actions: 'startRun' },
+          'monitor.close': { target: 'closed' },
+        },
       },
+      rescanning: {
+        entry: status('rescanning'),
+        on: {
+          'monitor.rescanDue': { guard: 'isNewRun', actions: 'startRun' },
+          'rescan.completed': [
+            { guard: 'isLastInFlight', target: 'active', actions: ['absorbAssessment', 'finishRun'] },
+            { guard: 'isInFlight', actions: ['absorbAssessment', 'finishRun'] },
+          ],
+          'rescan.unchanged': [
+            { guard: 'isLastInFlight', target: 'active', actions: ['recordHeartbeat', 'finishRun'] },
+            { guard: 'isInFlight', actions: ['recordHeartbeat', 'finishRun'] },
+          ],
+          'rescan.failed': [
+            { guard: 'isLastInFlight', target: 'active', actions: 'finishRun' },
+            { guard: 'isInFlight', actions: 'finishRun' },
+          ],
+          'monitor.close': { target: 'closed' },
+        },
+      },
+      closed: { type: 'final', entry: status('closed') },
     },
-    closed: { type: 'final', entry: status('closed') },
-  },
-});
+  });

@@ -159,139 +159,181 @@ function idleCheck(context: SessionContext, delayMs: number) {
   const n = context.idleChecks + 1;
   return {
     assign: { idleChecks: n },
-    timer: { type: 'scheduleEvent' as const, params: { event: { type: 'session.idleCheck' }, delayMs: Math.max(MIN_IDLE_CHECK_MS, delayMs), timerId: `${context.session_id}.idle.${n}` } },
+    timer: {
+      type: 'scheduleEvent' as const,
+      params: {
+        event: { type: 'session.idleCheck' },
+        delayMs: Math.max(MIN_IDLE_CHECK_MS, delayMs),
+        timerId: `${context.session_id}.idle.${n}`,
+      },
+    },
   };
 }
 
-export const sessionMachine = base.extend({
-  actions: {
-    scheduleFirstIdleCheck: base.enqueueActions(({ context, enqueue }) => {
-      const next = idleCheck(context, context.idleTimeoutMs);
-      enqueue.assign(next.assign);
-      enqueue(next.timer);
-    }),
-    rescheduleIdleCheck: base.enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'session.idleCheck') return;
-      const next = idleCheck(context, context.lastActivityAt + context.idleTimeoutMs - event.at);
-      enqueue.assign(next.assign);
-      enqueue(next.timer);
-    }),
-    markConnected: base.assign(({ context, event }) => (event.type === 'session.connected' ? { connected: true, lastActivityAt: event.at } : context)),
-    noteFrame: base.assign(({ context, event }) =>
-      (event.type === 'frame.noted' ? { framesAccepted: context.framesAccepted + 1, lastActivityAt: Math.max(context.lastActivityAt, event.at) } : context)),
-    /** Absorbs the evidence and issues its assessment: ledger row, announcement, new findings. */
-    issueAssessment: base.enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'evidence.evaluated') return;
-      const first = context.assessmentsIssued === 0;
-      enqueue.assign({
-        presentations: event.presentations,
-        claim: event.claim,
-        testimony: event.testimony,
-        pendingObservations: context.retention_mode === 'standard' ? [...context.pendingObservations, ...event.observations] : [],
-        entityId: event.entityId,
-        findingIds: [...context.findingIds, ...event.addedFindings.map((f) => f.finding_id)],
-        framesAccepted: context.framesAccepted + (event.seq > 0 ? 1 : 0),
-        lastActivityAt: Math.max(context.lastActivityAt, event.at),
-        assessmentsIssued: context.assessmentsIssued + 1,
-        latestAssessmentId: event.assessment.assessment_id,
-      });
-      enqueue({ type: 'recordAssessment', params: { assessment: event.assessment, record: event.record } });
-      const ids = { session_id: context.session_id, inquiry_id: context.inquiry_id, frame_seq: event.seq };
-      enqueue({
-        type: 'appendEvent',
-        params: first
-          ? { type: 'assessment.issued', payload: { ...ids, assessment: event.assessment } }
-          : { type: 'assessment.revised', payload: { ...ids, assessment: event.assessment, previous_assessment_id: context.latestAssessmentId } },
-      });
-      if (context.showFindings && event.addedFindings.length > 0) {
-        enqueue({ type: 'appendEvent', params: { type: 'findings.added', payload: { ...ids, assessment_id: event.assessment.assessment_id, findings: event.addedFindings } } });
-      }
-    }),
-    beginClosing: base.enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'session.closeRequested') return;
-      enqueue.assign({ closeReason: event.reason });
-      enqueue({ type: 'appendEvent', params: { type: 'session.closing', payload: { session_id: context.session_id, reason: event.reason } } });
-      enqueue({ type: 'scheduleEvent', params: { event: { type: 'session.drainExpired' }, delayMs: context.drainTimeoutMs, timerId: `${context.session_id}.drain` } });
-      enqueue({ type: 'updateSessionStatus', params: { state: 'closing', reason: event.reason } });
-    }),
-    /** The final assessment, the retention step, and `session.closed`. */
-    conclude: base.enqueueActions(({ context, event, enqueue }) => {
-      if (!('final' in event) || event.final === undefined) return;
-      const reason = context.closeReason ?? (event.type === 'session.idleCheck' ? 'idle' : 'reason' in event ? event.reason : 'ended');
-      const { assessment, record } = event.final;
-      enqueue({ type: 'recordAssessment', params: { assessment, record } });
-      if (context.retention_mode === 'standard' && context.pendingObservations.length > 0) {
-        enqueue({ type: 'recordObservations', params: { entityId: context.entityId, sessionId: context.session_id, observations: context.pendingObservations } });
-      }
-      enqueue({
-        type: 'appendEvent',
-        params: {
-          type: 'session.closed',
-          payload: {
-            session_id: context.session_id, inquiry_id: context.inquiry_id, reason, retention_mode: context.retention_mode,
-            assessment, previous_assessment_id: context.latestAssessmentId, frames_accepted: context.framesAccepted, closed_at: iso(event.at),
+export const sessionMachine = base
+  .extend({
+    actions: {
+      scheduleFirstIdleCheck: base.enqueueActions(({ context, enqueue }) => {
+        const next = idleCheck(context, context.idleTimeoutMs);
+        enqueue.assign(next.assign);
+        enqueue(next.timer);
+      }),
+      rescheduleIdleCheck: base.enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'session.idleCheck') return;
+        const next = idleCheck(context, context.lastActivityAt + context.idleTimeoutMs - event.at);
+        enqueue.assign(next.assign);
+        enqueue(next.timer);
+      }),
+      markConnected: base.assign(({ context, event }) =>
+        event.type === 'session.connected' ? { connected: true, lastActivityAt: event.at } : context,
+      ),
+      noteFrame: base.assign(({ context, event }) =>
+        event.type === 'frame.noted'
+          ? { framesAccepted: context.framesAccepted + 1, lastActivityAt: Math.max(context.lastActivityAt, event.at) }
+          : context,
+      ),
+      /** Absorbs the evidence and issues its assessment: ledger row, announcement, new findings. */
+      issueAssessment: base.enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'evidence.evaluated') return;
+        const first = context.assessmentsIssued === 0;
+        enqueue.assign({
+          presentations: event.presentations,
+          claim: event.claim,
+          testimony: event.testimony,
+          pendingObservations: context.retention_mode === 'standard' ? [...context.pendingObservations, ...event.observations] : [],
+          entityId: event.entityId,
+          findingIds: [...context.findingIds, ...event.addedFindings.map((f) => f.finding_id)],
+          framesAccepted: context.framesAccepted + (event.seq > 0 ? 1 : 0),
+          lastActivityAt: Math.max(context.lastActivityAt, event.at),
+          assessmentsIssued: context.assessmentsIssued + 1,
+          latestAssessmentId: event.assessment.assessment_id,
+        });
+        enqueue({ type: 'recordAssessment', params: { assessment: event.assessment, record: event.record } });
+        const ids = { session_id: context.session_id, inquiry_id: context.inquiry_id, frame_seq: event.seq };
+        enqueue({
+          type: 'appendEvent',
+          params: first
+            ? { type: 'assessment.issued', payload: { ...ids, assessment: event.assessment } }
+            : {
+                type: 'assessment.revised',
+                payload: { ...ids, assessment: event.assessment, previous_assessment_id: context.latestAssessmentId },
+              },
+        });
+        if (context.showFindings && event.addedFindings.length > 0) {
+          enqueue({
+            type: 'appendEvent',
+            params: {
+              type: 'findings.added',
+              payload: { ...ids, assessment_id: event.assessment.assessment_id, findings: event.addedFindings },
+            },
+          });
+        }
+      }),
+      beginClosing: base.enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'session.closeRequested') return;
+        enqueue.assign({ closeReason: event.reason });
+        enqueue({
+          type: 'appendEvent',
+          params: { type: 'session.closing', payload: { session_id: context.session_id, reason: event.reason } },
+        });
+        enqueue({
+          type: 'scheduleEvent',
+          params: { event: { type: 'session.drainExpired' }, delayMs: context.drainTimeoutMs, timerId: `${context.session_id}.drain` },
+        });
+        enqueue({ type: 'updateSessionStatus', params: { state: 'closing', reason: event.reason } });
+      }),
+      /** The final assessment, the retention step, and `session.closed`. */
+      conclude: base.enqueueActions(({ context, event, enqueue }) => {
+        if (!('final' in event) || event.final === undefined) return;
+        const reason = context.closeReason ?? (event.type === 'session.idleCheck' ? 'idle' : 'reason' in event ? event.reason : 'ended');
+        const { assessment, record } = event.final;
+        enqueue({ type: 'recordAssessment', params: { assessment, record } });
+        if (context.retention_mode === 'standard' && context.pendingObservations.length > 0) {
+          enqueue({
+            type: 'recordObservations',
+            params: { entityId: context.entityId, sessionId: context.session_id, observations: context.pendingObservations },
+          });
+        }
+        enqueue({
+          type: 'appendEvent',
+          params: {
+            type: 'session.closed',
+            payload: {
+              session_id: context.session_id,
+              inquiry_id: context.inquiry_id,
+              reason,
+              retention_mode: context.retention_mode,
+              assessment,
+              previous_assessment_id: context.latestAssessmentId,
+              frames_accepted: context.framesAccepted,
+              closed_at: iso(event.at),
+            },
           },
-        },
-      });
-      enqueue({ type: 'updateSessionStatus', params: { state: 'closed', reason } });
-      // Retention: the snapshot of a closed session keeps counters and ids only; the evidence lives in the ledger.
-      enqueue.assign({
-        closeReason: reason, connected: false, assessmentsIssued: context.assessmentsIssued + 1, latestAssessmentId: assessment.assessment_id,
-        presentations: [], claim: null, testimony: [], pendingObservations: [], findingIds: [],
-      });
+        });
+        enqueue({ type: 'updateSessionStatus', params: { state: 'closed', reason } });
+        // Retention: the snapshot of a closed session keeps counters and ids only; the evidence lives in the ledger.
+        enqueue.assign({
+          closeReason: reason,
+          connected: false,
+          assessmentsIssued: context.assessmentsIssued + 1,
+          latestAssessmentId: assessment.assessment_id,
+          presentations: [],
+          claim: null,
+          testimony: [],
+          pendingObservations: [],
+          findingIds: [],
+        });
+      }),
+    },
+  })
+  .createMachine({
+    id: 'session',
+    initial: 'open',
+    context: ({ input }) => ({
+      session_id: input.session_id,
+      inquiry_id: input.inquiry_id,
+      retention_mode: input.retention_mode,
+      showFindings: input.showFindings,
+      idleTimeoutMs: input.idleTimeoutMs,
+      drainTimeoutMs: input.drainTimeoutMs,
+      connected: false,
+      lastActivityAt: input.openedAt,
+      idleChecks: 0,
+      presentations: [],
+      claim: input.claim,
+      testimony: [],
+      pendingObservations: [],
+      entityId: null,
+      findingIds: [],
+      framesAccepted: 0,
+      assessmentsIssued: 0,
+      latestAssessmentId: null,
+      closeReason: null,
     }),
-  },
-}).createMachine({
-  id: 'session',
-  initial: 'open',
-  context: ({ input }) => ({
-    session_id: input.session_id,
-    inquiry_id: input.inquiry_id,
-    retention_mode: input.retention_mode,
-    showFindings: input.showFindings,
-    idleTimeoutMs: input.idleTimeoutMs,
-    drainTimeoutMs: input.drainTimeoutMs,
-    connected: false,
-    lastActivityAt: input.openedAt,
-    idleChecks: 0,
-    presentations: [],
-    claim: input.claim,
-    testimony: [],
-    pendingObservations: [],
-    entityId: null,
-    findingIds: [],
-    framesAccepted: 0,
-    assessmentsIssued: 0,
-    latestAssessmentId: null,
-    closeReason: null,
-  }),
-  states: {
-    open: {
-      entry: 'scheduleFirstIdleCheck',
-      on: {
-        'session.connected': { actions: 'markConnected' },
-        'evidence.evaluated': { actions: 'issueAssessment' },
-        'frame.noted': { actions: 'noteFrame' },
-        'session.closeRequested': [
-          { guard: 'isConnected', target: 'closing', actions: 'beginClosing' },
-          { target: 'closed', actions: 'conclude' },
-        ],
-        'session.close': { target: 'closed', actions: 'conclude' },
-        'session.idleCheck': [
-          { guard: 'isIdle', target: 'closed', actions: 'conclude' },
-          { actions: 'rescheduleIdleCheck' },
-        ],
+    states: {
+      open: {
+        entry: 'scheduleFirstIdleCheck',
+        on: {
+          'session.connected': { actions: 'markConnected' },
+          'evidence.evaluated': { actions: 'issueAssessment' },
+          'frame.noted': { actions: 'noteFrame' },
+          'session.closeRequested': [
+            { guard: 'isConnected', target: 'closing', actions: 'beginClosing' },
+            { target: 'closed', actions: 'conclude' },
+          ],
+          'session.close': { target: 'closed', actions: 'conclude' },
+          'session.idleCheck': [{ guard: 'isIdle', target: 'closed', actions: 'conclude' }, { actions: 'rescheduleIdleCheck' }],
+        },
       },
-    },
-    closing: {
-      on: {
-        // Frames received before the close still count: the socket drains them first.
-        'evidence.evaluated': { actions: 'issueAssessment' },
-        'frame.noted': { actions: 'noteFrame' },
-        'session.close': { target: 'closed', actions: 'conclude' },
-        'session.drainExpired': { target: 'closed', actions: 'conclude' },
+      closing: {
+        on: {
+          // Frames received before the close still count: the socket drains them first.
+          'evidence.evaluated': { actions: 'issueAssessment' },
+          'frame.noted': { actions: 'noteFrame' },
+          'session.close': { target: 'closed', actions: 'conclude' },
+          'session.drainExpired': { target: 'closed', actions: 'conclude' },
+        },
       },
+      closed: { type: 'final' },
     },
-    closed: { type: 'final' },
-  },
-});
+  });

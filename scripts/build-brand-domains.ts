@@ -21,11 +21,21 @@ const PACKAGE = 'simple-icons';
 const packageDir = fileURLToPath(new URL(`../node_modules/${PACKAGE}/`, import.meta.url));
 const version = (JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8')) as { version: string }).version;
 
-interface Icon { title: string; slug?: string; source?: string; guidelines?: string; aliases?: { aka?: string[] } }
+interface Icon {
+  title: string;
+  slug?: string;
+  source?: string;
+  guidelines?: string;
+  aliases?: { aka?: string[] };
+}
 const raw = JSON.parse(readFileSync(`${packageDir}data/simple-icons.json`, 'utf8')) as Icon[] | { icons: Icon[] };
 const icons = Array.isArray(raw) ? raw : raw.icons;
 
-const squash = (s: string) => s.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '');
+const squash = (s: string) =>
+  s
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 
 function ownDomain(icon: Icon): string | null {
   // A title that is itself a domain (`Blockchain.com`) names the brand by its label too.
@@ -49,7 +59,12 @@ function ownDomain(icon: Icon): string | null {
 const TPW = 'third-party-web';
 const tpwDir = fileURLToPath(new URL(`../node_modules/${TPW}/`, import.meta.url));
 const tpwVersion = (JSON.parse(readFileSync(`${tpwDir}package.json`, 'utf8')) as { version: string }).version;
-interface Entity { name: string; company?: string; homepage?: string; domains?: string[] }
+interface Entity {
+  name: string;
+  company?: string;
+  homepage?: string;
+  domains?: string[];
+}
 const entities = JSON.parse(readFileSync(`${tpwDir}dist/entities-nostats.json`, 'utf8')) as Entity[];
 
 function entityDomains(entity: Entity): string[] {
@@ -58,18 +73,23 @@ function entityDomains(entity: Entity): string[] {
   const found: string[] = [];
   for (const address of candidates) {
     const parsed = parse(address, { allowPrivateDomains: false });
-    if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+    if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix)))
+      found.push(parsed.domain.toLowerCase());
   }
   return found;
 }
 
 /** A company as a source names it: its names, and the addresses it is seen serving from or sending users to. */
-interface Owner { names: readonly string[]; addresses: readonly string[] }
+interface Owner {
+  names: readonly string[];
+  addresses: readonly string[];
+}
 
-const entityOwners = (): Owner[] => entities.map((entity) => ({
-  names: [entity.name, entity.company ?? ''],
-  addresses: (entity.domains ?? []).map((d) => `https://${d.replace(/^\*\./, '')}/`),
-}));
+const entityOwners = (): Owner[] =>
+  entities.map((entity) => ({
+    names: [entity.name, entity.company ?? ''],
+    addresses: (entity.domains ?? []).map((d) => `https://${d.replace(/^\*\./, '')}/`),
+  }));
 
 /**
  * A brand's own compound domains: the domains a company that is itself a
@@ -138,7 +158,12 @@ const CCXT = 'ccxt';
 const ccxtDir = fileURLToPath(new URL(`../node_modules/${CCXT}/`, import.meta.url));
 const ccxtVersion = (JSON.parse(readFileSync(`${ccxtDir}package.json`, 'utf8')) as { version: string }).version;
 
-interface Exchange { id: string; names: Set<string>; www: string[]; urls: string[] }
+interface Exchange {
+  id: string;
+  names: Set<string>;
+  www: string[];
+  urls: string[];
+}
 
 async function exchanges(): Promise<Exchange[]> {
   const ccxt = ((await import(CCXT)) as { default: Record<string, unknown> & { exchanges: string[] } }).default;
@@ -161,7 +186,8 @@ function exchangeDomains(all: readonly Exchange[]): string[] {
   for (const exchange of all) {
     for (const address of exchange.www) {
       const parsed = parse(address, { allowPrivateDomains: false });
-      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && exchange.names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && exchange.names.has(squash(parsed.domainWithoutSuffix)))
+        found.push(parsed.domain.toLowerCase());
     }
   }
   return found;
@@ -221,7 +247,8 @@ function walletDomains(): string[] {
     const names = new Set([id, name, name.replace(/wallet/gi, '')].map(squash).filter((n) => n.length >= 3));
     for (const [address] of source.matchAll(/https:\/\/[a-z0-9.-]+/gi)) {
       const parsed = parse(address, { allowPrivateDomains: false });
-      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix))) found.push(parsed.domain.toLowerCase());
+      if (parsed.domain && parsed.domainWithoutSuffix && !parsed.isIp && names.has(squash(parsed.domainWithoutSuffix)))
+        found.push(parsed.domain.toLowerCase());
     }
   }
   return found;
@@ -229,7 +256,10 @@ function walletDomains(): string[] {
 
 const allExchanges = await exchanges();
 const exchangeOwners: Owner[] = allExchanges.map((e) => ({ names: [...e.names], addresses: e.urls }));
-const iconOwners: Owner[] = icons.map((i) => ({ names: [i.slug ?? '', i.title, ...(i.aliases?.aka ?? [])], addresses: [i.source ?? '', i.guidelines ?? ''] }));
+const iconOwners: Owner[] = icons.map((i) => ({
+  names: [i.slug ?? '', i.title, ...(i.aliases?.aka ?? [])],
+  addresses: [i.source ?? '', i.guidelines ?? ''],
+}));
 const named = [
   ...icons.map(ownDomain).filter((d): d is string => d !== null),
   ...entities.flatMap(entityDomains),
@@ -288,4 +318,6 @@ const out = {
   own_sites: ownSites,
 };
 writeFileSync(new URL('../src/checks/data/brandDomains.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`);
-console.log(`wrote ${domains.length} brand domains, ${sites.length} known sites and ${ownSites.length} own sites on other domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`);
+console.log(
+  `wrote ${domains.length} brand domains, ${sites.length} known sites and ${ownSites.length} own sites on other domains from ${PACKAGE}@${version}, ${TPW}@${tpwVersion}, ${CCXT}@${ccxtVersion}, ${TOP}@${TOP_VERSION} and ${WALLETS}@${WALLETS_VERSION}`,
+);

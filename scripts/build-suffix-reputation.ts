@@ -37,7 +37,7 @@ const established = suffixCounts(new Set([...BRAND_DOMAINS, ...FREE_MAIL_DOMAINS
 const suffixes = [...throwaway.bySuffix.entries()]
   .map(([suffix, count]) => {
     const known = established.bySuffix.get(suffix) ?? 0;
-    const ratio = ((count + 1) / (throwaway.total + 1)) / ((known + 1) / (established.total + 1));
+    const ratio = (count + 1) / (throwaway.total + 1) / ((known + 1) / (established.total + 1));
     return { suffix, throwaway: count, established: known, ratio: Math.round(ratio * 10) / 10 };
   })
   .filter((s) => s.throwaway >= MIN_THROWAWAY && s.ratio >= RATIO)

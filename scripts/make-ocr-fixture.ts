@@ -14,6 +14,8 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
 const page = await browser.newPage({ viewport: { width: 900, height: 260 } });
-await page.setContent(`<body style="margin:40px;background:#fff;color:#111;font:28px/1.5 'DejaVu Sans',sans-serif">${TEXT.map((l) => `<div>${l}</div>`).join('')}</body>`);
+await page.setContent(
+  `<body style="margin:40px;background:#fff;color:#111;font:28px/1.5 'DejaVu Sans',sans-serif">${TEXT.map((l) => `<div>${l}</div>`).join('')}</body>`,
+);
 writeFileSync(new URL('../test/fixtures/scan-contact.png', import.meta.url), await page.screenshot({ type: 'png' }));
 await browser.close();

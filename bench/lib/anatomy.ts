@@ -30,20 +30,28 @@ function groupTransactions(txns: Transaction[], n: number) {
     g.commitMs += t.commitMs;
     groups.set(key, g);
   }
-  return [...groups.values()].sort((a, b) => b.count - a.count).slice(0, 6).map((g) => ({
-    per_request: Math.round((g.count / n) * 100) / 100,
-    statements: g.statements.length,
-    round_trips: Math.round(g.roundTrips / g.count),
-    db_ms: Math.round((g.dbMs / g.count) * 100) / 100,
-    commit_ms: Math.round((g.commitMs / g.count) * 100) / 100,
-    sql: g.statements,
-  }));
+  return [...groups.values()]
+    .sort((a, b) => b.count - a.count)
+    .slice(0, 6)
+    .map((g) => ({
+      per_request: Math.round((g.count / n) * 100) / 100,
+      statements: g.statements.length,
+      round_trips: Math.round(g.roundTrips / g.count),
+      db_ms: Math.round((g.dbMs / g.count) * 100) / 100,
+      commit_ms: Math.round((g.commitMs / g.count) * 100) / 100,
+      sql: g.statements,
+    }));
 }
 
 function countBy(items: string[], n: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of items) out[s.slice(0, 70)] = (out[s.slice(0, 70)] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]));
+  return Object.fromEntries(
+    Object.entries(out)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([k, v]) => [k, Math.round((v / n) * 100) / 100]),
+  );
 }
 
 async function phase(proxy: Awaited<ReturnType<typeof startPgProxy>>, n: number, call: (i: number) => Promise<void>) {
@@ -74,8 +82,12 @@ async function phase(proxy: Awaited<ReturnType<typeof startPgProxy>>, n: number,
     bytes_from_postgres: per(c.bytesFromServer),
     autocommit_statements: per(c.autocommit.length),
     autocommit_kinds: countBy(c.autocommit, n),
-    slowest_statements_ms_per_request: Object.fromEntries([...c.byStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8)
-      .map(([k, v]) => [k, { per_request: per(v.count), ms: per(v.ms), max_ms: Math.round(v.max * 100) / 100 }])),
+    slowest_statements_ms_per_request: Object.fromEntries(
+      [...c.byStatement]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .slice(0, 8)
+        .map(([k, v]) => [k, { per_request: per(v.count), ms: per(v.ms), max_ms: Math.round(v.max * 100) / 100 }]),
+    ),
     transaction_kinds: groupTransactions(c.transactions, n),
   };
 }
@@ -92,9 +104,17 @@ export async function anatomyScenario(n: number, opts: { seedEntities?: number }
       const text = await res.text();
       if (res.status !== 200) throw new Error(`anatomy: HTTP ${res.status} ${text.slice(0, 300)}`);
     };
-    const inquiry = await phase(proxy, n, async (i) => expect200(await fetch(`${url}/v1/inquiries`, { method: 'POST', headers, body: JSON.stringify(make(i)) })));
+    const inquiry = await phase(proxy, n, async (i) =>
+      expect200(await fetch(`${url}/v1/inquiries`, { method: 'POST', headers, body: JSON.stringify(make(i)) })),
+    );
     const health = await phase(proxy, n, async () => expect200(await fetch(`${url}/v1/health`, { headers })));
-    return { scenario: 'inquiry-anatomy', requests: n, ...(opts.seedEntities ? { seeded_entities: opts.seedEntities } : {}), inquiry, health };
+    return {
+      scenario: 'inquiry-anatomy',
+      requests: n,
+      ...(opts.seedEntities ? { seeded_entities: opts.seedEntities } : {}),
+      inquiry,
+      health,
+    };
   } finally {
     await service.stop();
     await proxy.close();

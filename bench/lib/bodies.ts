@@ -18,8 +18,11 @@ const TLDS = ['com', 'io', 'co.uk', 'de', 'net', 'shop'];
 const INTENTS = ['pre_transaction', 'onboarding', 'listing_review', 'counterparty_check'];
 const PURPOSES = ['fraud_prevention', 'account_security', 'credit_risk', 'marketplace_safety', 'trust_and_safety'];
 const STAKES = [
-  { kind: 'payment', currency: 'GBP' }, { kind: 'account' }, { kind: 'listing', currency: 'EUR' },
-  { kind: 'credit', currency: 'USD' }, { kind: 'hire' },
+  { kind: 'payment', currency: 'GBP' },
+  { kind: 'account' },
+  { kind: 'listing', currency: 'EUR' },
+  { kind: 'credit', currency: 'USD' },
+  { kind: 'hire' },
 ];
 const COUNTRIES = ['GB', 'US', 'FR', 'DE'];
 
@@ -37,13 +40,16 @@ function digits(n: number, width: number): string {
 function phone(n: number, country: string): string {
   const d = digits(n * 7919, 7);
   switch (country) {
-    case 'GB': return `+44 77${digits(n * 7919, 8)}`;
+    case 'GB':
+      return `+44 77${digits(n * 7919, 8)}`;
     case 'US': {
       const k = (n * 7919) % 8_000_000;
       return `+1 (212) ${200 + Math.floor(k / 10_000)}-${digits(k, 4)}`;
     }
-    case 'FR': return `+33 6 ${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4, 6)} ${d.slice(6)}${n % 10}`;
-    default: return `+49 30 ${d}${n % 10}`;
+    case 'FR':
+      return `+33 6 ${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4, 6)} ${d.slice(6)}${n % 10}`;
+    default:
+      return `+49 30 ${d}${n % 10}`;
   }
 }
 
@@ -64,11 +70,39 @@ export function bodyFactory(seed: string, opts: { worker: boolean; emails?: numb
       if (n % 2 === 0) presentations.push({ type: 'PHONE', value: phone(n, country) });
     } else {
       switch (n % 5) {
-        case 0: presentations = [{ type: 'EMAIL', value: email(0) }, { type: 'PHONE', value: phone(n, country) }]; break;
-        case 1: presentations = [{ type: 'EMAIL', value: email(0) }, { type: 'DOMAIN', value: domain }, { type: 'NAME', value: name }]; break;
-        case 2: presentations = [{ type: 'PHONE', value: phone(n, country) }, { type: 'NAME', value: name }]; break;
-        case 3: presentations = [{ type: 'URL', value: `https://www.${domain}/shop/${n}` }, { type: 'EMAIL', value: email(0) }, { type: 'IP', value: `203.0.${(n >> 8) % 256}.${n % 256}` }]; break;
-        default: presentations = [{ type: 'EMAIL', value: email(0) }, { type: 'PHONE', value: phone(n, country) }, { type: 'DOMAIN', value: domain }, { type: 'ACCOUNT', value: `@${first}${n}` }];
+        case 0:
+          presentations = [
+            { type: 'EMAIL', value: email(0) },
+            { type: 'PHONE', value: phone(n, country) },
+          ];
+          break;
+        case 1:
+          presentations = [
+            { type: 'EMAIL', value: email(0) },
+            { type: 'DOMAIN', value: domain },
+            { type: 'NAME', value: name },
+          ];
+          break;
+        case 2:
+          presentations = [
+            { type: 'PHONE', value: phone(n, country) },
+            { type: 'NAME', value: name },
+          ];
+          break;
+        case 3:
+          presentations = [
+            { type: 'URL', value: `https://www.${domain}/shop/${n}` },
+            { type: 'EMAIL', value: email(0) },
+            { type: 'IP', value: `203.0.${(n >> 8) % 256}.${n % 256}` },
+          ];
+          break;
+        default:
+          presentations = [
+            { type: 'EMAIL', value: email(0) },
+            { type: 'PHONE', value: phone(n, country) },
+            { type: 'DOMAIN', value: domain },
+            { type: 'ACCOUNT', value: `@${first}${n}` },
+          ];
       }
     }
     const stake = STAKES[n % STAKES.length]!;
@@ -76,7 +110,11 @@ export function bodyFactory(seed: string, opts: { worker: boolean; emails?: numb
       subject: { presentations, ...(n % 3 !== 2 ? { claim: { country, name } } : {}) },
       intent: opts.worker ? 'pre_transaction' : INTENTS[n % INTENTS.length]!,
       purpose: PURPOSES[(n >> 1) % PURPOSES.length]!,
-      stake: { ...stake, ...(stake.currency ? { amount: 10 + (n % 5000) } : {}), ...(opts.deadlineMs ? { deadline_ms: opts.deadlineMs } : {}) },
+      stake: {
+        ...stake,
+        ...(stake.currency ? { amount: 10 + (n % 5000) } : {}),
+        ...(opts.deadlineMs ? { deadline_ms: opts.deadlineMs } : {}),
+      },
     };
   };
 }

@@ -26,12 +26,14 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions): C
 
 /** A bench TypeScript module as a child with an IPC channel (tsx loader, like the service). */
 export function forkTs(module: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  return track(fork(`${BENCH_DIR}${module}`, args, {
-    execArgv: ['--import', 'tsx'],
-    cwd: ROOT_DIR,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  }));
+  return track(
+    fork(`${BENCH_DIR}${module}`, args, {
+      execArgv: ['--import', 'tsx'],
+      cwd: ROOT_DIR,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
 }
 
 /** Registers a cleanup; the returned function runs it now (once) and unregisters it. */

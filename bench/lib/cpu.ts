@@ -59,10 +59,22 @@ function machineTicks(): { busy: number; total: number } {
   }
 }
 
-export interface CpuSnapshot { at: number; service: number; postgres: number; redis: number; loadgen: number; bench: number; machine: { busy: number; total: number } }
+export interface CpuSnapshot {
+  at: number;
+  service: number;
+  postgres: number;
+  redis: number;
+  loadgen: number;
+  bench: number;
+  machine: { busy: number; total: number };
+}
 
 /** `servicePid` may name several processes (edges of one service); their CPU is summed. */
-export function cpuSnapshot(servicePid: number | readonly number[] | undefined, loadgenPid: number | undefined, dbName?: string): CpuSnapshot {
+export function cpuSnapshot(
+  servicePid: number | readonly number[] | undefined,
+  loadgenPid: number | undefined,
+  dbName?: string,
+): CpuSnapshot {
   const services = servicePid === undefined ? [] : typeof servicePid === 'number' ? [servicePid] : servicePid;
   return {
     at: Date.now(),
@@ -102,6 +114,10 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, requests: number) {
       // Machine busy time not charged to any process of this run (kernel work, or another workload).
       unaccounted: Math.round((busyCores - oursCores) * 100) / 100,
     },
-    cpu_ms_per_request: { service: perReq(b.service - a.service), postgres: perReq(b.postgres - a.postgres), redis: perReq(b.redis - a.redis) },
+    cpu_ms_per_request: {
+      service: perReq(b.service - a.service),
+      postgres: perReq(b.postgres - a.postgres),
+      redis: perReq(b.redis - a.redis),
+    },
   };
 }

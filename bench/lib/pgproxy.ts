@@ -32,14 +32,28 @@ export interface Counters {
   bytesFromServer: number;
 }
 
-const fresh = (): Counters => ({ statements: 0, roundTrips: 0, dbMs: 0, commits: 0, commitMs: 0, transactions: [], autocommit: [], byStatement: new Map(), bytesToServer: 0, bytesFromServer: 0 });
+const fresh = (): Counters => ({
+  statements: 0,
+  roundTrips: 0,
+  dbMs: 0,
+  commits: 0,
+  commitMs: 0,
+  transactions: [],
+  autocommit: [],
+  byStatement: new Map(),
+  bytesToServer: 0,
+  bytesFromServer: 0,
+});
 
 /** First 110 characters of a statement with whitespace collapsed and literals left as sent. */
 function shorten(sqlText: string): string {
   return sqlText.replace(/\s+/g, ' ').trim().slice(0, 110);
 }
 
-export async function startPgProxy(upstream: { host: string; port: number }): Promise<{ port: number; counters(): Counters; reset(): void; close(): Promise<void> }> {
+export async function startPgProxy(upstream: {
+  host: string;
+  port: number;
+}): Promise<{ port: number; counters(): Counters; reset(): void; close(): Promise<void> }> {
   let c = fresh();
   const sockets = new Set<Socket>();
 
@@ -161,9 +175,10 @@ export async function startPgProxy(upstream: { host: string; port: number }): Pr
     reset: () => {
       c = fresh();
     },
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

@@ -68,22 +68,27 @@ export async function startProvider(): Promise<Provider> {
 /** A providers file with one EMAIL provider at `url` (removed by the returned cleanup). */
 export function providersFile(url: string, timeoutMs: number): { path: string; remove(): void } {
   const path = join(tmpdir(), `tas-bench-providers-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(path, JSON.stringify([{
-    name: 'bench_reputation',
-    id: 'email_reputation',
-    kind: 'email_reputation',
-    artifact_types: ['EMAIL'],
-    tier: 't2',
-    provenance_class: 'third_party',
-    trust_band: 'high',
-    data_class: 'C1',
-    cost: 1,
-    timeout_ms: timeoutMs,
-    request: { method: 'GET', url_template: `${url}/lookup?email={normalised}`, auth: { type: 'none' } },
-    mapping: [
-      { path: '/risk', op: 'eq', value: 'low', disposition: 'supports', statement: 'The email address has a clean reputation.' },
-      { path: '/risk', op: 'eq', value: 'high', disposition: 'weakens', statement: 'The email address has a poor reputation.' },
-    ],
-  }]));
+  writeFileSync(
+    path,
+    JSON.stringify([
+      {
+        name: 'bench_reputation',
+        id: 'email_reputation',
+        kind: 'email_reputation',
+        artifact_types: ['EMAIL'],
+        tier: 't2',
+        provenance_class: 'third_party',
+        trust_band: 'high',
+        data_class: 'C1',
+        cost: 1,
+        timeout_ms: timeoutMs,
+        request: { method: 'GET', url_template: `${url}/lookup?email={normalised}`, auth: { type: 'none' } },
+        mapping: [
+          { path: '/risk', op: 'eq', value: 'low', disposition: 'supports', statement: 'The email address has a clean reputation.' },
+          { path: '/risk', op: 'eq', value: 'high', disposition: 'weakens', statement: 'The email address has a poor reputation.' },
+        ],
+      },
+    ]),
+  );
   return { path, remove: () => rmSync(path, { force: true }) };
 }

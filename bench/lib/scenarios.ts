@@ -62,15 +62,31 @@ function summarise(scenario: string, r: Measured, rss: number | null, extra: Rec
 }
 
 const base = (s: LoadSettings) => ({
-  connections: s.connections, durationS: s.durationS, warmupS: s.warmupS, timeoutMs: 10_000, ...(s.rateRps ? { rateRps: s.rateRps } : {}),
+  connections: s.connections,
+  durationS: s.durationS,
+  warmupS: s.warmupS,
+  timeoutMs: 10_000,
+  ...(s.rateRps ? { rateRps: s.rateRps } : {}),
 });
 
 export async function bareScenario(mode: 'json' | 'insert', s: LoadSettings): Promise<ScenarioResult> {
   const bare = await startBare(mode);
   try {
-    const r = mode === 'json'
-      ? await runLoadChild({ ...base(s), port: bare.port, method: 'GET', path: '/v1/health', headers: {} }, bare.pid)
-      : await runLoadChild({ ...base(s), port: bare.port, method: 'POST', path: '/insert', headers: {}, body: { seed: randomBytes(3).toString('hex'), worker: false } }, bare.pid, bare.dbName);
+    const r =
+      mode === 'json'
+        ? await runLoadChild({ ...base(s), port: bare.port, method: 'GET', path: '/v1/health', headers: {} }, bare.pid)
+        : await runLoadChild(
+            {
+              ...base(s),
+              port: bare.port,
+              method: 'POST',
+              path: '/insert',
+              headers: {},
+              body: { seed: randomBytes(3).toString('hex'), worker: false },
+            },
+            bare.pid,
+            bare.dbName,
+          );
     return summarise(mode === 'json' ? 'bare-json' : 'bare-insert', r, bare.peakRssMb(), { connections: s.connections });
   } finally {
     await bare.stop();
@@ -80,7 +96,11 @@ export async function bareScenario(mode: 'json' | 'insert', s: LoadSettings): Pr
 export async function healthScenario(s: LoadSettings, svc: ServiceOptions = {}): Promise<ScenarioResult> {
   const service = await startService(svc);
   try {
-    const r = await runLoadChild({ ...base(s), port: service.port, method: 'GET', path: '/v1/health', headers: { Authorization: `Bearer ${service.keys.live}` } }, service.pid, service.dbName);
+    const r = await runLoadChild(
+      { ...base(s), port: service.port, method: 'GET', path: '/v1/health', headers: { Authorization: `Bearer ${service.keys.live}` } },
+      service.pid,
+      service.dbName,
+    );
     return summarise('health', r, service.peakRssMb(), { connections: s.connections });
   } finally {
     await service.stop();
@@ -89,8 +109,12 @@ export async function healthScenario(s: LoadSettings, svc: ServiceOptions = {}):
 
 /** Rows the run left per inquiry, counted in the scenario's own database before it is dropped. */
 async function persistence(dbName: string): Promise<Record<string, number>> {
-  const q = await adminQuery(`SELECT (SELECT count(*) FROM inquiries)::int AS inquiries, (SELECT count(*) FROM assessments)::int AS assessments,
-    (SELECT count(*) FROM actor_events)::int AS events, (SELECT count(*) FROM audit_log)::int AS audit_rows`, [], dbName).catch(() => null);
+  const q = await adminQuery(
+    `SELECT (SELECT count(*) FROM inquiries)::int AS inquiries, (SELECT count(*) FROM assessments)::int AS assessments,
+    (SELECT count(*) FROM actor_events)::int AS events, (SELECT count(*) FROM audit_log)::int AS audit_rows`,
+    [],
+    dbName,
+  ).catch(() => null);
   return (q?.rows[0] as Record<string, number> | undefined) ?? {};
 }
 
@@ -111,12 +135,20 @@ export async function inquiryTwoEdgesScenario(s: LoadSettings): Promise<Scenario
     throw error;
   });
   try {
-    const r = await runLoadChild({
-      ...base(s), port: service.port, ports: [service.port, edge.port], method: 'POST', path: '/v1/inquiries',
-      headers: { Authorization: `Bearer ${service.keys.live}` },
-      body: { seed: randomBytes(3).toString('hex'), worker: false, emails: 1 },
-      classify: true,
-    }, [service.pid, edge.pid], service.dbName);
+    const r = await runLoadChild(
+      {
+        ...base(s),
+        port: service.port,
+        ports: [service.port, edge.port],
+        method: 'POST',
+        path: '/v1/inquiries',
+        headers: { Authorization: `Bearer ${service.keys.live}` },
+        body: { seed: randomBytes(3).toString('hex'), worker: false, emails: 1 },
+        classify: true,
+      },
+      [service.pid, edge.pid],
+      service.dbName,
+    );
     const rows = await persistence(service.dbName);
     return summarise('inquiry-2edges', r, service.peakRssMb(), { connections: s.connections, edges: 2, persisted: rows });
   } finally {
@@ -126,7 +158,8 @@ export async function inquiryTwoEdgesScenario(s: LoadSettings): Promise<Scenario
 }
 
 export async function inquiryScenario(
-  s: LoadSettings, opts: { worker: boolean; nodeArgs?: string[]; name?: string; seedEntities?: number; returning?: number },
+  s: LoadSettings,
+  opts: { worker: boolean; nodeArgs?: string[]; name?: string; seedEntities?: number; returning?: number },
 ): Promise<ScenarioResult> {
   const provider = opts.worker ? await startProvider() : null;
   const file = provider ? providersFile(provider.url, 5000) : null;
@@ -136,15 +169,29 @@ export async function inquiryScenario(
     ...(opts.seedEntities ? { seedEntities: opts.seedEntities } : {}),
   });
   try {
-    const r = await runLoadChild({
-      ...base(s), port: service.port, method: 'POST', path: '/v1/inquiries',
-      headers: { Authorization: `Bearer ${service.keys.live}` },
-      body: { seed: randomBytes(3).toString('hex'), worker: opts.worker, emails: 1, ...(opts.returning ? { returning: opts.returning } : {}) },
-      classify: true,
-    }, service.pid, service.dbName);
+    const r = await runLoadChild(
+      {
+        ...base(s),
+        port: service.port,
+        method: 'POST',
+        path: '/v1/inquiries',
+        headers: { Authorization: `Bearer ${service.keys.live}` },
+        body: {
+          seed: randomBytes(3).toString('hex'),
+          worker: opts.worker,
+          emails: 1,
+          ...(opts.returning ? { returning: opts.returning } : {}),
+        },
+        classify: true,
+      },
+      service.pid,
+      service.dbName,
+    );
     const rows = await persistence(service.dbName);
     return summarise(opts.name ?? (opts.worker ? 'inquiry-worker' : 'inquiry'), r, service.peakRssMb(), {
-      connections: s.connections, persisted: rows, ...(provider ? { provider_calls: provider.calls } : {}),
+      connections: s.connections,
+      persisted: rows,
+      ...(provider ? { provider_calls: provider.calls } : {}),
       ...(opts.seedEntities ? { seeded_entities: opts.seedEntities } : {}),
     });
   } finally {

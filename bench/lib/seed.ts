@@ -36,28 +36,40 @@ export async function seedEntities(dbName: string, tenantId: string, total: numb
 async function seedBatch(client: pg.Client, tenantId: string, from: number, to: number): Promise<void> {
   const range = [tenantId, from, to];
   await client.query('BEGIN');
-  await client.query(`
+  await client.query(
+    `
     INSERT INTO entities (id, tenant_id, mode, created_at)
     SELECT md5('seed-entity-' || g)::uuid, $1, 'live', now() - interval '30 days'
-    FROM generate_series($2::int, $3::int) g`, range);
-  await client.query(`
+    FROM generate_series($2::int, $3::int) g`,
+    range,
+  );
+  await client.query(
+    `
     INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id, first_seen_at)
     SELECT $1, 'live', t.type, t.value, t.value, md5('seed-entity-' || g)::uuid, now() - interval '30 days'
     FROM generate_series($2::int, $3::int) g,
-         LATERAL (VALUES ('EMAIL', 'seed-' || g || '@seed.example'), ('PHONE', '+1555' || lpad(g::text, 7, '0'))) AS t(type, value)`, range);
-  await client.query(`
+         LATERAL (VALUES ('EMAIL', 'seed-' || g || '@seed.example'), ('PHONE', '+1555' || lpad(g::text, 7, '0'))) AS t(type, value)`,
+    range,
+  );
+  await client.query(
+    `
     INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal, created_at, concluded_at)
     SELECT md5('seed-inquiry-' || g)::uuid, $1, 'live', md5('seed-entity-' || g)::uuid, 'concluded', 'onboarding', 'fraud_prevention',
       jsonb_build_object('presentations', jsonb_build_array(
         jsonb_build_object('type', 'EMAIL', 'value', 'seed-' || g || '@seed.example', 'normalised', 'seed-' || g || '@seed.example'))),
       'key:seed', now() - interval '30 days', now() - interval '30 days'
-    FROM generate_series($2::int, $3::int) g`, range);
-  await client.query(`
+    FROM generate_series($2::int, $3::int) g`,
+    range,
+  );
+  await client.query(
+    `
     INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of, methodology_version, evidence, inputs)
     SELECT md5('seed-assessment-' || g)::uuid, $1, 'live', md5('seed-inquiry-' || g)::uuid, md5('seed-entity-' || g)::uuid,
       50, 5, 95, false, now() - interval '30 days', 'trust-method/2',
       '{"signals": 0, "failed_signals": 0, "contradictions": 0}'::jsonb,
       jsonb_build_object('as_of', now() - interval '30 days', 'evidence', '[]'::jsonb, 'absences', 0)
-    FROM generate_series($2::int, $3::int) g`, range);
+    FROM generate_series($2::int, $3::int) g`,
+    range,
+  );
   await client.query('COMMIT');
 }

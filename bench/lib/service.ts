@@ -20,7 +20,13 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Fails in seconds, saying what to run, when PostgreSQL or Redis does not answer. */
 export async function preflight(): Promise<void> {
   await checkPostgres(BASE_DATABASE_URL);
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
   redis.on('error', () => undefined);
   try {
     await checkRedis(redis, REDIS_URL);
@@ -79,7 +85,12 @@ export function peakRssMb(pid: number | undefined): number | null {
   }
 }
 
-export interface Keys { live: string; test: string; live_admin: string; test_admin: string }
+export interface Keys {
+  live: string;
+  test: string;
+  live_admin: string;
+  test_admin: string;
+}
 
 export interface ServiceHandle {
   port: number;
@@ -147,7 +158,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
   if (opts.seedEntities) await seedEntities(db.name, tenantId, opts.seedEntities, (line) => process.stderr.write(`bench: ${line}\n`));
   // Diagnostics: BENCH_NODE_ARGS (e.g. "--trace-gc") go to the service's node; BENCH_SERVICE_LOG appends its output to a file.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawnTracked(process.execPath, [...extra, ...(opts.nodeArgs ?? []), 'bin/tas.js', 'serve', ...(opts.serveArgs ?? [])], { cwd: ROOT_DIR, env });
+  const child = spawnTracked(process.execPath, [...extra, ...(opts.nodeArgs ?? []), 'bin/tas.js', 'serve', ...(opts.serveArgs ?? [])], {
+    cwd: ROOT_DIR,
+    env,
+  });
   const output = captureOutput(child);
   if (process.env.BENCH_SERVICE_LOG) {
     const log = createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' });
@@ -175,7 +189,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     throw new Error(`${(error as Error).message}\n--- service output ---\n${output.text().slice(-3000)}`);
   }
   return {
-    port, pid: child.pid!, keys, dbName: db.name, dbUrl: db.url, prefix, env,
+    port,
+    pid: child.pid!,
+    keys,
+    dbName: db.name,
+    dbUrl: db.url,
+    prefix,
+    env,
     peakRssMb: () => peakRssMb(child.pid),
     async stop() {
       await stopChild(child, 'SIGINT', 20_000);
@@ -193,10 +213,16 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
 export async function startEdge(service: ServiceHandle): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   // Its own spool directory: the audit spool's files belong to one process.
   const spool = `${service.env.TAS_SPOOL_DIR ?? join(tmpdir(), 'tas-bench-spool')}-edge-${process.hrtime.bigint()}`;
-  const child = spawnTracked(process.execPath, ['bin/tas.js', 'serve', '--no-workers'], { cwd: ROOT_DIR, env: { ...service.env, PORT: '0', TAS_SPOOL_DIR: spool } });
+  const child = spawnTracked(process.execPath, ['bin/tas.js', 'serve', '--no-workers'], {
+    cwd: ROOT_DIR,
+    env: { ...service.env, PORT: '0', TAS_SPOOL_DIR: spool },
+  });
   const output = captureOutput(child);
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the second edge did not start listening within 60 s\n${output.text().slice(-2000)}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the second edge did not start listening within 60 s\n${output.text().slice(-2000)}`)),
+      60_000,
+    );
     child.stdout!.on('data', () => {
       const m = /tas listening on http:\/\/[^:]+:(\d+)/.exec(output.text());
       if (m) {
@@ -208,7 +234,8 @@ export async function startEdge(service: ServiceHandle): Promise<{ port: number;
   });
   await waitHealthy(port, child);
   return {
-    port, pid: child.pid!,
+    port,
+    pid: child.pid!,
     async stop() {
       await stopChild(child, 'SIGINT', 20_000);
       rmSync(spool, { recursive: true, force: true });
@@ -218,13 +245,18 @@ export async function startEdge(service: ServiceHandle): Promise<{ port: number;
 
 function createTenant(env: NodeJS.ProcessEnv): Promise<{ keys: Keys; tenantId: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['bin/tas.js', 'tenant', 'create', '--name', 'bench', '--json'], { cwd: ROOT_DIR, env, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`tas tenant create failed: ${stderr || err.message}`));
-      const line = stdout.split('\n').find((l) => l.trim().startsWith('{'));
-      if (!line) return reject(new Error(`tas tenant create printed no JSON: ${stdout}`));
-      const created = JSON.parse(line) as { keys: Keys; tenant_id: string };
-      resolve({ keys: created.keys, tenantId: created.tenant_id });
-    });
+    const child = execFile(
+      process.execPath,
+      ['bin/tas.js', 'tenant', 'create', '--name', 'bench', '--json'],
+      { cwd: ROOT_DIR, env, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`tas tenant create failed: ${stderr || err.message}`));
+        const line = stdout.split('\n').find((l) => l.trim().startsWith('{'));
+        if (!line) return reject(new Error(`tas tenant create printed no JSON: ${stdout}`));
+        const created = JSON.parse(line) as { keys: Keys; tenant_id: string };
+        resolve({ keys: created.keys, tenantId: created.tenant_id });
+      },
+    );
     track(child);
   });
 }
@@ -258,13 +290,17 @@ async function waitHealthy(port: number, child: ChildProcess, timeoutMs = 30_000
 }
 
 /** A reference server (bench/bare.ts) as its own child process; `insert` gets a scratch database. */
-export async function startBare(mode: 'json' | 'insert'): Promise<{ port: number; pid: number; dbName?: string; peakRssMb(): number | null; stop(): Promise<void> }> {
+export async function startBare(
+  mode: 'json' | 'insert',
+): Promise<{ port: number; pid: number; dbName?: string; peakRssMb(): number | null; stop(): Promise<void> }> {
   const db = mode === 'insert' ? scratchDatabase() : null;
   if (db) await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(db.name)}`);
   const child = forkTs('bare.ts', [mode], { ...process.env, ...(db ? { DATABASE_URL: db.url } : {}) });
   const { port } = await waitMessage<{ port: number }>(child, 'listening', 30_000);
   return {
-    port, pid: child.pid!, ...(db ? { dbName: db.name } : {}),
+    port,
+    pid: child.pid!,
+    ...(db ? { dbName: db.name } : {}),
     peakRssMb: () => peakRssMb(child.pid),
     async stop() {
       await stopChild(child);

@@ -41,7 +41,10 @@ function openFileLimit(): number {
 export async function sseScenario(s: SseSettings): Promise<ScenarioResult> {
   const limit = openFileLimit();
   if (limit < s.subscribers + 1024) {
-    return { scenario: 'sse-fanout', skipped: `the open-file limit (${limit}) is too low for ${s.subscribers} subscribers: run \`ulimit -n ${s.subscribers + 2048}\` first, or pass --subscribers` };
+    return {
+      scenario: 'sse-fanout',
+      skipped: `the open-file limit (${limit}) is too low for ${s.subscribers} subscribers: run \`ulimit -n ${s.subscribers + 2048}\` first, or pass --subscribers`,
+    };
   }
   const provider = await startProvider();
   provider.hold();
@@ -52,7 +55,11 @@ export async function sseScenario(s: SseSettings): Promise<ScenarioResult> {
   const tap = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
     const ids = await openInquiries(service.port, service.keys.live, s);
-    const tails = await adminQuery('SELECT stream_id::text AS id, max(seq)::int AS seq FROM actor_events WHERE stream_id::text = ANY($1) GROUP BY 1', [ids], service.dbName);
+    const tails = await adminQuery(
+      'SELECT stream_id::text AS id, max(seq)::int AS seq FROM actor_events WHERE stream_id::text = ANY($1) GROUP BY 1',
+      [ids],
+      service.dbName,
+    );
     const tailOf = new Map(tails.rows.map((r: { id: string; seq: number }) => [r.id, r.seq]));
     const streams = ids.map((id) => ({ id, after: tailOf.get(id) ?? 0 }));
     const perStream = Math.ceil(s.subscribers / streams.length);
@@ -70,7 +77,8 @@ export async function sseScenario(s: SseSettings): Promise<ScenarioResult> {
 
     const committed = await adminQuery(
       'SELECT stream_id::text AS id, count(*)::int AS n FROM actor_events WHERE stream_id::text = ANY($1) AND seq > $2 GROUP BY 1',
-      [ids, 0], service.dbName,
+      [ids, 0],
+      service.dbName,
     );
     const eventsOf = new Map(committed.rows.map((r: { id: string; n: number }) => [r.id, r.n]));
     let events = 0;
@@ -158,7 +166,8 @@ async function openInquiries(port: number, key: string, s: SseSettings): Promise
         body: JSON.stringify(body),
       });
       const json = (await res.json()) as { inquiry_id?: string; status?: string };
-      if (res.status !== 200 || !json.inquiry_id) throw new Error(`opening an inquiry for the SSE scenario failed: HTTP ${res.status} ${JSON.stringify(json)}`);
+      if (res.status !== 200 || !json.inquiry_id)
+        throw new Error(`opening an inquiry for the SSE scenario failed: HTTP ${res.status} ${JSON.stringify(json)}`);
       if (json.status === 'preliminary' || json.status === 'reasoning') ids.push(json.inquiry_id);
     }
   };

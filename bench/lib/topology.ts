@@ -22,7 +22,16 @@ import type { LoadSettings, ScenarioResult } from './scenarios.js';
  */
 const TICK_MS = 10;
 
-interface Parts { edges: number; worker: number; postgres: number; redis: number; pgbouncer: number; loadgen: number; machine: number; at: number }
+interface Parts {
+  edges: number;
+  worker: number;
+  postgres: number;
+  redis: number;
+  pgbouncer: number;
+  loadgen: number;
+  machine: number;
+  at: number;
+}
 
 /** Busy ticks of the whole machine (all cores). */
 function machineBusy(): number {
@@ -34,7 +43,10 @@ function machineBusy(): number {
   }
 }
 
-export async function inquiryTopologyScenario(s: LoadSettings, maxEdges = Number(process.env.BENCH_TOPOLOGY_EDGES ?? 2)): Promise<ScenarioResult> {
+export async function inquiryTopologyScenario(
+  s: LoadSettings,
+  maxEdges = Number(process.env.BENCH_TOPOLOGY_EDGES ?? 2),
+): Promise<ScenarioResult> {
   const cluster = await startRedisCluster();
   const bouncer = await startPgBouncer({ poolSize: 20 }).catch(async (error: unknown) => {
     await cluster.stop();
@@ -66,8 +78,14 @@ export async function inquiryTopologyScenario(s: LoadSettings, maxEdges = Number
         machine: machineBusy(),
       });
       const job: LoadJob = {
-        connections: s.connections, durationS: s.durationS, warmupS: s.warmupS, timeoutMs: 10_000,
-        port: service.port, ports, method: 'POST', path: '/v1/inquiries',
+        connections: s.connections,
+        durationS: s.durationS,
+        warmupS: s.warmupS,
+        timeoutMs: 10_000,
+        port: service.port,
+        ports,
+        method: 'POST',
+        path: '/v1/inquiries',
         headers: { Authorization: `Bearer ${service.keys.live}` },
         body: { seed: randomBytes(3).toString('hex'), worker: false, emails: 1 },
         classify: true,
@@ -80,17 +98,40 @@ export async function inquiryTopologyScenario(s: LoadSettings, maxEdges = Number
       const perInquiry = (k: keyof Parts) => Math.round((((after[k] - before[k]) * TICK_MS) / Math.max(1, result.completed)) * 100) / 100;
       const cores = (k: keyof Parts) => Math.round((((after[k] - before[k]) * TICK_MS) / Math.max(1, after.at - before.at)) * 100) / 100;
       steps.push({
-        edges: n, rps: result.rps, p50_ms: result.latency_ms.p50, p95_ms: result.latency_ms.p95, errors: result.errors + result.warmup_errors,
+        edges: n,
+        rps: result.rps,
+        p50_ms: result.latency_ms.p50,
+        p95_ms: result.latency_ms.p95,
+        errors: result.errors + result.warmup_errors,
         statuses: result.statuses,
-        cpu_ms_per_inquiry: { edges: perInquiry('edges'), worker: perInquiry('worker'), postgres: perInquiry('postgres'), redis: perInquiry('redis'), pgbouncer: perInquiry('pgbouncer') },
-        cores: { edges: cores('edges'), worker: cores('worker'), postgres: cores('postgres'), redis: cores('redis'), pgbouncer: cores('pgbouncer'), loadgen: cores('loadgen'), machine_busy: cores('machine') },
+        cpu_ms_per_inquiry: {
+          edges: perInquiry('edges'),
+          worker: perInquiry('worker'),
+          postgres: perInquiry('postgres'),
+          redis: perInquiry('redis'),
+          pgbouncer: perInquiry('pgbouncer'),
+        },
+        cores: {
+          edges: cores('edges'),
+          worker: cores('worker'),
+          postgres: cores('postgres'),
+          redis: cores('redis'),
+          pgbouncer: cores('pgbouncer'),
+          loadgen: cores('loadgen'),
+          machine_busy: cores('machine'),
+        },
       });
     }
     const last = steps[steps.length - 1]!;
     return {
       scenario: 'inquiry-topology',
-      rps: last.rps as number, p50_ms: last.p50_ms as number, p95_ms: last.p95_ms as number, errors: steps.reduce((n, x) => n + (x.errors as number), 0),
-      connections: s.connections, redis: 'cluster, 3 masters', pooler: 'pgbouncer 1.18, transaction, 20 server connections',
+      rps: last.rps as number,
+      p50_ms: last.p50_ms as number,
+      p95_ms: last.p95_ms as number,
+      errors: steps.reduce((n, x) => n + (x.errors as number), 0),
+      connections: s.connections,
+      redis: 'cluster, 3 masters',
+      pooler: 'pgbouncer 1.18, transaction, 20 server connections',
       steps,
     };
   } finally {

@@ -11,7 +11,13 @@ import type { Case } from './corpus.js';
 export interface LedgerInputs {
   methodology_version: string;
   as_of: string;
-  evidence: { provenance_class: string; trust_band: 'high' | 'medium' | 'low'; observed_at: string; disposition: 'supports' | 'weakens' | 'neutral'; strength?: 'weak' | 'moderate' | 'strong' }[];
+  evidence: {
+    provenance_class: string;
+    trust_band: 'high' | 'medium' | 'low';
+    observed_at: string;
+    disposition: 'supports' | 'weakens' | 'neutral';
+    strength?: 'weak' | 'moderate' | 'strong';
+  }[];
   absences: number;
 }
 
@@ -57,12 +63,19 @@ export async function ask(service: ServiceHandle, c: Case): Promise<Answer> {
   const findings: Finding[] = body.findings?.findings ?? [];
   const facts = [...new Set(findings.filter((f) => f.kind).map((f) => `${f.kind}:${f.disposition ?? 'neutral'}`))].sort();
   const ledger = await json(await fetch(`${base}/v1/entities/${a.entity_id}/ledger`, { headers: { authorization } }), 'the ledger');
-  const entry = (ledger as { assessment: { assessment_id: string }; inputs: LedgerInputs }[]).find((e) => e.assessment.assessment_id === a.assessment_id);
+  const entry = (ledger as { assessment: { assessment_id: string }; inputs: LedgerInputs }[]).find(
+    (e) => e.assessment.assessment_id === a.assessment_id,
+  );
   if (!entry) throw new Error('the ledger does not hold the assessment just issued');
   return { ...c, score: a.score, low: a.low, high: a.high, methodology_version: a.methodology_version, facts, inputs: entry.inputs };
 }
 
-export async function askAll(service: ServiceHandle, cases: readonly Case[], concurrency: number, progress?: (done: number) => void): Promise<Answer[]> {
+export async function askAll(
+  service: ServiceHandle,
+  cases: readonly Case[],
+  concurrency: number,
+  progress?: (done: number) => void,
+): Promise<Answer[]> {
   const answers: Answer[] = new Array(cases.length);
   let next = 0;
   let done = 0;

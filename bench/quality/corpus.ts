@@ -111,10 +111,33 @@ export function heldOutLists(): HeldOutLists {
   const allow = clean(phishing.whitelist);
   const allowed = new Set(allow);
   // A domain on both lists (a business whose sub-domain was abused) has no single label.
-  return { disposable: clean(disposable), allow, block: clean(phishing.blacklist).filter((d) => !allowed.has(d)), watched: clean(phishing.fuzzylist), academic: clean(academicDomains()) };
+  return {
+    disposable: clean(disposable),
+    allow,
+    block: clean(phishing.blacklist).filter((d) => !allowed.has(d)),
+    watched: clean(phishing.fuzzylist),
+    academic: clean(academicDomains()),
+  };
 }
 
-const FIRST = ['anna', 'ben', 'carla', 'dev', 'emma', 'farid', 'grace', 'hugo', 'ines', 'jon', 'kemi', 'liam', 'maria', 'noah', 'olga', 'pedro'];
+const FIRST = [
+  'anna',
+  'ben',
+  'carla',
+  'dev',
+  'emma',
+  'farid',
+  'grace',
+  'hugo',
+  'ines',
+  'jon',
+  'kemi',
+  'liam',
+  'maria',
+  'noah',
+  'olga',
+  'pedro',
+];
 const LAST = ['smith', 'garcia', 'khan', 'muller', 'rossi', 'silva', 'nguyen', 'okafor', 'dubois', 'kowalski', 'tanaka', 'jones'];
 const PATHS = ['/', '/login', '/account/verify', '/index.html', '/support', '/wallet/connect'];
 
@@ -127,10 +150,43 @@ function localPart(random: () => number): string {
 }
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {
-  a: 'qs', b: 'vn', c: 'xv', d: 'sf', e: 'wr', f: 'dg', g: 'fh', h: 'gj', i: 'uo', j: 'hk', k: 'jl', l: 'k', m: 'n',
-  n: 'bm', o: 'ip', p: 'o', q: 'w', r: 'et', s: 'ad', t: 'ry', u: 'yi', v: 'cb', w: 'qe', x: 'zc', y: 'tu', z: 'x',
+  a: 'qs',
+  b: 'vn',
+  c: 'xv',
+  d: 'sf',
+  e: 'wr',
+  f: 'dg',
+  g: 'fh',
+  h: 'gj',
+  i: 'uo',
+  j: 'hk',
+  k: 'jl',
+  l: 'k',
+  m: 'n',
+  n: 'bm',
+  o: 'ip',
+  p: 'o',
+  q: 'w',
+  r: 'et',
+  s: 'ad',
+  t: 'ry',
+  u: 'yi',
+  v: 'cb',
+  w: 'qe',
+  x: 'zc',
+  y: 'tu',
+  z: 'x',
 };
-const GLYPHS: [string, string][] = [['o', '0'], ['l', '1'], ['i', 'l'], ['m', 'rn'], ['e', '3'], ['a', '4'], ['s', '5'], ['w', 'vv']];
+const GLYPHS: [string, string][] = [
+  ['o', '0'],
+  ['l', '1'],
+  ['i', 'l'],
+  ['m', 'rn'],
+  ['e', '3'],
+  ['a', '4'],
+  ['s', '5'],
+  ['w', 'vv'],
+];
 const LURES = ['login', 'secure', 'verify', 'support', 'wallet', 'account', 'claim', 'app'];
 const OTHER_SUFFIXES = ['com', 'net', 'org', 'co', 'io', 'xyz', 'app', 'online', 'site'];
 
@@ -158,7 +214,11 @@ export function lookalikeOf(domain: string, random: () => number): string {
     },
     () => `${name}-${pick(LURES, random)}.${pick(OTHER_SUFFIXES, random)}`,
     () => `${pick(LURES, random)}-${name}.${suffix}`,
-    () => `${name}.${pick(OTHER_SUFFIXES.filter((s) => s !== suffix), random)}`,
+    () =>
+      `${name}.${pick(
+        OTHER_SUFFIXES.filter((s) => s !== suffix),
+        random,
+      )}`,
     () => `${name}.${suffix}.${pick(LURES, random)}-${pick(LURES, random)}.${pick(OTHER_SUFFIXES, random)}`,
   ];
   return pick(edits, random)();
@@ -173,7 +233,14 @@ export interface CorpusOptions {
 export function corpus(options: CorpusOptions, lists: HeldOutLists = heldOutLists()): Case[] {
   const random = prng(options.seed);
   const half = Math.ceil(options.perClass / 2);
-  const make = (type: CaseType, label: Label, corpusName: string, domains: readonly string[], value: (d: string) => string, n = options.perClass): Case[] =>
+  const make = (
+    type: CaseType,
+    label: Label,
+    corpusName: string,
+    domains: readonly string[],
+    value: (d: string) => string,
+    n = options.perClass,
+  ): Case[] =>
     sample(domains, n, random).map((domain) => ({ type, value: value(domain), label, corpus: corpusName, half: halfOf(domain), domain }));
   const url = (d: string) => `https://${d}${pick(PATHS, random)}`;
   const email = (d: string) => `${localPart(random)}@${d}`;

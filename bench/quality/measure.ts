@@ -80,7 +80,10 @@ function measureOne(kind: string, disposition: Measurement['disposition'], of: r
 }
 
 /** A neutral fact is read the way its counts lean, so a neutral fact that does tell is seen. */
-function directionOf(disposition: Measurement['disposition'], c: { badWith: number; bad: number; goodWith: number; good: number }): 'supports' | 'weakens' {
+function directionOf(
+  disposition: Measurement['disposition'],
+  c: { badWith: number; bad: number; goodWith: number; good: number },
+): 'supports' | 'weakens' {
   if (disposition !== 'neutral') return disposition;
   return c.badWith / Math.max(1, c.bad) >= c.goodWith / Math.max(1, c.good) ? 'weakens' : 'supports';
 }

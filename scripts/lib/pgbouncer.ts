@@ -30,30 +30,36 @@ export async function startPgBouncer(opts: { poolSize?: number } = {}): Promise<
   chmodSync(dir, 0o755);
   const port = await freePort();
   writeFileSync(join(dir, 'userlist.txt'), ['tas_app', 'tas_ops', 'postgres'].map((u) => `"${u}" ""`).join('\n') + '\n');
-  writeFileSync(join(dir, 'pgbouncer.ini'), [
-    '[databases]',
-    // Every database (each test file clones its own) on the test server.
-    '* = host=127.0.0.1 port=5432',
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = trust',
-    `auth_file = ${join(dir, 'userlist.txt')}`,
-    'admin_users = postgres',
-    'pool_mode = transaction',
-    `default_pool_size = ${opts.poolSize ?? 3}`,
-    'max_client_conn = 500',
-    // node-postgres sends none of these unless asked; the service's pool asks for none behind a pooler (TAS_DB_POOLER).
-    'ignore_startup_parameters = extra_float_digits',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      // Every database (each test file clones its own) on the test server.
+      '* = host=127.0.0.1 port=5432',
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      'admin_users = postgres',
+      'pool_mode = transaction',
+      `default_pool_size = ${opts.poolSize ?? 3}`,
+      'max_client_conn = 500',
+      // node-postgres sends none of these unless asked; the service's pool asks for none behind a pooler (TAS_DB_POOLER).
+      'ignore_startup_parameters = extra_float_digits',
+      '',
+    ].join('\n'),
+  );
   const args = process.getuid?.() === 0 ? ['-u', 'postgres', join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
   const child: ChildProcess = spawn(BIN, args, { stdio: 'ignore' });
   child.on('error', () => undefined);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
     }
     rmSync(dir, { recursive: true, force: true });
   };

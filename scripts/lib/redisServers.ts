@@ -74,11 +74,16 @@ function startProcess(args: string[], dir: string): ChildProcess {
 }
 
 async function killAll(children: ChildProcess[], dir: string): Promise<void> {
-  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGKILL');
-  })));
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGKILL');
+        }),
+    ),
+  );
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -93,16 +98,34 @@ export async function startRedisCluster(): Promise<ClusterServers> {
     for (let i = 0; i < 3; i += 1) {
       const port = await freePort();
       ports.push(port);
-      children.push(startProcess([
-        '--port', String(port), ...COMMON, '--dir', dir, '--logfile', join(dir, `redis-${port}.log`),
-        '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`),
-        // A node that stops answering is failed within two seconds, not fifteen.
-        '--cluster-node-timeout', '2000',
-      ], dir));
+      children.push(
+        startProcess(
+          [
+            '--port',
+            String(port),
+            ...COMMON,
+            '--dir',
+            dir,
+            '--logfile',
+            join(dir, `redis-${port}.log`),
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            join(dir, `nodes-${port}.conf`),
+            // A node that stops answering is failed within two seconds, not fifteen.
+            '--cluster-node-timeout',
+            '2000',
+          ],
+          dir,
+        ),
+      );
     }
     for (const port of ports) await waitFor(`redis ${port}`, async () => (await cli(port, 'ping')) === 'PONG');
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
-    for (const port of ports) await waitFor(`cluster state on ${port}`, async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'));
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
+      timeout: 30_000,
+    });
+    for (const port of ports)
+      await waitFor(`cluster state on ${port}`, async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'));
   } catch (error) {
     await killAll(children, dir);
     throw error;
@@ -122,21 +145,40 @@ export async function startRedisSentinel(name = 'tasprimary'): Promise<SentinelS
   const [primary, replica, sentinel] = [await freePort(), await freePort(), await freePort()];
   try {
     children.push(startProcess(['--port', String(primary), ...COMMON, '--dir', dir, '--logfile', join(dir, 'primary.log')], dir));
-    children.push(startProcess(['--port', String(replica), ...COMMON, '--dir', dir, '--logfile', join(dir, 'replica.log'), '--replicaof', '127.0.0.1', String(primary)], dir));
+    children.push(
+      startProcess(
+        [
+          '--port',
+          String(replica),
+          ...COMMON,
+          '--dir',
+          dir,
+          '--logfile',
+          join(dir, 'replica.log'),
+          '--replicaof',
+          '127.0.0.1',
+          String(primary),
+        ],
+        dir,
+      ),
+    );
     await waitFor('replica in sync', async () => (await cli(replica, 'info', 'replication')).includes('master_link_status:up'));
     const conf = join(dir, 'sentinel.conf');
-    writeFileSync(conf, [
-      `port ${sentinel}`,
-      'bind 127.0.0.1',
-      'protected-mode no',
-      `dir ${dir}`,
-      `logfile ${join(dir, 'sentinel.log')}`,
-      `sentinel monitor ${name} 127.0.0.1 ${primary} 1`,
-      `sentinel down-after-milliseconds ${name} 1000`,
-      `sentinel failover-timeout ${name} 5000`,
-      `sentinel parallel-syncs ${name} 1`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      conf,
+      [
+        `port ${sentinel}`,
+        'bind 127.0.0.1',
+        'protected-mode no',
+        `dir ${dir}`,
+        `logfile ${join(dir, 'sentinel.log')}`,
+        `sentinel monitor ${name} 127.0.0.1 ${primary} 1`,
+        `sentinel down-after-milliseconds ${name} 1000`,
+        `sentinel failover-timeout ${name} 5000`,
+        `sentinel parallel-syncs ${name} 1`,
+        '',
+      ].join('\n'),
+    );
     children.push(spawn('redis-server', [conf, '--sentinel'], { cwd: dir, stdio: 'ignore' }));
     await waitFor('sentinel sees the replica', async () => (await cli(sentinel, 'sentinel', 'replicas', name)).includes(String(replica)));
   } catch (error) {

@@ -2,7 +2,16 @@ import type { Absence, Signal } from '../checks/types.js';
 import { labelFor } from '../policies/index.js';
 import type { Assessment } from '../../machines/types.js';
 import type { CurrentPolicy } from '../policies/index.js';
-import { admitEvidence, isNarrowEnough, score, summarizeEvidence, toLedgerSignals, type LedgerSignal, type MethodologyVersion, type Stake } from '../scoring/index.js';
+import {
+  admitEvidence,
+  isNarrowEnough,
+  score,
+  summarizeEvidence,
+  toLedgerSignals,
+  type LedgerSignal,
+  type MethodologyVersion,
+  type Stake,
+} from '../scoring/index.js';
 
 /**
  * One assessment from the evidence gathered so far: admission, the one
@@ -70,7 +79,12 @@ export function assess(input: AssessInput): AssessOutput {
       evidence: summarizeEvidence({ as_of: input.asOf, signals: admission.signals, absences: k }),
       entity_id: input.entityId,
     },
-    inputs: { methodology_version: result.methodology_version, as_of: input.asOf, evidence: toLedgerSignals(admission.signals), absences: k },
+    inputs: {
+      methodology_version: result.methodology_version,
+      as_of: input.asOf,
+      evidence: toLedgerSignals(admission.signals),
+      absences: k,
+    },
     narrowEnough: isNarrowEnough(result.low, result.high, input.stake),
   };
 }

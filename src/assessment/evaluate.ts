@@ -43,7 +43,12 @@ export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[]
 }
 
 /** Runs the plan's inline checks (pure computation) through runCheck's rules, which turn any throw into an absence. */
-export async function runInline(plan: CheckPlan, facts: Pick<InquiryFacts, 'presentations' | 'claim'>, env: CheckEnvironment, now: Date): Promise<{ signals: Signal[]; absences: Absence[] }> {
+export async function runInline(
+  plan: CheckPlan,
+  facts: Pick<InquiryFacts, 'presentations' | 'claim'>,
+  env: CheckEnvironment,
+  now: Date,
+): Promise<{ signals: Signal[]; absences: Absence[] }> {
   const signals: Signal[] = [];
   const absences: Absence[] = [...plan.absences];
   const controller = new AbortController();
@@ -65,7 +70,10 @@ export async function runInline(plan: CheckPlan, facts: Pick<InquiryFacts, 'pres
 }
 
 /** The assessment and its ledger record from the evidence so far. */
-export function assessNow(facts: InquiryFacts, input: { assessmentId: string; asOf: Date; signals: Signal[]; absences: Absence[]; pendingCount: number; preliminary: boolean }): AssessOutput & { record: { inputs: AssessOutput['inputs']; findings: ReturnType<typeof buildFindings> } } {
+export function assessNow(
+  facts: InquiryFacts,
+  input: { assessmentId: string; asOf: Date; signals: Signal[]; absences: Absence[]; pendingCount: number; preliminary: boolean },
+): AssessOutput & { record: { inputs: AssessOutput['inputs']; findings: ReturnType<typeof buildFindings> } } {
   const asOf = input.asOf.toISOString();
   const out = assess({
     inquiryId: facts.inquiryId,
@@ -88,14 +96,24 @@ export function assessNow(facts: InquiryFacts, input: { assessmentId: string; as
     signals: input.signals,
     absences: input.absences,
     graph: facts.graph,
-    coverage: { tierCeiling: facts.tierCeiling, checksRun: facts.checksRun, checksAnswered: Math.max(0, facts.checksRun - unanswered), gaps: facts.gaps },
+    coverage: {
+      tierCeiling: facts.tierCeiling,
+      checksRun: facts.checksRun,
+      checksAnswered: Math.max(0, facts.checksRun - unanswered),
+      gaps: facts.gaps,
+    },
     generatedAt: asOf,
   });
   return { ...out, record: { inputs: out.inputs, findings } };
 }
 
 export function timeoutAbsences(pending: readonly { presentation: NormalisedPresentation }[]): Absence[] {
-  return pending.map((p) => ({ about: p.presentation.value, about_type: p.presentation.type, kind: 'timeout', reason: 'The check did not answer before the deadline.' }));
+  return pending.map((p) => ({
+    about: p.presentation.value,
+    about_type: p.presentation.type,
+    kind: 'timeout',
+    reason: 'The check did not answer before the deadline.',
+  }));
 }
 
 export function checkById(checks: readonly CheckDefinition[]): Map<string, CheckDefinition> {

@@ -38,7 +38,12 @@ export interface Gathered {
   bindings: MaterialBinding[];
 }
 
-export async function gatherSubject(db: Db, principal: Principal, body: InquiryRequest, artifactTypes: ReadonlySet<string>): Promise<Gathered> {
+export async function gatherSubject(
+  db: Db,
+  principal: Principal,
+  body: InquiryRequest,
+  artifactTypes: ReadonlySet<string>,
+): Promise<Gathered> {
   const materialIds = body.material_ids ?? [];
   const entityOnly = (body.subject.presentations ?? []).length === 0 && body.subject.entity_id !== undefined;
   if (materialIds.length === 0 && !entityOnly) return { body, bindings: [] };
@@ -62,11 +67,16 @@ async function fromMaterial(tx: Tx, materialIds: readonly string[]): Promise<Mat
       continue;
     }
     if (material.status !== 'extracted') {
-      refusals.push({ loc: ['body', 'material_ids', i], msg: `The material is ${material.status}, not extracted: there is nothing to reason over yet.`, type: 'not_extracted' });
+      refusals.push({
+        loc: ['body', 'material_ids', i],
+        msg: `The material is ${material.status}, not extracted: there is nothing to reason over yet.`,
+        type: 'not_extracted',
+      });
       continue;
     }
     for (const row of await listExtractions(tx, materialId)) {
-      if (row.target_kind === 'artifact' && row.value !== null) bindings.push({ material_id: materialId, binding_id: row.binding_id, type: row.type, value: row.value });
+      if (row.target_kind === 'artifact' && row.value !== null)
+        bindings.push({ material_id: materialId, binding_id: row.binding_id, type: row.type, value: row.value });
     }
   }
   if (refusals.length > 0) throw new ValidationFailure(refusals);
@@ -78,5 +88,8 @@ async function knownValues(tx: Tx, entityId: string): Promise<{ type: string; va
   const survivor = await survivorOf(tx, entityId);
   if (survivor === null) return [];
   const known = await identifiersOf(tx, await membersOf(tx, survivor.id));
-  return [...known].reverse().slice(0, MAX_FROM_ENTITY).map((k) => ({ type: k.type, value: k.value }));
+  return [...known]
+    .reverse()
+    .slice(0, MAX_FROM_ENTITY)
+    .map((k) => ({ type: k.type, value: k.value }));
 }

@@ -67,7 +67,12 @@ export function planChecks(input: {
     for (const beyond of checksBeyondCeiling(input.checks, presentation.type, input.tierCeiling)) count(beyond, 'beyond_tier_ceiling');
     for (const off of input.switchedOff ?? []) if (off.artifactTypes.includes(presentation.type)) count(off, 'switched_off');
     if (reachable.length === 0 && !input.checks.some((c) => c.artifactTypes.includes(presentation.type))) {
-      absences.push({ about: presentation.value, about_type: presentation.type, kind: 'unregistered', reason: 'No check is registered for this type of value.' });
+      absences.push({
+        about: presentation.value,
+        about_type: presentation.type,
+        kind: 'unregistered',
+        reason: 'No check is registered for this type of value.',
+      });
     }
     // One digest per value, not per check: a value has a few dozen checks and each would hash it again.
     const digest = valueDigest(presentation);
@@ -79,7 +84,12 @@ export function planChecks(input: {
   candidates.sort(byValuePerCost);
   const allowed = extraChecksWorthRunning(input.stake);
   for (const skipped of candidates.slice(allowed)) {
-    absences.push({ about: skipped.presentation.value, about_type: skipped.presentation.type, kind: 'budget', reason: 'Not run: the stake did not justify more checks.' });
+    absences.push({
+      about: skipped.presentation.value,
+      about_type: skipped.presentation.type,
+      kind: 'budget',
+      reason: 'Not run: the stake did not justify more checks.',
+    });
   }
   // The budget is spent first, so a check whose dependency is down is counted exactly as when it is up.
   const worker: PlannedCheck[] = [];
@@ -88,7 +98,12 @@ export function planChecks(input: {
     if (unreachable === null) worker.push(planned);
     else inline.push(answeredAtOnce(planned, unreachable));
   }
-  return { inline, worker, absences, gaps: [...gaps.values()].sort((a, b) => (a.reason + a.tier + a.kind).localeCompare(b.reason + b.tier + b.kind)) };
+  return {
+    inline,
+    worker,
+    absences,
+    gaps: [...gaps.values()].sort((a, b) => (a.reason + a.tier + a.kind).localeCompare(b.reason + b.tier + b.kind)),
+  };
 }
 
 /**

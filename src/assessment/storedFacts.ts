@@ -22,23 +22,41 @@ export const StoredInquiryFacts = z.looseObject({
   tierCeiling: Tier,
   subject: z.array(z.looseObject({ type: z.string(), value: z.string() })),
   presentations: z.array(Presentation),
-  claim: z.looseObject({
-    name: z.string().optional(), country: z.string().optional(), email: z.string().optional(),
-    phone: z.string().optional(), organisation: z.string().optional(), website: z.string().optional(),
-  }).optional(),
+  claim: z
+    .looseObject({
+      name: z.string().optional(),
+      country: z.string().optional(),
+      email: z.string().optional(),
+      phone: z.string().optional(),
+      organisation: z.string().optional(),
+      website: z.string().optional(),
+    })
+    .optional(),
   policy: z.looseObject({ version: z.int(), body: PolicyIn }).nullable(),
   render: z.enum(['none', 'template', 'model']),
   renderLang: z.string().optional(),
-  gaps: z.array(z.looseObject({ tier: Tier, kind: z.string(), count: z.number(), reason: z.enum(['beyond_tier_ceiling', 'switched_off']) })),
+  gaps: z.array(
+    z.looseObject({ tier: Tier, kind: z.string(), count: z.number(), reason: z.enum(['beyond_tier_ceiling', 'switched_off']) }),
+  ),
   checksRun: z.number(),
-  graph: z.looseObject({
-    shared: z.array(z.looseObject({
-      type: z.string(), value: z.string(), normalised: z.string(), otherEntities: z.number(), adverseEntities: z.number().optional(),
-    })),
-  }).optional(),
+  graph: z
+    .looseObject({
+      shared: z.array(
+        z.looseObject({
+          type: z.string(),
+          value: z.string(),
+          normalised: z.string(),
+          otherEntities: z.number(),
+          adverseEntities: z.number().optional(),
+        }),
+      ),
+    })
+    .optional(),
   deadlineAt: z.number(),
   pendingIndex: z.record(z.string(), Presentation),
-  materialBindings: z.array(z.looseObject({ material_id: z.string(), binding_id: z.string(), type: z.string(), value: z.string() })).optional(),
+  materialBindings: z
+    .array(z.looseObject({ material_id: z.string(), binding_id: z.string(), type: z.string(), value: z.string() }))
+    .optional(),
 });
 
 export function parseInquiryFacts(stored: unknown): InquiryFacts {

@@ -10,15 +10,25 @@ export type { ChainRow };
  */
 export const GENESIS = Buffer.alloc(32);
 
-
 export function chainKeyOf(row: Pick<ChainRow, 'tenant_id' | 'mode'>): string {
   return row.tenant_id ? `${row.tenant_id}:${row.mode}` : 'anonymous';
 }
 
 export function canonicalRow(r: ChainRow): string {
   return JSON.stringify([
-    r.audit_id, new Date(r.occurred_at).toISOString(), r.tenant_id, r.mode, r.principal, r.action,
-    r.target_kind, r.target_id, r.status, r.rule, r.purpose, r.cost_amount, r.cost_currency,
+    r.audit_id,
+    new Date(r.occurred_at).toISOString(),
+    r.tenant_id,
+    r.mode,
+    r.principal,
+    r.action,
+    r.target_kind,
+    r.target_id,
+    r.status,
+    r.rule,
+    r.purpose,
+    r.cost_amount,
+    r.cost_currency,
   ]);
 }
 

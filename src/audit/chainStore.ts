@@ -65,14 +65,35 @@ export interface ChainLink {
 /** A sealing pass's links, in one statement (the hashes travel as hex). */
 export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<void> {
   if (links.length === 0) return;
-  const column = <T,>(pick: (l: ChainLink) => T) => links.map(pick);
+  const column = <T>(pick: (l: ChainLink) => T) => links.map(pick);
   await tx.query(sql.unsafe`
     INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
     SELECT a, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
-    FROM unnest(${sql.array(column((l) => l.auditId), 'uuid')}, ${sql.array(column((l) => l.chainKey), 'text')},
-                ${sql.array(column((l) => l.tenantId), 'uuid')}, ${sql.array(column((l) => l.mode), 'text')},
-                ${sql.array(column((l) => l.position), 'int8')}, ${sql.array(column((l) => l.prev.toString('hex')), 'text')},
-                ${sql.array(column((l) => l.hash.toString('hex')), 'text')}) AS x(a, k, t, m, p, ph, h)`);
+    FROM unnest(${sql.array(
+      column((l) => l.auditId),
+      'uuid',
+    )}, ${sql.array(
+      column((l) => l.chainKey),
+      'text',
+    )},
+                ${sql.array(
+                  column((l) => l.tenantId),
+                  'uuid',
+                )}, ${sql.array(
+                  column((l) => l.mode),
+                  'text',
+                )},
+                ${sql.array(
+                  column((l) => l.position),
+                  'int8',
+                )}, ${sql.array(
+                  column((l) => l.prev.toString('hex')),
+                  'text',
+                )},
+                ${sql.array(
+                  column((l) => l.hash.toString('hex')),
+                  'text',
+                )}) AS x(a, k, t, m, p, ph, h)`);
 }
 
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });

@@ -13,7 +13,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `Link: rel="next"` header gives the next page, with the same filters, when
  * there may be one.
  */
-type AuditListQuery = { after?: string; limit: number; operation?: string; status?: number; key_id?: string; since?: string; until?: string };
+type AuditListQuery = {
+  after?: string;
+  limit: number;
+  operation?: string;
+  status?: number;
+  key_id?: string;
+  since?: string;
+  until?: string;
+};
 
 const KEY_PRINCIPAL = /^key:([0-9a-f-]{36})$/;
 export function createListAudit(deps: { db: Db }): Handler {
@@ -22,15 +30,20 @@ export function createListAudit(deps: { db: Db }): Handler {
     const query = ctx.query as AuditListQuery;
     const { after, limit } = query;
     if (after !== undefined && !UUID.test(after)) {
-      throw new ValidationFailure([{ loc: ['query', 'after'], msg: 'The cursor is the audit_id of a row already read', type: 'uuid_parsing' }]);
+      throw new ValidationFailure([
+        { loc: ['query', 'after'], msg: 'The cursor is the audit_id of a row already read', type: 'uuid_parsing' },
+      ]);
     }
     const rows = await withTenant(deps.db, principal, async (tx) => {
       if (after !== undefined && !(await auditIdVisible(tx, after))) {
         throw new ValidationFailure([{ loc: ['query', 'after'], msg: 'Unknown cursor', type: 'cursor_unknown' }]);
       }
       return listAudit(tx, after ?? null, limit, {
-        operation: query.operation, status: query.status, principal: query.key_id === undefined ? undefined : `key:${query.key_id}`,
-        since: query.since, until: query.until,
+        operation: query.operation,
+        status: query.status,
+        principal: query.key_id === undefined ? undefined : `key:${query.key_id}`,
+        since: query.since,
+        until: query.until,
       });
     });
     const body = rows.map((r) => ({
@@ -51,7 +64,8 @@ export function createListAudit(deps: { db: Db }): Handler {
     const last = rows.at(-1);
     if (last && rows.length === limit) {
       const next = new URLSearchParams({ after: last.audit_id, limit: String(limit) });
-      for (const name of ['operation', 'status', 'key_id', 'since', 'until'] as const) if (query[name] !== undefined) next.set(name, String(query[name]));
+      for (const name of ['operation', 'status', 'key_id', 'since', 'until'] as const)
+        if (query[name] !== undefined) next.set(name, String(query[name]));
       headers.Link = `</v1/admin/audit?${next.toString()}>; rel="next"`;
     }
     return { status: 200, body, headers };

@@ -27,11 +27,22 @@ export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS): Promise<nu
       const key = chainKeyOf(row);
       const head = heads.get(key) ?? { position: 0, hash: GENESIS };
       const next = { position: head.position + 1, hash: link(head.hash, row) };
-      links.push({ auditId: row.audit_id, chainKey: key, tenantId: row.tenant_id, mode: row.mode, position: next.position, prev: head.hash, hash: next.hash });
+      links.push({
+        auditId: row.audit_id,
+        chainKey: key,
+        tenantId: row.tenant_id,
+        mode: row.mode,
+        position: next.position,
+        prev: head.hash,
+        hash: next.hash,
+      });
       heads.set(key, next);
     }
     await insertLinks(tx, links);
-    await unlistSealed(tx, rows.map((r) => r.audit_id));
+    await unlistSealed(
+      tx,
+      rows.map((r) => r.audit_id),
+    );
     return rows.length;
   });
 }

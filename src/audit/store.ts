@@ -79,10 +79,13 @@ export interface AuditFilters {
 }
 
 /** The tenant's rows (RLS scopes them), oldest first, strictly after the row whose id is the cursor. */
-export async function listAudit(tx: Tx, afterAuditId: string | null, limit: number, filters: AuditFilters = {}): Promise<readonly AuditRow[]> {
-  const after = afterAuditId === null
-    ? sql.fragment`0`
-    : sql.fragment`(SELECT seq FROM audit_log WHERE audit_id = ${afterAuditId})`;
+export async function listAudit(
+  tx: Tx,
+  afterAuditId: string | null,
+  limit: number,
+  filters: AuditFilters = {},
+): Promise<readonly AuditRow[]> {
+  const after = afterAuditId === null ? sql.fragment`0` : sql.fragment`(SELECT seq FROM audit_log WHERE audit_id = ${afterAuditId})`;
   const conditions = [
     sql.fragment`seq > ${after}`,
     ...(filters.operation !== undefined ? [sql.fragment`action = ${filters.operation}`] : []),

@@ -14,8 +14,16 @@ import type { Grants, RegistryCache } from '../registry/index.js';
  * intent (rule I14); an unregistered artifact type is rule I15, named at its
  * place in the body.
  */
-export const PURPOSE_REFUSAL = ValidationFailure.rule('I13', ['body', 'purpose'], 'The declared purpose is not permitted for this tenant (rule I13).');
-export const INTENT_REFUSAL = ValidationFailure.rule('I14', ['body', 'intent'], 'The declared intent is not permitted for this tenant (rule I14).');
+export const PURPOSE_REFUSAL = ValidationFailure.rule(
+  'I13',
+  ['body', 'purpose'],
+  'The declared purpose is not permitted for this tenant (rule I13).',
+);
+export const INTENT_REFUSAL = ValidationFailure.rule(
+  'I14',
+  ['body', 'intent'],
+  'The declared intent is not permitted for this tenant (rule I14).',
+);
 
 export interface AdmissionDeps {
   registry: RegistryCache;
@@ -57,7 +65,15 @@ export function intentPermitted(grants: Grants, policy: CurrentPolicy | null, in
 
 /** I15 for each presented type not registered to the tenant, at `['body', ...at, 'presentations', i, 'type']`. */
 export function unregisteredTypes(grants: Grants, presentations: readonly { type: string }[], at: (string | number)[]): ValidationItem[] {
-  return presentations.flatMap((p, i) => (grants.artifactTypes.has(p.type)
-    ? []
-    : [{ loc: ['body', ...at, 'presentations', i, 'type'], msg: 'Not an artifact type registered to this tenant (rule I15).', type: 'I15' }]));
+  return presentations.flatMap((p, i) =>
+    grants.artifactTypes.has(p.type)
+      ? []
+      : [
+          {
+            loc: ['body', ...at, 'presentations', i, 'type'],
+            msg: 'Not an artifact type registered to this tenant (rule I15).',
+            type: 'I15',
+          },
+        ],
+  );
 }

@@ -14,8 +14,7 @@ export interface Principal {
 }
 
 export type AuthOutcome =
-  | { ok: true; principal: Principal }
-  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired' };
+  { ok: true; principal: Principal } | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired' };
 
 /**
  * A verified key is remembered in-process for at most CACHE_TTL_MS so the hot
@@ -52,7 +51,11 @@ export function createAuthenticator(deps: { db: Db; pepper: string | Keyring; no
     const salt = await keySalt(deps.db, parsed.keyId);
     if (salt === null) return { ok: false, reason: 'unknown' };
     const candidates = keyHashCandidates(ring, salt, token);
-    const row = await verifyKey(deps.db, parsed.keyId, candidates.map((c) => c.hash));
+    const row = await verifyKey(
+      deps.db,
+      parsed.keyId,
+      candidates.map((c) => c.hash),
+    );
     if (!row || row.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
     const keep = candidates[0]!;
     // Made under an earlier pepper or derivation: hashed again under the current one on this use,

@@ -27,16 +27,25 @@ export interface PepperRotationReport {
 }
 
 const EndpointRow = z.object({
-  id: z.string(), tenant_id: z.string(), secret_sealed: z.instanceof(Buffer), previous_secret_sealed: z.instanceof(Buffer).nullable(),
+  id: z.string(),
+  tenant_id: z.string(),
+  secret_sealed: z.instanceof(Buffer),
+  previous_secret_sealed: z.instanceof(Buffer).nullable(),
 });
 const SigningKeyRow = z.object({ kid: z.string(), private_sealed: z.instanceof(Buffer) });
 
 export async function rotatePepper(db: Db, ring: Keyring): Promise<PepperRotationReport> {
   const report: PepperRotationReport = {
-    pepperId: pepperId(ring.current), webhookSecrets: { resealed: 0, current: 0 }, exportKeys: { resealed: 0, current: 0 }, apiKeysWaiting: 0, unopenable: [],
+    pepperId: pepperId(ring.current),
+    webhookSecrets: { resealed: 0, current: 0 },
+    exportKeys: { resealed: 0, current: 0 },
+    apiKeysWaiting: 0,
+    unopenable: [],
   };
   await withSystem(db, async (tx) => {
-    for (const row of await tx.any(sql.type(EndpointRow)`SELECT id, tenant_id, secret_sealed, previous_secret_sealed FROM webhook_endpoints ORDER BY id`)) {
+    for (const row of await tx.any(
+      sql.type(EndpointRow)`SELECT id, tenant_id, secret_sealed, previous_secret_sealed FROM webhook_endpoints ORDER BY id`,
+    )) {
       await resealEndpoint(tx, ring, row, report);
     }
     for (const row of await tx.any(sql.type(SigningKeyRow)`SELECT kid, private_sealed FROM export_signing_keys ORDER BY kid`)) {

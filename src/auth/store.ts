@@ -16,7 +16,9 @@ export type KeyRow = z.infer<typeof KeyRow>;
 
 /** A key's salt by its id (000035: random bytes, nothing of its tenant), or null for no such key. */
 export async function keySalt(db: Db | Tx, keyId: string): Promise<Buffer | null> {
-  return db.maybeOneFirst(sql.type(z.object({ salt: z.instanceof(Buffer) }))`SELECT s AS salt FROM tas_key_salt(${keyId}::uuid) AS s WHERE s IS NOT NULL`);
+  return db.maybeOneFirst(
+    sql.type(z.object({ salt: z.instanceof(Buffer) }))`SELECT s AS salt FROM tas_key_salt(${keyId}::uuid) AS s WHERE s IS NOT NULL`,
+  );
 }
 
 const VerifiedKeyRow = KeyRow.extend({ hash: z.instanceof(Buffer), pepper_kid: z.string().nullable() });
@@ -29,7 +31,10 @@ export type VerifiedKeyRow = z.infer<typeof VerifiedKeyRow>;
 export async function verifyKey(db: Db | Tx, keyId: string, hashes: readonly Buffer[]): Promise<VerifiedKeyRow | null> {
   return db.maybeOne(sql.type(VerifiedKeyRow)`
     SELECT id, tenant_id, mode, name, scopes, expires_at, revoked_at, hash, pepper_kid
-    FROM tas_key_verify_any(${keyId}::uuid, ARRAY[${sql.join(hashes.map((h) => sql.binary(h)), sql.fragment`, `)}]::bytea[])`);
+    FROM tas_key_verify_any(${keyId}::uuid, ARRAY[${sql.join(
+      hashes.map((h) => sql.binary(h)),
+      sql.fragment`, `,
+    )}]::bytea[])`);
 }
 
 /** Replaces a key's hash made under an earlier pepper with the current one (rehash on use; 000065). */
@@ -66,8 +71,14 @@ export async function revokeKey(tx: Tx, keyId: string): Promise<boolean> {
 }
 
 const KeyListRow = z.object({
-  id: z.string(), mode: z.enum(['live', 'test']), name: z.string(), scopes: z.array(z.string()),
-  created_at: z.string(), expires_at: z.string().nullable(), revoked_at: z.string().nullable(), last_used_at: z.string().nullable(),
+  id: z.string(),
+  mode: z.enum(['live', 'test']),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
 });
 export type KeyListRow = z.infer<typeof KeyListRow>;
 

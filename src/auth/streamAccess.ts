@@ -6,8 +6,16 @@ import { keyStateOf, type KeyState } from './store.js';
 import { createStreamTickets } from './streamTickets.js';
 
 /** Tickets and the key look-ups streams need, from the app's own dependencies. */
-export function createStreamAccess(deps: { db: Db; redis: RedisClient; config: Pick<Config, 'TAS_REDIS_PREFIX' | 'TAS_STREAM_TICKET_TTL_SECONDS'> }) {
-  const tickets = createStreamTickets({ redis: deps.redis, prefix: deps.config.TAS_REDIS_PREFIX, ttlSeconds: deps.config.TAS_STREAM_TICKET_TTL_SECONDS });
+export function createStreamAccess(deps: {
+  db: Db;
+  redis: RedisClient;
+  config: Pick<Config, 'TAS_REDIS_PREFIX' | 'TAS_STREAM_TICKET_TTL_SECONDS'>;
+}) {
+  const tickets = createStreamTickets({
+    redis: deps.redis,
+    prefix: deps.config.TAS_REDIS_PREFIX,
+    ttlSeconds: deps.config.TAS_STREAM_TICKET_TTL_SECONDS,
+  });
   const keyState = (principal: Principal): Promise<KeyState> => withTenant(deps.db, principal, (tx) => keyStateOf(tx, principal.keyId));
   return {
     tickets,

@@ -51,21 +51,32 @@ export function calibrationReports(rows: readonly ScoredOutcome[]): CalibrationR
 function report(version: string, items: { s: ScoredOutcome; y: 0 | 1 }[]): CalibrationReport {
   const n = items.length;
   const brier = items.reduce((acc, { s, y }) => acc + (s.score / 100 - y) ** 2, 0) / n;
-  const bins = Array.from({ length: BINS }, (_, b) => binOf(b, items.filter(({ s }) => Math.min(BINS - 1, Math.floor(s.score / 10)) === b)));
+  const bins = Array.from({ length: BINS }, (_, b) =>
+    binOf(
+      b,
+      items.filter(({ s }) => Math.min(BINS - 1, Math.floor(s.score / 10)) === b),
+    ),
+  );
   const ece = bins.reduce((acc, b) => (b.count === 0 ? acc : acc + (b.count / n) * Math.abs(b.mean_score! / 100 - b.observed_rate!)), 0);
   return { methodology_version: version, outcomes: n, brier: round(brier), ece: round(ece), bins };
 }
 
 function binOf(b: number, items: { s: ScoredOutcome; y: 0 | 1 }[]): ReliabilityBin {
   const label = b === BINS - 1 ? '90-100' : `${b * 10}-${b * 10 + 9}`;
-  if (items.length === 0) return { bin: label, count: 0, mean_score: null, observed_rate: null, mean_low: null, mean_high: null, inside_interval: null };
+  if (items.length === 0)
+    return { bin: label, count: 0, mean_score: null, observed_rate: null, mean_low: null, mean_high: null, inside_interval: null };
   const mean = (f: (x: { s: ScoredOutcome; y: 0 | 1 }) => number) => items.reduce((acc, x) => acc + f(x), 0) / items.length;
   const rate = mean((x) => x.y);
   const low = mean((x) => x.s.low);
   const high = mean((x) => x.s.high);
   return {
-    bin: label, count: items.length, mean_score: round(mean((x) => x.s.score)), observed_rate: round(rate),
-    mean_low: round(low), mean_high: round(high), inside_interval: rate * 100 >= low && rate * 100 <= high,
+    bin: label,
+    count: items.length,
+    mean_score: round(mean((x) => x.s.score)),
+    observed_rate: round(rate),
+    mean_low: round(low),
+    mean_high: round(high),
+    inside_interval: rate * 100 >= low && rate * 100 <= high,
   };
 }
 
@@ -81,8 +92,12 @@ export function reliabilitySvg(r: CalibrationReport): string {
   const x = (score: number) => pad + (score / 100) * span;
   const y = (rate: number) => size - pad - rate * span;
   const max = Math.max(1, ...r.bins.map((b) => b.count));
-  const dots = r.bins.filter((b) => b.count > 0).map((b) =>
-    `<circle cx="${x(b.mean_score!).toFixed(1)}" cy="${y(b.observed_rate!).toFixed(1)}" r="${(3 + 9 * Math.sqrt(b.count / max)).toFixed(1)}" fill="${b.inside_interval ? '#2b7' : '#d43'}"><title>${b.bin}: ${b.count} outcomes, rate ${b.observed_rate}</title></circle>`);
+  const dots = r.bins
+    .filter((b) => b.count > 0)
+    .map(
+      (b) =>
+        `<circle cx="${x(b.mean_score!).toFixed(1)}" cy="${y(b.observed_rate!).toFixed(1)}" r="${(3 + 9 * Math.sqrt(b.count / max)).toFixed(1)}" fill="${b.inside_interval ? '#2b7' : '#d43'}"><title>${b.bin}: ${b.count} outcomes, rate ${b.observed_rate}</title></circle>`,
+    );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">`,
     `<rect width="${size}" height="${size}" fill="white"/>`,

@@ -52,69 +52,163 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     const current = await deps.cases.view(principal, caseId);
     ctx.audit.purpose = current.purpose;
     if (current.state === 'closed' || current.state === 'signed_off') {
-      throw new ServiceProblem('conflict', current.state === 'closed' ? 'A closed case takes no more evidence.' : 'A signed-off case takes no more evidence; a reviewer must request changes first.', {
-        case_state: current.state, legal_hold: current.legal_hold,
-      });
+      throw new ServiceProblem(
+        'conflict',
+        current.state === 'closed'
+          ? 'A closed case takes no more evidence.'
+          : 'A signed-off case takes no more evidence; a reviewer must request changes first.',
+        {
+          case_state: current.state,
+          legal_hold: current.legal_hold,
+        },
+      );
     }
     if (body.choose) return choose(ctx, principal, current, body, body.choose);
     const request = inquiryRequest(current, body.seed as Record<string, unknown>, body.intent!, body.human_gate ? 't0' : body.tier_ceiling);
     if (body.human_gate) return gated(ctx, principal, current, request, body.intent!);
     await withinBudget(ctx, principal, current, request, body.max_cost);
     const answer = await runHop(ctx, principal, request);
-    await deps.cases.recordExpansion(ctx, principal, caseId, {
-      outcome: 'expanded', inquiry_id: answer.inquiryId, gate: null, chosen: [], cost: cost(ctx), entity_ids: answer.entityIds, reason: null,
-    }, 202);
+    await deps.cases.recordExpansion(
+      ctx,
+      principal,
+      caseId,
+      {
+        outcome: 'expanded',
+        inquiry_id: answer.inquiryId,
+        gate: null,
+        chosen: [],
+        cost: cost(ctx),
+        entity_ids: answer.entityIds,
+        reason: null,
+      },
+      202,
+    );
     return { inquiry: answer.inquiry };
   }
 
-  async function gated(ctx: CallContext, principal: Principal, current: CaseOut, request: InquiryRequest, intent: string): Promise<ExpansionAnswer> {
+  async function gated(
+    ctx: CallContext,
+    principal: Principal,
+    current: CaseOut,
+    request: InquiryRequest,
+    intent: string,
+  ): Promise<ExpansionAnswer> {
     const answer = await runHop(ctx, principal, request);
     const gate: CaseGate = {
-      gate_id: answer.inquiryId, seed: request.subject as Record<string, unknown>, intent, candidates: await candidatesOf(principal, answer.inquiryId, answer.entityIds),
-      open: true, opened_at: ctx.occurredAt,
+      gate_id: answer.inquiryId,
+      seed: request.subject as Record<string, unknown>,
+      intent,
+      candidates: await candidatesOf(principal, answer.inquiryId, answer.entityIds),
+      open: true,
+      opened_at: ctx.occurredAt,
     };
-    await deps.cases.recordExpansion(ctx, principal, current.case_id, {
-      outcome: 'gated', inquiry_id: answer.inquiryId, gate, chosen: [], cost: cost(ctx), entity_ids: [], reason: null,
-    }, 202);
+    await deps.cases.recordExpansion(
+      ctx,
+      principal,
+      current.case_id,
+      {
+        outcome: 'gated',
+        inquiry_id: answer.inquiryId,
+        gate,
+        chosen: [],
+        cost: cost(ctx),
+        entity_ids: [],
+        reason: null,
+      },
+      202,
+    );
     return { inquiry: answer.inquiry };
   }
 
-  async function choose(ctx: CallContext, principal: Principal, current: CaseOut, body: CaseExpandIn, chosen: NonNullable<CaseExpandIn['choose']>): Promise<ExpansionAnswer> {
+  async function choose(
+    ctx: CallContext,
+    principal: Principal,
+    current: CaseOut,
+    body: CaseExpandIn,
+    chosen: NonNullable<CaseExpandIn['choose']>,
+  ): Promise<ExpansionAnswer> {
     const gate = await deps.cases.gate(principal, current.case_id, chosen.inquiry_id);
-    if (!gate) throw new ValidationFailure([{ loc: ['body', 'choose', 'inquiry_id'], msg: 'No gated expansion of this case has that inquiry id.', type: 'not_found' }]);
+    if (!gate)
+      throw new ValidationFailure([
+        { loc: ['body', 'choose', 'inquiry_id'], msg: 'No gated expansion of this case has that inquiry id.', type: 'not_found' },
+      ]);
     const offered = new Map(gate.candidates.map((c) => [c.connection_id, c]));
     const unknown = chosen.connection_ids.map((id, i) => [id, i] as const).filter(([id]) => !offered.has(id));
     if (unknown.length > 0) {
-      throw new ValidationFailure(unknown.map(([, i]) => ({ loc: ['body', 'choose', 'connection_ids', i], msg: 'Not a candidate that expansion showed.', type: 'not_a_candidate' })));
+      throw new ValidationFailure(
+        unknown.map(([, i]) => ({
+          loc: ['body', 'choose', 'connection_ids', i],
+          msg: 'Not a candidate that expansion showed.',
+          type: 'not_a_candidate',
+        })),
+      );
     }
-    if (!gate.open) throw new ServiceProblem('conflict', 'The candidates of that expansion were already chosen.', { case_state: current.state, legal_hold: current.legal_hold });
+    if (!gate.open)
+      throw new ServiceProblem('conflict', 'The candidates of that expansion were already chosen.', {
+        case_state: current.state,
+        legal_hold: current.legal_hold,
+      });
     const request = inquiryRequest(current, gate.seed, gate.intent, body.tier_ceiling);
     await withinBudget(ctx, principal, current, request, body.max_cost);
     const answer = await runHop(ctx, principal, request);
     const attributed = chosen.connection_ids.flatMap((id) => offered.get(id)!.entity_ids);
-    await deps.cases.recordExpansion(ctx, principal, current.case_id, {
-      outcome: 'chosen', inquiry_id: answer.inquiryId, gate, chosen: chosen.connection_ids, cost: cost(ctx),
-      entity_ids: [...new Set([...answer.entityIds, ...attributed])], reason: null,
-    }, 202);
+    await deps.cases.recordExpansion(
+      ctx,
+      principal,
+      current.case_id,
+      {
+        outcome: 'chosen',
+        inquiry_id: answer.inquiryId,
+        gate,
+        chosen: chosen.connection_ids,
+        cost: cost(ctx),
+        entity_ids: [...new Set([...answer.entityIds, ...attributed])],
+        reason: null,
+      },
+      202,
+    );
     return { inquiry: answer.inquiry };
   }
 
   /** Refuses, before any work, a hop that would spend more than the case has left or than its own cap; the refusal is recorded. */
-  async function withinBudget(ctx: CallContext, principal: Principal, current: CaseOut, request: InquiryRequest, maxCost: number | undefined) {
+  async function withinBudget(
+    ctx: CallContext,
+    principal: Principal,
+    current: CaseOut,
+    request: InquiryRequest,
+    maxCost: number | undefined,
+  ) {
     const estimated = await deps.inquiries.estimate(principal, request);
     const cap = Math.min(current.budget.remaining, maxCost ?? Number.POSITIVE_INFINITY);
     if (estimated <= cap) return;
     const reason = `The hop would cost ${estimated} ${CHECK_COST_UNIT}; ${maxCost !== undefined && maxCost < current.budget.remaining ? `max_cost is ${maxCost}` : `the case has ${current.budget.remaining} of its budget of ${current.budget.limit} left`} (rule C03).`;
     // The refusal is on the timeline; the call's audit row is the pipeline's, written with the 409.
-    await deps.cases.recordExpansion(withoutAudit(ctx), principal, current.case_id, {
-      outcome: 'refused', inquiry_id: null, gate: null, chosen: [], cost: 0, entity_ids: [], reason,
-    }, 409);
+    await deps.cases.recordExpansion(
+      withoutAudit(ctx),
+      principal,
+      current.case_id,
+      {
+        outcome: 'refused',
+        inquiry_id: null,
+        gate: null,
+        chosen: [],
+        cost: 0,
+        entity_ids: [],
+        reason,
+      },
+      409,
+    );
     ctx.audit.target_kind = 'case';
     ctx.audit.target_id = current.case_id;
     ctx.audit.cost_amount = 0;
     ctx.audit.cost_currency = CHECK_COST_UNIT;
     ctx.audit.rule = 'C03';
-    throw new ServiceProblem('conflict', reason, { rule: 'C03', budget: current.budget, estimated_cost: estimated, ...(maxCost !== undefined ? { max_cost: maxCost } : {}) });
+    throw new ServiceProblem('conflict', reason, {
+      rule: 'C03',
+      budget: current.budget,
+      estimated_cost: estimated,
+      ...(maxCost !== undefined ? { max_cost: maxCost } : {}),
+    });
   }
 
   /**
@@ -132,11 +226,18 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
   async function candidatesOf(principal: Principal, inquiryId: string, own: string[]): Promise<CaseCandidate[]> {
     return withTenant(deps.db, principal, async (tx) => {
       const row = await latestAssessmentOf(tx, inquiryId);
-      const connections = ((row?.findings as { connections?: { connection_id: string; from_type: string; from_label: string }[] } | null)?.connections ?? []).slice(0, MAX_CANDIDATES);
+      const connections = (
+        (row?.findings as { connections?: { connection_id: string; from_type: string; from_label: string }[] } | null)?.connections ?? []
+      ).slice(0, MAX_CANDIDATES);
       const out: CaseCandidate[] = [];
       for (const c of connections) {
         const normalised = normalisePresentation(c.from_type, c.from_label)?.normalised ?? c.from_label.trim().toLowerCase();
-        out.push({ connection_id: c.connection_id, type: c.from_type, value: c.from_label, entity_ids: await carriersOf(tx, { type: c.from_type, normalised }, own, MAX_CANDIDATES) });
+        out.push({
+          connection_id: c.connection_id,
+          type: c.from_type,
+          value: c.from_label,
+          entity_ids: await carriersOf(tx, { type: c.from_type, normalised }, own, MAX_CANDIDATES),
+        });
       }
       return out;
     });

@@ -46,22 +46,57 @@ export async function caseGraph(tx: Tx, caseId: string, c: CaseContext, now: Dat
     survivors.set(survivor, survivor);
     const entityNode = `ent_${survivor}`;
     const identifiers = await identifiersOf(tx, await membersOf(tx, survivor));
-    nodes.set(entityNode, { node_id: entityNode, type: 'entity', label: entityLabel(identifiers), provenance_class: 'computed', entity_id: survivor });
+    nodes.set(entityNode, {
+      node_id: entityNode,
+      type: 'entity',
+      label: entityLabel(identifiers),
+      provenance_class: 'computed',
+      entity_id: survivor,
+    });
     for (const identifier of identifiers) {
       const valueNode = idOf('val', identifier.type, identifier.normalised);
       valueNodes.set(`${identifier.type}\u0000${identifier.normalised}`, valueNode);
-      nodes.set(valueNode, { node_id: valueNode, type: identifier.type, label: identifier.value, provenance_class: 'tenant_supplied', entity_id: null });
-      edges.push({ edge_id: idOf('edge', valueNode, entityNode), from: valueNode, to: entityNode, relation: 'identifies', weight: IDENTIFIES_WEIGHT, provenance_class: 'tenant_supplied' });
+      nodes.set(valueNode, {
+        node_id: valueNode,
+        type: identifier.type,
+        label: identifier.value,
+        provenance_class: 'tenant_supplied',
+        entity_id: null,
+      });
+      edges.push({
+        edge_id: idOf('edge', valueNode, entityNode),
+        from: valueNode,
+        to: entityNode,
+        relation: 'identifies',
+        weight: IDENTIFIES_WEIGHT,
+        provenance_class: 'tenant_supplied',
+      });
     }
   }
-  const statements = await statementsOf(tx, c.assertions.map((a) => a.observation_id));
+  const statements = await statementsOf(
+    tx,
+    c.assertions.map((a) => a.observation_id),
+  );
   for (const a of c.assertions) {
     const node = `obs_${a.observation_id}`;
     const statement = statements.get(a.observation_id);
-    nodes.set(node, { node_id: node, type: 'assertion', label: statement ? `${a.disposition}: ${cut(statement)}` : a.disposition, provenance_class: 'analyst_asserted', entity_id: null });
-    const survivor = a.entity_id ? survivors.get(a.entity_id) ?? a.entity_id : null;
+    nodes.set(node, {
+      node_id: node,
+      type: 'assertion',
+      label: statement ? `${a.disposition}: ${cut(statement)}` : a.disposition,
+      provenance_class: 'analyst_asserted',
+      entity_id: null,
+    });
+    const survivor = a.entity_id ? (survivors.get(a.entity_id) ?? a.entity_id) : null;
     if (survivor && nodes.has(`ent_${survivor}`)) {
-      edges.push({ edge_id: idOf('edge', node, survivor), from: node, to: `ent_${survivor}`, relation: 'asserts', weight: ASSERTION_WEIGHT, provenance_class: 'analyst_asserted' });
+      edges.push({
+        edge_id: idOf('edge', node, survivor),
+        from: node,
+        to: `ent_${survivor}`,
+        relation: 'asserts',
+        weight: ASSERTION_WEIGHT,
+        provenance_class: 'analyst_asserted',
+      });
     }
   }
   await addMaterial(tx, caseId, nodes, edges, valueNodes);
@@ -91,16 +126,31 @@ const MaterialRow = z.object({ id: z.string(), kind: z.string(), status: z.strin
 const MentionRow = z.object({ material_id: z.string(), type: z.string(), value: z.string(), confidence: z.number() });
 
 /** The material declared with this case_id, and the identifiers extracted from it (values only: fingerprints have none to show). */
-async function addMaterial(tx: Tx, caseId: string, nodes: Map<string, Node>, edges: CaseGraphOut['edges'], valueNodes: Map<string, string>): Promise<void> {
+async function addMaterial(
+  tx: Tx,
+  caseId: string,
+  nodes: Map<string, Node>,
+  edges: CaseGraphOut['edges'],
+  valueNodes: Map<string, string>,
+): Promise<void> {
   const material = await tx.any(sql.type(MaterialRow)`
     SELECT id, kind, status FROM material WHERE case_id = ${caseId} ORDER BY created_at, id LIMIT ${MAX_MATERIAL}`);
   if (material.length === 0) return;
   for (const m of material) {
-    nodes.set(`mat_${m.id}`, { node_id: `mat_${m.id}`, type: 'material', label: `${m.kind} material (${m.status})`, provenance_class: 'tenant_supplied', entity_id: null });
+    nodes.set(`mat_${m.id}`, {
+      node_id: `mat_${m.id}`,
+      type: 'material',
+      label: `${m.kind} material (${m.status})`,
+      provenance_class: 'tenant_supplied',
+      entity_id: null,
+    });
   }
   const mentions = await tx.any(sql.type(MentionRow)`
     SELECT material_id, type, value, confidence FROM material_extractions
-    WHERE material_id = ANY(${sql.array(material.map((m) => m.id), 'text')}) AND target_kind = 'artifact' AND value IS NOT NULL
+    WHERE material_id = ANY(${sql.array(
+      material.map((m) => m.id),
+      'text',
+    )}) AND target_kind = 'artifact' AND value IS NOT NULL
     ORDER BY material_id, seq LIMIT ${MAX_MENTIONS}`);
   const seen = new Set<string>();
   for (const mention of mentions) {
@@ -108,11 +158,19 @@ async function addMaterial(tx: Tx, caseId: string, nodes: Map<string, Node>, edg
     // Keyed as the entity's values are (their normalised form), so a value the case already knows is one node.
     const normalised = normalisePresentation(mention.type, mention.value)?.normalised ?? mention.value.trim();
     const to = valueNodes.get(`${mention.type}\u0000${normalised}`) ?? idOf('val', mention.type, normalised);
-    if (!nodes.has(to)) nodes.set(to, { node_id: to, type: mention.type, label: mention.value, provenance_class: 'computed', entity_id: null });
+    if (!nodes.has(to))
+      nodes.set(to, { node_id: to, type: mention.type, label: mention.value, provenance_class: 'computed', entity_id: null });
     const edgeId = idOf('edge', from, to);
     if (seen.has(edgeId)) continue;
     seen.add(edgeId);
-    edges.push({ edge_id: edgeId, from, to, relation: 'mentions', weight: Math.max(0, Math.min(1, mention.confidence)), provenance_class: 'computed' });
+    edges.push({
+      edge_id: edgeId,
+      from,
+      to,
+      relation: 'mentions',
+      weight: Math.max(0, Math.min(1, mention.confidence)),
+      provenance_class: 'computed',
+    });
   }
 }
 

@@ -11,7 +11,8 @@ import { CaseSummary, type CaseListQuery } from './listSchemas.js';
  * purpose, hold). Row-level security keeps it to the key's tenant and mode.
  */
 export async function listCases(db: Db, principal: Principal, query: CaseListQuery): Promise<readonly CaseSummary[]> {
-  return withTenant(db, principal, (tx) => tx.any(sql.type(CaseSummary)`
+  return withTenant(db, principal, (tx) =>
+    tx.any(sql.type(CaseSummary)`
     SELECT a.id AS case_id,
            a.snapshot->>'value' AS state,
            a.snapshot->'context'->>'title' AS title,
@@ -23,5 +24,6 @@ export async function listCases(db: Db, principal: Principal, query: CaseListQue
       ${query.state === undefined ? sql.fragment`` : sql.fragment`AND a.snapshot->>'value' = ${query.state}`}
       ${query.after === undefined ? sql.fragment`` : sql.fragment`AND (a.created_at, a.id) < (SELECT b.created_at, b.id FROM actors b WHERE b.id = ${query.after} AND b.kind = 'case')`}
     ORDER BY a.created_at DESC, a.id DESC
-    LIMIT ${query.limit}`));
+    LIMIT ${query.limit}`),
+  );
 }

@@ -20,60 +20,89 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
   const p = requirePrincipal;
   return [
     ['createCase', async (ctx) => ({ status: 201, body: await cases.open(ctx, p(ctx), ctx.body as CaseCreate) })],
-    ['getCase', async (ctx) => {
-      ctx.audit.target_kind = 'case';
-      ctx.audit.target_id = id(ctx);
-      return { status: 200, body: await cases.view(p(ctx), id(ctx)) };
-    }],
-    ['getCaseTimeline', async (ctx) => {
-      ctx.audit.target_kind = 'case';
-      ctx.audit.target_id = id(ctx);
-      return { status: 200, body: await cases.timeline(p(ctx), id(ctx)) };
-    }],
-    ['getCaseGraph', async (ctx) => {
-      ctx.audit.target_kind = 'case';
-      ctx.audit.target_id = id(ctx);
-      return { status: 200, body: await cases.graph(p(ctx), id(ctx)) };
-    }],
+    [
+      'getCase',
+      async (ctx) => {
+        ctx.audit.target_kind = 'case';
+        ctx.audit.target_id = id(ctx);
+        return { status: 200, body: await cases.view(p(ctx), id(ctx)) };
+      },
+    ],
+    [
+      'getCaseTimeline',
+      async (ctx) => {
+        ctx.audit.target_kind = 'case';
+        ctx.audit.target_id = id(ctx);
+        return { status: 200, body: await cases.timeline(p(ctx), id(ctx)) };
+      },
+    ],
+    [
+      'getCaseGraph',
+      async (ctx) => {
+        ctx.audit.target_kind = 'case';
+        ctx.audit.target_id = id(ctx);
+        return { status: 200, body: await cases.graph(p(ctx), id(ctx)) };
+      },
+    ],
     ['changeCaseMembers', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body) })],
     ['holdCase', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body) })],
     ['releaseCase', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body) })],
     ['reviewCase', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['closeCase', async (ctx) => {
-      const finding = (ctx.query as { finding?: string }).finding ?? null;
-      return { status: 200, body: await cases.close(ctx, p(ctx), id(ctx), finding) };
-    }],
+    [
+      'closeCase',
+      async (ctx) => {
+        const finding = (ctx.query as { finding?: string }).finding ?? null;
+        return { status: 200, body: await cases.close(ctx, p(ctx), id(ctx), finding) };
+      },
+    ],
     ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
     ['intakeCase', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
     // 202: the hop's inquiry may still reason; its revisions follow on the case stream.
-    ['expandCase', async (ctx) => ({ status: 202, body: (await expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)).inquiry })],
-    ['exportCase', async (ctx) => ({ status: 202, body: await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format) })],
-    ['getCaseExport', async (ctx) => {
-      ctx.audit.target_kind = 'case_export';
-      ctx.audit.target_id = ctx.params.export_id!;
-      return { status: 200, body: await exports.view(p(ctx), id(ctx), ctx.params.export_id!) };
-    }],
-    ['downloadCaseExport', async (ctx) => {
-      const exportId = ctx.params.export_id!;
-      ctx.audit.target_kind = 'case_export';
-      ctx.audit.target_id = exportId;
-      const bundle = await exports.download(p(ctx), id(ctx), exportId);
-      // The ETag is the hash stored with the bundle (issue 40): nothing is read or hashed to answer a 304.
-      const etag = `"${bundle.sha256}"`;
-      await ctx.auditNow(200);
-      if (matchesIfNoneMatch(ctx.ex.headers['if-none-match'], etag)) {
-        send(ctx.ex, { status: 304, headers: { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ETag: etag } });
+    [
+      'expandCase',
+      async (ctx) => ({ status: 202, body: (await expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)).inquiry }),
+    ],
+    [
+      'exportCase',
+      async (ctx) => ({ status: 202, body: await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format) }),
+    ],
+    [
+      'getCaseExport',
+      async (ctx) => {
+        ctx.audit.target_kind = 'case_export';
+        ctx.audit.target_id = ctx.params.export_id!;
+        return { status: 200, body: await exports.view(p(ctx), id(ctx), ctx.params.export_id!) };
+      },
+    ],
+    [
+      'downloadCaseExport',
+      async (ctx) => {
+        const exportId = ctx.params.export_id!;
+        ctx.audit.target_kind = 'case_export';
+        ctx.audit.target_id = exportId;
+        const bundle = await exports.download(p(ctx), id(ctx), exportId);
+        // The ETag is the hash stored with the bundle (issue 40): nothing is read or hashed to answer a 304.
+        const etag = `"${bundle.sha256}"`;
+        await ctx.auditNow(200);
+        if (matchesIfNoneMatch(ctx.ex.headers['if-none-match'], etag)) {
+          send(ctx.ex, { status: 304, headers: { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ETag: etag } });
+          return { streamed: true };
+        }
+        // Awaited to the last slice, so a draining process waits for the download as for any call.
+        await streamBytes(ctx.ex, {
+          status: 200,
+          size: bundle.size,
+          read: bundle.read,
+          headers: {
+            'X-Service-Audit-Id': ctx.auditId,
+            'X-Request-Id': ctx.reqId,
+            'Content-Type': 'application/gzip',
+            ETag: etag,
+            'Content-Disposition': `attachment; filename="case-${id(ctx)}-export-${exportId}.tar.gz"`,
+          },
+        });
         return { streamed: true };
-      }
-      // Awaited to the last slice, so a draining process waits for the download as for any call.
-      await streamBytes(ctx.ex, {
-        status: 200, size: bundle.size, read: bundle.read,
-        headers: {
-          'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, 'Content-Type': 'application/gzip', ETag: etag,
-          'Content-Disposition': `attachment; filename="case-${id(ctx)}-export-${exportId}.tar.gz"`,
-        },
-      });
-      return { streamed: true };
-    }],
+      },
+    ],
   ];
 }

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import {
-  component, count, DataClass, dateTime, idString, noteString, Presentation, ruleIssue, Subject, Tier, uuid, valueString,
+  component,
+  count,
+  DataClass,
+  dateTime,
+  idString,
+  noteString,
+  Presentation,
+  ruleIssue,
+  Subject,
+  Tier,
+  uuid,
+  valueString,
 } from '../schemas/common.js';
 import { CaseState } from '../events/schemas.js';
 import { MaterialKind, mediaType, sha256Hex, UploadTarget, MAX_UPLOAD_BYTES } from '../material/schemas.js';
@@ -33,7 +44,12 @@ export const CaseCreate = component(
     purpose: idString.describe('Registered purpose id (rule I13).'),
     authorization: CaseAuthorization,
     description: noteString.optional(),
-    budget: z.number().min(0).max(1e6).optional().describe("Spending limit in the tenant's budget units; defaults to the tenant's case budget."),
+    budget: z
+      .number()
+      .min(0)
+      .max(1e6)
+      .optional()
+      .describe("Spending limit in the tenant's budget units; defaults to the tenant's case budget."),
     subject: Subject.optional().describe('The first subject of the case.'),
   }),
 );
@@ -116,8 +132,11 @@ export const IntakeManifest = component(
     })
     .superRefine((manifest, ctx) => {
       manifest.items.forEach((item, i) => {
-        if (item.kind === 'material' && (item.material_kind === 'audio' || item.material_kind === 'video')
-          && item.consent_ref === undefined) {
+        if (
+          item.kind === 'material' &&
+          (item.material_kind === 'audio' || item.material_kind === 'video') &&
+          item.consent_ref === undefined
+        ) {
           ruleIssue(ctx, 'D36', ['items', i, 'consent_ref'], 'Audio and video material require a consent_ref.');
         }
       });

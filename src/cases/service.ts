@@ -4,7 +4,12 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
 import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import {
-  refusalOf, type CaseContext, type CaseEvent, type CaseGate, type CaseInput, type CaseStateName,
+  refusalOf,
+  type CaseContext,
+  type CaseEvent,
+  type CaseGate,
+  type CaseInput,
+  type CaseStateName,
 } from '../../machines/caseMachine.js';
 import type { Principal } from '../auth/index.js';
 import { normalisePresentation } from '../checks/normalise.js';
@@ -43,9 +48,19 @@ export interface CaseServiceDeps {
   publicUrl: () => string;
 }
 
-export interface CaseMemberIn { principal: string; role: 'lead' | 'analyst' | 'reviewer' | 'observer'; action: 'add' | 'remove' }
-export interface CaseHoldIn { reason: string; reference?: string | undefined }
-export interface CaseReviewIn { outcome: 'sign_off' | 'request_changes'; note?: string | undefined }
+export interface CaseMemberIn {
+  principal: string;
+  role: 'lead' | 'analyst' | 'reviewer' | 'observer';
+  action: 'add' | 'remove';
+}
+export interface CaseHoldIn {
+  reason: string;
+  reference?: string | undefined;
+}
+export interface CaseReviewIn {
+  outcome: 'sign_off' | 'request_changes';
+  note?: string | undefined;
+}
 export interface CaseAssertionIn {
   subject: ObservationIn['subject'];
   statement: string;
@@ -103,7 +118,6 @@ export function caseOut(state: CaseStateName, c: CaseContext, publicUrl: string)
   };
 }
 
-
 function normalised(p: { type: string; value: string }, country: string | undefined): NormalisedPresentation | null {
   return normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {});
 }
@@ -111,12 +125,15 @@ function normalised(p: { type: string; value: string }, country: string | undefi
 /** The entity a CaseCreate's subject resolves to, if any. */
 async function subjectEntity(tx: Tx, principal: Principal, subject: NonNullable<CaseCreate['subject']>): Promise<string | null> {
   const country = subject.claim?.country;
-  const presented = (subject.presentations ?? []).map((p) => normalised(p, country) ?? { type: p.type, value: p.value, normalised: p.value.trim() });
+  const presented = (subject.presentations ?? []).map(
+    (p) => normalised(p, country) ?? { type: p.type, value: p.value, normalised: p.value.trim() },
+  );
   if (presented.length === 0 && !subject.entity_id) return null;
   try {
     return (await resolveEntity(tx, principal, presented, { entityId: subject.entity_id })).entityId;
   } catch (error) {
-    if (error instanceof EntityNotFoundError) throw new ValidationFailure([{ loc: ['body', 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' }]);
+    if (error instanceof EntityNotFoundError)
+      throw new ValidationFailure([{ loc: ['body', 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' }]);
     throw error;
   }
 }
@@ -142,15 +159,20 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     // An actor's kind never changes: checked before the send, so another kind's id never reaches its machine.
     await readCase(principal, caseId);
     try {
-      return await deps.runtime.send<CaseEvent>(principal, caseId, async (snapshot: AnyMachineSnapshot, tx) => {
-        if (snapshot.machine.id !== 'case') throw notFound();
-        const context = snapshot.context as CaseContext;
-        const state = snapshot.value as CaseStateName;
-        const event = await build(context, state, tx);
-        const why = refusalOf(state, context, event);
-        if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
-        return event;
-      }, { inTx: (tx) => ctx.auditInTx(tx, status) });
+      return await deps.runtime.send<CaseEvent>(
+        principal,
+        caseId,
+        async (snapshot: AnyMachineSnapshot, tx) => {
+          if (snapshot.machine.id !== 'case') throw notFound();
+          const context = snapshot.context as CaseContext;
+          const state = snapshot.value as CaseStateName;
+          const event = await build(context, state, tx);
+          const why = refusalOf(state, context, event);
+          if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
+          return event;
+        },
+        { inTx: (tx) => ctx.auditInTx(tx, status) },
+      );
     } catch (error) {
       if (error instanceof ActorNotFoundError) throw notFound();
       throw error;
@@ -180,8 +202,14 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
       event: async (tx) => {
         const entity = body.subject ? await subjectEntity(tx, principal, body.subject) : null;
         return {
-          type: 'case.open', ...stamp(ctx, principal), title: body.title, purpose: body.purpose, description: body.description ?? null,
-          authorization: body.authorization, budget: body.budget ?? DEFAULT_CASE_BUDGET, entity_ids: entity ? [entity] : [],
+          type: 'case.open',
+          ...stamp(ctx, principal),
+          title: body.title,
+          purpose: body.purpose,
+          description: body.description ?? null,
+          authorization: body.authorization,
+          budget: body.budget ?? DEFAULT_CASE_BUDGET,
+          entity_ids: entity ? [entity] : [],
         };
       },
       inTx: (tx) => ctx.auditInTx(tx, 201),
@@ -212,31 +240,55 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
   }
 
   const members = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseMemberIn) =>
-    outOf(await command(ctx, principal, caseId, 200, () => ({
-      type: 'case.member', ...stamp(ctx, principal), action: body.action, member: body.principal, role: body.role,
-    })));
+    outOf(
+      await command(ctx, principal, caseId, 200, () => ({
+        type: 'case.member',
+        ...stamp(ctx, principal),
+        action: body.action,
+        member: body.principal,
+        role: body.role,
+      })),
+    );
 
   const hold = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
-    outOf(await command(ctx, principal, caseId, 200, () => ({
-      type: 'case.hold', ...stamp(ctx, principal), reason: body.reason, reference: body.reference ?? null,
-    })));
+    outOf(
+      await command(ctx, principal, caseId, 200, () => ({
+        type: 'case.hold',
+        ...stamp(ctx, principal),
+        reason: body.reason,
+        reference: body.reference ?? null,
+      })),
+    );
 
   const release = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
-    outOf(await command(ctx, principal, caseId, 200, () => ({
-      type: 'case.release', ...stamp(ctx, principal), reason: body.reason, reference: body.reference ?? null,
-    })));
+    outOf(
+      await command(ctx, principal, caseId, 200, () => ({
+        type: 'case.release',
+        ...stamp(ctx, principal),
+        reason: body.reason,
+        reference: body.reference ?? null,
+      })),
+    );
 
   async function review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut> {
     const separate = body.outcome === 'sign_off' && (await deps.policies.current(principal))?.body.separate_sign_off === true;
-    return outOf(await command(ctx, principal, caseId, 200, (context, state) => {
-      if (separate && (principal.label === context.opened_by || principal.label === context.last_changed_by)) {
-        ctx.audit.rule = 'C04';
-        throw new ServiceProblem('conflict', "The tenant's policy separates duties: the key that signs a case off cannot be the one that opened it or made its latest change (rule C04).", {
-          rule: 'C04', case_state: state, legal_hold: context.legal_hold,
-        });
-      }
-      return { type: 'case.review', ...stamp(ctx, principal), outcome: body.outcome, note: body.note ?? null };
-    }));
+    return outOf(
+      await command(ctx, principal, caseId, 200, (context, state) => {
+        if (separate && (principal.label === context.opened_by || principal.label === context.last_changed_by)) {
+          ctx.audit.rule = 'C04';
+          throw new ServiceProblem(
+            'conflict',
+            "The tenant's policy separates duties: the key that signs a case off cannot be the one that opened it or made its latest change (rule C04).",
+            {
+              rule: 'C04',
+              case_state: state,
+              legal_hold: context.legal_hold,
+            },
+          );
+        }
+        return { type: 'case.review', ...stamp(ctx, principal), outcome: body.outcome, note: body.note ?? null };
+      }),
+    );
   }
 
   const close = async (ctx: CallContext, principal: Principal, caseId: string, finding: string | null) =>
@@ -248,21 +300,35 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     await command(ctx, principal, caseId, 201, async (context, state, tx) => {
       // Refused before anything is written (a throw would roll it back anyway).
       const probe: CaseEvent = {
-        type: 'case.assert', ...stamp(ctx, principal), observation_id: '', disposition: body.disposition, entity_id: null, material_ids: [], finding_ids: [],
+        type: 'case.assert',
+        ...stamp(ctx, principal),
+        observation_id: '',
+        disposition: body.disposition,
+        entity_id: null,
+        material_ids: [],
+        finding_ids: [],
       };
       const why = refusalOf(state, context, probe);
       if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
       ctx.audit.purpose = context.purpose;
       const obs: ObservationIn = {
-        subject: body.subject, provenance_class: 'analyst_asserted', summary: body.statement, observed_at: body.observed_at,
-        purpose: context.purpose, data_class: body.data_class, case_id: caseId,
+        subject: body.subject,
+        provenance_class: 'analyst_asserted',
+        summary: body.statement,
+        observed_at: body.observed_at,
+        purpose: context.purpose,
+        data_class: body.data_class,
+        case_id: caseId,
       };
       const refusals = observationRefusals(obs, await loadAdmission(tx, principal, grants, policy), []);
       if (refusals.length > 0) throw new ValidationFailure(refusals, refusals[0]!.type as RuleId);
       recorded = await recordObservation(tx, principal, obs, []);
       return {
-        ...probe, observation_id: recorded.observation_id, entity_id: recorded.entity_id,
-        material_ids: body.material_ids ?? [], finding_ids: body.finding_ids ?? [],
+        ...probe,
+        observation_id: recorded.observation_id,
+        entity_id: recorded.entity_id,
+        material_ids: body.material_ids ?? [],
+        finding_ids: body.finding_ids ?? [],
       };
     });
     return recorded!;
@@ -274,7 +340,14 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     let items: IntakeOut['items'] = [];
     const result = await command(ctx, principal, caseId, 201, async (context, state, tx) => {
       const probe: CaseEvent = {
-        type: 'case.intake', ...stamp(ctx, principal), intake_id: intakeId, keys: [], entity_ids: [], accepted: 0, duplicate: 0, rejected: 0,
+        type: 'case.intake',
+        ...stamp(ctx, principal),
+        intake_id: intakeId,
+        keys: [],
+        entity_ids: [],
+        accepted: 0,
+        duplicate: 0,
+        rejected: 0,
       };
       const why = refusalOf(state, context, probe);
       if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
@@ -282,7 +355,11 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
       const keys: string[] = [];
       const entityIds: string[] = [];
       items = [];
-      const answer = (ref: string, status: 'accepted' | 'duplicate' | 'rejected', extra: { rule?: string; reason?: string; target?: string | null } = {}) =>
+      const answer = (
+        ref: string,
+        status: 'accepted' | 'duplicate' | 'rejected',
+        extra: { rule?: string; reason?: string; target?: string | null } = {},
+      ) =>
         items.push({ ref, status, rule: extra.rule ?? null, reason: extra.reason ?? null, target_id: extra.target ?? null, upload: null });
       for (const item of body.items) {
         if (item.kind === 'material') {
@@ -293,7 +370,10 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
         }
         const p = item.presentation;
         if (!grants.artifactTypes.has(p.type)) {
-          answer(item.ref, 'rejected', { rule: 'I15', reason: withListing('I15', 'Not an artifact type registered to this tenant (rule I15).') });
+          answer(item.ref, 'rejected', {
+            rule: 'I15',
+            reason: withListing('I15', 'Not an artifact type registered to this tenant (rule I15).'),
+          });
           continue;
         }
         const np = normalised(p, undefined);
@@ -313,12 +393,24 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
         answer(item.ref, 'accepted', { target: entity });
       }
       const count = (s: string) => items.filter((i) => i.status === s).length;
-      return { ...probe, keys, entity_ids: entityIds, accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected') };
+      return {
+        ...probe,
+        keys,
+        entity_ids: entityIds,
+        accepted: count('accepted'),
+        duplicate: count('duplicate'),
+        rejected: count('rejected'),
+      };
     });
     const count = (s: string) => items.filter((i) => i.status === s).length;
     return {
-      intake_id: intakeId, case_id: caseId, sequence: (result.snapshot.context as CaseContext).sequence,
-      accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected'), items,
+      intake_id: intakeId,
+      case_id: caseId,
+      sequence: (result.snapshot.context as CaseContext).sequence,
+      accepted: count('accepted'),
+      duplicate: count('duplicate'),
+      rejected: count('rejected'),
+      items,
     };
   }
 

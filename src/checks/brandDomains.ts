@@ -8,7 +8,13 @@ import type { DataSource } from './types.js';
  * by hand.
  */
 const require = createRequire(import.meta.url);
-const data = require('./data/brandDomains.json') as { domains: string[]; known_sites: string[]; own_sites: string[]; generated_at: string; packages: DataSource[] };
+const data = require('./data/brandDomains.json') as {
+  domains: string[];
+  known_sites: string[];
+  own_sites: string[];
+  generated_at: string;
+  packages: DataSource[];
+};
 
 export const BRAND_DOMAINS: readonly string[] = data.domains;
 
@@ -23,5 +29,7 @@ export const KNOWN_SITES: ReadonlySet<string> = new Set(data.known_sites);
 export const OWN_SITES_ELSEWHERE: ReadonlySet<string> = new Set(data.own_sites);
 
 export const BRAND_SOURCES: readonly DataSource[] = data.packages.map((p) => ({
-  name: `${p.name} (via scripts/build-brand-domains.ts, built ${data.generated_at})`, version: p.version, licence: p.licence,
+  name: `${p.name} (via scripts/build-brand-domains.ts, built ${data.generated_at})`,
+  version: p.version,
+  licence: p.licence,
 }));

@@ -184,7 +184,10 @@ export function renderCatalogueMarkdown(rows: readonly CatalogueRow[]): string {
   const summary = [
     '| check | looks at | types | tier | counted once per | data source (version, licence) |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| \`${r.id}\` | ${cell(r.looks_at)} | ${r.artifact_types.join(' ')} | ${r.tier} ${r.runs} | ${JUDGES[r.judges]} | ${cell(sourcesCell(r))} |`),
+    ...rows.map(
+      (r) =>
+        `| \`${r.id}\` | ${cell(r.looks_at)} | ${r.artifact_types.join(' ')} | ${r.tier} ${r.runs} | ${JUDGES[r.judges]} | ${cell(sourcesCell(r))} |`,
+    ),
   ];
   const answers = [
     '| check | kind | disposition | strength | measured LR [90 %] | shown by (bad / good) | supports | reason |',
@@ -196,5 +199,16 @@ export function renderCatalogueMarkdown(rows: readonly CatalogueRow[]): string {
       ),
     ),
   ];
-  return [HEADER, '## The checks', '', ...summary, '', '## What each can answer, and how much it counts', '', MEASURED_NOTE(measurements()), ...answers, ''].join('\n');
+  return [
+    HEADER,
+    '## The checks',
+    '',
+    ...summary,
+    '',
+    '## What each can answer, and how much it counts',
+    '',
+    MEASURED_NOTE(measurements()),
+    ...answers,
+    '',
+  ].join('\n');
 }

@@ -77,9 +77,11 @@ function domainConsistency(ctx: CheckContext): SignalAnswer[] {
   const website = claimedWebsiteDomain(claim?.website);
   if (website !== null) {
     const kind = 'website_consistency';
-    answers.push(website === presented
-      ? supports(`The domain ${presented} matches the claimed website.`, { kind })
-      : weakens(`The domain ${presented} differs from the claimed website's domain ${website}.`, { kind }));
+    answers.push(
+      website === presented
+        ? supports(`The domain ${presented} matches the claimed website.`, { kind })
+        : weakens(`The domain ${presented} differs from the claimed website's domain ${website}.`, { kind }),
+    );
   }
   const email = claim?.email;
   const comparesEmail = presentation.type !== 'EMAIL' && email !== undefined && !isFreeMail(email);
@@ -87,9 +89,11 @@ function domainConsistency(ctx: CheckContext): SignalAnswer[] {
   if (emailDomain !== null) {
     const kind = 'email_domain_consistency';
     // Organisations often run mail on another domain than their site, so a difference is reported only.
-    answers.push(emailDomain === presented
-      ? supports(`The domain ${presented} matches the claimed email address's domain.`, { kind })
-      : neutral(`The domain ${presented} differs from the claimed email address's domain.`, { kind }));
+    answers.push(
+      emailDomain === presented
+        ? supports(`The domain ${presented} matches the claimed email address's domain.`, { kind })
+        : neutral(`The domain ${presented} differs from the claimed email address's domain.`, { kind }),
+    );
   }
   return answers.concat(copresentedConsistency(ctx, presented));
 }
@@ -112,16 +116,55 @@ export const check = defineCheck(
     kind: 'claim_consistency',
     looksAt: "the subject's own claims (country, name, website, email) against what it presented",
     declares: [
-      { kind: 'phone_country_consistency', disposition: 'neutral', reason: 'Most subjects, good or bad, give the country of the number they give; a real line in the claimed country is phone_line_type\'s one support.' },
-      { kind: 'phone_country_consistency', disposition: 'weakens', strength: 'moderate', reason: 'A claim that contradicts an observation is a real but modest indicator (travellers, expatriates).' },
-      { kind: 'name_email_consistency', disposition: 'supports', strength: 'weak', reason: 'Many people put their name in their mailbox; it is easy to imitate.' },
+      {
+        kind: 'phone_country_consistency',
+        disposition: 'neutral',
+        reason:
+          "Most subjects, good or bad, give the country of the number they give; a real line in the claimed country is phone_line_type's one support.",
+      },
+      {
+        kind: 'phone_country_consistency',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'A claim that contradicts an observation is a real but modest indicator (travellers, expatriates).',
+      },
+      {
+        kind: 'name_email_consistency',
+        disposition: 'supports',
+        strength: 'weak',
+        reason: 'Many people put their name in their mailbox; it is easy to imitate.',
+      },
       { kind: 'name_email_consistency', disposition: 'neutral', reason: 'Many genuine mailboxes carry no part of the name.' },
-      { kind: 'website_consistency', disposition: 'supports', strength: 'weak', reason: 'Agreement with a claim is what nearly every honest subject shows.' },
-      { kind: 'website_consistency', disposition: 'weakens', strength: 'moderate', reason: 'A claim that contradicts an observation is a real but modest indicator.' },
-      { kind: 'email_domain_consistency', disposition: 'supports', strength: 'weak', reason: 'Agreement with a claim is what nearly every honest subject shows.' },
+      {
+        kind: 'website_consistency',
+        disposition: 'supports',
+        strength: 'weak',
+        reason: 'Agreement with a claim is what nearly every honest subject shows.',
+      },
+      {
+        kind: 'website_consistency',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'A claim that contradicts an observation is a real but modest indicator.',
+      },
+      {
+        kind: 'email_domain_consistency',
+        disposition: 'supports',
+        strength: 'weak',
+        reason: 'Agreement with a claim is what nearly every honest subject shows.',
+      },
       { kind: 'email_domain_consistency', disposition: 'neutral', reason: 'People often write from a mailbox outside their own domain.' },
-      { kind: 'copresented_domain_consistency', disposition: 'supports', strength: 'weak', reason: 'A mailbox on the site presented with it is ordinary and easy to arrange.' },
-      { kind: 'copresented_domain_consistency', disposition: 'neutral', reason: 'People often write from a mailbox outside their own domain.' },
+      {
+        kind: 'copresented_domain_consistency',
+        disposition: 'supports',
+        strength: 'weak',
+        reason: 'A mailbox on the site presented with it is ordinary and easy to arrange.',
+      },
+      {
+        kind: 'copresented_domain_consistency',
+        disposition: 'neutral',
+        reason: 'People often write from a mailbox outside their own domain.',
+      },
     ],
     artifactTypes: ['EMAIL', 'PHONE', 'DOMAIN', 'URL'],
     trustBand: 'medium',

@@ -38,18 +38,21 @@ class Failed<T> extends Error {
 export type BreakerListener = (state: 'open' | 'closed') => void;
 
 export function createDependencyBreaker(opts: { breakMs?: number; onChange?: BreakerListener } = {}): DependencyBreaker {
-  const breaker = new CircuitBreaker(async (attempt: () => Promise<unknown>, failed: (result: unknown) => boolean, caller: AbortSignal) => {
-    const result = await attempt();
-    if (failed(result) && !caller.aborted) throw new Failed(result);
-    return result;
-  }, {
-    // The attempt carries its own timeout; the breaker only counts.
-    timeout: false,
-    resetTimeout: opts.breakMs ?? BREAK_MS,
-    volumeThreshold: FAILURES_TO_OPEN,
-    errorThresholdPercentage: FAILED_SHARE_TO_OPEN,
-    rollingCountTimeout: WINDOW_MS,
-  });
+  const breaker = new CircuitBreaker(
+    async (attempt: () => Promise<unknown>, failed: (result: unknown) => boolean, caller: AbortSignal) => {
+      const result = await attempt();
+      if (failed(result) && !caller.aborted) throw new Failed(result);
+      return result;
+    },
+    {
+      // The attempt carries its own timeout; the breaker only counts.
+      timeout: false,
+      resetTimeout: opts.breakMs ?? BREAK_MS,
+      volumeThreshold: FAILURES_TO_OPEN,
+      errorThresholdPercentage: FAILED_SHARE_TO_OPEN,
+      rollingCountTimeout: WINDOW_MS,
+    },
+  );
   if (opts.onChange) {
     const onChange = opts.onChange;
     breaker.on('open', () => onChange('open'));
@@ -104,15 +107,18 @@ export function createReachabilityProbe(opts: {
   let askedAt = -Infinity;
   let inFlight: Promise<ProbeAnswer> | null = null;
   const refresh = (): Promise<ProbeAnswer> => {
-    inFlight ??= opts.ask().catch((): ProbeAnswer => 'down').then((fresh) => {
-      const before = answer;
-      answer = fresh;
-      askedAt = now();
-      inFlight = null;
-      if (fresh === 'down' && before !== 'down') opts.onChange?.('open');
-      if (fresh === 'up' && before === 'down') opts.onChange?.('closed');
-      return fresh;
-    });
+    inFlight ??= opts
+      .ask()
+      .catch((): ProbeAnswer => 'down')
+      .then((fresh) => {
+        const before = answer;
+        answer = fresh;
+        askedAt = now();
+        inFlight = null;
+        if (fresh === 'down' && before !== 'down') opts.onChange?.('open');
+        if (fresh === 'up' && before === 'down') opts.onChange?.('closed');
+        return fresh;
+      });
     return inFlight;
   };
   void refresh();

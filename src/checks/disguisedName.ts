@@ -23,7 +23,13 @@ import { isOrdinaryWord } from './wordRuns.js';
 const MIN_TOKEN_NAME = 5;
 const MIN_RUN_TOGETHER_NAME = 6;
 // Digits drawn like letters; 1 stands for either l or i, so both readings are tried.
-const DIGIT_READINGS: readonly (readonly [string, string])[] = [['0', 'o'], ['3', 'e'], ['4', 'a'], ['5', 's'], ['8', 'b']];
+const DIGIT_READINGS: readonly (readonly [string, string])[] = [
+  ['0', 'o'],
+  ['3', 'e'],
+  ['4', 'a'],
+  ['5', 's'],
+  ['8', 'b'],
+];
 const ONE_READINGS = ['l', 'i'] as const;
 
 export interface NameIndex<K> {

@@ -13,9 +13,13 @@ export const check = defineCheck(
     id: 'disposable_email',
     judges: 'site',
     kind: 'disposable_email',
-    looksAt: "the email domain against maintained lists of throw-away inbox services",
+    looksAt: 'the email domain against maintained lists of throw-away inbox services',
     declares: [
-      { disposition: 'weakens', strength: 'strong', reason: 'A disposable inbox costs nothing and is abandoned at will; alone it changes what an analyst would do.' },
+      {
+        disposition: 'weakens',
+        strength: 'strong',
+        reason: 'A disposable inbox costs nothing and is abandoned at will; alone it changes what an analyst would do.',
+      },
       { disposition: 'neutral', reason: 'Not being on the list says nothing either way.' },
     ],
     artifactTypes: ['EMAIL'],

@@ -29,15 +29,9 @@ export interface DnsCheckConfig {
   canaryName?: string;
 }
 
-type Lookup<T> =
-  | { status: 'found'; records: T[] }
-  | { status: 'nxdomain' | 'nodata' | 'timeout' | 'error' };
+type Lookup<T> = { status: 'found'; records: T[] } | { status: 'nxdomain' | 'nodata' | 'timeout' | 'error' };
 
-async function lookup<T>(
-  config: DnsCheckConfig,
-  signal: AbortSignal,
-  query: (resolver: dns.Resolver) => Promise<T[]>,
-): Promise<Lookup<T>> {
+async function lookup<T>(config: DnsCheckConfig, signal: AbortSignal, query: (resolver: dns.Resolver) => Promise<T[]>): Promise<Lookup<T>> {
   // One try: retrying inside the deadline only delays the timeout absence.
   const resolver = new dns.Resolver({ timeout: config.timeoutMs, tries: 1 });
   resolver.setServers(config.servers);
@@ -71,9 +65,7 @@ function statusOfCode(code: string | undefined): 'nxdomain' | 'nodata' | 'timeou
 }
 
 function failure(status: 'timeout' | 'error'): Answer {
-  return status === 'timeout'
-    ? absent('timeout', 'The DNS look-up did not answer in time.')
-    : absent('error', 'The DNS look-up failed.');
+  return status === 'timeout' ? absent('timeout', 'The DNS look-up did not answer in time.') : absent('error', 'The DNS look-up failed.');
 }
 
 /** The name a DNS check asks about, or an absence saying why there is none. */
@@ -117,7 +109,9 @@ function mailExchangerAnswer(name: string, result: Lookup<MxRecord>): Answer {
     // A listed throw-away domain is already counted by the disposable_email check: its exchanger is the same fact.
     return throwawayDomainOf(name) !== null
       ? neutral(`The email domain ${name} receives its mail at ${throwaway}, the throw-away inbox service it is listed as.`)
-      : weakens(`The email domain ${name} receives its mail at ${throwaway}, a throw-away inbox service.`, { kind: 'disposable_mail_exchanger' });
+      : weakens(`The email domain ${name} receives its mail at ${throwaway}, a throw-away inbox service.`, {
+          kind: 'disposable_mail_exchanger',
+        });
   }
   // A consumer provider's domain receives mail for anyone who opens a mailbox there: its exchangers say nothing of the holder.
   const ascii = asciiHost(name);
@@ -125,7 +119,10 @@ function mailExchangerAnswer(name: string, result: Lookup<MxRecord>): Answer {
     return neutral(`The email domain ${name} is a consumer mailbox provider's, whose mail exchangers say nothing of a mailbox's holder.`);
   }
   const provider = knownMailProvider(name, exchangers);
-  if (provider !== null) return supports(`The email domain ${name} receives its mail at ${provider}, a well-known mail provider.`, { kind: 'known_mail_provider' });
+  if (provider !== null)
+    return supports(`The email domain ${name} receives its mail at ${provider}, a well-known mail provider.`, {
+      kind: 'known_mail_provider',
+    });
   return supports(`The email domain ${name} publishes ${count(exchangers.length, 'a mail exchanger', 'mail exchangers')}.`);
 }
 
@@ -157,7 +154,7 @@ function throwawayDomainOf(host: string): string | null {
   const ascii = asciiHost(host);
   if (ascii === null) return null;
   const registrable = viewHost(ascii).registrable;
-  return isDisposableDomain(ascii, registrable) ? registrable ?? ascii : null;
+  return isDisposableDomain(ascii, registrable) ? (registrable ?? ascii) : null;
 }
 
 /**
@@ -219,45 +216,73 @@ const MAX_NAME_SERVERS_ASKED = 4;
  */
 export function consistencyAnswer(name: string, servers: readonly NameServer[]): Answer {
   const n = count(servers.length, 'a name server', 'name servers');
-  if (servers.length < MIN_NAME_SERVERS) return neutral(`The domain ${name} is delegated to a single name server, fewer than the two the DNS requires.`);
+  if (servers.length < MIN_NAME_SERVERS)
+    return neutral(`The domain ${name} is delegated to a single name server, fewer than the two the DNS requires.`);
   const lame = servers.find((s) => s.resolves === 'no');
   if (lame !== undefined) return neutral(`The domain ${name} is delegated to ${n}, but the name server ${lame.host} does not resolve.`);
-  if (servers.some((s) => s.resolves === 'unknown')) return neutral(`The domain ${name} is delegated to ${n}, which could not all be checked in time.`);
+  if (servers.some((s) => s.resolves === 'unknown'))
+    return neutral(`The domain ${name} is delegated to ${n}, which could not all be checked in time.`);
   return supports(`The domain ${name} is delegated to ${n}, each of which resolves.`);
 }
 
 async function nameServers(config: DnsCheckConfig, signal: AbortSignal, result: Lookup<string>): Promise<NameServer[]> {
   if (result.status !== 'found') return [];
   const hosts = [...new Set(result.records.map((r) => r.toLowerCase().replace(/\.$/, '')))].sort();
-  const asked = await Promise.all(hosts.slice(0, MAX_NAME_SERVERS_ASKED).map(async (host): Promise<NameServer> => {
-    const [v4, v6] = await Promise.all([
-      lookup(config, signal, (resolver) => resolver.resolve4(host)),
-      lookup(config, signal, (resolver) => resolver.resolve6(host)),
-    ]);
-    if (v4.status === 'found' || v6.status === 'found') return { host, resolves: 'yes' };
-    const missing = (s: Lookup<string>['status']) => s === 'nxdomain' || s === 'nodata';
-    return { host, resolves: missing(v4.status) && missing(v6.status) ? 'no' : 'unknown' };
-  }));
+  const asked = await Promise.all(
+    hosts.slice(0, MAX_NAME_SERVERS_ASKED).map(async (host): Promise<NameServer> => {
+      const [v4, v6] = await Promise.all([
+        lookup(config, signal, (resolver) => resolver.resolve4(host)),
+        lookup(config, signal, (resolver) => resolver.resolve6(host)),
+      ]);
+      if (v4.status === 'found' || v6.status === 'found') return { host, resolves: 'yes' };
+      const missing = (s: Lookup<string>['status']) => s === 'nxdomain' || s === 'nodata';
+      return { host, resolves: missing(v4.status) && missing(v6.status) ? 'no' : 'unknown' };
+    }),
+  );
   // Servers beyond those asked count by their number only: present, not checked.
   return [...asked, ...hosts.slice(MAX_NAME_SERVERS_ASKED).map((host) => ({ host, resolves: 'yes' as const }))];
 }
 
 function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
-    id: 'dns_mx', kind: 'mail_exchanger', artifactTypes: ['EMAIL'], trustBand: 'medium', judges: 'host',
+    id: 'dns_mx',
+    kind: 'mail_exchanger',
+    artifactTypes: ['EMAIL'],
+    trustBand: 'medium',
+    judges: 'host',
     looksAt: "the email domain's MX records in the DNS (and whether a throw-away service or a well-known mail provider runs them)",
     sources: ESTABLISHED_SITE_SOURCES,
     declares: [
-      { disposition: 'supports', strength: 'moderate', reason: 'A mail exchanger present is a real but modest indicator: a domain set up to receive mail.' },
+      {
+        disposition: 'supports',
+        strength: 'moderate',
+        reason: 'A mail exchanger present is a real but modest indicator: a domain set up to receive mail.',
+      },
       {
         kind: 'known_mail_provider',
         disposition: 'supports',
         strength: 'moderate',
-        reason: 'Mail run by a well-known provider for the domain is an account set up with that provider; at most moderate, as no corpus here holds a look-up (section 8).',
+        reason:
+          'Mail run by a well-known provider for the domain is an account set up with that provider; at most moderate, as no corpus here holds a look-up (section 8).',
       },
-      { disposition: 'weakens', strength: 'moderate', reason: 'A domain that cannot receive mail cannot be the subject\'s real mailbox, but DNS errors happen.' },
-      { kind: 'disposable_mail_exchanger', disposition: 'weakens', strength: 'strong', reason: 'Mail handled by a throw-away inbox service makes the address a disposable inbox, as surely as a listed domain.', cited: "the same fact as disposable_email's listing (a throw-away inbox service receives the mail), whose measured ratio supports strong" },
-      { disposition: 'neutral', reason: 'A listed throw-away domain\'s own exchanger repeats what the disposable check already counted; a consumer provider\'s exchangers say nothing of a mailbox\'s holder.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: "A domain that cannot receive mail cannot be the subject's real mailbox, but DNS errors happen.",
+      },
+      {
+        kind: 'disposable_mail_exchanger',
+        disposition: 'weakens',
+        strength: 'strong',
+        reason: 'Mail handled by a throw-away inbox service makes the address a disposable inbox, as surely as a listed domain.',
+        cited:
+          "the same fact as disposable_email's listing (a throw-away inbox service receives the mail), whose measured ratio supports strong",
+      },
+      {
+        disposition: 'neutral',
+        reason:
+          "A listed throw-away domain's own exchanger repeats what the disposable check already counted; a consumer provider's exchangers say nothing of a mailbox's holder.",
+      },
     ],
   });
   return defineCheck(info, async (ctx) => {
@@ -269,7 +294,11 @@ function mailExchangerCheck(config: DnsCheckConfig): CheckDefinition {
 
 function addressCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
-    id: 'dns_address', kind: 'domain_resolves', artifactTypes: ['DOMAIN', 'URL'], trustBand: 'low', judges: 'host',
+    id: 'dns_address',
+    kind: 'domain_resolves',
+    artifactTypes: ['DOMAIN', 'URL'],
+    trustBand: 'low',
+    judges: 'host',
     looksAt: "the host's A and AAAA records in the DNS",
     declares: [
       { disposition: 'supports', strength: 'weak', reason: 'Nearly every presented host resolves, good or bad.' },
@@ -289,12 +318,24 @@ function addressCheck(config: DnsCheckConfig): CheckDefinition {
 
 function delegationCheck(config: DnsCheckConfig): CheckDefinition {
   const info = networkInfo(config, {
-    id: 'dns_ns', kind: 'domain_delegation', artifactTypes: ['EMAIL', 'DOMAIN', 'URL'], trustBand: 'low', judges: 'domain',
+    id: 'dns_ns',
+    kind: 'domain_delegation',
+    artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
+    trustBand: 'low',
+    judges: 'domain',
     looksAt: "the registrable domain's NS delegation in the DNS",
     declares: [
-      { disposition: 'supports', strength: 'weak', reason: 'A consistent delegation (two or more name servers that resolve) is kept DNS, but most registered domains, good or bad, have one.' },
+      {
+        disposition: 'supports',
+        strength: 'weak',
+        reason:
+          'A consistent delegation (two or more name servers that resolve) is kept DNS, but most registered domains, good or bad, have one.',
+      },
       { disposition: 'weakens', strength: 'moderate', reason: 'A domain that does not exist or is not delegated cannot be in real use.' },
-      { disposition: 'neutral', reason: 'A single or lame name server is left on domains of every kind (parked, dropped, registry defaults).' },
+      {
+        disposition: 'neutral',
+        reason: 'A single or lame name server is left on domains of every kind (parked, dropped, registry defaults).',
+      },
     ],
   });
   return defineCheck(info, async (ctx) => {
@@ -345,7 +386,14 @@ function guardedByCanary(check: CheckDefinition, canary: ResolverCanary): CheckD
       if (!result.signals.some((s) => s.disposition === 'weakens') || (await canary.trustworthy())) return result;
       return {
         signals: result.signals.filter((s) => s.disposition !== 'weakens'),
-        absences: [...result.absences, absenceFor(ctx, 'error', 'The resolver did not answer a known-good name correctly, so its negative answers are not taken as evidence.')],
+        absences: [
+          ...result.absences,
+          absenceFor(
+            ctx,
+            'error',
+            'The resolver did not answer a known-good name correctly, so its negative answers are not taken as evidence.',
+          ),
+        ],
       };
     },
   };
@@ -355,7 +403,8 @@ function guardedByCanary(check: CheckDefinition, canary: ResolverCanary): CheckD
 export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
   if (config.dnsServers === undefined || config.dnsServers.length === 0) return [];
   return createDnsChecks({
-    servers: config.dnsServers, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+    servers: config.dnsServers,
+    timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
     ...(config.dnsCanary ? { canaryName: config.dnsCanary } : {}),
   });
 }

@@ -59,7 +59,8 @@ interface KnownDomain {
 }
 
 // When a name has several domains (google.com, google.be), .com and then the shortest stands for it in statements.
-const byPreference = (a: string, b: string) => Number(!a.endsWith('.com')) - Number(!b.endsWith('.com')) || a.length - b.length || (a < b ? -1 : 1);
+const byPreference = (a: string, b: string) =>
+  Number(!a.endsWith('.com')) - Number(!b.endsWith('.com')) || a.length - b.length || (a < b ? -1 : 1);
 const KNOWN: readonly KnownDomain[] = [...new Set([...BRAND_DOMAINS, ...COMMON_FREE_MAIL])].sort(byPreference).map((domain) => {
   const label = viewHost(domain).label ?? domain;
   return { domain, label, skeleton: confusableSkeleton(label) };
@@ -74,7 +75,10 @@ const firstBy = (key: (k: KnownDomain) => string, from: readonly KnownDomain[]) 
 /** Whether the registrable domain is one of the well-known domains itself (a brand's or a large mail provider's). */
 export const isWellKnownDomain = (registrable: string): boolean => BY_DOMAIN.has(registrable);
 const BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, KNOWN);
-const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.skeleton, KNOWN.filter((k) => k.label.length >= 4));
+const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy(
+  (k) => k.skeleton,
+  KNOWN.filter((k) => k.label.length >= 4),
+);
 const RANK: ReadonlyMap<KnownDomain, number> = new Map(KNOWN.map((k, i) => [k, i]));
 const BRANDS: ReadonlySet<string> = new Set(BRAND_DOMAINS);
 // A mail provider that no brand source names and whose name is an ordinary word (`casino.com`,
@@ -103,7 +107,9 @@ const MIN_EMBEDDED_NAME = 4;
 // it is, eight to be found misspelt (shorter windows are one letter from some brand by chance).
 const MIN_RUN_TOGETHER_NAME = 6;
 const MIN_RUN_TOGETHER_TYPO = 8;
-const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter((k) => k.label.length >= MIN_RUN_TOGETHER_NAME && /^[a-z0-9]+$/.test(k.label) && !isOrdinaryWord(k.label));
+const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter(
+  (k) => k.label.length >= MIN_RUN_TOGETHER_NAME && /^[a-z0-9]+$/.test(k.label) && !isOrdinaryWord(k.label),
+);
 const DISTINCTIVE_BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, DISTINCTIVE);
 /** The well-known domain whose distinctive name (not an ordinary word, six letters or more) is exactly `name`, or null. */
 export const domainOfDistinctiveName = (name: string): string | null => DISTINCTIVE_BY_LABEL.get(name)?.domain ?? null;
@@ -123,7 +129,17 @@ const TYPO_WINDOWS = createTypoWindowIndex(TYPO_NAMES, (k) => k.label);
 const MAX_TYPO_WINDOW = Math.max(0, ...DISTINCTIVE.map((k) => k.label.length)) + 1;
 
 export type Resemblance =
-  | { kind: 'is_well_known' | 'same_name_other_suffix' | 'confusable' | 'embedded_name' | 'subdomain_imitation' | 'platform_imitation' | 'spelled_domain'; known: string }
+  | {
+      kind:
+        | 'is_well_known'
+        | 'same_name_other_suffix'
+        | 'confusable'
+        | 'embedded_name'
+        | 'subdomain_imitation'
+        | 'platform_imitation'
+        | 'spelled_domain';
+      known: string;
+    }
   | { kind: 'typo'; known: string; distance: number }
   | { kind: 'borrowed_name' | 'borrowed_disguise' | 'subdomain_name' | 'subdomain_disguise'; known: string; within: string }
   | { kind: 'known_site' | 'own_site'; known: string };
@@ -243,7 +259,9 @@ export function resemblance(view: HostView): Resemblance | null {
   // A name under a vetted registry was given by the registry's rules, not chosen to look like someone else's.
   if (isVettedRegistration(view)) return spelledDomain(view) ?? subdomainName(view);
   const sameName = BY_LABEL.get(view.label);
-  const byName: Resemblance | null = sameName ? { kind: 'same_name_other_suffix', known: sameName.domain } : nameResemblance(view.label, true);
+  const byName: Resemblance | null = sameName
+    ? { kind: 'same_name_other_suffix', known: sameName.domain }
+    : nameResemblance(view.label, true);
   // A well-known name found in the site's own name says more than the shape of its sub-domains.
   if (byName !== null && byName.kind !== 'same_name_other_suffix') return byName;
   return spelledDomain(view) ?? subdomainName(view) ?? byName;
@@ -262,7 +280,14 @@ const isVettedRegistration = (view: HostView) => view.suffix !== null && VETTED_
 
 // What the check counts as the name itself imitated (its strong `domain_lookalike` answers), as against
 // a brand written plainly beside other words (`brand_embedded`, `domain_in_host`) or no imitation at all.
-const IMITATIONS: ReadonlySet<Resemblance['kind']> = new Set(['platform_imitation', 'subdomain_imitation', 'confusable', 'typo', 'subdomain_disguise', 'borrowed_disguise']);
+const IMITATIONS: ReadonlySet<Resemblance['kind']> = new Set([
+  'platform_imitation',
+  'subdomain_imitation',
+  'confusable',
+  'typo',
+  'subdomain_disguise',
+  'borrowed_disguise',
+]);
 
 /** The well-known domain a host's name imitates, as this check counts it (a strong look-alike), or null. */
 export function imitatedDomain(host: string): string | null {
@@ -288,7 +313,8 @@ function subdomainName(view: HostView): Resemblance | null {
   const ownLabel = foldLabel(view.label);
   for (const raw of view.subdomain.split('.')) {
     const found = otherBrandIn(foldLabel(raw), (k) => !ownLabel.includes(k.label));
-    if (found) return { kind: found.disguised ? 'subdomain_disguise' : 'subdomain_name', known: found.known.domain, within: view.registrable };
+    if (found)
+      return { kind: found.disguised ? 'subdomain_disguise' : 'subdomain_name', known: found.known.domain, within: view.registrable };
   }
   return null;
 }
@@ -315,7 +341,8 @@ function borrowedName(subdomain: string, withinDomain: string, withinLabel: stri
 function otherBrandIn(label: string, isOther: (k: KnownDomain) => boolean): { known: KnownDomain; disguised: boolean } | null {
   if (label.length < 4 || isOrdinaryWord(label) || isHyphenatedWord(label)) return null;
   const confusable = BY_SKELETON.get(confusableSkeleton(label));
-  const disguised = confusable && confusable.label !== label && confusable.label.length >= 5 ? confusable : disguisedName(label, DISGUISE_INDEX);
+  const disguised =
+    confusable && confusable.label !== label && confusable.label.length >= 5 ? confusable : disguisedName(label, DISGUISE_INDEX);
   if (disguised && isOther(disguised)) return { known: disguised, disguised: true };
   const embedded = embeddedName(label);
   return embedded && isOther(embedded) ? { known: embedded, disguised: false } : null;
@@ -336,7 +363,9 @@ function subdomainImitation(subdomain: string, ownLabel: string): KnownDomain | 
   if (subdomain === '') return undefined;
   const labels = subdomain.split('.');
   // A name the domain's own name holds (`paypal.paypal-community.com`) is the domain's own business.
-  const named = labels.map((label) => DISTINCTIVE_BY_LABEL.get(foldLabel(label))).find((k) => k !== undefined && !ownLabel.includes(k.label));
+  const named = labels
+    .map((label) => DISTINCTIVE_BY_LABEL.get(foldLabel(label)))
+    .find((k) => k !== undefined && !ownLabel.includes(k.label));
   if (named) return named;
   // Every run of two or more consecutive labels is a candidate domain (`paypal.com`, `co.uk` never alone).
   for (let start = 0; start < labels.length - 1; start += 1) {
@@ -351,7 +380,10 @@ function subdomainImitation(subdomain: string, ownLabel: string): KnownDomain | 
 /** The label as a reader sees it: decoded from punycode, accents and other marks removed, lower case. */
 export function foldLabel(rawLabel: string): string {
   const unicode = domainToUnicode(rawLabel) || rawLabel;
-  return unicode.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return unicode
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Whether the label is an ordinary word split by hyphens (`in-box`, `r-o-o-t`): the same word, whichever brand is named by it. */
@@ -369,7 +401,8 @@ function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | n
     if (same) return { kind: 'platform_imitation', known: same.domain };
   }
   const confusable = BY_SKELETON.get(confusableSkeleton(label)) ?? (folded !== label ? BY_LABEL.get(folded) : undefined);
-  if (confusable && confusable.label !== label && !isShortNameChance(label, confusable.label)) return { kind: 'confusable', known: confusable.domain };
+  if (confusable && confusable.label !== label && !isShortNameChance(label, confusable.label))
+    return { kind: 'confusable', known: confusable.domain };
   const disguised = disguisedName(folded, DISGUISE_INDEX);
   if (disguised) return { kind: 'confusable', known: disguised.domain };
   const typo = isOrdinaryWord(folded) ? null : closestTypo(folded);
@@ -398,7 +431,10 @@ function embeddedName(label: string): KnownDomain | undefined {
   // A label that is an ordinary word (`infinity`) holds no brand, whatever brand it contains or nearly contains.
   if (isOrdinaryWord(label)) return undefined;
   const tokens = label.split(/[-0-9.]+/).filter((t) => t.length > 0);
-  const asToken = tokens.length < 2 ? undefined : tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isOrdinaryWord(k.label));
+  const asToken =
+    tokens.length < 2
+      ? undefined
+      : tokens.map((t) => BY_LABEL.get(t)).find((k) => k !== undefined && k.label.length >= MIN_EMBEDDED_NAME && !isOrdinaryWord(k.label));
   return asToken ?? runTogetherName(label);
 }
 
@@ -474,7 +510,9 @@ function histogramDistance(a: Uint8Array, b: Uint8Array): number {
   return d;
 }
 
-const HISTOGRAMS: ReadonlyMap<KnownDomain, Uint8Array> = new Map(KNOWN.filter((k) => k.label.length >= 10).map((k) => [k, histogram(k.label)]));
+const HISTOGRAMS: ReadonlyMap<KnownDomain, Uint8Array> = new Map(
+  KNOWN.filter((k) => k.label.length >= 10).map((k) => [k, histogram(k.label)]),
+);
 // Two edits move the character counts by at most this much, so a larger gap rules a name out cheaply.
 const MAX_HISTOGRAM_GAP = 4;
 
@@ -523,13 +561,20 @@ function answerFor(found: Resemblance | null, view: HostView): SignalAnswer {
       // established_site check's (src/checks/establishedSiteCheck.ts): not counted here again.
       return isOwnName(view.subdomain)
         ? neutral(`The domain is the well-known domain ${found.known} itself, not an imitation of it.`)
-        : neutral(`The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`);
+        : neutral(
+            `The host ${view.hostname} is below the well-known domain ${found.known}, which may give such names to other people's pages.`,
+          );
     case 'known_site':
       return neutral(`The domain ${found.known} is a company's known site, not an imitation of a well-known domain.`);
     case 'own_site':
-      return neutral(`The host ${found.known} is a company's own site on another domain, as the company's maintained data names it, not an imitation of a well-known domain.`);
+      return neutral(
+        `The host ${found.known} is a company's own site on another domain, as the company's maintained data names it, not an imitation of a well-known domain.`,
+      );
     case 'platform_imitation':
-      return weakens(`The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`, { judged: 'site' });
+      return weakens(
+        `The site ${view.platform?.site ?? domain} on a shared hosting platform is named like the well-known domain ${found.known}.`,
+        { judged: 'site' },
+      );
     case 'same_name_other_suffix':
       return neutral(`The domain ${domain} shares its name with the well-known domain ${found.known} under a different suffix.`);
     case 'subdomain_imitation':
@@ -538,20 +583,38 @@ function answerFor(found: Resemblance | null, view: HostView): SignalAnswer {
       return weakens(`The domain ${domain} reads like the well-known domain ${found.known} at a glance.`, { judged: 'site' });
     case 'typo': {
       const edits = found.distance === 1 ? '1 edit' : `${found.distance} edits`;
-      return weakens(`The domain ${domain} is ${edits} away from the well-known domain ${found.known}, a pattern used to imitate it.`, { judged: 'site' });
+      return weakens(`The domain ${domain} is ${edits} away from the well-known domain ${found.known}, a pattern used to imitate it.`, {
+        judged: 'site',
+      });
     }
     case 'spelled_domain':
-      return weakens(`The host ${view.hostname} spells the domain name ${found.known} before its own domain ${domain}, so it reads as ${found.known} at a glance.`, { kind: 'domain_in_host' });
+      return weakens(
+        `The host ${view.hostname} spells the domain name ${found.known} before its own domain ${domain}, so it reads as ${found.known} at a glance.`,
+        { kind: 'domain_in_host' },
+      );
     case 'embedded_name':
-      return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, { kind: 'brand_embedded', judged: 'site' });
+      return weakens(`The domain ${domain} contains the name of the well-known domain ${found.known} without belonging to it.`, {
+        kind: 'brand_embedded',
+        judged: 'site',
+      });
     case 'borrowed_name':
-      return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known}.`, { kind: 'brand_embedded' });
+      return weakens(
+        `The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known}.`,
+        { kind: 'brand_embedded' },
+      );
     case 'subdomain_name':
-      return weakens(`The host ${view.hostname} names the well-known domain ${found.known} in a sub-domain of ${found.within}, which is not its.`, { kind: 'brand_embedded' });
+      return weakens(
+        `The host ${view.hostname} names the well-known domain ${found.known} in a sub-domain of ${found.within}, which is not its.`,
+        { kind: 'brand_embedded' },
+      );
     case 'subdomain_disguise':
-      return weakens(`The host ${view.hostname} names the well-known domain ${found.known} in disguise in a sub-domain of ${found.within}.`);
+      return weakens(
+        `The host ${view.hostname} names the well-known domain ${found.known} in disguise in a sub-domain of ${found.within}.`,
+      );
     case 'borrowed_disguise':
-      return weakens(`The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known} in disguise.`);
+      return weakens(
+        `The host ${view.hostname} below the well-known domain ${found.within} carries the name of the well-known domain ${found.known} in disguise.`,
+      );
   }
 }
 
@@ -561,11 +624,28 @@ export const check = defineCheck(
     id: 'domain_lookalike',
     judges: 'host',
     kind: 'domain_lookalike',
-    looksAt: "the registrable domain against well-known domains (typos, confusables, embedded names)",
+    looksAt: 'the registrable domain against well-known domains (typos, confusables, embedded names)',
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive, but measured: real businesses with brand-like names show it too, so moderate.' },
-      { kind: 'brand_embedded', disposition: 'weakens', strength: 'strong', reason: 'A brand name beside other words (paypal-login) is the usual combosquat: measured many times more often on phishing than on good names, though resellers and fan sites do it honestly too.' },
-      { kind: 'domain_in_host', disposition: 'weakens', strength: 'moderate', reason: 'A complete domain name spelt before the real one (wallet.com.verify-now.xyz) exists to be misread; a few honest hosts (storage buckets named after a site) have the shape too.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'A typo, confusable, sub-domain or platform imitation of a well-known brand exists to deceive, but measured: real businesses with brand-like names show it too, so moderate.',
+      },
+      {
+        kind: 'brand_embedded',
+        disposition: 'weakens',
+        strength: 'strong',
+        reason:
+          'A brand name beside other words (paypal-login) is the usual combosquat: measured many times more often on phishing than on good names, though resellers and fan sites do it honestly too.',
+      },
+      {
+        kind: 'domain_in_host',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'A complete domain name spelt before the real one (wallet.com.verify-now.xyz) exists to be misread; a few honest hosts (storage buckets named after a site) have the shape too.',
+      },
       { disposition: 'neutral', reason: 'Not resembling a well-known domain, or an address at one, says nothing either way.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],

@@ -32,15 +32,21 @@ function shapeAnswers(asciiLabel: string, wellKnown: boolean): SignalAnswer[] {
   const hyphens = (label.match(/-/g) ?? []).length;
   const digits = (label.match(/[0-9]/g) ?? []).length;
   const letters = (label.match(/\p{L}/gu) ?? []).length;
-  if (hyphens >= MANY_HYPHENS) answers.push(weakens(`The domain name is made of ${hyphens + 1} hyphenated parts.`, { kind: 'domain_hyphens' }));
-  if (digits >= MANY_DIGITS && letters > 0) answers.push(weakens('The domain name mixes several digits into its letters.', { kind: 'domain_digits' }));
+  if (hyphens >= MANY_HYPHENS)
+    answers.push(weakens(`The domain name is made of ${hyphens + 1} hyphenated parts.`, { kind: 'domain_hyphens' }));
+  if (digits >= MANY_DIGITS && letters > 0)
+    answers.push(weakens('The domain name mixes several digits into its letters.', { kind: 'domain_digits' }));
   const length = Array.from(label).length;
   if (length >= LONG_LABEL) answers.push(weakens(`The domain name is ${length} characters long.`, { kind: 'domain_long_label' }));
   // A well-known name (airbnb, mysql) was chosen by people, however its letters read. Accents are
   // set aside so a marked Latin name is read by its letters; other scripts have no letters here to read.
-  if (!wellKnown && looksRandom(foldLabel(asciiLabel).replace(/[-0-9]/g, ''))) answers.push(neutral('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
+  if (!wellKnown && looksRandom(foldLabel(asciiLabel).replace(/[-0-9]/g, '')))
+    answers.push(neutral('The domain name reads as a random string, not a word.', { kind: 'domain_random_label' }));
   const lure = lureWordIn(foldLabel(asciiLabel));
-  if (lure !== null) answers.push(weakens(`The domain name carries the word "${lure}", used to make a deceptive visit feel expected.`, { kind: 'domain_lure_word' }));
+  if (lure !== null)
+    answers.push(
+      weakens(`The domain name carries the word "${lure}", used to make a deceptive visit feel expected.`, { kind: 'domain_lure_word' }),
+    );
   return answers.length > 0 ? answers : [neutral('The domain name is built like an ordinary name.')];
 }
 
@@ -52,12 +58,45 @@ export const check = defineCheck(
     kind: 'domain_shape',
     looksAt: "how the site's own name is built: hyphens, digits, length, randomness, lure words, internationalised (punycode) labels",
     declares: [
-      { kind: 'domain_hyphens', disposition: 'weakens', strength: 'weak', reason: 'Several hyphens are typical of names made to carry keywords (secure-login-verify), but honest too.' },
-      { kind: 'domain_digits', disposition: 'weakens', strength: 'moderate', reason: 'Digits mixed into a name are typical of names made in bulk; measured on bad subjects only, so no more than moderate: honest names have them too.' },
-      { kind: 'domain_long_label', disposition: 'weakens', strength: 'weak', reason: 'Very long names hide the real one on a narrow screen; some honest names are long.' },
-      { kind: 'domain_random_label', disposition: 'neutral', reason: 'Measured: good subjects show it about as often as bad ones (institutions\' acronyms read as random strings), so it is reported, never scored.' },
-      { kind: 'domain_punycode', disposition: 'weakens', strength: 'moderate', reason: 'Internationalised names imitate Latin ones far more often than the corpora\'s good subjects use them; no more than moderate, since they are honest in many languages.' },
-      { kind: 'domain_lure_word', disposition: 'weakens', strength: 'moderate', reason: 'Account chores and bait (login, verify, giveaway, airdrop) in a site name are measured far more often on phishing; no more than moderate, since honest sites use them too.' },
+      {
+        kind: 'domain_hyphens',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: 'Several hyphens are typical of names made to carry keywords (secure-login-verify), but honest too.',
+      },
+      {
+        kind: 'domain_digits',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'Digits mixed into a name are typical of names made in bulk; measured on bad subjects only, so no more than moderate: honest names have them too.',
+      },
+      {
+        kind: 'domain_long_label',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: 'Very long names hide the real one on a narrow screen; some honest names are long.',
+      },
+      {
+        kind: 'domain_random_label',
+        disposition: 'neutral',
+        reason:
+          "Measured: good subjects show it about as often as bad ones (institutions' acronyms read as random strings), so it is reported, never scored.",
+      },
+      {
+        kind: 'domain_punycode',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          "Internationalised names imitate Latin ones far more often than the corpora's good subjects use them; no more than moderate, since they are honest in many languages.",
+      },
+      {
+        kind: 'domain_lure_word',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'Account chores and bait (login, verify, giveaway, airdrop) in a site name are measured far more often on phishing; no more than moderate, since honest sites use them too.',
+      },
       { disposition: 'neutral', reason: 'An ordinary-looking name says nothing either way.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
@@ -76,7 +115,9 @@ export const check = defineCheck(
     const wellKnown = view.platform === null && view.registrable !== null && isWellKnownDomain(view.registrable);
     const answers = shapeAnswers(label.toLowerCase(), wellKnown);
     if (!host.split('.').some((part) => part.startsWith('xn--'))) return answers;
-    const punycode = weakens('The host name is internationalised (punycode): it displays differently from how it is spelt.', { kind: 'domain_punycode' });
+    const punycode = weakens('The host name is internationalised (punycode): it displays differently from how it is spelt.', {
+      kind: 'domain_punycode',
+    });
     return [...answers.filter((answer) => answer.disposition !== 'neutral'), punycode];
   },
 );

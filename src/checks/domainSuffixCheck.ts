@@ -22,11 +22,21 @@ export const check = defineCheck(
     id: 'public_suffix',
     judges: 'site',
     kind: 'public_suffix',
-    looksAt: "the host against the public suffix list, and whether throw-away domains crowd under its suffix",
+    looksAt: 'the host against the public suffix list, and whether throw-away domains crowd under its suffix',
     sources: [THROWAWAY_SUFFIX_SOURCE],
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'A host under no recognised public suffix is unusual for a genuine service.' },
-      { kind: 'throwaway_suffix', disposition: 'weakens', strength: 'moderate', reason: 'Throw-away and phishing domains crowd under a few cheap or free suffixes: measured a few times more often on bad subjects, though honest sites use them too.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'A host under no recognised public suffix is unusual for a genuine service.',
+      },
+      {
+        kind: 'throwaway_suffix',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'Throw-away and phishing domains crowd under a few cheap or free suffixes: measured a few times more often on bad subjects, though honest sites use them too.',
+      },
       { disposition: 'neutral', reason: 'Being under a registrable domain is what every ordinary host shows.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
@@ -48,7 +58,10 @@ export const check = defineCheck(
       return neutral(`The host is under .${view.suffix}, where throw-away domains crowd; the domain itself is judged by its listing.`);
     }
     if (ratio !== null) {
-      return weakens(`The host is under .${view.suffix}, a suffix ${Math.round(ratio)} times more common among throw-away domains than among established ones.`, { kind: 'throwaway_suffix' });
+      return weakens(
+        `The host is under .${view.suffix}, a suffix ${Math.round(ratio)} times more common among throw-away domains than among established ones.`,
+        { kind: 'throwaway_suffix' },
+      );
     }
     return neutral(`The host is under the registrable domain ${view.registrable} (public suffix .${view.suffix ?? ''}).`);
   },

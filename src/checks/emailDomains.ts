@@ -37,7 +37,11 @@ export const DISPOSABLE_SOURCES: readonly DataSource[] = [
   { name: 'disposable-domains', version: versionOf('disposable-domains'), licence: 'MIT' },
 ];
 export const FREE_MAIL_SOURCE: DataSource = { name: 'email-providers', version: versionOf('email-providers'), licence: 'ISC' };
-export const ROLE_SOURCE: DataSource = { name: 'role-based-email-addresses', version: versionOf('role-based-email-addresses'), licence: 'MIT' };
+export const ROLE_SOURCE: DataSource = {
+  name: 'role-based-email-addresses',
+  version: versionOf('role-based-email-addresses'),
+  licence: 'MIT',
+};
 
 const lower = (domains: Iterable<string>) => [...domains].map((d) => d.trim().toLowerCase()).filter((d) => d.length > 0);
 

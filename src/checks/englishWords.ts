@@ -37,7 +37,10 @@ const { STARTS, OUT_OF_ORDER } = (() => {
     if (lineEnd === -1) lineEnd = TEXT.length;
     if (lineEnd > lineStart) {
       const word = TEXT.slice(lineStart, lineEnd);
-      if (previous === -1 || compareAt(previous, TEXT.indexOf('\n', previous) === -1 ? TEXT.length : TEXT.indexOf('\n', previous), word) < 0) {
+      if (
+        previous === -1 ||
+        compareAt(previous, TEXT.indexOf('\n', previous) === -1 ? TEXT.length : TEXT.indexOf('\n', previous), word) < 0
+      ) {
         starts.push(lineStart);
         previous = lineStart;
       } else {

@@ -37,8 +37,12 @@ function answerFor(type: string, host: string, what: string, view: HostView): An
 }
 
 function mailboxAnswer(host: string, site: string, view: HostView): Answer {
-  if (isDisposableDomain(host, view.registrable)) return neutral('The email address is at a throw-away inbox service, not at an organisation\'s own domain.');
-  if (isFreeMailHost(host, view.registrable)) return neutral(`The email address is at ${site}, a consumer mailbox provider: a mailbox there can be anyone's, not an organisation's own.`);
+  if (isDisposableDomain(host, view.registrable))
+    return neutral("The email address is at a throw-away inbox service, not at an organisation's own domain.");
+  if (isFreeMailHost(host, view.registrable))
+    return neutral(
+      `The email address is at ${site}, a consumer mailbox provider: a mailbox there can be anyone's, not an organisation's own.`,
+    );
   return isEstablishedSite(site)
     ? supports(`The email address is at ${site}, an established organisation's own domain, not a free or throw-away mailbox.`)
     : neutral(`The email domain ${site} is not among the established, widely used sites it was compared with.`);
@@ -50,14 +54,19 @@ export const check = defineCheck(
     id: 'established_site',
     judges: 'site',
     kind: 'established_site',
-    looksAt: "the site a host belongs to against maintained data of well-known, widely used sites (a mailbox: only at an organisation's own domain)",
+    looksAt:
+      "the site a host belongs to against maintained data of well-known, widely used sites (a mailbox: only at an organisation's own domain)",
     declares: [
       {
         disposition: 'supports',
         strength: 'moderate',
-        reason: 'A site that maintained popularity data names is real and in wide use, and a mailbox at an organisation\'s own such domain is given by it; provisional until measured, since an address at a large organisation can be typed by anyone.',
+        reason:
+          "A site that maintained popularity data names is real and in wide use, and a mailbox at an organisation's own such domain is given by it; provisional until measured, since an address at a large organisation can be typed by anyone.",
       },
-      { disposition: 'neutral', reason: 'Not being among the well-known sites, or a mailbox at a free or throw-away provider, says nothing either way.' },
+      {
+        disposition: 'neutral',
+        reason: 'Not being among the well-known sites, or a mailbox at a free or throw-away provider, says nothing either way.',
+      },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'medium',
@@ -68,6 +77,8 @@ export const check = defineCheck(
     // The host as every check of the inquiry reads it, parsed once (the same parse that stamps the fact).
     const named = presentedHost(presentation);
     const what = describeType(presentation.type);
-    return named === null ? absent('no_data', `The ${what} has no host that could be checked.`) : answerFor(presentation.type, named.host, what, named.view);
+    return named === null
+      ? absent('no_data', `The ${what} has no host that could be checked.`)
+      : answerFor(presentation.type, named.host, what, named.view);
   },
 );

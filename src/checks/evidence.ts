@@ -1,14 +1,4 @@
-import type {
-  Absence,
-  AbsenceKind,
-  CheckContext,
-  CheckDefinition,
-  CheckResult,
-  Disposition,
-  Judged,
-  Signal,
-  Strength,
-} from './types.js';
+import type { Absence, AbsenceKind, CheckContext, CheckDefinition, CheckResult, Disposition, Judged, Signal, Strength } from './types.js';
 import { hostOf, viewHost, type HostView } from './hosts.js';
 
 /**
@@ -117,7 +107,12 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
   return signal;
 }
 
-interface PresentedPlaces { host: string; site: string; domain: string; view: HostView }
+interface PresentedPlaces {
+  host: string;
+  site: string;
+  domain: string;
+  view: HostView;
+}
 
 // Every check of an inquiry is handed the same presentation object: its host is parsed once, not once a signal.
 const placesOfPresentations = new WeakMap<CheckContext['presentation'], PresentedPlaces | null>();
@@ -127,7 +122,10 @@ function presentedPlaces(presentation: CheckContext['presentation']): PresentedP
   if (places === undefined) {
     const host = hostOf(presentation);
     const view = host === null ? null : viewHost(host);
-    places = host === null || view === null ? null : { host, site: view.platform?.site ?? view.registrable ?? host, domain: view.registrable ?? host, view };
+    places =
+      host === null || view === null
+        ? null
+        : { host, site: view.platform?.site ?? view.registrable ?? host, domain: view.registrable ?? host, view };
     placesOfPresentations.set(presentation, places);
   }
   return places;

@@ -14,10 +14,8 @@ export const check = defineCheck(
     id: 'free_mail',
     judges: 'site',
     kind: 'free_mail',
-    looksAt: "whether the email domain is a free consumer mailbox provider",
-    declares: [
-      { disposition: 'neutral', reason: 'Free mail is what most honest people use: reported, never scored.' },
-    ],
+    looksAt: 'whether the email domain is a free consumer mailbox provider',
+    declares: [{ disposition: 'neutral', reason: 'Free mail is what most honest people use: reported, never scored.' }],
     artifactTypes: ['EMAIL'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,

@@ -40,12 +40,33 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'shared_value',
     kind: 'shared_value',
-    looksAt: "how many other entities of the tenant carry the same value",
+    looksAt: 'how many other entities of the tenant carry the same value',
     declares: [
-      { disposition: 'weakens', strength: 'weak', reason: 'Three to five identities on one value: a household or office is still possible.' },
-      { kind: 'shared_value_many', disposition: 'weakens', strength: 'moderate', reason: 'Six to nineteen identities on one value is rarely innocent: reuse across accounts.' },
-      { kind: 'shared_value_farm', disposition: 'weakens', strength: 'moderate', reason: 'Twenty or more identities on one value is the signature of a farm or shared fraud tooling; no corpus here holds tenants\' graphs, so at most moderate.' },
-      { kind: 'shared_with_adverse', disposition: 'weakens', strength: 'moderate', reason: "A value shared with an entity the tenant itself found bad is the tenant's own evidence, one hop away; about another entity, not this one, and no corpus here holds it, so at most moderate." },
+      {
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: 'Three to five identities on one value: a household or office is still possible.',
+      },
+      {
+        kind: 'shared_value_many',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'Six to nineteen identities on one value is rarely innocent: reuse across accounts.',
+      },
+      {
+        kind: 'shared_value_farm',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          "Twenty or more identities on one value is the signature of a farm or shared fraud tooling; no corpus here holds tenants' graphs, so at most moderate.",
+      },
+      {
+        kind: 'shared_with_adverse',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          "A value shared with an entity the tenant itself found bad is the tenant's own evidence, one hop away; about another entity, not this one, and no corpus here holds it, so at most moderate.",
+      },
       { disposition: 'neutral', reason: 'A value on few other entities is ordinary (families, offices).' },
     ],
     artifactTypes: ARTIFACT_TYPES,
@@ -64,7 +85,9 @@ export const check = defineCheck(
     const answers = [others >= SHARED_VALUE_THRESHOLD ? weakens(statement, { kind: bandKind(others) }) : neutral(statement)];
     const adverse = shared?.adverseEntities ?? 0;
     if (adverse > 0) {
-      answers.push(weakens(`The same ${what} is on record for ${entities(adverse)} the tenant already found bad.`, { kind: 'shared_with_adverse' }));
+      answers.push(
+        weakens(`The same ${what} is on record for ${entities(adverse)} the tenant already found bad.`, { kind: 'shared_with_adverse' }),
+      );
     }
     return answers;
   },

@@ -30,7 +30,9 @@ function latest(dates: readonly (Date | undefined)[]): Date | undefined {
  */
 function outcomeAnswers(history: EntityHistory): SignalAnswer[] {
   const reports = new Map<string, EntityHistory['outcomes'][number]>();
-  history.outcomes.forEach((outcome, i) => reports.set(outcome.ref === undefined ? `#${i}` : JSON.stringify([outcome.kind, outcome.ref]), outcome));
+  history.outcomes.forEach((outcome, i) =>
+    reports.set(outcome.ref === undefined ? `#${i}` : JSON.stringify([outcome.kind, outcome.ref]), outcome),
+  );
   const answers: SignalAnswer[] = [];
   for (const [key, outcome] of reports) {
     const observedAt = dateOf(outcome.observed_at);
@@ -57,10 +59,18 @@ function testimonyAnswers(history: EntityHistory): SignalAnswer[] {
     if (observedAt === undefined || observation.stance === undefined || observation.stance === 'neutral') return;
     const key = testimonyKey(observation, observedAt);
     const date = observedAt.toISOString().slice(0, 10);
-    const extra = { kind: 'tenant_observation', observedAt, ref: `observation:${observation.id ?? `#${i}`}`, provenanceClass: observation.provenance_class };
-    reports.set(key, observation.stance === 'weakens'
-      ? weakens(`Testimony recorded about this entity points against it (${date}).`, extra)
-      : supports(`Testimony recorded about this entity speaks for it (${date}).`, extra));
+    const extra = {
+      kind: 'tenant_observation',
+      observedAt,
+      ref: `observation:${observation.id ?? `#${i}`}`,
+      provenanceClass: observation.provenance_class,
+    };
+    reports.set(
+      key,
+      observation.stance === 'weakens'
+        ? weakens(`Testimony recorded about this entity points against it (${date}).`, extra)
+        : supports(`Testimony recorded about this entity speaks for it (${date}).`, extra),
+    );
   });
   return [...reports.values()];
 }
@@ -90,11 +100,36 @@ export const check = defineCheck(
     kind: 'tenant_history',
     looksAt: "the tenant's own outcomes, earlier assessments and testimony about the resolved entity",
     declares: [
-      { kind: 'tenant_outcome', disposition: 'weakens', strength: 'strong', reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is.", cited: "METHODOLOGY.md section 8: the tenant's own outcomes are strong" },
-      { kind: 'tenant_outcome', disposition: 'supports', strength: 'moderate', reason: "The tenant's own good outcome is real evidence, but bad actors build a good record first." },
-      { kind: 'tenant_prior_assessment', disposition: 'neutral', reason: 'An earlier score is derived from evidence already counted; counting it again would count it twice.' },
-      { kind: 'tenant_observation', disposition: 'weakens', strength: 'moderate', reason: 'Testimony of an adverse act is a report, not a proven outcome: real, but one account of it.' },
-      { kind: 'tenant_observation', disposition: 'supports', strength: 'moderate', reason: 'Testimony the tenant marked as favourable is one account, as diagnostic as adverse testimony.' },
+      {
+        kind: 'tenant_outcome',
+        disposition: 'weakens',
+        strength: 'strong',
+        reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is.",
+        cited: "METHODOLOGY.md section 8: the tenant's own outcomes are strong",
+      },
+      {
+        kind: 'tenant_outcome',
+        disposition: 'supports',
+        strength: 'moderate',
+        reason: "The tenant's own good outcome is real evidence, but bad actors build a good record first.",
+      },
+      {
+        kind: 'tenant_prior_assessment',
+        disposition: 'neutral',
+        reason: 'An earlier score is derived from evidence already counted; counting it again would count it twice.',
+      },
+      {
+        kind: 'tenant_observation',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'Testimony of an adverse act is a report, not a proven outcome: real, but one account of it.',
+      },
+      {
+        kind: 'tenant_observation',
+        disposition: 'supports',
+        strength: 'moderate',
+        reason: 'Testimony the tenant marked as favourable is one account, as diagnostic as adverse testimony.',
+      },
       { kind: 'tenant_observation', disposition: 'neutral', reason: 'A count of testimony with no direction, reported only.' },
     ],
     ...SUBJECT_LEVEL,

@@ -17,8 +17,21 @@ import { LATIN_LOOKALIKES } from './stringDistance.js';
  * one item of evidence.
  */
 const SCRIPTS = [
-  'Latin', 'Cyrillic', 'Greek', 'Armenian', 'Hebrew', 'Arabic', 'Han', 'Hiragana', 'Katakana',
-  'Hangul', 'Bopomofo', 'Thai', 'Devanagari', 'Georgian', 'Cherokee',
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Hebrew',
+  'Arabic',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Bopomofo',
+  'Thai',
+  'Devanagari',
+  'Georgian',
+  'Cherokee',
 ] as const;
 const SCRIPT_PATTERNS = SCRIPTS.map((script) => [script, new RegExp(`^\\p{Script=${script}}$`, 'u')] as const);
 const SCRIPT_NEUTRAL = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
@@ -57,7 +70,9 @@ function deceptionIn(labels: readonly string[], what: string): SignalAnswer | nu
     }
     const scripts = scriptsOf(unicode);
     if (isMixedScript(scripts)) {
-      return weakens(`The ${what} mixes ${[...scripts].sort().join(' and ')} letters in the label "${unicode}", a common way to imitate another name.`);
+      return weakens(
+        `The ${what} mixes ${[...scripts].sort().join(' and ')} letters in the label "${unicode}", a common way to imitate another name.`,
+      );
     }
     if (isWholeScriptLookalike(unicode, scripts)) {
       return weakens(`The ${what} has the label "${unicode}", written in ${[...scripts][0]} letters that look like Latin ones.`);
@@ -74,8 +89,16 @@ export const check = defineCheck(
     kind: 'domain_homograph',
     looksAt: "the host's scripts and punycode (mixed scripts, whole-script look-alikes)",
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'A homograph imitates another name by design; too rare in the corpora here to measure, so at most moderate.' },
-      { disposition: 'neutral', reason: 'Plain or consistently scripted names are ordinary; a homograph of a well-known domain is one deception, counted once, as a look-alike.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'A homograph imitates another name by design; too rare in the corpora here to measure, so at most moderate.',
+      },
+      {
+        disposition: 'neutral',
+        reason:
+          'Plain or consistently scripted names are ordinary; a homograph of a well-known domain is one deception, counted once, as a look-alike.',
+      },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
     trustBand: 'high',
@@ -90,7 +113,11 @@ export const check = defineCheck(
         // The mixed letters are how the name imitates a brand, when it does: domain_lookalike counts that
         // imitation, and counting the letters too would count one deception twice.
         const imitated = imitatedDomain(host);
-        return imitated === null ? deception : neutral(`${deception.statement} It reads as the well-known domain ${imitated}, and that imitation is counted once, as a look-alike.`);
+        return imitated === null
+          ? deception
+          : neutral(
+              `${deception.statement} It reads as the well-known domain ${imitated}, and that imitation is counted once, as a look-alike.`,
+            );
       }
       return labels.some((label) => label.startsWith('xn--'))
         ? neutral(`The ${what} uses internationalised characters with no deceptive mix of scripts.`)

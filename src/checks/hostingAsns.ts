@@ -8,7 +8,13 @@ import type { DataSource } from './types.js';
  * Never edited by hand.
  */
 const require = createRequire(import.meta.url);
-const data = require('./data/hostingAsns.json') as { datacenter: number[]; vpn: number[]; commit: string; commit_date: string; licence: string };
+const data = require('./data/hostingAsns.json') as {
+  datacenter: number[];
+  vpn: number[];
+  commit: string;
+  commit_date: string;
+  licence: string;
+};
 
 export const HOSTING_ASNS: ReadonlySet<number> = new Set([...data.datacenter, ...data.vpn]);
 

@@ -73,7 +73,7 @@ async function fetchFollowing(request: HttpJsonRequest, signal: AbortSignal): Pr
   let url = new URL(request.url);
   for (let hop = 0; ; hop += 1) {
     const response = await fetch(url, {
-      method: hop === 0 ? request.method ?? 'GET' : 'GET',
+      method: hop === 0 ? (request.method ?? 'GET') : 'GET',
       headers: request.headers,
       body: hop === 0 ? request.body : undefined,
       signal,

@@ -129,7 +129,11 @@ function infoOf(description: Described): CheckInfo {
     dataClass: description.data_class,
     looksAt: "the operator-configured provider's answer about the value",
     declares: [
-      { disposition: 'supports', strength: description.strength.supports, reason: "Declared by the operator in the provider's description." },
+      {
+        disposition: 'supports',
+        strength: description.strength.supports,
+        reason: "Declared by the operator in the provider's description.",
+      },
       { disposition: 'weakens', strength: description.strength.weakens, reason: "Declared by the operator in the provider's description." },
       { disposition: 'neutral', reason: 'Reported only.' },
     ],
@@ -145,27 +149,29 @@ function providerCheck(description: Described, deps: HttpProviderDeps): CheckDef
   const check = defineCheck(infoOf(description), async ({ presentation, signal }) => {
     const headers = headersFor(description.request, deps.env ?? process.env);
     if (headers === null) return absent('error', 'The provider check is missing its credentials.');
-    const outcome = await provider.call(() => fetchJson({
-      url: fillTemplate(description.request.url_template, presentation, encodeURIComponent),
-      method: description.request.method,
-      headers,
-      body: bodyFor(description.request, presentation),
-      // Following a redirect would carry a custom auth header to wherever it points.
-      redirect: 'error',
-      timeoutMs: description.timeout_ms,
-      maxBytes: MAX_PROVIDER_BYTES,
+    const outcome = await provider.call(
+      () =>
+        fetchJson({
+          url: fillTemplate(description.request.url_template, presentation, encodeURIComponent),
+          method: description.request.method,
+          headers,
+          body: bodyFor(description.request, presentation),
+          // Following a redirect would carry a custom auth header to wherever it points.
+          redirect: 'error',
+          timeoutMs: description.timeout_ms,
+          maxBytes: MAX_PROVIDER_BYTES,
+          signal,
+        }),
+      isServiceFailure,
       signal,
-    }), isServiceFailure, signal);
+    );
     if (outcome === SKIPPED) return absent('error', PROVIDER_SKIPPED);
     return outcome.status === 'ok' ? mapAnswer(description, outcome.body) : failureAnswer(description, outcome);
   });
   return { ...check, unreachableReason: () => (provider.open() ? PROVIDER_SKIPPED : null) };
 }
 
-export function createHttpProviderChecks(
-  descriptions: readonly HttpProviderDescription[],
-  deps: HttpProviderDeps = {},
-): CheckDefinition[] {
+export function createHttpProviderChecks(descriptions: readonly HttpProviderDescription[], deps: HttpProviderDeps = {}): CheckDefinition[] {
   // The name is dropped here so that no check, closure or error can ever reach it.
   return descriptions.map(({ name: _operatorLabel, ...described }) => providerCheck(described, deps));
 }

@@ -17,7 +17,10 @@ function answerFor(item: InquiryTestimony, index: number, onRecord: ReadonlySet<
   const observedAt = dateOf(item.observed_at);
   if (observedAt === undefined || item.stance === 'neutral') return null;
   if (onRecord.has(testimonyKey(item, observedAt))) {
-    return neutral('Testimony attached to this inquiry is already on record for this entity and is counted there.', { observedAt, ref: `context:${index}` });
+    return neutral('Testimony attached to this inquiry is already on record for this entity and is counted there.', {
+      observedAt,
+      ref: `context:${index}`,
+    });
   }
   const extra = { observedAt, ref: `context:${index}`, provenanceClass: item.provenance_class };
   return item.stance === 'weakens'
@@ -30,7 +33,8 @@ function recordedTestimony(history: EntityHistory | undefined): Set<string> {
   const keys = new Set<string>();
   for (const observation of history?.observations ?? []) {
     const observedAt = dateOf(observation.observed_at);
-    if (observedAt !== undefined && observation.stance !== undefined && observation.stance !== 'neutral') keys.add(testimonyKey(observation, observedAt));
+    if (observedAt !== undefined && observation.stance !== undefined && observation.stance !== 'neutral')
+      keys.add(testimonyKey(observation, observedAt));
   }
   return keys;
 }
@@ -39,11 +43,22 @@ export const check = defineCheck(
   {
     id: 'inquiry_context',
     kind: 'inquiry_context',
-    looksAt: "testimony the caller attached to the inquiry (its context), with the stance given or derived from its summary",
+    looksAt: 'testimony the caller attached to the inquiry (its context), with the stance given or derived from its summary',
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'An account of an adverse act, from the caller: real evidence, but one account, not a proven outcome.' },
-      { disposition: 'supports', strength: 'moderate', reason: 'Favourable testimony the caller explicitly marked so: as diagnostic as adverse testimony.' },
-      { disposition: 'neutral', reason: 'Testimony with no direction is counted, not weighed; a report already on record is weighed once, from the record.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'An account of an adverse act, from the caller: real evidence, but one account, not a proven outcome.',
+      },
+      {
+        disposition: 'supports',
+        strength: 'moderate',
+        reason: 'Favourable testimony the caller explicitly marked so: as diagnostic as adverse testimony.',
+      },
+      {
+        disposition: 'neutral',
+        reason: 'Testimony with no direction is counted, not weighed; a report already on record is weighed once, from the record.',
+      },
     ],
     ...SUBJECT_LEVEL,
   },
@@ -53,7 +68,8 @@ export const check = defineCheck(
     const onRecord = recordedTestimony(ctx.env.history);
     const directed = context.map((item, i) => answerFor(item, i, onRecord)).filter((a): a is SignalAnswer => a !== null);
     const undirected = context.length - directed.length;
-    const count = undirected === 0 ? [] : [neutral(`${undirected} attached ${undirected === 1 ? 'testimony has' : 'testimonies have'} no direction.`)];
+    const count =
+      undirected === 0 ? [] : [neutral(`${undirected} attached ${undirected === 1 ? 'testimony has' : 'testimonies have'} no direction.`)];
     return [...directed, ...count];
   },
 );

@@ -13,7 +13,7 @@ export const check = defineCheck(
     id: 'ip_literal_host',
     judges: 'host',
     kind: 'ip_literal_host',
-    looksAt: "whether the host is a bare IP address instead of a name",
+    looksAt: 'whether the host is a bare IP address instead of a name',
     declares: [
       { disposition: 'weakens', strength: 'moderate', reason: 'Genuine services are reached by name; a bare IP hides who runs it.' },
       { disposition: 'neutral', reason: 'A host named by domain is ordinary.' },

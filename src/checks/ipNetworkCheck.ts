@@ -40,7 +40,7 @@ function countriesClaimed(ctx: Pick<CheckContext, 'claim' | 'subject'>): { count
   }
   for (const p of ctx.subject.filter((s) => s.type === 'EMAIL' || s.type === 'DOMAIN' || s.type === 'URL')) {
     const country = nationalSuffixCountry(p);
-    if (country) out.push({ country, from: 'the country of its domain\'s national suffix' });
+    if (country) out.push({ country, from: "the country of its domain's national suffix" });
   }
   return out;
 }
@@ -61,15 +61,31 @@ function nationalSuffixCountry(p: { type: string; value: string }): string | nul
 function answersFor(network: IpNetwork, ctx: Pick<CheckContext, 'claim' | 'subject'>): SignalAnswer[] {
   const answers: SignalAnswer[] = [];
   const where = network.country ? ` registered in ${countryWording(network.country)}` : '';
-  const hosting = (network.asn !== null && HOSTING_ASNS.has(network.asn)) || (network.organisation !== null && HOSTING_WORDS.test(network.organisation));
+  const hosting =
+    (network.asn !== null && HOSTING_ASNS.has(network.asn)) || (network.organisation !== null && HOSTING_WORDS.test(network.organisation));
   if (hosting) {
-    answers.push(weakens(`The IP address belongs to a hosting or data-centre network${where}, not an access network people connect from.`, { kind: 'ip_hosting' }));
+    answers.push(
+      weakens(`The IP address belongs to a hosting or data-centre network${where}, not an access network people connect from.`, {
+        kind: 'ip_hosting',
+      }),
+    );
   } else {
-    answers.push(neutral(network.asn === null ? `The IP address has no announcing network on record${where}.` : `The IP address belongs to an access network${where}.`));
+    answers.push(
+      neutral(
+        network.asn === null
+          ? `The IP address has no announcing network on record${where}.`
+          : `The IP address belongs to an access network${where}.`,
+      ),
+    );
   }
   const mismatch = network.country === null ? undefined : countriesClaimed(ctx).find((c) => c.country !== network.country);
   if (mismatch && network.country) {
-    answers.push(weakens(`The IP address is registered in ${countryWording(network.country)}, not in ${mismatch.from} (${countryWording(mismatch.country)}).`, { kind: 'ip_country_mismatch' }));
+    answers.push(
+      weakens(
+        `The IP address is registered in ${countryWording(network.country)}, not in ${mismatch.from} (${countryWording(mismatch.country)}).`,
+        { kind: 'ip_country_mismatch' },
+      ),
+    );
   }
   return answers;
 }
@@ -79,10 +95,21 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'ip_network',
     kind: 'ip_network',
-    looksAt: "the network announcing the IP address (hosting or access) and the country it is registered in, against the claimed and phone countries and the country of the email or web domain's national suffix",
+    looksAt:
+      "the network announcing the IP address (hosting or access) and the country it is registered in, against the claimed and phone countries and the country of the email or web domain's national suffix",
     declares: [
-      { kind: 'ip_hosting', disposition: 'weakens', strength: 'moderate', reason: 'People connect from access networks; a data-centre address is a server, proxy or VPN exit, though some are honest.' },
-      { kind: 'ip_country_mismatch', disposition: 'weakens', strength: 'weak', reason: 'An address in another country than the claimed one is common with travel and VPNs: a small sign.' },
+      {
+        kind: 'ip_hosting',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'People connect from access networks; a data-centre address is a server, proxy or VPN exit, though some are honest.',
+      },
+      {
+        kind: 'ip_country_mismatch',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: 'An address in another country than the claimed one is common with travel and VPNs: a small sign.',
+      },
       { disposition: 'neutral', reason: 'An access network is where people ordinarily are.' },
     ],
     artifactTypes: ['IP'],

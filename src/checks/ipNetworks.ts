@@ -57,18 +57,23 @@ export function loadNetworks(): Promise<void> {
   loading ??= new Promise<void>((resolve, reject) => {
     const worker = new Worker(new URL('./data/ipNetworksWorker.mjs', import.meta.url), {
       workerData: {
-        asnPath: join(asnDir, 'asn-ipv4-num.csv'), countryPath: join(countryDir, 'geo-whois-asn-country-ipv4-num.csv'),
-        asn6Path: join(asnDir, 'asn-ipv6-num.csv'), country6Path: join(countryDir, 'geo-whois-asn-country-ipv6-num.csv'),
+        asnPath: join(asnDir, 'asn-ipv4-num.csv'),
+        countryPath: join(countryDir, 'geo-whois-asn-country-ipv4-num.csv'),
+        asn6Path: join(asnDir, 'asn-ipv6-num.csv'),
+        country6Path: join(countryDir, 'geo-whois-asn-country-ipv6-num.csv'),
       },
     });
     worker.unref();
-    worker.once('message', (tables: { asn: RangeTable; country: RangeTable; asn6: RangeTable<BigUint64Array>; country6: RangeTable<BigUint64Array> }) => {
-      asnTable = tables.asn;
-      countryTable = tables.country;
-      asn6Table = tables.asn6;
-      country6Table = tables.country6;
-      resolve();
-    });
+    worker.once(
+      'message',
+      (tables: { asn: RangeTable; country: RangeTable; asn6: RangeTable<BigUint64Array>; country6: RangeTable<BigUint64Array> }) => {
+        asnTable = tables.asn;
+        countryTable = tables.country;
+        asn6Table = tables.asn6;
+        country6Table = tables.country6;
+        resolve();
+      },
+    );
     worker.once('error', reject);
     worker.once('exit', (code) => {
       if (asnTable === null) reject(new Error(`the network data worker exited (code ${code}) before answering`));
@@ -129,13 +134,17 @@ export function ipv6High64(ip: string): bigint | null {
   return groups.slice(0, 4).reduce((high, g) => (high << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
-function answer<Bound extends Uint32Array | BigUint64Array>(asn: RangeTable<Bound>, country: RangeTable<Bound>, n: Bound[number]): IpNetwork {
+function answer<Bound extends Uint32Array | BigUint64Array>(
+  asn: RangeTable<Bound>,
+  country: RangeTable<Bound>,
+  n: Bound[number],
+): IpNetwork {
   const a = find(asn, n);
   const c = find(country, n);
   return {
     asn: a === -1 ? null : asn.numbers[a]!,
-    organisation: a === -1 ? null : asn.labels[asn.labelOf[a]!] ?? null,
-    country: c === -1 ? null : country.labels[country.labelOf[c]!] ?? null,
+    organisation: a === -1 ? null : (asn.labels[asn.labelOf[a]!] ?? null),
+    country: c === -1 ? null : (country.labels[country.labelOf[c]!] ?? null),
   };
 }
 

@@ -27,9 +27,13 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'ip_range',
     kind: 'ip_range',
-    looksAt: "whether the IP address is public or in a reserved range",
+    looksAt: 'whether the IP address is public or in a reserved range',
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'A private or reserved address cannot be a real client\'s public address: a real indicator of a forged or misread value.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: "A private or reserved address cannot be a real client's public address: a real indicator of a forged or misread value.",
+      },
       { disposition: 'neutral', reason: 'A public address is ordinary.' },
     ],
     artifactTypes: ['IP'],

@@ -12,9 +12,32 @@
  * (`free-eth`), because short words hide inside ordinary ones.
  */
 const LURE_WORDS: readonly string[] = [
-  'login', 'logon', 'signin', 'verify', 'verification', 'validate', 'validation', 'secure', 'unlock', 'recover',
-  'recovery', 'restore', 'confirm', 'authenticate', 'helpdesk', 'claim', 'airdrop', 'giveaway', 'bonus', 'reward',
-  'rewards', 'prize', 'promo', 'gift', 'free', 'refund',
+  'login',
+  'logon',
+  'signin',
+  'verify',
+  'verification',
+  'validate',
+  'validation',
+  'secure',
+  'unlock',
+  'recover',
+  'recovery',
+  'restore',
+  'confirm',
+  'authenticate',
+  'helpdesk',
+  'claim',
+  'airdrop',
+  'giveaway',
+  'bonus',
+  'reward',
+  'rewards',
+  'prize',
+  'promo',
+  'gift',
+  'free',
+  'refund',
 ];
 
 const RUN_TOGETHER_MIN = 5;

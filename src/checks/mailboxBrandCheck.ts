@@ -30,7 +30,8 @@ function brandBesideServiceWord(token: string): string | null {
   for (let i = MIN_WORD; i <= token.length - MIN_WORD; i += 1) {
     const left = token.slice(0, i);
     const right = token.slice(i);
-    const named = (isServiceWord(right) ? domainOfDistinctiveName(left) : null) ?? (isServiceWord(left) ? domainOfDistinctiveName(right) : null);
+    const named =
+      (isServiceWord(right) ? domainOfDistinctiveName(left) : null) ?? (isServiceWord(left) ? domainOfDistinctiveName(right) : null);
     if (named !== null) return named;
   }
   return null;
@@ -56,8 +57,16 @@ export const check = defineCheck(
     kind: 'mailbox_brand',
     looksAt: "whether a free mailbox's name presents itself as a well-known brand's desk (the brand beside a role or lure word)",
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: "A brand's support or billing desk at someone else's domain is how impersonation accounts are named; a few resellers and fans name theirs so too." },
-      { disposition: 'neutral', reason: "A mailbox that names no brand's desk, or names one at a domain of its own, says nothing either way." },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          "A brand's support or billing desk at someone else's domain is how impersonation accounts are named; a few resellers and fans name theirs so too.",
+      },
+      {
+        disposition: 'neutral',
+        reason: "A mailbox that names no brand's desk, or names one at a domain of its own, says nothing either way.",
+      },
     ],
     artifactTypes: ['EMAIL'],
     trustBand: 'medium',
@@ -72,7 +81,10 @@ export const check = defineCheck(
     const domain = parts.domain.toLowerCase();
     // A provider's own desk at its own mail service (a brand that is also a mail provider) is its own.
     if (viewHost(domain).label === viewHost(brand).label) return neutral(`The mailbox writes as ${brand} from its own domain.`);
-    if (!FREE_MAIL_DOMAINS.has(domain)) return neutral(`The mailbox names a desk of ${brand} at a domain of its own, not at a free mail provider.`);
-    return weakens(`The mailbox name presents itself as a desk of the well-known domain ${brand}, at a free mail provider anyone can sign up to.`);
+    if (!FREE_MAIL_DOMAINS.has(domain))
+      return neutral(`The mailbox names a desk of ${brand} at a domain of its own, not at a free mail provider.`);
+    return weakens(
+      `The mailbox name presents itself as a desk of the well-known domain ${brand}, at a free mail provider anyone can sign up to.`,
+    );
   },
 );

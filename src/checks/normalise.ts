@@ -56,11 +56,7 @@ function normaliseCryptoAddress(value: string): string | null {
   return /^bc1/i.test(v) ? v.toLowerCase() : v;
 }
 
-export function normalisePresentation(
-  type: string,
-  value: string,
-  options: NormaliseOptions = {},
-): NormalisedPresentation | null {
+export function normalisePresentation(type: string, value: string, options: NormaliseOptions = {}): NormalisedPresentation | null {
   // Types registered by a tenant beyond the built-in ones keep their value, trimmed.
   const normaliser = NORMALISERS[type] ?? ((raw: string) => raw.trim() || null);
   const normalised = normaliser(value, options);
@@ -119,7 +115,10 @@ export { asCountryCode };
  * src/checks/valueForm.ts), read in the claimed country as the phone checks
  * read it, so the plan runs only the checks that have something to read.
  */
-export function normalisePresented(presented: readonly { type: string; value: string }[], country: string | undefined): NormalisedPresentation[] {
+export function normalisePresented(
+  presented: readonly { type: string; value: string }[],
+  country: string | undefined,
+): NormalisedPresentation[] {
   const distinct = new Map<string, NormalisedPresentation>();
   for (const p of presented) {
     const canonical = normalisePresentation(p.type, p.value, country ? { defaultCountry: country } : {});

@@ -12,9 +12,7 @@ export const check = defineCheck(
     id: 'phone_country',
     kind: 'phone_country',
     looksAt: "the country of the number's numbering plan",
-    declares: [
-      { disposition: 'neutral', reason: 'A country alone is a fact to compare, not evidence: reported only.' },
-    ],
+    declares: [{ disposition: 'neutral', reason: 'A country alone is a fact to compare, not evidence: reported only.' }],
     artifactTypes: ['PHONE'],
     trustBand: 'high',
     dataClass: PERSONAL_FACT,

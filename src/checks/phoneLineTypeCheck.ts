@@ -50,16 +50,24 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'phone_line_type',
     kind: 'phone_line_type',
-    looksAt: "the line type of the number from the numbering plan metadata",
+    looksAt: 'the line type of the number from the numbering plan metadata',
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'VoIP, premium-rate and similar lines are cheap to obtain or costly to call: a modest indicator.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'VoIP, premium-rate and similar lines are cheap to obtain or costly to call: a modest indicator.',
+      },
       {
         kind: 'phone_real_line',
         disposition: 'supports',
         strength: 'moderate',
-        reason: 'A valid mobile or fixed line in the claimed country is a subscriber\'s line where the subject says they are; provisional until measured, since prepaid lines are cheap too.',
+        reason:
+          "A valid mobile or fixed line in the claimed country is a subscriber's line where the subject says they are; provisional until measured, since prepaid lines are cheap too.",
       },
-      { disposition: 'neutral', reason: 'A line with no claimed country to place it, or a toll-free or shared line, says little either way.' },
+      {
+        disposition: 'neutral',
+        reason: 'A line with no claimed country to place it, or a toll-free or shared line, says little either way.',
+      },
     ],
     artifactTypes: ['PHONE'],
     trustBand: 'medium',
@@ -77,7 +85,9 @@ export const check = defineCheck(
     const claimed = ctx.claim?.country;
     if (REAL_LINES.has(lineType) && claimed !== undefined && isInCountry(reading.number, claimed)) {
       const region = asCountryCode(claimed)!;
-      return supports(`The phone number is ${LINE_WORDING[lineType]} valid in the claimed country, ${countryWording(region)}.`, { kind: 'phone_real_line' });
+      return supports(`The phone number is ${LINE_WORDING[lineType]} valid in the claimed country, ${countryWording(region)}.`, {
+        kind: 'phone_real_line',
+      });
     }
     return neutral(statement);
   },

@@ -15,10 +15,17 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'phone_validity',
     kind: 'phone_validity',
-    looksAt: "whether the number parses and is valid in its numbering plan",
+    looksAt: 'whether the number parses and is valid in its numbering plan',
     declares: [
-      { disposition: 'neutral', reason: 'Nearly every presented number, good or bad, is valid; a real line in the claimed country is phone_line_type\'s support.' },
-      { disposition: 'weakens', strength: 'moderate', reason: 'An impossible number cannot reach anyone: a real indicator, but often a typo.' },
+      {
+        disposition: 'neutral',
+        reason: "Nearly every presented number, good or bad, is valid; a real line in the claimed country is phone_line_type's support.",
+      },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: 'An impossible number cannot reach anyone: a real indicator, but often a typo.',
+      },
     ],
     artifactTypes: ['PHONE'],
     trustBand: 'medium',

@@ -13,7 +13,12 @@ import type { DataSource } from './types.js';
  */
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-const squash = (name: string) => name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z]/g, '');
+const squash = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 function regionNames(): Set<string> {
   const display = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });

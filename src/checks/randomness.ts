@@ -87,7 +87,7 @@ export const RANDOM_BAR: number = (() => {
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines += 1;
   const scores = new Float64Array(lines);
   let count = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const likeness = end - start >= MIN_LENGTH ? likenessOfRange(text, start, end) : NaN;
@@ -112,7 +112,8 @@ function outsideLongestWord(letters: string): string[] {
 }
 
 const readsUnlikeEnglish = (letters: string) =>
-  englishLikeness(letters) < RANDOM_BAR && outsideLongestWord(letters).some((part) => part.length >= MIN_LENGTH && englishLikeness(part) < RANDOM_BAR);
+  englishLikeness(letters) < RANDOM_BAR &&
+  outsideLongestWord(letters).some((part) => part.length >= MIN_LENGTH && englishLikeness(part) < RANDOM_BAR);
 
 export function looksRandom(text: string): boolean {
   const letters = text.toLowerCase().replace(/[^a-z]/g, '');

@@ -1,7 +1,14 @@
 import { PUBLIC_FACT, absent, defineCheck, neutral, supports, weakens, type Answer } from './evidence.js';
 import { hostOf, viewHost, type HostView } from './hosts.js';
 import { fetchJson, isServiceFailure, type HttpJsonOutcome, type RedirectGuard } from './httpJson.js';
-import { createDependencyBreaker, createReachabilityProbe, SKIPPED, type DependencyBreaker, type ProbeAnswer, type ReachabilityProbe } from './dependencyBreaker.js';
+import {
+  createDependencyBreaker,
+  createReachabilityProbe,
+  SKIPPED,
+  type DependencyBreaker,
+  type ProbeAnswer,
+  type ReachabilityProbe,
+} from './dependencyBreaker.js';
 import { DEFAULT_NETWORK_TIMEOUT_MS } from './networkDefaults.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import type { CheckDefinition, NormalisedPresentation } from './types.js';
@@ -134,7 +141,11 @@ const SERVICE_UNREACHABLE = 'The registration registry cannot be reached, so it 
  */
 export async function askService(base: string, timeoutMs: number): Promise<ProbeAnswer> {
   try {
-    const response = await fetch(`${base}/help`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json' } });
+    const response = await fetch(`${base}/help`, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/rdap+json' },
+    });
     await response.body?.cancel().catch(() => undefined);
     return response.status >= 500 ? 'down' : 'up';
   } catch {
@@ -147,7 +158,10 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
   // Per check instance: the plan and the worker of one process share them (src/checks/dependencyBreaker.ts).
   const registries = registryBreakers(config.onRegistryChange);
   const service: ReachabilityProbe | null = config.probe
-    ? createReachabilityProbe({ ask: () => askService(base, config.timeoutMs), ...(config.probe.onChange ? { onChange: config.probe.onChange } : {}) })
+    ? createReachabilityProbe({
+        ask: () => askService(base, config.timeoutMs),
+        ...(config.probe.onChange ? { onChange: config.probe.onChange } : {}),
+      })
     : null;
   const serviceDown = () => service?.lastAnswer() === 'down';
   const check = defineCheck(
@@ -157,8 +171,17 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
       judges: 'domain',
       looksAt: "the domain's registration date in the registry's RDAP record",
       declares: [
-        { disposition: 'weakens', strength: 'moderate', reason: 'A domain registered days ago is the hallmark of phishing and throw-away fraud; a network look-up no corpus here can hold, so at most moderate.' },
-        { disposition: 'supports', strength: 'moderate', reason: 'An old domain is a real but modest indicator: old domains are also bought or hijacked.' },
+        {
+          disposition: 'weakens',
+          strength: 'moderate',
+          reason:
+            'A domain registered days ago is the hallmark of phishing and throw-away fraud; a network look-up no corpus here can hold, so at most moderate.',
+        },
+        {
+          disposition: 'supports',
+          strength: 'moderate',
+          reason: 'An old domain is a real but modest indicator: old domains are also bought or hijacked.',
+        },
         { disposition: 'neutral', reason: 'A domain between three months and two years old says little either way.' },
       ],
       artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
@@ -175,14 +198,19 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
       if (view === null) return absent('no_data', 'There is no registered domain to look up.');
       if (serviceDown()) return absent('error', SERVICE_UNREACHABLE);
       const url = `${base}/domain/${encodeURIComponent(view.registrable!)}`;
-      const outcome = await registries.for(view).call(() => fetchJson({
-        url,
-        headers: { accept: 'application/rdap+json, application/json' },
-        redirect: config.redirectGuard ?? 'error',
-        timeoutMs: config.timeoutMs,
-        maxBytes: MAX_RDAP_BYTES,
+      const outcome = await registries.for(view).call(
+        () =>
+          fetchJson({
+            url,
+            headers: { accept: 'application/rdap+json, application/json' },
+            redirect: config.redirectGuard ?? 'error',
+            timeoutMs: config.timeoutMs,
+            maxBytes: MAX_RDAP_BYTES,
+            signal,
+          }),
+        isServiceFailure,
         signal,
-      }), isServiceFailure, signal);
+      );
       if (outcome === SKIPPED) return absent('error', REGISTRY_SKIPPED);
       if (outcome.status !== 'ok') return failureAnswer(outcome);
       const registered = registrationDate(outcome.body);
@@ -209,10 +237,13 @@ export function createRdapCheck(config: RdapCheckConfig): CheckDefinition {
 export function createChecks(config: CheckDiscoveryConfig): CheckDefinition[] {
   if (config.rdapBaseUrl === undefined) return [];
   const onChange = config.onDependencyChange;
-  return [createRdapCheck({
-    baseUrl: config.rdapBaseUrl, timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
-    ...(config.redirectGuard ? { redirectGuard: config.redirectGuard } : {}),
-    ...(onChange ? { onRegistryChange: (tld: string, state: 'open' | 'closed') => onChange(`${RDAP_CHECK_ID} (.${tld})`, state) } : {}),
-    probe: onChange ? { onChange: (state) => onChange(RDAP_CHECK_ID, state) } : {},
-  })];
+  return [
+    createRdapCheck({
+      baseUrl: config.rdapBaseUrl,
+      timeoutMs: config.networkTimeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS,
+      ...(config.redirectGuard ? { redirectGuard: config.redirectGuard } : {}),
+      ...(onChange ? { onRegistryChange: (tld: string, state: 'open' | 'closed') => onChange(`${RDAP_CHECK_ID} (.${tld})`, state) } : {}),
+      probe: onChange ? { onChange: (state) => onChange(RDAP_CHECK_ID, state) } : {},
+    }),
+  ];
 }

@@ -74,11 +74,7 @@ async function moduleFiles(directory: string): Promise<string[]> {
   return [...byStem.values()].sort();
 }
 
-async function checksExportedBy(
-  exported: Record<string, unknown>,
-  config: CheckDiscoveryConfig,
-  file: string,
-): Promise<CheckDefinition[]> {
+async function checksExportedBy(exported: Record<string, unknown>, config: CheckDiscoveryConfig, file: string): Promise<CheckDefinition[]> {
   const checks: unknown[] = [];
   if ('check' in exported) checks.push(exported.check);
   if ('checks' in exported && Array.isArray(exported.checks)) checks.push(...(exported.checks as unknown[]));
@@ -96,8 +92,14 @@ async function checksExportedBy(
 function isCheckDefinition(value: unknown): value is CheckDefinition {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<CheckDefinition>;
-  return typeof candidate.id === 'string' && typeof candidate.kind === 'string' && typeof candidate.run === 'function'
-    && Array.isArray(candidate.artifactTypes) && typeof candidate.timeoutMs === 'number' && Array.isArray(candidate.declares);
+  return (
+    typeof candidate.id === 'string' &&
+    typeof candidate.kind === 'string' &&
+    typeof candidate.run === 'function' &&
+    Array.isArray(candidate.artifactTypes) &&
+    typeof candidate.timeoutMs === 'number' &&
+    Array.isArray(candidate.declares)
+  );
 }
 
 function assertUniqueIds(checks: readonly CheckDefinition[]): void {
@@ -111,19 +113,11 @@ function assertUniqueIds(checks: readonly CheckDefinition[]): void {
 const TIER_RANK: Record<Tier, number> = { t0: 0, t1: 1, t2: 2 };
 
 /** Checks that apply to a presentation type and that the inquiry's tier ceiling allows. */
-export function applicableChecks(
-  checks: readonly CheckDefinition[],
-  presentationType: string,
-  tierCeiling: Tier,
-): CheckDefinition[] {
+export function applicableChecks(checks: readonly CheckDefinition[], presentationType: string, tierCeiling: Tier): CheckDefinition[] {
   return checks.filter((check) => check.artifactTypes.includes(presentationType) && TIER_RANK[check.tier] <= TIER_RANK[tierCeiling]);
 }
 
 /** Checks that apply to the type but that the tier ceiling puts out of reach (for `coverage.gaps`). */
-export function checksBeyondCeiling(
-  checks: readonly CheckDefinition[],
-  presentationType: string,
-  tierCeiling: Tier,
-): CheckDefinition[] {
+export function checksBeyondCeiling(checks: readonly CheckDefinition[], presentationType: string, tierCeiling: Tier): CheckDefinition[] {
   return checks.filter((check) => check.artifactTypes.includes(presentationType) && TIER_RANK[check.tier] > TIER_RANK[tierCeiling]);
 }

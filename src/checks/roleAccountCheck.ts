@@ -24,7 +24,7 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'role_account',
     kind: 'role_account',
-    looksAt: "whether the mailbox is a shared role address (info@, admin@...)",
+    looksAt: 'whether the mailbox is a shared role address (info@, admin@...)',
     declares: [
       { disposition: 'weakens', strength: 'moderate', reason: 'A role mailbox where a person is claimed is a real but modest indicator.' },
       { disposition: 'neutral', reason: 'A personal mailbox, or a role mailbox for an organisation, is ordinary.' },

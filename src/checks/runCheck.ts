@@ -81,7 +81,10 @@ class ClockedContext implements CheckContext {
   readonly now: CheckContext['now'];
   readonly env: CheckContext['env'];
 
-  constructor(ctx: CheckContext, private readonly clock: CheckClock) {
+  constructor(
+    ctx: CheckContext,
+    private readonly clock: CheckClock,
+  ) {
     this.presentation = ctx.presentation;
     this.subject = ctx.subject;
     if (ctx.claim !== undefined) this.claim = ctx.claim;
@@ -102,7 +105,10 @@ class CheckClock {
   private graceTimer: NodeJS.Timeout | undefined;
   private forwardAbort: (() => void) | undefined;
 
-  constructor(private readonly timeoutMs: number, private readonly outer: AbortSignal) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly outer: AbortSignal,
+  ) {}
 
   signal(): AbortSignal {
     this.start();
@@ -115,9 +121,13 @@ class CheckClock {
     const controller = new AbortController();
     this.controller = controller;
     this.stopped = new Promise<typeof STOPPED>((resolve) => {
-      controller.signal.addEventListener('abort', () => {
-        this.graceTimer = setTimeout(() => resolve(STOPPED), ABORT_GRACE_MS);
-      }, { once: true });
+      controller.signal.addEventListener(
+        'abort',
+        () => {
+          this.graceTimer = setTimeout(() => resolve(STOPPED), ABORT_GRACE_MS);
+        },
+        { once: true },
+      );
     });
     this.forwardAbort = () => controller.abort(this.outer.reason);
     this.outer.addEventListener('abort', this.forwardAbort, { once: true });

@@ -28,7 +28,8 @@ const CID = /^(?:Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{58,})$/;
 /** The IPFS gateway form of a web address ('path' or 'subdomain'), or null when it is an ordinary site. */
 export function ipfsGatewayForm(url: URL): 'path' | 'subdomain' | null {
   const [, namespace, name] = url.pathname.split('/');
-  if ((namespace === 'ipfs' && name !== undefined && CID.test(name)) || (namespace === 'ipns' && name !== undefined && name !== '')) return 'path';
+  if ((namespace === 'ipfs' && name !== undefined && CID.test(name)) || (namespace === 'ipns' && name !== undefined && name !== ''))
+    return 'path';
   const [first, second] = url.hostname.split('.');
   return first !== undefined && CID.test(first) && (second === 'ipfs' || second === 'ipns') ? 'subdomain' : null;
 }
@@ -41,9 +42,15 @@ export const check = defineCheck(
     id: 'shared_hosting',
     judges: 'site',
     kind: 'shared_hosting',
-    looksAt: 'whether the host (or the email domain) is a site under a shared hosting or platform suffix (public suffix list, private section), or a web address serves IPFS content through a gateway',
+    looksAt:
+      'whether the host (or the email domain) is a site under a shared hosting or platform suffix (public suffix list, private section), or a web address serves IPFS content through a gateway',
     declares: [
-      { disposition: 'weakens', strength: 'moderate', reason: 'A free platform sub-domain has no registrant and costs nothing: measured several times more often on bad subjects, though honest projects (and a few companies on shared second-level names) use them too.' },
+      {
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'A free platform sub-domain has no registrant and costs nothing: measured several times more often on bad subjects, though honest projects (and a few companies on shared second-level names) use them too.',
+      },
       { disposition: 'neutral', reason: 'A registered domain of its own is ordinary.' },
     ],
     artifactTypes: ['EMAIL', 'DOMAIN', 'URL'],
@@ -55,7 +62,9 @@ export const check = defineCheck(
     answerAboutHost(presentation, (host, what) => {
       const url = presentation.type === 'URL' ? parseWebAddress(presentation.value) : null;
       if (url !== null && ipfsGatewayForm(url) !== null) {
-        return weakens(`The ${what} serves content from the IPFS network through a public gateway, where anyone can publish.`, { judged: 'value' });
+        return weakens(`The ${what} serves content from the IPFS network through a public gateway, where anyone can publish.`, {
+          judged: 'value',
+        });
       }
       const platform = viewHost(host).platform;
       // An address is not a site: say where its mailbox is.

@@ -3,7 +3,9 @@ import { remove as removeConfusables } from 'confusables';
 import type { DataSource } from './types.js';
 
 export const CONFUSABLES_SOURCE: DataSource = {
-  name: 'confusables', version: (createRequire(import.meta.url)('confusables/package.json') as { version: string }).version, licence: 'MIT',
+  name: 'confusables',
+  version: (createRequire(import.meta.url)('confusables/package.json') as { version: string }).version,
+  licence: 'MIT',
 };
 /**
  * Edit distances for the look-alike check.
@@ -61,9 +63,29 @@ const CONFUSABLE_SEQUENCES: readonly (readonly [RegExp, string])[] = [
  * these is a whole-script homograph (`аррӏе` in Cyrillic reads as `apple`).
  */
 export const LATIN_LOOKALIKES: ReadonlyMap<string, string> = new Map([
-  ['а', 'a'], ['с', 'c'], ['ԁ', 'd'], ['е', 'e'], ['һ', 'h'], ['і', 'i'], ['ј', 'j'], ['ӏ', 'l'],
-  ['о', 'o'], ['р', 'p'], ['ԛ', 'q'], ['ѕ', 's'], ['ԝ', 'w'], ['х', 'x'], ['у', 'y'],
-  ['α', 'a'], ['ι', 'i'], ['κ', 'k'], ['ν', 'v'], ['ο', 'o'], ['ρ', 'p'], ['υ', 'u'], ['χ', 'x'],
+  ['а', 'a'],
+  ['с', 'c'],
+  ['ԁ', 'd'],
+  ['е', 'e'],
+  ['һ', 'h'],
+  ['і', 'i'],
+  ['ј', 'j'],
+  ['ӏ', 'l'],
+  ['о', 'o'],
+  ['р', 'p'],
+  ['ԛ', 'q'],
+  ['ѕ', 's'],
+  ['ԝ', 'w'],
+  ['х', 'x'],
+  ['у', 'y'],
+  ['α', 'a'],
+  ['ι', 'i'],
+  ['κ', 'k'],
+  ['ν', 'v'],
+  ['ο', 'o'],
+  ['ρ', 'p'],
+  ['υ', 'u'],
+  ['χ', 'x'],
 ]);
 
 /**

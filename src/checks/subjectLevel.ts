@@ -8,7 +8,10 @@ import type { CheckContext } from './types.js';
  * values: they read records the engine already holds, and answer once, on
  * the subject's first presentation.
  */
-export const SUBJECT_LEVEL: Pick<CheckInfo, 'artifactTypes' | 'tier' | 'runs' | 'cost' | 'timeoutMs' | 'provenanceClass' | 'trustBand' | 'dataClass' | 'runsOnMalformed'> = {
+export const SUBJECT_LEVEL: Pick<
+  CheckInfo,
+  'artifactTypes' | 'tier' | 'runs' | 'cost' | 'timeoutMs' | 'provenanceClass' | 'trustBand' | 'dataClass' | 'runsOnMalformed'
+> = {
   artifactTypes: ARTIFACT_TYPES,
   // The records are about the subject, however its values were typed.
   runsOnMalformed: true,

@@ -14,8 +14,16 @@ const MAX_DOMAIN = 255;
 const DOMAIN_AT_START = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/;
 
 function isLocalChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
-    || code === 46 || code === 95 || code === 37 || code === 43 || code === 45; // . _ % + -
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 46 ||
+    code === 95 ||
+    code === 37 ||
+    code === 43 ||
+    code === 45
+  ); // . _ % + -
 }
 
 function isDomainChar(code: number): boolean {

@@ -8,7 +8,11 @@ import type { DataSource } from './types.js';
  * JSON file states its rule, sources and date. Never edited by hand.
  */
 const require = createRequire(import.meta.url);
-const data = require('./data/throwawaySuffixes.json') as { suffixes: { suffix: string; ratio: number }[]; generated_at: string; packages: DataSource[] };
+const data = require('./data/throwawaySuffixes.json') as {
+  suffixes: { suffix: string; ratio: number }[];
+  generated_at: string;
+  packages: DataSource[];
+};
 
 const RATIOS: ReadonlyMap<string, number> = new Map(data.suffixes.map((s) => [s.suffix, s.ratio]));
 

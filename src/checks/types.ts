@@ -13,7 +13,18 @@
 
 // The evidence vocabulary is shared with the machines, which may import only their own folder.
 import type { Absence, DataClass, NormalisedPresentation, Signal, Strength, SubjectClaim, Tier, TrustBand } from '../../machines/types.js';
-export type { Absence, AbsenceKind, DataClass, Disposition, NormalisedPresentation, Signal, Strength, SubjectClaim, Tier, TrustBand } from '../../machines/types.js';
+export type {
+  Absence,
+  AbsenceKind,
+  DataClass,
+  Disposition,
+  NormalisedPresentation,
+  Signal,
+  Strength,
+  SubjectClaim,
+  Tier,
+  TrustBand,
+} from '../../machines/types.js';
 
 /**
  * What a check declares it can say, one entry per (kind, disposition): the
@@ -45,7 +56,6 @@ export interface DataSource {
   version: string;
   licence: string;
 }
-
 
 /**
  * What a check is given. runCheck hands it over as a ClockedContext

@@ -49,7 +49,8 @@ export function createTypoWindowIndex<K>(names: readonly K[], labelOf: (k: K) =>
     candidates(label, minLength, maxLength) {
       const out: Window<K>[] = [];
       const push = (start: number, length: number, entry: Entry<K>) => {
-        if (length >= minLength && length <= maxLength && start >= 0 && start + length <= label.length) out.push({ start, length, known: entry.known, order: entry.order });
+        if (length >= minLength && length <= maxLength && start >= 0 && start + length <= label.length)
+          out.push({ start, length, known: entry.known, order: entry.order });
       };
       for (let at = 0; at < label.length; at += 1) {
         for (const keyLength of prefixLengths) {

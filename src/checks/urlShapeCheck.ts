@@ -74,16 +74,26 @@ function shapeAnswers(url: URL): SignalAnswer[] {
     answers.push(weakens(`The web address names port ${url.port}, not the default port of its scheme.`, { kind: 'url_port' }));
   }
   if (url.username !== '' || url.password !== '') {
-    answers.push(weakens('The web address puts credentials before its host, so it reads as a different site from the one it opens.', { kind: 'url_userinfo' }));
+    answers.push(
+      weakens('The web address puts credentials before its host, so it reads as a different site from the one it opens.', {
+        kind: 'url_userinfo',
+      }),
+    );
   }
   const view = viewHost(url.hostname);
   const levels = view.subdomain === '' ? 0 : view.subdomain.split('.').length;
   if (levels >= DEEP_SUBDOMAIN_LEVELS) {
-    answers.push(weakens(`The web address has ${levels} sub-domain levels before its registrable domain.`, { kind: 'url_deep_subdomains' }));
+    answers.push(
+      weakens(`The web address has ${levels} sub-domain levels before its registrable domain.`, { kind: 'url_deep_subdomains' }),
+    );
   }
   const named = view.isIp ? brandInPath(url, null) : brandInPath(url, view.registrable);
   if (named !== null) {
-    answers.push(weakens(`The web address writes the well-known domain ${named}, or its name, into the path of another site.`, { kind: 'url_brand_in_path' }));
+    answers.push(
+      weakens(`The web address writes the well-known domain ${named}, or its name, into the path of another site.`, {
+        kind: 'url_brand_in_path',
+      }),
+    );
   }
   return answers.length > 0 ? answers : [neutral('The web address is built in an ordinary way.')];
 }
@@ -93,12 +103,36 @@ export const check = defineCheck(
     ...OFFLINE,
     id: 'url_shape',
     kind: 'url_shape',
-    looksAt: 'how the web address is built: credentials before the host, sub-domain depth, a port of its own, a well-known domain or brand folder in the path',
+    looksAt:
+      'how the web address is built: credentials before the host, sub-domain depth, a port of its own, a well-known domain or brand folder in the path',
     declares: [
-      { kind: 'url_userinfo', disposition: 'weakens', strength: 'moderate', reason: 'Credentials before the host have almost no honest use in a link and exist to mislead the reader; too rare in the corpora here to measure, so at most moderate.' },
-      { kind: 'url_deep_subdomains', disposition: 'weakens', strength: 'weak', reason: 'Deep sub-domains hide the real domain, though large sites use them too.' },
-      { kind: 'url_port', disposition: 'weakens', strength: 'weak', reason: "A port other than the scheme's default points at a service run by hand, often a compromised host; some honest services use one too." },
-      { kind: 'url_brand_in_path', disposition: 'weakens', strength: 'weak', reason: "A brand's domain, or a folder named after it, in another site's path makes the address read as the brand's; directories and link checkers do it honestly too." },
+      {
+        kind: 'url_userinfo',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason:
+          'Credentials before the host have almost no honest use in a link and exist to mislead the reader; too rare in the corpora here to measure, so at most moderate.',
+      },
+      {
+        kind: 'url_deep_subdomains',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: 'Deep sub-domains hide the real domain, though large sites use them too.',
+      },
+      {
+        kind: 'url_port',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason:
+          "A port other than the scheme's default points at a service run by hand, often a compromised host; some honest services use one too.",
+      },
+      {
+        kind: 'url_brand_in_path',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason:
+          "A brand's domain, or a folder named after it, in another site's path makes the address read as the brand's; directories and link checkers do it honestly too.",
+      },
       { disposition: 'neutral', reason: 'An ordinarily built address says nothing either way.' },
     ],
     artifactTypes: ['URL'],

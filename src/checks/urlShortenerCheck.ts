@@ -14,7 +14,7 @@ export const check = defineCheck(
     id: 'url_shortener',
     judges: 'site',
     kind: 'url_shortener',
-    looksAt: "whether the host is a link-shortening service",
+    looksAt: 'whether the host is a link-shortening service',
     declares: [
       { disposition: 'weakens', strength: 'moderate', reason: 'A shortener hides where a link leads: a real but modest indicator.' },
       { disposition: 'neutral', reason: 'Not a shortener says nothing either way.' },

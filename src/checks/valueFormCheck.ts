@@ -22,7 +22,8 @@ export const check = defineCheck(
       {
         disposition: 'weakens',
         strength: 'moderate',
-        reason: 'A contact value that is no value of its type reaches no one and was typed to get past the field; provisional (no measurement yet), and typos make some honest.',
+        reason:
+          'A contact value that is no value of its type reaches no one and was typed to get past the field; provisional (no measurement yet), and typos make some honest.',
       },
     ],
     artifactTypes: ['EMAIL', 'PHONE', 'DOMAIN', 'URL'],
@@ -34,9 +35,14 @@ export const check = defineCheck(
     const { presentation } = ctx;
     // Judged when it was normalised (src/checks/normalise.ts); a presentation made elsewhere is judged here.
     const remembered = presentation.malformed ?? rememberedForm(presentation);
-    const problem = remembered !== undefined ? remembered : presentation.type === 'PHONE'
-      ? (readPhone(ctx).status === 'unreadable' ? 'it cannot be read as a phone number' : null)
-      : formProblem(presentation.type, presentation.value);
+    const problem =
+      remembered !== undefined
+        ? remembered
+        : presentation.type === 'PHONE'
+          ? readPhone(ctx).status === 'unreadable'
+            ? 'it cannot be read as a phone number'
+            : null
+          : formProblem(presentation.type, presentation.value);
     return problem === null ? [] : weakens(malformedStatement(presentation.type, problem));
   },
 );

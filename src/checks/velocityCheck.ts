@@ -28,9 +28,24 @@ export const check = defineCheck(
     kind: 'velocity',
     looksAt: "how many of the tenant's inquiries presented the same value in the last hour and day",
     declares: [
-      { kind: 'velocity_hourly_burst', disposition: 'weakens', strength: 'weak', reason: `${HOURLY_BURST} or more in an hour is beyond honest retries, though a busy shared account can reach it.` },
-      { kind: 'velocity_hourly_flood', disposition: 'weakens', strength: 'moderate', reason: `${HOURLY_FLOOD} or more in an hour is a machine, not a person.` },
-      { kind: 'velocity_daily', disposition: 'weakens', strength: 'weak', reason: `${DAILY_MANY} or more in a day is steady, repeated use of one identity.` },
+      {
+        kind: 'velocity_hourly_burst',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: `${HOURLY_BURST} or more in an hour is beyond honest retries, though a busy shared account can reach it.`,
+      },
+      {
+        kind: 'velocity_hourly_flood',
+        disposition: 'weakens',
+        strength: 'moderate',
+        reason: `${HOURLY_FLOOD} or more in an hour is a machine, not a person.`,
+      },
+      {
+        kind: 'velocity_daily',
+        disposition: 'weakens',
+        strength: 'weak',
+        reason: `${DAILY_MANY} or more in a day is steady, repeated use of one identity.`,
+      },
       { disposition: 'neutral', reason: 'A value seen a few times is ordinary: retries and returning customers.' },
     ],
     artifactTypes: ARTIFACT_TYPES.filter((t) => t !== 'NAME'),

@@ -31,7 +31,8 @@ export async function bannerKey(db: Db, config: Config, now = new Date()): Promi
     const tenantId = await tenantIdByName(tx, 'demo');
     if (tenantId === null) return null;
     const expiresAt = new Date(now.getTime() + BANNER_KEY_TTL_MS).toISOString();
-    return (await mintKey(tx, config.keyPepper, { tenantId, mode: 'test', name: BANNER_KEY_NAME, scopes: NON_ADMIN_SCOPES, expiresAt })).token;
+    return (await mintKey(tx, config.keyPepper, { tenantId, mode: 'test', name: BANNER_KEY_NAME, scopes: NON_ADMIN_SCOPES, expiresAt }))
+      .token;
   });
 }
 
@@ -46,6 +47,7 @@ export function bannerText(listening: string, baseUrl: string, key: { token: str
     lines.push('A first inquiry (make a tenant and its keys with `tas tenant create --name NAME`, then set TAS_KEY to its test key):');
     lines.push(firstInquiryCurl(baseUrl, '$TAS_KEY'), '');
   }
-  if (ocr === 'unavailable') lines.push(`Text in images will not be extracted: tesseract with English data is missing; ${OCR_INSTALL_HINT}.`, '');
+  if (ocr === 'unavailable')
+    lines.push(`Text in images will not be extracted: tesseract with English data is missing; ${OCR_INSTALL_HINT}.`, '');
   return lines.join('\n');
 }

@@ -57,10 +57,19 @@ export async function diagnose(env: NodeJS.ProcessEnv): Promise<Finding[]> {
   try {
     let identity: string | null = null;
     try {
-      db = await createDb(config.DATABASE_URL, { ...poolerOptions(config.TAS_DB_POOLER), maximumPoolSize: 1, connectionTimeout: PROBE_TIMEOUT_MS });
+      db = await createDb(config.DATABASE_URL, {
+        ...poolerOptions(config.TAS_DB_POOLER),
+        maximumPoolSize: 1,
+        connectionTimeout: PROBE_TIMEOUT_MS,
+      });
       identity = await databaseIdentity(db);
     } catch (error) {
-      findings.push({ check: 'database', verdict: 'FAIL', says: `cannot log in at ${redactUrl(config.DATABASE_URL)} (${describe(error)})`, fix: 'start PostgreSQL, run tas migrate, or correct DATABASE_URL' });
+      findings.push({
+        check: 'database',
+        verdict: 'FAIL',
+        says: `cannot log in at ${redactUrl(config.DATABASE_URL)} (${describe(error)})`,
+        fix: 'start PostgreSQL, run tas migrate, or correct DATABASE_URL',
+      });
     }
     if (db !== null && identity !== null) findings.push(...(await loginFindings(db)));
     findings.push(...(await redisFindings(redis, config, identity)));
@@ -99,7 +108,10 @@ function pepperFinding(env: NodeJS.ProcessEnv, config: Config, strict: boolean):
   const developmentPepper = loadConfig({ NODE_ENV: 'development' }).keyPepper;
   const fix = 'set TAS_KEY_PEPPER to a secret of at least 32 characters (openssl rand -hex 32), the same on every process';
   if (env.TAS_KEY_PEPPER === undefined || config.keyPepper === developmentPepper) {
-    const says = env.TAS_KEY_PEPPER === undefined ? 'TAS_KEY_PEPPER is not set: the public development pepper is used' : 'TAS_KEY_PEPPER is the public development pepper';
+    const says =
+      env.TAS_KEY_PEPPER === undefined
+        ? 'TAS_KEY_PEPPER is not set: the public development pepper is used'
+        : 'TAS_KEY_PEPPER is the public development pepper';
     return strict ? { check: 'pepper', verdict: 'FAIL', says, fix } : { check: 'pepper', verdict: 'warn', says, fix };
   }
   return { check: 'pepper', verdict: 'ok', says: `TAS_KEY_PEPPER is set (${config.keyPepper.length} characters)` };
@@ -113,13 +125,22 @@ async function loginFindings(db: Db): Promise<Finding[]> {
     p.owns && "owns the service's tables",
     p.crosses && 'can become the cross-tenant role tas_system',
   ].filter((x): x is string => typeof x === 'string');
-  if (powers.length === 0) return [{ check: 'service login', verdict: 'ok', says: `DATABASE_URL logs in as ${p.login}: no superuser, owns nothing, cannot leave its tenant` }];
-  return [{
-    check: 'service login',
-    verdict: 'FAIL',
-    says: `DATABASE_URL logs in as ${p.login}, which ${powers.join(', ')}: row-level security would not hold it to one tenant`,
-    fix: 'log in as tas_app in DATABASE_URL (ALTER ROLE tas_app PASSWORD ...); keep tas_ops for DATABASE_SYSTEM_URL and the owner for DATABASE_OWNER_URL',
-  }];
+  if (powers.length === 0)
+    return [
+      {
+        check: 'service login',
+        verdict: 'ok',
+        says: `DATABASE_URL logs in as ${p.login}: no superuser, owns nothing, cannot leave its tenant`,
+      },
+    ];
+  return [
+    {
+      check: 'service login',
+      verdict: 'FAIL',
+      says: `DATABASE_URL logs in as ${p.login}, which ${powers.join(', ')}: row-level security would not hold it to one tenant`,
+      fix: 'log in as tas_app in DATABASE_URL (ALTER ROLE tas_app PASSWORD ...); keep tas_ops for DATABASE_SYSTEM_URL and the owner for DATABASE_OWNER_URL',
+    },
+  ];
 }
 
 async function redisFindings(redis: RedisClient, config: Config, identity: string | null): Promise<Finding[]> {
@@ -127,19 +148,47 @@ async function redisFindings(redis: RedisClient, config: Config, identity: strin
   try {
     await checkRedis(redis, where);
   } catch (error) {
-    return [{ check: 'redis', verdict: 'FAIL', says: (error as Error).message.split('\n')[0]!, fix: 'start Redis or correct REDIS_URL (or REDIS_CLUSTER_NODES, REDIS_SENTINELS)' }];
+    return [
+      {
+        check: 'redis',
+        verdict: 'FAIL',
+        says: (error as Error).message.split('\n')[0]!,
+        fix: 'start Redis or correct REDIS_URL (or REDIS_CLUSTER_NODES, REDIS_SENTINELS)',
+      },
+    ];
   }
   const prefix = config.TAS_REDIS_PREFIX;
   const owner = await prefixOwner(redis, prefix);
-  if (identity === null) return [{ check: 'redis prefix', verdict: 'skip', says: `'${prefix}' (the database did not answer, so its owner cannot be compared)` }];
-  if (owner === null) return [{ check: 'redis prefix', verdict: 'ok', says: `'${prefix}' is not bound yet: the first start binds it to this database (${identity})` }];
-  if (owner === identity) return [{ check: 'redis prefix', verdict: 'ok', says: `'${prefix}' belongs to this database (${prefixOwnerKey(prefix)})` }];
-  return [{ check: 'redis prefix', verdict: 'FAIL', says: prefixConflict(prefix, owner, identity).split(': set ')[0]!, fix: `set TAS_REDIS_PREFIX to a prefix of this deployment's own (or delete '${prefixOwnerKey(prefix)}' if this database replaced that one for good)` }];
+  if (identity === null)
+    return [{ check: 'redis prefix', verdict: 'skip', says: `'${prefix}' (the database did not answer, so its owner cannot be compared)` }];
+  if (owner === null)
+    return [
+      {
+        check: 'redis prefix',
+        verdict: 'ok',
+        says: `'${prefix}' is not bound yet: the first start binds it to this database (${identity})`,
+      },
+    ];
+  if (owner === identity)
+    return [{ check: 'redis prefix', verdict: 'ok', says: `'${prefix}' belongs to this database (${prefixOwnerKey(prefix)})` }];
+  return [
+    {
+      check: 'redis prefix',
+      verdict: 'FAIL',
+      says: prefixConflict(prefix, owner, identity).split(': set ')[0]!,
+      fix: `set TAS_REDIS_PREFIX to a prefix of this deployment's own (or delete '${prefixOwnerKey(prefix)}' if this database replaced that one for good)`,
+    },
+  ];
 }
 
 async function resolverFinding(config: Config, production: boolean): Promise<Finding> {
   if (config.TAS_DNS_SERVERS === 'off') return { check: 'resolver', verdict: 'skip', says: 'TAS_DNS_SERVERS=off: no DNS check runs' };
-  const servers = config.TAS_DNS_SERVERS === 'system' ? getServers() : config.TAS_DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean);
+  const servers =
+    config.TAS_DNS_SERVERS === 'system'
+      ? getServers()
+      : config.TAS_DNS_SERVERS.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   const name = config.TAS_DNS_CANARY === 'off' ? 'example.com' : config.TAS_DNS_CANARY;
   const canary = createResolverCanary({ servers, name, timeoutMs: PROBE_TIMEOUT_MS });
   const answered = await canary.trustworthy();
@@ -147,17 +196,22 @@ async function resolverFinding(config: Config, production: boolean): Promise<Fin
   if (answered) return { check: 'resolver', verdict: 'ok', says: `${asked}: an address` };
   const how = canary.lastAnswer() === 'silent' ? 'no answer' : 'a wrong answer';
   return {
-    check: 'resolver', verdict: production ? 'FAIL' : 'warn', says: `${asked}: ${how}; the DNS checks would report absences`,
+    check: 'resolver',
+    verdict: production ? 'FAIL' : 'warn',
+    says: `${asked}: ${how}; the DNS checks would report absences`,
     fix: 'make the resolver reachable from this machine, or name one in TAS_DNS_SERVERS (host:port,...), or TAS_DNS_SERVERS=off',
   };
 }
 
 async function registryFinding(config: Config, production: boolean): Promise<Finding> {
-  if (config.TAS_RDAP_BASE_URL === 'off') return { check: 'registry', verdict: 'skip', says: 'TAS_RDAP_BASE_URL=off: no domain age look-up' };
+  if (config.TAS_RDAP_BASE_URL === 'off')
+    return { check: 'registry', verdict: 'skip', says: 'TAS_RDAP_BASE_URL=off: no domain age look-up' };
   const base = config.TAS_RDAP_BASE_URL.replace(/\/+$/, '');
   if ((await askService(base, PROBE_TIMEOUT_MS)) === 'up') return { check: 'registry', verdict: 'ok', says: `${base} answers` };
   return {
-    check: 'registry', verdict: production ? 'FAIL' : 'warn', says: `${base} does not answer (or answers 5xx); domain age would be reported absent`,
+    check: 'registry',
+    verdict: production ? 'FAIL' : 'warn',
+    says: `${base} does not answer (or answers 5xx); domain age would be reported absent`,
     fix: 'let this machine reach the RDAP service over HTTPS, or set TAS_RDAP_BASE_URL to one it reaches, or off',
   };
 }
@@ -166,9 +220,22 @@ async function registryFinding(config: Config, production: boolean): Promise<Fin
 async function spoolFinding(dir: string): Promise<Finding> {
   const fix = 'point TAS_SPOOL_DIR at a persistent, writable directory with at least 256 MiB free';
   let existing = resolve(dir);
-  while (!(await stat(existing).then(() => true, () => false))) existing = dirname(existing);
-  if (!(await stat(existing)).isDirectory()) return { check: 'spool', verdict: 'FAIL', says: `TAS_SPOOL_DIR ${dir}: ${existing} is not a directory`, fix };
-  if (!(await access(existing, constants.W_OK).then(() => true, () => false))) return { check: 'spool', verdict: 'FAIL', says: `TAS_SPOOL_DIR ${dir}: ${existing} is not writable`, fix };
+  while (
+    !(await stat(existing).then(
+      () => true,
+      () => false,
+    ))
+  )
+    existing = dirname(existing);
+  if (!(await stat(existing)).isDirectory())
+    return { check: 'spool', verdict: 'FAIL', says: `TAS_SPOOL_DIR ${dir}: ${existing} is not a directory`, fix };
+  if (
+    !(await access(existing, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return { check: 'spool', verdict: 'FAIL', says: `TAS_SPOOL_DIR ${dir}: ${existing} is not writable`, fix };
   const fs = await statfs(existing);
   const free = fs.bavail * fs.bsize;
   const mib = Math.floor(free / 1024 / 1024);

@@ -20,10 +20,12 @@ example:
 async function loadKeys(source: string): Promise<Jwks> {
   const text = /^https?:\/\//.test(source)
     ? await fetch(source).then((res) => {
-      if (!res.ok) throw new UsageError(`--keys ${source} answered ${res.status}`);
-      return res.text();
-    })
-    : await readFile(source, 'utf8').catch(() => { throw new UsageError(`--keys ${source}: no such file`); });
+        if (!res.ok) throw new UsageError(`--keys ${source} answered ${res.status}`);
+        return res.text();
+      })
+    : await readFile(source, 'utf8').catch(() => {
+        throw new UsageError(`--keys ${source}: no such file`);
+      });
   try {
     const keys = JSON.parse(text) as Jwks;
     if (!Array.isArray(keys.keys)) throw new Error('no keys');
@@ -52,7 +54,9 @@ async function verifyCommand(args: string[]): Promise<number> {
   const keysSource = keysAt >= 0 ? args[keysAt + 1] : './tas-export-keys.json';
   const positional = args.filter((_, i) => i !== keysAt && i !== keysAt + 1);
   if (positional.length !== 1 || keysSource === undefined) throw new UsageError(EXPORT_USAGE);
-  const bundle = await readFile(positional[0]!).catch(() => { throw new UsageError(`${positional[0]}: no such file`); });
+  const bundle = await readFile(positional[0]!).catch(() => {
+    throw new UsageError(`${positional[0]}: no such file`);
+  });
   const result = await verifyBundle(bundle, await loadKeys(keysSource));
   if (result.ok) {
     console.log(`${positional[0]}: verified (${result.manifest!.files.length} files, signed by ${result.manifest!.kid})`);

@@ -78,7 +78,8 @@ export async function auditCommand(config: Config, args: string[]): Promise<numb
   try {
     await sealAudit(db);
     const verdicts = await verifyAuditChains(db, only);
-    for (const v of verdicts) console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}`);
+    for (const v of verdicts)
+      console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}`);
     return verdicts.some((v) => v.brokenAt !== null) ? 1 : 0;
   } finally {
     await db.end();
@@ -96,7 +97,9 @@ export async function rotatePepperCommand(config: Config, opts: { json: boolean 
       console.log(`current pepper ${r.pepperId}`);
       console.log(`webhook endpoints: ${r.webhookSecrets.resealed} re-sealed, ${r.webhookSecrets.current} already current`);
       console.log(`export signing keys: ${r.exportKeys.resealed} re-sealed, ${r.exportKeys.current} already current`);
-      console.log(`API keys still hashed under an earlier pepper: ${r.apiKeysWaiting} (each moves on its next use; keep TAS_KEY_PEPPER_PREVIOUS until 0)`);
+      console.log(
+        `API keys still hashed under an earlier pepper: ${r.apiKeysWaiting} (each moves on its next use; keep TAS_KEY_PEPPER_PREVIOUS until 0)`,
+      );
       for (const u of r.unopenable) console.error(`cannot open ${u} with either pepper`);
     }
     return r.unopenable.length === 0 ? 0 : 1;

@@ -76,7 +76,15 @@ function summaryDiffers(field: string, ours: EvidenceSummary, theirs: NonNullabl
   }
 }
 
-const SUMMARY_FIELDS = ['signals', 'failed_signals', 'contradictions', 'by_provenance_class', 'by_trust_band', 'oldest_observed_at', 'newest_observed_at'];
+const SUMMARY_FIELDS = [
+  'signals',
+  'failed_signals',
+  'contradictions',
+  'by_provenance_class',
+  'by_trust_band',
+  'oldest_observed_at',
+  'newest_observed_at',
+];
 
 export function compareWithPublished(ours: Recomputed, published: Published): Reproduction {
   const differs: string[] = (['score', 'low', 'high', 'methodology_version'] as const).filter((f) => ours[f] !== published[f]);

@@ -59,8 +59,7 @@ const scoreInputSchema = z.strictObject({
   evidence: z.array(evidenceItemSchema),
   // Required, not defaulted: forgetting k would silently narrow the interval.
   absences: z.union([z.number().int().nonnegative(), z.array(z.record(z.string(), z.unknown()))], {
-    error: (issue) =>
-      issue.input === undefined ? 'is required' : 'must be a non-negative integer or a list of absence objects',
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be a non-negative integer or a list of absence objects'),
   }),
 });
 

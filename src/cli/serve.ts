@@ -18,7 +18,8 @@ export async function serveCommand(config: Config, flags: Record<string, unknown
 
 export async function workerCommand(config: Config): Promise<number> {
   const service = await startService(config, { edge: false, workers: true });
-  if ((await probeOcr()) === 'unavailable') console.log(`tas workers: text in images will not be extracted: tesseract with English data is missing; ${OCR_INSTALL_HINT}.`);
+  if ((await probeOcr()) === 'unavailable')
+    console.log(`tas workers: text in images will not be extracted: tesseract with English data is missing; ${OCR_INSTALL_HINT}.`);
   console.log('tas workers running');
   return waitForSignal(service.stop);
 }

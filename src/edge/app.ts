@@ -122,9 +122,19 @@ export function createApp(deps: AppDeps): App {
   const pipeline = createPipeline({
     queryKeys: deps.config.TAS_STREAM_ACCESS_TOKEN,
     // The limit before authentication, per client address, and the per-tenant share (issue 40).
-    addressGuard: createAddressGuard({ limiter: createRateLimiter({ redis: deps.redis, prefix: `${deps.config.TAS_REDIS_PREFIX}:addr`, perSecond: deps.config.TAS_ADDRESS_FAILURES_PER_SEC }) }),
+    addressGuard: createAddressGuard({
+      limiter: createRateLimiter({
+        redis: deps.redis,
+        prefix: `${deps.config.TAS_REDIS_PREFIX}:addr`,
+        perSecond: deps.config.TAS_ADDRESS_FAILURES_PER_SEC,
+      }),
+    }),
     trustedProxies: trustedProxiesOf(deps.config.TAS_TRUSTED_PROXIES),
-    tenantRateLimiter: createRateLimiter({ redis: deps.redis, prefix: `${deps.config.TAS_REDIS_PREFIX}:tenant`, perSecond: deps.config.TAS_TENANT_RATE_LIMIT_PER_SEC ?? 5 * deps.config.TAS_RATE_LIMIT_PER_SEC }),
+    tenantRateLimiter: createRateLimiter({
+      redis: deps.redis,
+      prefix: `${deps.config.TAS_REDIS_PREFIX}:tenant`,
+      perSecond: deps.config.TAS_TENANT_RATE_LIMIT_PER_SEC ?? 5 * deps.config.TAS_RATE_LIMIT_PER_SEC,
+    }),
     streamTickets: streamAccess,
     replays: replayStore(deps.db),
     ...(checker ? { checkAnswer: answerChecker(checker, deps.log) } : {}),
@@ -136,7 +146,8 @@ export function createApp(deps: AppDeps): App {
     log: deps.log,
     maxBodyBytes: deps.config.TAS_MAX_BODY_BYTES,
     isDraining: () => draining,
-    originAllowed: async (principal, origin) => (await deps.policyCache.current(principal))?.body.allowed_origins?.includes(origin) ?? false,
+    originAllowed: async (principal, origin) =>
+      (await deps.policyCache.current(principal))?.body.allowed_origins?.includes(origin) ?? false,
   });
 
   const app = uWS.App();
@@ -166,7 +177,10 @@ export function createApp(deps: AppDeps): App {
     },
     async settled() {
       // Calls in flight, and the sessions of sockets being ended: each concludes (server_shutdown) on open pools.
-      await Promise.all([inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenSettled.push(resolve)), sessionSockets.settled()]);
+      await Promise.all([
+        inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenSettled.push(resolve)),
+        sessionSockets.settled(),
+      ]);
     },
     close() {
       if (listenSocket) uWS.us_listen_socket_close(listenSocket);
@@ -184,7 +198,10 @@ function replayStore(db: Db): ReplayStore {
         if (await claimReplay(tx, k(p, operation, key), hash)) return 'claimed' as const;
         const row = await findReplay(tx, k(p, operation, key));
         // Released between the two statements (its first call failed): the retry may claim it again.
-        if (!row) return (await claimReplay(tx, k(p, operation, key), hash)) ? ('claimed' as const) : { hash, status: null, response: null, ageMs: 0 };
+        if (!row)
+          return (await claimReplay(tx, k(p, operation, key), hash))
+            ? ('claimed' as const)
+            : { hash, status: null, response: null, ageMs: 0 };
         return { hash: row.request_hash, status: row.status_code, response: row.response, ageMs: row.age_ms };
       }),
     retake: (p, operation, key, hash, olderThanMs) => withTenant(db, p, (tx) => retakeReplay(tx, k(p, operation, key), hash, olderThanMs)),
@@ -237,7 +254,12 @@ const DOCS_ASSET_OP: OperationSpec = {
  */
 function refuseFraming(ex: Exchange, refusal: FramingRefusal, log: Logger): void {
   log.warn({ method: ex.method, status: refusal.status }, 'request refused for its framing');
-  const body = JSON.stringify({ type: `${PROBLEM_TYPE_BASE}framing`, title: refusal.title, status: refusal.status, detail: refusal.detail });
+  const body = JSON.stringify({
+    type: `${PROBLEM_TYPE_BASE}framing`,
+    title: refusal.title,
+    status: refusal.status,
+    detail: refusal.detail,
+  });
   // Closing (the last argument) makes uWS write `Connection: close` itself; writing it here too doubled it.
   send(ex, { status: refusal.status, headers: { 'Content-Type': 'application/problem+json' }, body }, true);
 }

@@ -11,14 +11,20 @@ import { isIP } from 'node:net';
 export function clientAddressOf(peer: string, forwardedFor: string | undefined, trustedProxies: ReadonlySet<string>): string {
   const from = normalise(peer);
   if (!trustedProxies.has(from) || forwardedFor === undefined) return from;
-  const hops = forwardedFor.split(',').map((h) => normalise(h.trim())).filter((h) => isIP(h) !== 0);
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => normalise(h.trim()))
+    .filter((h) => isIP(h) !== 0);
   for (let i = hops.length - 1; i >= 0; i -= 1) if (!trustedProxies.has(hops[i]!)) return hops[i]!;
   return from;
 }
 
 /** One spelling per address: IPv4-mapped IPv6 as IPv4, lower case, no brackets or zone. */
 export function normalise(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const bare = address
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   if (isIP(bare) !== 6) return bare;
   // The URL parser writes every IPv6 address one way (compressed, IPv4-mapped in hex).
   const compressed = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
@@ -30,5 +36,11 @@ export function normalise(address: string): string {
 
 /** TAS_TRUSTED_PROXIES: comma-separated addresses; empty means none. */
 export function trustedProxiesOf(setting: string): ReadonlySet<string> {
-  return new Set(setting.split(',').map((a) => a.trim()).filter((a) => a !== '').map(normalise));
+  return new Set(
+    setting
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '')
+      .map(normalise),
+  );
 }

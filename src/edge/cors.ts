@@ -16,7 +16,8 @@
  * - Same-origin calls (the origin is this service's own host) need nothing.
  */
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Purpose, X-Request-Id, Last-Event-ID, If-None-Match';
-const EXPOSED_HEADERS = 'X-Service-Audit-Id, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, ETag, Idempotent-Replayed, Content-Disposition, WWW-Authenticate, Allow';
+const EXPOSED_HEADERS =
+  'X-Service-Audit-Id, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, ETag, Idempotent-Replayed, Content-Disposition, WWW-Authenticate, Allow';
 // Ten minutes: browsers cap it anyway (Chromium at two hours), and a shorter cache lets a path's methods change.
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
@@ -46,4 +47,7 @@ export function allowedOriginHeaders(origin: string): Record<string, string> {
 }
 
 /** On the answer of an open operation: readable from anywhere. */
-export const OPEN_ORIGIN_HEADERS: Readonly<Record<string, string>> = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
+export const OPEN_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+};

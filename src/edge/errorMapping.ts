@@ -20,7 +20,13 @@ export function isDependencyDown(error: unknown): boolean {
     const { name, code, message } = e as { name?: string; code?: string; message?: string };
     if (name && UNAVAILABLE_NAMES.has(name)) return true;
     if (code && UNAVAILABLE_CODES.has(code)) return true;
-    if (message && /Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|max retries per request|enableOfflineQueue|Connection terminated|Backend has been terminated/.test(message)) return true;
+    if (
+      message &&
+      /Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|max retries per request|enableOfflineQueue|Connection terminated|Backend has been terminated/.test(
+        message,
+      )
+    )
+      return true;
   }
   return false;
 }

@@ -30,7 +30,12 @@ export function captureExchange(res: HttpResponse, req: HttpRequest): Exchange {
   const headers: Record<string, string> = {};
   const path = req.getUrl();
   const rawQuery = req.getQuery() ?? '';
-  const head: HeadFacts = { targetOctets: path.length + (rawQuery ? rawQuery.length + 1 : 0), headerOctets: 0, contentLengths: [], transferEncodings: [] };
+  const head: HeadFacts = {
+    targetOctets: path.length + (rawQuery ? rawQuery.length + 1 : 0),
+    headerOctets: 0,
+    contentLengths: [],
+    transferEncodings: [],
+  };
   req.forEach((key, value) => {
     headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
     head.headerOctets += key.length + value.length + 4;
@@ -64,10 +69,27 @@ export interface SimpleResponse {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone',
-  413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

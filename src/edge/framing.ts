@@ -50,7 +50,10 @@ export function framingRefusal(head: HeadFacts): FramingRefusal | null {
 function lengthRefusal(head: HeadFacts): FramingRefusal | null {
   if (head.transferEncodings.length > 0) {
     if (head.contentLengths.length > 0) return badRequest('Content-Length and Transfer-Encoding together are refused (RFC 9112 6.3).');
-    const codings = head.transferEncodings.join(',').split(',').map((c) => c.trim().toLowerCase());
+    const codings = head.transferEncodings
+      .join(',')
+      .split(',')
+      .map((c) => c.trim().toLowerCase());
     if (codings.length !== 1 || codings[0] !== 'chunked') {
       return { status: 501, title: 'Not Implemented', detail: 'Only Transfer-Encoding: chunked is understood (RFC 9112 6.1).' };
     }
@@ -58,7 +61,8 @@ function lengthRefusal(head: HeadFacts): FramingRefusal | null {
   }
   if (head.contentLengths.length > 1) return badRequest('More than one Content-Length field is refused (RFC 9112 6.3).');
   const [length] = head.contentLengths;
-  if (length !== undefined && !DIGITS.test(length.trim())) return badRequest('Content-Length must be a decimal number of octets (RFC 9110 8.6).');
+  if (length !== undefined && !DIGITS.test(length.trim()))
+    return badRequest('Content-Length must be a decimal number of octets (RFC 9110 8.6).');
   return null;
 }
 

@@ -16,8 +16,7 @@ export interface HandlerContext<Body = unknown, Query = unknown> extends CallCon
 }
 
 export type HandlerResult =
-  | { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string; raw?: string | Buffer }
-  | { streamed: true };
+  { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string; raw?: string | Buffer } | { streamed: true };
 
 export type Handler = (ctx: HandlerContext<any, any>) => Promise<HandlerResult>;
 

@@ -21,7 +21,13 @@ import { parseBody, parseParams, parseQuery } from './validate.js';
 import { encodedFor, etagOf, matchesIfNoneMatch } from './representation.js';
 import type { OperationSpec } from '../schemas/operation.js';
 import type { StreamTickets } from '../auth/index.js';
-import { ACCESS_TOKEN_DEPRECATION, credentialsOf, principalOfGrant, STREAM_OF_OPERATION, type QueryKeyPolicy } from './streamCredentials.js';
+import {
+  ACCESS_TOKEN_DEPRECATION,
+  credentialsOf,
+  principalOfGrant,
+  STREAM_OF_OPERATION,
+  type QueryKeyPolicy,
+} from './streamCredentials.js';
 
 /**
  * The one path every HTTP call takes: route -> key -> scope -> rate limit ->
@@ -85,7 +91,12 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
   };
 }
 
-async function handle(deps: PipelineDeps, ex: Exchange, bodyPromise: Promise<Buffer> | null, bodyStream?: AsyncIterable<Buffer>): Promise<void> {
+async function handle(
+  deps: PipelineDeps,
+  ex: Exchange,
+  bodyPromise: Promise<Buffer> | null,
+  bodyStream?: AsyncIterable<Buffer>,
+): Promise<void> {
   if (ex.method === 'OPTIONS') return answerOptions(deps, ex);
   const started = performance.now();
   const ctx = newContext(ex);
@@ -126,7 +137,15 @@ function newContext(ex: Exchange): HandlerContext {
     params: {},
     query: {},
     body: undefined,
-    audit: { action: `${ex.method} unknown`, target_kind: null, target_id: null, purpose: null, rule: null, cost_amount: null, cost_currency: null },
+    audit: {
+      action: `${ex.method} unknown`,
+      target_kind: null,
+      target_id: null,
+      purpose: null,
+      rule: null,
+      cost_amount: null,
+      cost_currency: null,
+    },
     auditInTx: async () => undefined,
     auditRow: () => null,
     auditNow: async () => undefined,
@@ -135,7 +154,8 @@ function newContext(ex: Exchange): HandlerContext {
 }
 
 async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise<Buffer> | null): Promise<HandlerResult> {
-  if (deps.isDraining()) throw new ServiceProblem('unavailable', 'The service is shutting down; retry on another instance.', {}, { 'Retry-After': '1' });
+  if (deps.isDraining())
+    throw new ServiceProblem('unavailable', 'The service is shutting down; retry on another instance.', {}, { 'Retry-After': '1' });
   const found = deps.router.lookup(ctx.ex.method, ctx.ex.path);
   if (found.kind === 'not-found') throw new ServiceProblem('not-found', 'No such resource.');
   if (found.kind === 'method-not-allowed') {
@@ -160,7 +180,10 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
     throw error;
   }
   if (!route.handler) {
-    throw new ServiceProblem('not-implemented', `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`);
+    throw new ServiceProblem(
+      'not-implemented',
+      `${op.method.toUpperCase()} ${op.path} is a published contract whose handler has not shipped yet.`,
+    );
   }
   // HEAD on an event stream: the head a GET would open with, without opening the stream.
   if (ctx.ex.method === 'HEAD' && op.success.contentType === 'text/event-stream') {
@@ -179,7 +202,11 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
 function answerOptions(deps: PipelineDeps, ex: Exchange): void {
   const found = deps.router.lookup('OPTIONS', ex.path);
   if (found.kind !== 'method-not-allowed') {
-    send(ex, { status: 404, headers: { 'Content-Type': 'application/problem+json' }, body: JSON.stringify({ type: `${PROBLEM_TYPE_BASE}not-found`, title: 'Not Found', status: 404, detail: 'No such resource.' }) });
+    send(ex, {
+      status: 404,
+      headers: { 'Content-Type': 'application/problem+json' },
+      body: JSON.stringify({ type: `${PROBLEM_TYPE_BASE}not-found`, title: 'Not Found', status: 404, detail: 'No such resource.' }),
+    });
     return;
   }
   const methods = [...found.allow, 'OPTIONS'];
@@ -208,11 +235,17 @@ async function decideOrigin(deps: PipelineDeps, ctx: HandlerContext, op: Operati
   ctx.ex.extraHeaders = { ...ctx.ex.extraHeaders, ...allowedOriginHeaders(origin) };
 }
 
-const clientAddress = (deps: PipelineDeps, ctx: HandlerContext) => clientAddressOf(ctx.ex.peer, ctx.ex.headers['x-forwarded-for'], deps.trustedProxies ?? NO_PROXIES);
+const clientAddress = (deps: PipelineDeps, ctx: HandlerContext) =>
+  clientAddressOf(ctx.ex.peer, ctx.ex.headers['x-forwarded-for'], deps.trustedProxies ?? NO_PROXIES);
 const NO_PROXIES: ReadonlySet<string> = new Set();
 
 const addressLimited = (wait: number) =>
-  new ServiceProblem('rate-limited', 'Too many calls without a valid key from this address.', { retry_after: wait }, { 'Retry-After': String(wait) });
+  new ServiceProblem(
+    'rate-limited',
+    'Too many calls without a valid key from this address.',
+    { retry_after: wait },
+    { 'Retry-After': String(wait) },
+  );
 
 /** The limit before authentication: an address over its failures waits, and no key is looked up meanwhile. */
 function refuseBlockedAddress(deps: PipelineDeps, ctx: HandlerContext): void {
@@ -232,13 +265,24 @@ async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, 
 }
 
 /** A stream opened with a one-time ticket (issue 40): the key that minted it, if it is still valid. */
-async function authoriseTicket(deps: PipelineDeps, ctx: HandlerContext, op: OperationSpec, params: Record<string, string>, ticket: string): Promise<void> {
+async function authoriseTicket(
+  deps: PipelineDeps,
+  ctx: HandlerContext,
+  op: OperationSpec,
+  params: Record<string, string>,
+  ticket: string,
+): Promise<void> {
   const stream = STREAM_OF_OPERATION[op.operationId];
   const grant = stream && deps.streamTickets ? await deps.streamTickets.redeem(ticket, stream.kind, params[stream.param] ?? '') : null;
   if (grant === null) {
     const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx)).catch(() => null)) ?? null;
     if (wait !== null) throw addressLimited(wait);
-    throw new ServiceProblem('unauthorized', 'The stream ticket is unknown, already used, expired or for another stream.', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    throw new ServiceProblem(
+      'unauthorized',
+      'The stream ticket is unknown, already used, expired or for another stream.',
+      {},
+      { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    );
   }
   const principal = principalOfGrant(grant);
   if (!(await deps.streamTickets!.keyActive(principal))) {
@@ -252,7 +296,12 @@ async function admit(deps: PipelineDeps, ctx: HandlerContext, need: string, prin
   ctx.principal = principal;
   if (need !== 'key' && !principal.scopes.has(need)) {
     // RFC 6750 3.1: the challenge names the error and the scope the call needs.
-    throw new ServiceProblem('forbidden', `This key lacks the '${need}' scope.`, { missing_scope: need }, { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` });
+    throw new ServiceProblem(
+      'forbidden',
+      `This key lacks the '${need}' scope.`,
+      { missing_scope: need },
+      { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${need}"` },
+    );
   }
   // The key's bucket and its tenant's, asked at once: the second costs no extra wait.
   const [decision, tenant] = await Promise.all([
@@ -261,10 +310,20 @@ async function admit(deps: PipelineDeps, ctx: HandlerContext, need: string, prin
   ]);
   rateHeaders.set(ctx, rateLimitHeaders(decision));
   if (decision.wait !== null) {
-    throw new ServiceProblem('rate-limited', 'This key is over its rate limit.', { retry_after: decision.wait }, { 'Retry-After': String(decision.wait) });
+    throw new ServiceProblem(
+      'rate-limited',
+      'This key is over its rate limit.',
+      { retry_after: decision.wait },
+      { 'Retry-After': String(decision.wait) },
+    );
   }
   if (tenant !== null && tenant.wait !== null) {
-    throw new ServiceProblem('rate-limited', "This tenant is over its rate limit (all of its keys together).", { retry_after: tenant.wait }, { 'Retry-After': String(tenant.wait) });
+    throw new ServiceProblem(
+      'rate-limited',
+      'This tenant is over its rate limit (all of its keys together).',
+      { retry_after: tenant.wait },
+      { 'Retry-After': String(tenant.wait) },
+    );
   }
 }
 
@@ -287,7 +346,8 @@ function wireAudit(deps: PipelineDeps, ctx: HandlerContext): void {
   };
   ctx.auditNow = async (status) => {
     const where = await deps.auditWriter.append(auditRecord(ctx, status));
-    if (where === 'spool') throw new ServiceProblem('engine-failed', 'The service could not record this call; it was kept and will be recorded.');
+    if (where === 'spool')
+      throw new ServiceProblem('engine-failed', 'The service could not record this call; it was kept and will be recorded.');
     auditedInTx.add(ctx);
   };
 }
@@ -317,7 +377,12 @@ function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): E
 }
 
 function respond(ctx: HandlerContext, r: Exclude<HandlerResult, { streamed: true }>, checkAnswer?: PipelineDeps['checkAnswer']): void {
-  const headers: Record<string, string> = { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ...rateHeaders.get(ctx), ...r.headers };
+  const headers: Record<string, string> = {
+    'X-Service-Audit-Id': ctx.auditId,
+    'X-Request-Id': ctx.reqId,
+    ...rateHeaders.get(ctx),
+    ...r.headers,
+  };
   let body: string | Buffer | undefined;
   if (r.raw !== undefined) body = r.raw;
   else if (r.body !== undefined) body = JSON.stringify(r.body);
@@ -354,4 +419,3 @@ function logCall(deps: PipelineDeps, ctx: HandlerContext, status: number, starte
   if (status >= 500) deps.log.warn(fields, 'call');
   else deps.log.info(fields, 'call');
 }
-

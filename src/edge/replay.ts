@@ -18,7 +18,12 @@ import type { HandlerContext, HandlerResult } from './handler.js';
  * its key back, so the retry runs afresh.
  */
 export interface ReplayStore {
-  claim(principal: Principal, operation: string, key: string, hash: string): Promise<'claimed' | { hash: string; status: number | null; response: unknown; ageMs: number }>;
+  claim(
+    principal: Principal,
+    operation: string,
+    key: string,
+    hash: string,
+  ): Promise<'claimed' | { hash: string; status: number | null; response: unknown; ageMs: number }>;
   retake(principal: Principal, operation: string, key: string, hash: string, olderThanMs: number): Promise<boolean>;
   answer(principal: Principal, operation: string, key: string, status: number, response: unknown): Promise<void>;
   release(principal: Principal, operation: string, key: string): Promise<void>;
@@ -26,20 +31,40 @@ export interface ReplayStore {
 
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
-export async function withReplay(store: ReplayStore, ctx: HandlerContext, operation: string, run: () => Promise<HandlerResult>): Promise<HandlerResult> {
+export async function withReplay(
+  store: ReplayStore,
+  ctx: HandlerContext,
+  operation: string,
+  run: () => Promise<HandlerResult>,
+): Promise<HandlerResult> {
   const key = ctx.ex.headers['idempotency-key'];
   if (key === undefined || ctx.principal === null) return run();
-  if (!KEY.test(key)) throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], type: 'string_pattern_mismatch', msg: 'An idempotency key is 1 to 128 visible ASCII characters.' }]);
+  if (!KEY.test(key))
+    throw new ValidationFailure([
+      {
+        loc: ['header', 'Idempotency-Key'],
+        type: 'string_pattern_mismatch',
+        msg: 'An idempotency key is 1 to 128 visible ASCII characters.',
+      },
+    ]);
   const principal = ctx.principal;
   // The key's scopes are part of the request: an answer replays only to a key with the same scopes (issue 40).
   const hash = requestHash({ params: ctx.params, query: ctx.query, body: ctx.body }, principal.scopes);
   const claimed = await store.claim(principal, operation, key, hash);
   if (claimed !== 'claimed') {
-    const verdict = judgeClash({ hash: claimed.hash, answered: claimed.status !== null, ageMs: claimed.ageMs }, hash, ['header', 'Idempotency-Key']);
+    const verdict = judgeClash({ hash: claimed.hash, answered: claimed.status !== null, ageMs: claimed.ageMs }, hash, [
+      'header',
+      'Idempotency-Key',
+    ]);
     if (verdict === 'replay') return { status: claimed.status!, body: claimed.response, headers: { 'Idempotent-Replayed': 'true' } };
     // Abandoned: taken over, unless another retry took it over first.
     if (!(await store.retake(principal, operation, key, hash, IN_FLIGHT_WINDOW_MS))) {
-      throw new ServiceProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });
+      throw new ServiceProblem(
+        'conflict',
+        'A request with this idempotency key is still being answered; retry shortly.',
+        {},
+        { 'Retry-After': '1' },
+      );
     }
   }
   let result: HandlerResult;

@@ -10,9 +10,7 @@ export interface RouteMatch<T> {
 }
 
 export type RouteLookup<T> =
-  | { kind: 'match'; match: RouteMatch<T> }
-  | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'not-found' };
+  { kind: 'match'; match: RouteMatch<T> } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
 
 interface Entry<T> {
   method: string;

@@ -5,7 +5,14 @@ import type { EventHub, HubMessage, Unsubscribe } from '../events/index.js';
 import type { SessionBinding, SessionCommands } from '../sessions/index.js';
 import { parseFrame, type Refusal } from '../sessions/index.js';
 import {
-  CLOSE_CODES, END_GRACE_MS, FRAME_BURST, FRAMES_PER_SECOND, HARD_MAX_PAYLOAD_BYTES, MAX_BUFFERED_BYTES, MAX_FRAME_BYTES, MAX_QUEUED_FRAMES,
+  CLOSE_CODES,
+  END_GRACE_MS,
+  FRAME_BURST,
+  FRAMES_PER_SECOND,
+  HARD_MAX_PAYLOAD_BYTES,
+  MAX_BUFFERED_BYTES,
+  MAX_FRAME_BYTES,
+  MAX_QUEUED_FRAMES,
   MAX_STALLED_HEARTBEATS,
 } from '../sessions/index.js';
 import { createEventPump } from '../events/index.js';
@@ -86,7 +93,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       status = socket.send(text, false, false);
     });
     // Never drop an event silently: a client that does not read is told so by the close code.
-    if (ws && (status === 2 || socket.getBufferedAmount() > MAX_BUFFERED_BYTES)) end(CLOSE_CODES.slowConsumer, 'slow consumer', 'slow_consumer');
+    if (ws && (status === 2 || socket.getBufferedAmount() > MAX_BUFFERED_BYTES))
+      end(CLOSE_CODES.slowConsumer, 'slow consumer', 'slow_consumer');
   }
 
   function end(code: number, message: string, sessionReason: string): void {
@@ -147,8 +155,7 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
     if (message.type === 'event') {
       observe(message.event);
       pump.offer([message.event]);
-    }
-    else if (message.type === 'resync') pump.resync();
+    } else if (message.type === 'resync') pump.resync();
     // A monitor's signal; a session's stream never gets one.
     else if (message.type === 'checked') return;
     else endGracefully(CLOSE_CODES.goingAway, 'going away', message.reason === 'shutdown' ? 'server_shutdown' : 'stream_closed');
@@ -167,7 +174,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
           await handle(item);
         } catch (err) {
           log.error(errorFields(err), 'session frame could not be processed');
-          if (item.kind === 'frame') send(refused(item.seq, { rule: 'unavailable', field: '', msg: 'The frame could not be processed; send it again.' }));
+          if (item.kind === 'frame')
+            send(refused(item.seq, { rule: 'unavailable', field: '', msg: 'The frame could not be processed; send it again.' }));
         }
       }
     } finally {
@@ -186,7 +194,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
     if (item.kind === 'conclude') {
       if (!sessionClosed) pump.offer(await deps.commands.conclude(binding, item.reason));
       // Closed already (by a REST close or its idle check) before this conclude: nothing more will come.
-      if (ending && !sessionClosed && ws) queueMicrotask(() => !sessionClosed && ending && end(ending.code, ending.message, disconnectReason));
+      if (ending && !sessionClosed && ws)
+        queueMicrotask(() => !sessionClosed && ending && end(ending.code, ending.message, disconnectReason));
       return;
     }
     const parsed = parseFrame(item.seq, item.bytes, item.isBinary);
@@ -231,27 +240,44 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       ws = socket;
       unsubscribe = deps.hub.subscribe(binding.sessionId, onHub);
       send({
-        type: 'ready', session_id: binding.sessionId, inquiry_id: binding.inquiryId, retention_mode: binding.retention,
+        type: 'ready',
+        session_id: binding.sessionId,
+        inquiry_id: binding.inquiryId,
+        retention_mode: binding.retention,
         limits: { max_frame_bytes: MAX_FRAME_BYTES, frames_per_second: FRAMES_PER_SECOND, burst: FRAME_BURST },
       });
       void start();
     },
     onMessage(bytes, isBinary) {
       const seq = ++frameSeq;
-      if (closing) return send(refused(seq, { rule: 'session_closing', field: '', msg: 'The session is closing; no further frames are read.' }));
+      if (closing)
+        return send(refused(seq, { rule: 'session_closing', field: '', msg: 'The session is closing; no further frames are read.' }));
       // Over the hard cap (within uWS's own): RFC 6455's 1009, after the replies to the frames before it.
       if (bytes.byteLength > HARD_MAX_PAYLOAD_BYTES) return endGracefully(CLOSE_CODES.messageTooBig, 'message too big', 'frame_too_large');
       // A request to end the session is never refused for load: refusing it would keep the load going.
       if (isCloseRequest(bytes, isBinary)) return enqueue({ kind: 'frame', seq, bytes, isBinary });
       if (!bucket.take()) {
-        send(refused(seq, { rule: 'rate_limited', field: '', msg: `At most ${FRAMES_PER_SECOND} frames a second (bursts of ${FRAME_BURST}).` }));
+        send(
+          refused(seq, {
+            rule: 'rate_limited',
+            field: '',
+            msg: `At most ${FRAMES_PER_SECOND} frames a second (bursts of ${FRAME_BURST}).`,
+          }),
+        );
         if (bucket.flooding()) endGracefully(CLOSE_CODES.policyViolation, 'rate limit exceeded', 'rate_limited');
         return;
       }
       if (deps.tenantBudget && !deps.tenantBudget(binding.tenantId)) {
-        return send(refused(seq, { rule: 'tenant_rate_limited', field: '', msg: "The tenant's sessions together are over their frame budget; send this one again shortly." }));
+        return send(
+          refused(seq, {
+            rule: 'tenant_rate_limited',
+            field: '',
+            msg: "The tenant's sessions together are over their frame budget; send this one again shortly.",
+          }),
+        );
       }
-      if (queue.length >= MAX_QUEUED_FRAMES) return send(refused(seq, { rule: 'busy', field: '', msg: 'Too many frames are waiting; send this one again shortly.' }));
+      if (queue.length >= MAX_QUEUED_FRAMES)
+        return send(refused(seq, { rule: 'busy', field: '', msg: 'Too many frames are waiting; send this one again shortly.' }));
       enqueue({ kind: 'frame', seq, bytes, isBinary });
     },
     onClose(code) {
@@ -271,7 +297,8 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       const socket = ws;
       if (!socket) return;
       stalledHeartbeats = socket.getBufferedAmount() > 0 ? stalledHeartbeats + 1 : 0;
-      if (pingUnanswered || stalledHeartbeats >= MAX_STALLED_HEARTBEATS) return end(CLOSE_CODES.slowConsumer, 'slow consumer', 'slow_consumer');
+      if (pingUnanswered || stalledHeartbeats >= MAX_STALLED_HEARTBEATS)
+        return end(CLOSE_CODES.slowConsumer, 'slow consumer', 'slow_consumer');
       pingUnanswered = true;
       socket.cork(() => socket.ping());
     },

@@ -44,7 +44,12 @@ export function credentialsOf(op: OperationSpec, ex: Exchange, queryKeys: QueryK
   query.delete('access_token');
   if (ticket) return { authorization: undefined, rawQuery: query.toString(), ticket };
   if (token && queryKeys !== 'allow') {
-    throw new ServiceProblem('unauthorized', 'An API key in the URL is refused: open the stream with a ticket from POST .../events/tickets.', {}, { 'WWW-Authenticate': 'Bearer' });
+    throw new ServiceProblem(
+      'unauthorized',
+      'An API key in the URL is refused: open the stream with a ticket from POST .../events/tickets.',
+      {},
+      { 'WWW-Authenticate': 'Bearer' },
+    );
   }
   return { authorization: token ? `Bearer ${token}` : undefined, rawQuery: query.toString(), deprecated: Boolean(token) };
 }

@@ -22,7 +22,8 @@ export function parseQuery(op: OperationSpec, rawQuery: string): unknown {
   const params = new URLSearchParams(rawQuery);
   const obj: Record<string, string> = {};
   for (const [k, v] of params) {
-    if (k in obj) throw new ValidationFailure([{ loc: ['query', k], msg: 'Repeat the parameter at most once', type: 'duplicate_parameter' }]);
+    if (k in obj)
+      throw new ValidationFailure([{ loc: ['query', k], msg: 'Repeat the parameter at most once', type: 'duplicate_parameter' }]);
     obj[k] = v;
   }
   const unstorable = unstorableStrings(obj, ['query']);
@@ -31,7 +32,10 @@ export function parseQuery(op: OperationSpec, rawQuery: string): unknown {
     // Operations the contract says never answer 422 (health, registry, policy list) ignore a query string.
     if (!op.validation) return {};
     const extra = Object.keys(obj);
-    if (extra.length > 0) throw new ValidationFailure(extra.map((k) => ({ loc: ['query', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })));
+    if (extra.length > 0)
+      throw new ValidationFailure(
+        extra.map((k) => ({ loc: ['query', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })),
+      );
     return {};
   }
   return checked(op.query, obj, 'query');

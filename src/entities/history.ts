@@ -41,13 +41,17 @@ export interface EntityEnvironment extends CheckEnvironment {
  * revisions are not the entity's past.
  */
 export async function loadEnvironment(
-  tx: Tx, entityId: string, subject: NormalisedPresentation[], opts: { excludeInquiryId?: string; created?: boolean; preloaded?: unknown } = {},
+  tx: Tx,
+  entityId: string,
+  subject: NormalisedPresentation[],
+  opts: { excludeInquiryId?: string; created?: boolean; preloaded?: unknown } = {},
 ): Promise<EntityEnvironment> {
   // An entity created in this very transaction has no history, no merged members and no
   // identifiers beyond those presented: only the graph question needs asking, and its
   // answer may have come with the resolution already (newEntityGraphExpression).
   if (opts.created) {
-    const { shared, velocity } = opts.preloaded !== undefined ? parseGraphAndVelocity(subject, opts.preloaded) : await graphAndVelocity(tx, [entityId], subject);
+    const { shared, velocity } =
+      opts.preloaded !== undefined ? parseGraphAndVelocity(subject, opts.preloaded) : await graphAndVelocity(tx, [entityId], subject);
     return { history: { assessments: [], observations: [], outcomes: [] }, graph: { shared, coPresented: [] }, velocity };
   }
   const loaded = HistoryRow.parse(await tx.one(historyStatement(entityId, subject, opts.excludeInquiryId ?? null)));
@@ -60,14 +64,23 @@ export async function loadEnvironment(
     velocity,
     history: {
       assessments,
-      observations: testimony.filter((t) => t.kind === 'observation').map((t) => ({
-        id: t.id, provenance_class: t.provenance_class, summary: t.summary ?? '', observed_at: t.observed_at,
-        // Observations recorded before stances were stored get the same rule now.
-        stance: StoredStance.safeParse(t.stance).data ?? deriveStance(t.summary ?? ''),
-      })),
-      outcomes: testimony.filter((t) => t.kind === 'outcome').map((t) => ({
-        kind: t.outcome_kind ?? 'other', observed_at: t.observed_at, ...(t.decision_ref ? { ref: t.decision_ref } : {}),
-      })),
+      observations: testimony
+        .filter((t) => t.kind === 'observation')
+        .map((t) => ({
+          id: t.id,
+          provenance_class: t.provenance_class,
+          summary: t.summary ?? '',
+          observed_at: t.observed_at,
+          // Observations recorded before stances were stored get the same rule now.
+          stance: StoredStance.safeParse(t.stance).data ?? deriveStance(t.summary ?? ''),
+        })),
+      outcomes: testimony
+        .filter((t) => t.kind === 'outcome')
+        .map((t) => ({
+          kind: t.outcome_kind ?? 'other',
+          observed_at: t.observed_at,
+          ...(t.decision_ref ? { ref: t.decision_ref } : {}),
+        })),
     },
     graph: {
       shared,
@@ -107,7 +120,8 @@ const Instant = z.string().transform((v) => new Date(v).toISOString());
 
 /** Members are given as ids, or as an SQL expression of a uuid[] (the history statement's `ids`). */
 type Members = readonly string[] | FragmentSqlToken;
-const membersArray = (members: Members) => (Array.isArray(members) ? sql.array([...(members as readonly string[])], 'uuid') : (members as FragmentSqlToken));
+const membersArray = (members: Members) =>
+  Array.isArray(members) ? sql.array([...(members as readonly string[])], 'uuid') : (members as FragmentSqlToken);
 
 const PriorRow = z.object({ score: z.number(), low: z.number(), high: z.number(), as_of: z.string() });
 
@@ -206,8 +220,14 @@ const LINK_WINDOW_DAYS = 90;
 export function sharedValuesQuery(members: Members, values: readonly { type: string; normalised: string }[]) {
   return sql.type(SharedRow)`
     SELECT type, normalised, others, adverse
-    FROM tas_shared_values(${membersArray(members)}, ${sql.array(values.map((p) => p.type), 'text')},
-                           ${sql.array(values.map((p) => p.normalised), 'text')}, ${LINK_WINDOW_DAYS})`;
+    FROM tas_shared_values(${membersArray(members)}, ${sql.array(
+      values.map((p) => p.type),
+      'text',
+    )},
+                           ${sql.array(
+                             values.map((p) => p.normalised),
+                             'text',
+                           )}, ${LINK_WINDOW_DAYS})`;
 }
 
 /**
@@ -240,7 +260,13 @@ const VelocityRow = z.object({ type: z.string(), normalised: z.string(), last_ho
 export function velocityQuery(values: readonly { type: string; normalised: string }[]) {
   return sql.type(VelocityRow)`
     SELECT type, normalised, last_hour, last_day
-    FROM tas_presentation_velocity(${sql.array(values.map((p) => p.type), 'text')}, ${sql.array(values.map((p) => p.normalised), 'text')})`;
+    FROM tas_presentation_velocity(${sql.array(
+      values.map((p) => p.type),
+      'text',
+    )}, ${sql.array(
+      values.map((p) => p.normalised),
+      'text',
+    )})`;
 }
 
 const GraphAndVelocityRow = z.object({ shared: z.array(SharedRow), velocity: z.array(VelocityRow) });
@@ -275,8 +301,10 @@ function graphAndVelocityExpression(members: Members, subject: readonly Normalis
  * after their locks are held, and answered only when there are none. Its
  * value goes back to loadEnvironment as `preloaded`.
  */
-export const newEntityGraphExpression = (subject: readonly NormalisedPresentation[]) =>
-  (newEntityId: string): FragmentSqlToken => graphAndVelocityExpression([newEntityId], subject) ?? sql.fragment`json_build_object('shared', '[]'::json, 'velocity', '[]'::json)`;
+export const newEntityGraphExpression =
+  (subject: readonly NormalisedPresentation[]) =>
+  (newEntityId: string): FragmentSqlToken =>
+    graphAndVelocityExpression([newEntityId], subject) ?? sql.fragment`json_build_object('shared', '[]'::json, 'velocity', '[]'::json)`;
 
 function parseGraphAndVelocity(subject: NormalisedPresentation[], found: unknown): GraphAndVelocity {
   const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
@@ -303,7 +331,9 @@ export async function identifiersOf(tx: Tx, members: string[]): Promise<readonly
 
 /** Oldest first, then by type and value: the order every reader of known values shows. */
 function sortedKnown(rows: readonly IdentifierRow[]): IdentifierRow[] {
-  return [...rows].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.type.localeCompare(b.type) || a.normalised.localeCompare(b.normalised));
+  return [...rows].sort(
+    (a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.type.localeCompare(b.type) || a.normalised.localeCompare(b.normalised),
+  );
 }
 
 /**
@@ -332,13 +362,15 @@ export function identifiersQuery(members: Members) {
  */
 const StoredInputs = z.object({
   as_of: z.string(),
-  evidence: z.array(z.object({
-    provenance_class: z.string(),
-    trust_band: z.enum(['high', 'medium', 'low']),
-    observed_at: z.string(),
-    disposition: z.string(),
-    strength: z.enum(['weak', 'moderate', 'strong']).optional(),
-  })),
+  evidence: z.array(
+    z.object({
+      provenance_class: z.string(),
+      trust_band: z.enum(['high', 'medium', 'low']),
+      observed_at: z.string(),
+      disposition: z.string(),
+      strength: z.enum(['weak', 'moderate', 'strong']).optional(),
+    }),
+  ),
   absences: z.union([z.number().int().min(0), z.array(z.unknown())]),
 });
 export type StoredInputs = z.infer<typeof StoredInputs>;
@@ -394,7 +426,12 @@ export async function latestLedgerEntry(tx: Tx, members: string[]): Promise<Ledg
  * an owner or through a recent link, at most `limit`: who a case expansion
  * may attribute a shared value to.
  */
-export async function carriersOf(tx: Tx, value: { type: string; normalised: string }, exclude: readonly string[], limit: number): Promise<string[]> {
+export async function carriersOf(
+  tx: Tx,
+  value: { type: string; normalised: string },
+  exclude: readonly string[],
+  limit: number,
+): Promise<string[]> {
   const rows = await tx.any(sql.type(z.object({ survivor: z.string() }))`
     WITH carriers AS (
       SELECT entity_id FROM entity_identifiers WHERE type = ${value.type} AND normalised = ${value.normalised}

@@ -134,7 +134,12 @@ export async function resolveEntity(
   const id = newRowId();
   const askedIfNew = options.whenNew?.(id);
   const found = lockedOwnersOf(tx, scope, identifiers, askedIfNew);
-  let candidates = await candidatesFor(tx, identifiers, entityId, found.then((f) => f.owners));
+  let candidates = await candidatesFor(
+    tx,
+    identifiers,
+    entityId,
+    found.then((f) => f.owners),
+  );
   let merged: string[] = [];
   let survivor: string;
   const created = candidates.length === 0;
@@ -166,7 +171,12 @@ export async function resolveEntity(
 }
 
 /** Survivors owning any identifier, plus the explicit entity; oldest first. `found` is the owners when already looked up. */
-async function candidatesFor(tx: Tx, identifiers: NormalisedPresentation[], entityId: string | undefined, found?: Promise<EntityRow[]>): Promise<EntityRow[]> {
+async function candidatesFor(
+  tx: Tx,
+  identifiers: NormalisedPresentation[],
+  entityId: string | undefined,
+  found?: Promise<EntityRow[]>,
+): Promise<EntityRow[]> {
   const owners = await (found ?? ownersOf(tx, identifiers));
   if (entityId === undefined) return owners;
   const explicit = await survivorOf(tx, entityId);
@@ -244,7 +254,12 @@ async function askedWhenNew(tx: Tx, found: FoundOwners, expression: FragmentSqlT
  * conflict clauses only keep the same meaning as insertIdentifiers' and
  * upsertLinks'.
  */
-function newEntityWrites(scope: ResolveScope, id: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): [BlindWrite, BlindWrite, BlindWrite] {
+function newEntityWrites(
+  scope: ResolveScope,
+  id: string,
+  identifiers: NormalisedPresentation[],
+  links: NormalisedPresentation[],
+): [BlindWrite, BlindWrite, BlindWrite] {
   return [
     { table: 'entities', sql: sql.fragment`INSERT INTO entities (id, tenant_id, mode) VALUES (${id}, ${scope.tenantId}, ${scope.mode})` },
     { table: 'entity_identifiers', sql: identifiersInsert(scope, id, identifiers) },
@@ -277,14 +292,23 @@ async function upsertLinks(tx: Tx, scope: ResolveScope, entityId: string, links:
 }
 
 /** A known entity's writes as the caller's (insertIdentifiers and upsertLinks, deferred). */
-function knownEntityWrites(scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[], links: NormalisedPresentation[]): BlindWrite[] {
+function knownEntityWrites(
+  scope: ResolveScope,
+  entityId: string,
+  identifiers: NormalisedPresentation[],
+  links: NormalisedPresentation[],
+): BlindWrite[] {
   return [
     ...(identifiers.length > 0 ? [{ table: 'entity_identifiers', sql: identifiersInsert(scope, entityId, identifiers) }] : []),
     ...(links.length > 0 ? [{ table: 'entity_links', sql: linksUpsert(scope, entityId, links) }] : []),
   ];
 }
 
-const textColumn = (values: NormalisedPresentation[], key: 'type' | 'normalised' | 'value') => sql.array(values.map((p) => p[key]), 'text');
+const textColumn = (values: NormalisedPresentation[], key: 'type' | 'normalised' | 'value') =>
+  sql.array(
+    values.map((p) => p[key]),
+    'text',
+  );
 
 function identifiersInsert(scope: ResolveScope, entityId: string, identifiers: NormalisedPresentation[]): FragmentSqlToken {
   return sql.fragment`
@@ -310,9 +334,15 @@ function linksUpsert(scope: ResolveScope, entityId: string, links: NormalisedPre
  * mode-specific; a hash collision only serialises two unrelated
  * resolutions, it never merges them.
  */
-async function lockedOwnersOf(tx: Tx, scope: ResolveScope, identifiers: NormalisedPresentation[], whenNone?: FragmentSqlToken): Promise<FoundOwners> {
-  const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))]
-    .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+async function lockedOwnersOf(
+  tx: Tx,
+  scope: ResolveScope,
+  identifiers: NormalisedPresentation[],
+  whenNone?: FragmentSqlToken,
+): Promise<FoundOwners> {
+  const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))].sort((a, b) =>
+    BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0,
+  );
   return findOwners(tx, keys, identifiers, whenNone);
 }
 
@@ -331,10 +361,21 @@ const OwnersAndAlongside = z.object({ owners: z.array(EntityRow), alongside: z.u
  * evaluates it when there are no owners: the function's rows are materialised
  * (locks taken) by the first read of `owners`, before the CASE asks it.
  */
-async function findOwners(tx: Tx, keys: string[], identifiers: NormalisedPresentation[], whenNone?: FragmentSqlToken): Promise<FoundOwners> {
+async function findOwners(
+  tx: Tx,
+  keys: string[],
+  identifiers: NormalisedPresentation[],
+  whenNone?: FragmentSqlToken,
+): Promise<FoundOwners> {
   if (identifiers.length === 0) return { owners: [], asked: false };
-  const call = sql.fragment`tas_lock_and_find_owners(${sql.array(keys, 'int8')}, ${sql.array(identifiers.map((p) => p.type), 'text')},
-      ${sql.array(identifiers.map((p) => p.normalised), 'text')}, ${MAX_CHAIN_DEPTH})`;
+  const call = sql.fragment`tas_lock_and_find_owners(${sql.array(keys, 'int8')}, ${sql.array(
+    identifiers.map((p) => p.type),
+    'text',
+  )},
+      ${sql.array(
+        identifiers.map((p) => p.normalised),
+        'text',
+      )}, ${MAX_CHAIN_DEPTH})`;
   if (whenNone === undefined) {
     const rows = await tx.any(sql.type(EntityRow)`SELECT id, created_at FROM ${call} ORDER BY created_at, id`);
     return { owners: [...rows], asked: false };

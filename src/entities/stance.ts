@@ -21,30 +21,106 @@ export type Stance = 'supports' | 'weakens' | 'neutral';
 // Stems of words that name an adverse act; a word matches when it starts with one.
 const ADVERSE_STEMS: readonly string[] = [
   // English
-  'chargeback', 'fraud', 'stolen', 'steal', 'scam', 'impersonat', 'phish', 'mule', 'launder', 'counterfeit',
-  'forged', 'forgery', 'takeover', 'hijack', 'spoof', 'extort', 'embezzl', 'skimm',
+  'chargeback',
+  'fraud',
+  'stolen',
+  'steal',
+  'scam',
+  'impersonat',
+  'phish',
+  'mule',
+  'launder',
+  'counterfeit',
+  'forged',
+  'forgery',
+  'takeover',
+  'hijack',
+  'spoof',
+  'extort',
+  'embezzl',
+  'skimm',
   // German
-  'betrug', 'betrüg', 'gestohl', 'diebstahl', 'rückbuchung', 'gefälscht', 'fälschung', 'geldwäsch', 'identitätsdiebstahl', 'erpress',
+  'betrug',
+  'betrüg',
+  'gestohl',
+  'diebstahl',
+  'rückbuchung',
+  'gefälscht',
+  'fälschung',
+  'geldwäsch',
+  'identitätsdiebstahl',
+  'erpress',
   // Spanish
-  'fraude', 'fraudulent', 'robad', 'estafa', 'suplant', 'contracargo', 'falsificad', 'blanqueo', 'extorsi',
+  'fraude',
+  'fraudulent',
+  'robad',
+  'estafa',
+  'suplant',
+  'contracargo',
+  'falsificad',
+  'blanqueo',
+  'extorsi',
   // French
-  'escroqu', 'arnaqu', 'volé', 'usurp', 'rétrofactur', 'contrefa', 'blanchi', 'falsifi',
+  'escroqu',
+  'arnaqu',
+  'volé',
+  'usurp',
+  'rétrofactur',
+  'contrefa',
+  'blanchi',
+  'falsifi',
   // Portuguese
-  'roubad', 'golpe', 'golpista', 'estorno', 'lavagem', 'falsifica', 'extorsão',
+  'roubad',
+  'golpe',
+  'golpista',
+  'estorno',
+  'lavagem',
+  'falsifica',
+  'extorsão',
 ];
 
 // A negation within this many words before an adverse word cancels it.
 const NEGATION_REACH = 3;
 const NEGATIONS: ReadonlySet<string> = new Set([
-  'no', 'not', 'never', 'without', 'none', 'nor', "n't", 'cleared', 'unfounded',
-  'kein', 'keine', 'keinen', 'keiner', 'nicht', 'nie', 'niemals', 'ohne',
-  'sin', 'nunca', 'ningún', 'ninguna', 'ni',
-  'sans', 'pas', 'jamais', 'aucun', 'aucune',
-  'sem', 'não', 'nao', 'nenhum', 'nenhuma',
+  'no',
+  'not',
+  'never',
+  'without',
+  'none',
+  'nor',
+  "n't",
+  'cleared',
+  'unfounded',
+  'kein',
+  'keine',
+  'keinen',
+  'keiner',
+  'nicht',
+  'nie',
+  'niemals',
+  'ohne',
+  'sin',
+  'nunca',
+  'ningún',
+  'ninguna',
+  'ni',
+  'sans',
+  'pas',
+  'jamais',
+  'aucun',
+  'aucune',
+  'sem',
+  'não',
+  'nao',
+  'nenhum',
+  'nenhuma',
 ]);
 
 function words(text: string): string[] {
-  return text.toLocaleLowerCase('und').split(/[^\p{L}\p{M}']+/u).filter((w) => w.length > 0);
+  return text
+    .toLocaleLowerCase('und')
+    .split(/[^\p{L}\p{M}']+/u)
+    .filter((w) => w.length > 0);
 }
 
 function isAdverse(word: string): boolean {

@@ -29,10 +29,7 @@ import { isCluster, openRedis, type RedisClient, type RedisTarget } from '../pla
  *             streams open now, never stored (a reconnect does not replay it).
  */
 export type HubMessage =
-  | { type: 'event'; event: StreamEvent }
-  | { type: 'close'; reason: string }
-  | { type: 'checked'; at: string }
-  | { type: 'resync' };
+  { type: 'event'; event: StreamEvent } | { type: 'close'; reason: string } | { type: 'checked'; at: string } | { type: 'resync' };
 
 export type HubControl = { type: 'close'; reason: string } | { type: 'checked'; at: string };
 
@@ -157,19 +154,23 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
  * they reconnect on their own, and the subscriber then resubscribes itself.
  */
 function connection(target: RedisTarget, name: string, subscriber = false): RedisClient {
-  return openRedis(target, {
-    // Named, so CLIENT LIST shows which connections are the hub's.
-    connectionName: name.replace(/[^\w:.-]/g, '_'),
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    autoResubscribe: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 2000,
-    connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    // Publishes issued in one turn of the event loop (an inquiry's two events) go out in one write.
-    enableAutoPipelining: true,
-  }, subscriber ? { shardedSubscribers: true } : {});
+  return openRedis(
+    target,
+    {
+      // Named, so CLIENT LIST shows which connections are the hub's.
+      connectionName: name.replace(/[^\w:.-]/g, '_'),
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      autoResubscribe: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+      connectTimeout: 2000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      // Publishes issued in one turn of the event loop (an inquiry's two events) go out in one write.
+      enableAutoPipelining: true,
+    },
+    subscriber ? { shardedSubscribers: true } : {},
+  );
 }
 
 /** Plain pub/sub on one node and on Sentinel; sharded pub/sub on a cluster. */
@@ -235,9 +236,11 @@ function dispatch(entry: Channel | undefined, raw: string, log: Logger): void {
     return;
   }
   const message: HubMessage =
-    parsed.kind === 'event' ? { type: 'event', event: parsed.event }
-    : parsed.kind === 'checked' ? { type: 'checked', at: parsed.at }
-    : { type: 'close', reason: parsed.reason };
+    parsed.kind === 'event'
+      ? { type: 'event', event: parsed.event }
+      : parsed.kind === 'checked'
+        ? { type: 'checked', at: parsed.at }
+        : { type: 'close', reason: parsed.reason };
   // A copy: a listener that unsubscribes while being called must not skip its neighbour.
   for (const l of [...entry.listeners]) safeCall(l, message, log);
 }

@@ -92,9 +92,11 @@ export function createEventPump(deps: {
       return;
     }
     reading = true;
-    readAll().catch(deps.onError).finally(() => {
-      reading = false;
-    });
+    readAll()
+      .catch(deps.onError)
+      .finally(() => {
+        reading = false;
+      });
   };
 
   return {

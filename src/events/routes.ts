@@ -62,11 +62,20 @@ const MAX_SEQ = 2_147_483_647; // actor_events.seq is a Postgres integer
 const CURSOR = /^\d+$/;
 
 export function streamHandlers(deps: {
-  db: Db; hub: EventHub; log?: Logger; heartbeatMs?: number; revocations?: Pick<RevocationBus, 'onRevoked'>; checkEvent?: (envelope: unknown) => void;
-  keyState?: (principal: Principal) => Promise<KeyState>; keyRecheckMs?: number;
+  db: Db;
+  hub: EventHub;
+  log?: Logger;
+  heartbeatMs?: number;
+  revocations?: Pick<RevocationBus, 'onRevoked'>;
+  checkEvent?: (envelope: unknown) => void;
+  keyState?: (principal: Principal) => Promise<KeyState>;
+  keyRecheckMs?: number;
 }): [string, Handler][] {
   return [
-    ['streamInquiryEvents', createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] })],
+    [
+      'streamInquiryEvents',
+      createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] }),
+    ],
     ['streamMonitorEvents', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: monitorClosed })],
     ['streamCaseEvents', createEventStreamHandler({ ...deps, kind: 'case', paramName: 'case_id' })],
   ];
@@ -172,7 +181,9 @@ function readCursor(ctx: HandlerContext): { value: number; loc: string[] } {
 
 function parseCursor(raw: string, loc: string[]): { value: number; loc: string[] } {
   if (!CURSOR.test(raw)) {
-    throw new ValidationFailure([{ loc, msg: 'The cursor is the id of an event already received (a non-negative integer)', type: 'int_parsing' }]);
+    throw new ValidationFailure([
+      { loc, msg: 'The cursor is the id of an event already received (a non-negative integer)', type: 'int_parsing' },
+    ]);
   }
   // Beyond any seq Postgres can hold: certainly beyond the tail, so cursor_unknown follows.
   return { value: Math.min(Number(raw), MAX_SEQ + 1), loc };

@@ -16,8 +16,22 @@ export const WebhookEventType = z.enum(['MonitorTriggered', 'AssessmentRevised',
 
 export const CaseState = z.enum(['open', 'in_review', 'signed_off', 'closed']);
 export const CaseChange = z.enum([
-  'opened', 'member_added', 'member_removed', 'intake', 'expanded', 'expansion_requested', 'expansion_chosen', 'expansion_refused', 'assertion',
-  'held', 'released', 'review_requested_changes', 'signed_off', 'export_requested', 'exported', 'closed',
+  'opened',
+  'member_added',
+  'member_removed',
+  'intake',
+  'expanded',
+  'expansion_requested',
+  'expansion_chosen',
+  'expansion_refused',
+  'assertion',
+  'held',
+  'released',
+  'review_requested_changes',
+  'signed_off',
+  'export_requested',
+  'exported',
+  'closed',
 ]);
 export const TriggerKind = z.enum(['label_change', 'score_below', 'score_above', 'score_moves_by', 'width_above']);
 
@@ -98,7 +112,11 @@ export const EventEnvelopeList = z.array(EventEnvelope);
 
 /** Payload schema per event type, for the OpenAPI document and for producers checking what they emit. */
 export const EVENT_PAYLOADS = {
-  AssessmentIssued, AssessmentRevised, InquiryConcluded, MonitorTriggered, CaseChanged,
+  AssessmentIssued,
+  AssessmentRevised,
+  InquiryConcluded,
+  MonitorTriggered,
+  CaseChanged,
 } as const satisfies Record<(typeof EVENT_TYPES)[number], z.ZodType>;
 
 /** Which events each SSE stream carries (SPEC.md "Server-sent event streams"). */

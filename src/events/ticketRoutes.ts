@@ -19,21 +19,29 @@ const STREAMS: readonly [string, StreamKind, string, string][] = [
 ];
 
 export function streamTicketHandlers(deps: { db: Db; tickets: StreamTickets; publicUrl: () => string }): [string, Handler][] {
-  return STREAMS.map(([operationId, kind, param, segment]) => [operationId, async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const streamId = ctx.params[param]!.toLowerCase();
-    ctx.audit.target_kind = kind;
-    ctx.audit.target_id = streamId;
-    const owned = await withTenant(deps.db, principal, (tx) => streamOwner(tx, streamId, kind));
-    if (!owned) throw new ServiceProblem('not-found', `No such ${kind}.`);
-    const { ticket, expiresAt } = await deps.tickets.mint({
-      tenantId: principal.tenantId, mode: principal.mode, keyId: principal.keyId, scopes: [...principal.scopes], kind, streamId,
-    });
-    const body: StreamTicketOut = {
-      ticket,
-      events_url: `${deps.publicUrl()}/v1/${segment}/${streamId}/events?ticket=${ticket}`,
-      expires_at: expiresAt,
-    };
-    return { status: 201, headers: { 'Cache-Control': 'no-store' }, body };
-  }]);
+  return STREAMS.map(([operationId, kind, param, segment]) => [
+    operationId,
+    async (ctx) => {
+      const principal = requirePrincipal(ctx);
+      const streamId = ctx.params[param]!.toLowerCase();
+      ctx.audit.target_kind = kind;
+      ctx.audit.target_id = streamId;
+      const owned = await withTenant(deps.db, principal, (tx) => streamOwner(tx, streamId, kind));
+      if (!owned) throw new ServiceProblem('not-found', `No such ${kind}.`);
+      const { ticket, expiresAt } = await deps.tickets.mint({
+        tenantId: principal.tenantId,
+        mode: principal.mode,
+        keyId: principal.keyId,
+        scopes: [...principal.scopes],
+        kind,
+        streamId,
+      });
+      const body: StreamTicketOut = {
+        ticket,
+        events_url: `${deps.publicUrl()}/v1/${segment}/${streamId}/events?ticket=${ticket}`,
+        expires_at: expiresAt,
+      };
+      return { status: 201, headers: { 'Cache-Control': 'no-store' }, body };
+    },
+  ]);
 }

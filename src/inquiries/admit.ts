@@ -17,12 +17,20 @@ export interface Admitted {
   artifactTypes: ReadonlySet<string>;
 }
 
-export async function admitInquiry(deps: AdmissionDeps, principal: Principal, body: InquiryRequest, purposeHeader: string | undefined): Promise<Admitted> {
+export async function admitInquiry(
+  deps: AdmissionDeps,
+  principal: Principal,
+  body: InquiryRequest,
+  purposeHeader: string | undefined,
+): Promise<Admitted> {
   if (body.mode !== 'sync') {
     throw ValidationFailure.rule('I16', ['body', 'mode'], 'Only sync mode is served; async and stream are refused (rule I16).');
   }
   const { policy, grants } = await admit(deps, principal, {
-    purpose: body.purpose, intent: body.intent, presentations: body.subject.presentations ?? [], purposeHeader,
+    purpose: body.purpose,
+    intent: body.intent,
+    presentations: body.subject.presentations ?? [],
+    purposeHeader,
   });
   return { policy, artifactTypes: grants.artifactTypes };
 }

@@ -66,7 +66,17 @@ export async function runCheckJob(deps: ContinuationDeps, job: CheckJob): Promis
         signal: new AbortController().signal,
         env: {},
       })
-    : { signals: [], absences: [{ about: job.presentation.value, about_type: job.presentation.type, kind: 'unregistered' as const, reason: 'The check is no longer registered.' }] };
+    : {
+        signals: [],
+        absences: [
+          {
+            about: job.presentation.value,
+            about_type: job.presentation.type,
+            kind: 'unregistered' as const,
+            reason: 'The check is no longer registered.',
+          },
+        ],
+      };
   return deps.runtime.send<InquiryEvent>(scope, job.actorId, async (snapshot, tx) => {
     const ctx = contextOf(snapshot);
     if (!isOpen(snapshot) || !ctx.pending.includes(job.key)) return null;
@@ -75,23 +85,52 @@ export async function runCheckJob(deps: ContinuationDeps, job: CheckJob): Promis
     const signals = [...ctx.signals, ...result.signals];
     const absences = [...ctx.absences, ...result.absences];
     const remaining = ctx.pending.length - 1;
-    const probe = assessNow(facts, { assessmentId: newRowId(), asOf: deps.now(), signals, absences, pendingCount: remaining, preliminary: false });
+    const probe = assessNow(facts, {
+      assessmentId: newRowId(),
+      asOf: deps.now(),
+      signals,
+      absences,
+      pendingCount: remaining,
+      preliminary: false,
+    });
     const settled = probe.narrowEnough || remaining === 0;
     const preliminary = willBePreliminary(String(snapshot.value), 'check.reported', settled, ctx.preliminaryAllowed);
     // A revised preliminary answer still counts the checks that have not answered as absences.
-    const stillPending = timeoutAbsences(pendingPresentations(facts, ctx.pending.filter((k) => k !== job.key)));
+    const stillPending = timeoutAbsences(
+      pendingPresentations(
+        facts,
+        ctx.pending.filter((k) => k !== job.key),
+      ),
+    );
     const out = preliminary
-      ? assessNow(facts, { assessmentId: probe.assessment.assessment_id, asOf: deps.now(), signals, absences: [...absences, ...stillPending], pendingCount: 0, preliminary })
+      ? assessNow(facts, {
+          assessmentId: probe.assessment.assessment_id,
+          asOf: deps.now(),
+          signals,
+          absences: [...absences, ...stillPending],
+          pendingCount: 0,
+          preliminary,
+        })
       : probe;
     return {
-      type: 'check.reported', key: job.key, signals: result.signals, absences: result.absences,
-      assessment: out.assessment, record: out.record, narrowEnough: out.narrowEnough,
+      type: 'check.reported',
+      key: job.key,
+      signals: result.signals,
+      absences: result.absences,
+      assessment: out.assessment,
+      record: out.record,
+      narrowEnough: out.narrowEnough,
     };
   });
 }
 
 /** `deadline.reached` or `reasoning.expired`: what is still pending becomes a timeout absence. */
-export async function fireInquiryTimer(deps: ContinuationDeps, scope: Scope, inquiryId: string, type: 'deadline.reached' | 'reasoning.expired'): Promise<SendResult> {
+export async function fireInquiryTimer(
+  deps: ContinuationDeps,
+  scope: Scope,
+  inquiryId: string,
+  type: 'deadline.reached' | 'reasoning.expired',
+): Promise<SendResult> {
   return deps.runtime.send<InquiryEvent>(scope, inquiryId, async (snapshot, tx) => {
     const ctx = contextOf(snapshot);
     if (type === 'deadline.reached' ? snapshot.value !== 'reasoning' : !isOpen(snapshot)) return null;
@@ -102,7 +141,14 @@ export async function fireInquiryTimer(deps: ContinuationDeps, scope: Scope, inq
     const timeouts = timeoutAbsences(pending);
     // A preliminary answer counts the unanswered checks as absences too: they widen its interval honestly.
     const absences: Absence[] = [...ctx.absences, ...timeouts];
-    const out = assessNow(facts, { assessmentId: newRowId(), asOf: deps.now(), signals: ctx.signals as Signal[], absences, pendingCount: 0, preliminary });
+    const out = assessNow(facts, {
+      assessmentId: newRowId(),
+      asOf: deps.now(),
+      signals: ctx.signals as Signal[],
+      absences,
+      pendingCount: 0,
+      preliminary,
+    });
     return { type, assessment: out.assessment, record: out.record, timeoutAbsences: preliminary ? [] : timeouts };
   });
 }

@@ -12,29 +12,37 @@ import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry }
 export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
   recordAssessment: blindEffect<InquiryEffectParams['recordAssessment']>(async (_tx, params, ctx) => {
     const a = params.assessment;
-    ctx.defer({ table: 'assessments', sql: assessmentInsert({
-      id: a.assessment_id,
-      tenantId: ctx.scope.tenantId!,
-      mode: ctx.scope.mode!,
-      inquiryId: a.inquiry_id,
-      entityId: a.entity_id,
-      score: a.score,
-      low: a.low,
-      high: a.high,
-      preliminary: a.preliminary,
-      asOf: a.as_of,
-      methodologyVersion: a.methodology_version,
-      label: a.label,
-      evidence: a.evidence,
-      inputs: params.record?.inputs ?? null,
-      findings: params.record?.findings ?? null,
-    }) });
+    ctx.defer({
+      table: 'assessments',
+      sql: assessmentInsert({
+        id: a.assessment_id,
+        tenantId: ctx.scope.tenantId!,
+        mode: ctx.scope.mode!,
+        inquiryId: a.inquiry_id,
+        entityId: a.entity_id,
+        score: a.score,
+        low: a.low,
+        high: a.high,
+        preliminary: a.preliminary,
+        asOf: a.as_of,
+        methodologyVersion: a.methodology_version,
+        label: a.label,
+        evidence: a.evidence,
+        inputs: params.record?.inputs ?? null,
+        findings: params.record?.findings ?? null,
+      }),
+    });
   }),
   updateInquiryStatus: blindEffect<InquiryEffectParams['updateInquiryStatus']>(async (_tx, params, ctx) => {
     // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
     if (params.status === 'accepted') return;
     // A later status in the same command replaces this one: the row ends as the two in order would leave it.
-    ctx.defer({ table: 'inquiries', replaces: statusKey(ctx.actorId), sets: { status: params.status }, sql: inquiryStatusUpdate(ctx.actorId, params.status) });
+    ctx.defer({
+      table: 'inquiries',
+      replaces: statusKey(ctx.actorId),
+      sets: { status: params.status },
+      sql: inquiryStatusUpdate(ctx.actorId, params.status),
+    });
   }),
 };
 

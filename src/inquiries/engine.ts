@@ -71,14 +71,25 @@ export function prepareInquiry(
 ): PreparedInquiry {
   const inquiryId = newRowId();
   const presentations = normaliseSubject(body);
-  const plan = planChecks({ inquiryId, checks, presentations, tierCeiling: body.tier_ceiling, stake: body.stake, switchedOff, ...(workersUnreachable ? { workersUnreachable } : {}) });
+  const plan = planChecks({
+    inquiryId,
+    checks,
+    presentations,
+    tierCeiling: body.tier_ceiling,
+    stake: body.stake,
+    switchedOff,
+    ...(workersUnreachable ? { workersUnreachable } : {}),
+  });
   return { inquiryId, presentations, bindings, plan };
 }
 
 /** The inquiry's attached testimony, each item with the stance it was given or that its words imply. */
 function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
   return (body.context ?? []).map((item) => ({
-    provenance_class: item.provenance_class, summary: item.summary, observed_at: item.observed_at, stance: stanceOf(item.stance, item.summary),
+    provenance_class: item.provenance_class,
+    summary: item.summary,
+    observed_at: item.observed_at,
+    stance: stanceOf(item.stance, item.summary),
   }));
 }
 
@@ -88,16 +99,32 @@ function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
  * the history was loaded (in this inquiry it counts once, as context), as one
  * insert in the command's last statement.
  */
-function contextWrites(principal: Principal, inquiryId: string, entityId: string | null, body: InquiryRequest, testimony: InquiryTestimony[]): BlindWrite[] {
+function contextWrites(
+  principal: Principal,
+  inquiryId: string,
+  entityId: string | null,
+  body: InquiryRequest,
+  testimony: InquiryTestimony[],
+): BlindWrite[] {
   if (testimony.length === 0) return [];
   const rows = testimony.map((item, i): NewObservation => {
     const given = body.context![i]!;
     return {
-      id: newRowId(), tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: item.provenance_class,
+      id: newRowId(),
+      tenantId: principal.tenantId,
+      mode: principal.mode,
+      entityId,
+      kind: 'observation',
+      provenanceClass: item.provenance_class,
       observedAt: item.observed_at,
       body: {
-        summary: item.summary, stance: item.stance, purpose: given.purpose, data_class: given.data_class ?? 'C1', consent_ref: given.consent_ref ?? null,
-        case_id: given.case_id ?? null, inquiry_id: inquiryId,
+        summary: item.summary,
+        stance: item.stance,
+        purpose: given.purpose,
+        data_class: given.data_class ?? 'C1',
+        consent_ref: given.consent_ref ?? null,
+        case_id: given.case_id ?? null,
+        inquiry_id: inquiryId,
       },
     };
   });
@@ -143,7 +170,10 @@ export async function openInquiry(
       await claimIdempotency(tx, inquiryId);
       // A new entity's rows wait for the last statement too: its identifiers stay locked until commit.
       // Its graph question is asked with the owners' look-up, in one round trip.
-      const resolution = await resolveSubject(tx, principal, body, presentations, { deferWrites: true, whenNew: newEntityGraphExpression(presentations) });
+      const resolution = await resolveSubject(tx, principal, body, presentations, {
+        deferWrites: true,
+        whenNew: newEntityGraphExpression(presentations),
+      });
       const entityId = resolution?.entityId ?? null;
       const loaded: CheckEnvironment = resolution
         ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created, preloaded: resolution.alongside })
@@ -151,11 +181,21 @@ export async function openInquiry(
       const context = contextTestimony(body);
       const env: CheckEnvironment = { ...loaded, context };
       rowsBeside = [...(resolution?.writes ?? []), ...contextWrites(principal, inquiryId, entityId, body, context)];
-      facts = { ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt), materialBindings: prepared.bindings };
+      facts = {
+        ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt),
+        materialBindings: prepared.bindings,
+      };
       // Its row goes out with the actor's in the command's last statement (`writes` below); nothing reads it before.
       row = {
-        id: inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId, status: 'accepted',
-        intent: body.intent, purpose: body.purpose, request: facts, principal: principal.label,
+        id: inquiryId,
+        tenantId: principal.tenantId,
+        mode: principal.mode,
+        entityId,
+        status: 'accepted',
+        intent: body.intent,
+        purpose: body.purpose,
+        request: facts,
+        principal: principal.label,
       };
       const now = deps.now();
       // Evidence a probe already gathered (every check, worker tier included) is taken as it is: nothing runs twice.
@@ -215,8 +255,13 @@ export async function probeInquiry(
   const { inquiryId, presentations, plan } = prepared;
   const read = await readWithoutWriting(deps.db, principal, async (tx) => {
     const resolution = await resolveSubject(tx, principal, body, presentations);
-    const loaded: CheckEnvironment = resolution ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created }) : {};
-    return { entityId: resolution && !resolution.created ? resolution.entityId : null, env: { ...loaded, context: contextTestimony(body) } };
+    const loaded: CheckEnvironment = resolution
+      ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created })
+      : {};
+    return {
+      entityId: resolution && !resolution.created ? resolution.entityId : null,
+      env: { ...loaded, context: contextTestimony(body) },
+    };
   });
   const facts = factsOf(inquiryId, body, presentations, policy, plan, read.entityId, read.env.graph, Date.now());
   const now = deps.now();
@@ -248,14 +293,27 @@ async function readWithoutWriting<T>(db: Db, principal: Principal, fn: (tx: Tx) 
 function ledgerRowOf(out: ReturnType<typeof assessNow>): AssessmentRow {
   const a = out.assessment;
   return {
-    id: a.assessment_id, inquiry_id: a.inquiry_id, entity_id: a.entity_id, score: a.score, low: a.low, high: a.high,
-    preliminary: a.preliminary, as_of: a.as_of, methodology_version: a.methodology_version, label: a.label,
-    evidence: a.evidence, findings: out.record.findings,
+    id: a.assessment_id,
+    inquiry_id: a.inquiry_id,
+    entity_id: a.entity_id,
+    score: a.score,
+    low: a.low,
+    high: a.high,
+    preliminary: a.preliminary,
+    as_of: a.as_of,
+    methodology_version: a.methodology_version,
+    label: a.label,
+    evidence: a.evidence,
+    findings: out.record.findings,
   };
 }
 
 async function resolveSubject(
-  tx: Tx, principal: Principal, body: InquiryRequest, presentations: InquiryFacts['presentations'], options: Omit<ResolveOptions, 'entityId'> = {},
+  tx: Tx,
+  principal: Principal,
+  body: InquiryRequest,
+  presentations: InquiryFacts['presentations'],
+  options: Omit<ResolveOptions, 'entityId'> = {},
 ): Promise<Resolution | null> {
   if (presentations.length === 0 && !body.subject.entity_id) return null;
   try {
@@ -268,8 +326,14 @@ async function resolveSubject(
 }
 
 function factsOf(
-  inquiryId: string, body: InquiryRequest, presentations: InquiryFacts['presentations'], policy: CurrentPolicy | null,
-  plan: CheckPlan, entityId: string | null, graph: InquiryFacts['graph'], deadlineAt: number,
+  inquiryId: string,
+  body: InquiryRequest,
+  presentations: InquiryFacts['presentations'],
+  policy: CurrentPolicy | null,
+  plan: CheckPlan,
+  entityId: string | null,
+  graph: InquiryFacts['graph'],
+  deadlineAt: number,
 ): InquiryFacts {
   return {
     inquiryId,
@@ -292,8 +356,16 @@ function factsOf(
   };
 }
 
-function pendingJob(principal: Principal, inquiryId: string, p: CheckPlan['worker'][number], subject: InquiryFacts['presentations'], body: InquiryRequest): PendingCheck {
-  const claim = body.subject.claim ? Object.fromEntries(Object.entries(body.subject.claim).filter(([, v]) => typeof v === 'string')) : undefined;
+function pendingJob(
+  principal: Principal,
+  inquiryId: string,
+  p: CheckPlan['worker'][number],
+  subject: InquiryFacts['presentations'],
+  body: InquiryRequest,
+): PendingCheck {
+  const claim = body.subject.claim
+    ? Object.fromEntries(Object.entries(body.subject.claim).filter(([, v]) => typeof v === 'string'))
+    : undefined;
   return {
     key: p.key,
     job: {
@@ -301,8 +373,14 @@ function pendingJob(principal: Principal, inquiryId: string, p: CheckPlan['worke
       name: CHECK_JOB,
       jobId: p.key,
       data: {
-        tenantId: principal.tenantId, mode: principal.mode, actorId: inquiryId, key: p.key, checkId: p.check.id,
-        presentation: p.presentation, subject, ...(claim ? { claim } : {}),
+        tenantId: principal.tenantId,
+        mode: principal.mode,
+        actorId: inquiryId,
+        key: p.key,
+        checkId: p.check.id,
+        presentation: p.presentation,
+        subject,
+        ...(claim ? { claim } : {}),
       },
     },
   };

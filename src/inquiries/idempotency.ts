@@ -21,21 +21,28 @@ export class IdempotencyClash extends Error {
 export function claimer(principal: Principal, key: string | undefined, hash: string): (tx: Tx, inquiryId: string) => Promise<void> {
   return async (tx, inquiryId) => {
     if (key === undefined) return;
-    const claimed = await claimIdempotencyKey(tx, { tenantId: principal.tenantId, mode: principal.mode, key, requestHash: hash, inquiryId });
+    const claimed = await claimIdempotencyKey(tx, {
+      tenantId: principal.tenantId,
+      mode: principal.mode,
+      key,
+      requestHash: hash,
+      inquiryId,
+    });
     if (!claimed) throw new IdempotencyClash();
   };
 }
 
-export type Prior =
-  | { kind: 'replay'; inquiry: InquiryView; inquiryId: string }
-  | { kind: 'current'; inquiryId: string };
+export type Prior = { kind: 'replay'; inquiry: InquiryView; inquiryId: string } | { kind: 'current'; inquiryId: string };
 
 /** What a clashing call gets: a replay, the inquiry as it stands now, or a refusal. */
 export async function resolveClash(db: Db, principal: Principal, key: string, hash: string, now = Date.now()): Promise<Prior> {
   const row = await withTenant(db, principal, (tx) => findIdempotencyKey(tx, key));
   if (!row) throw new ServiceProblem('conflict', 'The idempotency key was claimed concurrently; retry.');
   const answered = row.status_code !== null && row.response !== null;
-  const verdict = judgeClash({ hash: row.request_hash, answered, ageMs: now - Date.parse(row.created_at) }, hash, ['body', 'idempotency_key']);
+  const verdict = judgeClash({ hash: row.request_hash, answered, ageMs: now - Date.parse(row.created_at) }, hash, [
+    'body',
+    'idempotency_key',
+  ]);
   // The kept answer is the JSON this service wrote; it is parsed back, not trusted as a type.
   if (verdict === 'replay') return { kind: 'replay', inquiry: StoredInquiryView.parse(row.response), inquiryId: row.inquiry_id };
   return { kind: 'current', inquiryId: row.inquiry_id };

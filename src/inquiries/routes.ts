@@ -12,17 +12,23 @@ import type { InquiryRequest } from './schemas.js';
  */
 export function inquiryHandlers(inquiries: InquiryService): [string, Handler][] {
   return [
-    ['createInquiry', async (ctx) => {
-      const principal = requirePrincipal(ctx);
-      const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
-      return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']));
-    }],
-    ['getInquiry', async (ctx) => {
-      const inquiryId = ctx.params.inquiry_id!;
-      ctx.audit.target_kind = 'inquiry';
-      ctx.audit.target_id = inquiryId;
-      return { status: 200, body: await inquiries.view(requirePrincipal(ctx), inquiryId) };
-    }],
+    [
+      'createInquiry',
+      async (ctx) => {
+        const principal = requirePrincipal(ctx);
+        const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
+        return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']));
+      },
+    ],
+    [
+      'getInquiry',
+      async (ctx) => {
+        const inquiryId = ctx.params.inquiry_id!;
+        ctx.audit.target_kind = 'inquiry';
+        ctx.audit.target_id = inquiryId;
+        return { status: 200, body: await inquiries.view(requirePrincipal(ctx), inquiryId) };
+      },
+    ],
   ];
 }
 
@@ -43,8 +49,13 @@ export function withIdempotencyHeader(body: InquiryRequest, header: string | und
     throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'Give 1 to 128 characters.', type: 'string_too_long' }]);
   }
   if (body.idempotency_key !== undefined && body.idempotency_key !== key) {
-    throw new ValidationFailure([{ loc: ['header', 'Idempotency-Key'], msg: 'The header and the body name different idempotency keys.', type: 'idempotency_key_conflict' }]);
+    throw new ValidationFailure([
+      {
+        loc: ['header', 'Idempotency-Key'],
+        msg: 'The header and the body name different idempotency keys.',
+        type: 'idempotency_key_conflict',
+      },
+    ]);
   }
   return { ...body, idempotency_key: key };
 }
-

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import {
-  component, count, DataClass, dateTime, idString, Label, Presentation, score100, Stake, Strength, Subject, Tier, TrustBand, uuid,
+  component,
+  count,
+  DataClass,
+  dateTime,
+  idString,
+  Label,
+  Presentation,
+  score100,
+  Stake,
+  Strength,
+  Subject,
+  Tier,
+  TrustBand,
+  uuid,
 } from '../schemas/common.js';
 import { ObservationIn } from '../observations/schemas.js';
 import type { Assessment as DomainAssessment, EvidenceSummary as DomainEvidenceSummary } from '../../machines/types.js';
@@ -130,7 +143,9 @@ export const CoverageGap = component(
     reason: z
       .enum(['beyond_tier_ceiling', 'switched_off'])
       .optional()
-      .describe('`beyond_tier_ceiling`: the inquiry\'s `tier_ceiling` put it out of reach; `switched_off`: this deployment does not run the check (a network check with no resolver or RDAP service configured). Absent on assessments issued before 2026-11-25, where it means `beyond_tier_ceiling`.'),
+      .describe(
+        "`beyond_tier_ceiling`: the inquiry's `tier_ceiling` put it out of reach; `switched_off`: this deployment does not run the check (a network check with no resolver or RDAP service configured). Absent on assessments issued before 2026-11-25, where it means `beyond_tier_ceiling`.",
+      ),
   }),
 );
 

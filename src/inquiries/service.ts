@@ -76,7 +76,13 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     return render(principal, inquiryId, found.inquiry.status, parseViewFacts(found.inquiry.request), found.assessment);
   }
 
-  async function render(principal: Principal, inquiryId: string, status: string, facts: ViewFacts, assessment: AssessmentRow): Promise<InquiryView> {
+  async function render(
+    principal: Principal,
+    inquiryId: string,
+    status: string,
+    facts: ViewFacts,
+    assessment: AssessmentRow,
+  ): Promise<InquiryView> {
     const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
     const report = await reportFor(facts, assessment, status, showFindings);
     return inquiryView({ inquiryId, status, assessment, showFindings, publicUrl: deps.publicUrl(), report });
@@ -87,9 +93,17 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const ceiling: RenderMode = facts.policy?.body.render_ceiling ?? 'template';
     // The ledger's findings column is the JSON the engine wrote, parsed as the contract's Findings.
     const findings = status === 'concluded' && showFindings && row.findings ? Findings.parse(row.findings) : null;
-    return renderReport({ model: deps.model }, {
-      render: facts.render, ceiling, assessment: assessmentOf(row), findings, lang: facts.renderLang ?? null, now: now(),
-    });
+    return renderReport(
+      { model: deps.model },
+      {
+        render: facts.render,
+        ceiling,
+        assessment: assessmentOf(row),
+        findings,
+        lang: facts.renderLang ?? null,
+        now: now(),
+      },
+    );
   }
 
   /**
@@ -105,7 +119,12 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     probed?: ProbedEvidence,
   ): Promise<InquiryAnswer> {
     ctx.audit.purpose = body.purpose;
-    const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, purposeHeader);
+    const { policy, artifactTypes } = await admitInquiry(
+      { registry: deps.registry, policies: deps.policies },
+      principal,
+      body,
+      purposeHeader,
+    );
     const started = Date.now();
     const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
     // The hash is of the request as sent: a retry is the same call whatever the material held. The
@@ -121,8 +140,21 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const opened = await openInquiry({ runtime: deps.runtime, checks: deps.checks, now }, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, body.idempotency_key, hash), probed);
-      if (opened.state === 'reasoning') await waitOrFireDeadline(answered!, deadlineAt, () => fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'));
+      const opened = await openInquiry(
+        { runtime: deps.runtime, checks: deps.checks, now },
+        ctx,
+        principal,
+        body,
+        prepared,
+        policy,
+        deadlineAt,
+        claimer(principal, body.idempotency_key, hash),
+        probed,
+      );
+      if (opened.state === 'reasoning')
+        await waitOrFireDeadline(answered!, deadlineAt, () =>
+          fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'),
+        );
       const inquiry = opened.issued
         ? await render(principal, opened.inquiryId, opened.state, opened.facts, opened.issued)
         : await view(principal, opened.inquiryId);

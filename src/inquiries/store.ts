@@ -43,7 +43,6 @@ export function inquiryStatusUpdate(id: string, status: string): FragmentSqlToke
     WHERE id = ${id}`;
 }
 
-
 const InquiryRow = z.object({
   id: z.string(),
   tenant_id: z.string(),
@@ -90,7 +89,6 @@ export function assessmentInsert(a: NewAssessment): FragmentSqlToken {
             ${jsonb(a.evidence)}, ${jsonb(a.inputs)}, ${jsonb(a.findings)})`;
 }
 
-
 export const AssessmentRow = z.object({
   id: z.string(),
   inquiry_id: z.string(),
@@ -124,7 +122,10 @@ const IdempotencyRow = z.object({
 export type IdempotencyRow = z.infer<typeof IdempotencyRow>;
 
 /** Claims the key for this request; false when it was already claimed (by this body or another). */
-export async function claimIdempotencyKey(tx: Tx, r: { tenantId: string; mode: string; key: string; requestHash: string; inquiryId: string }): Promise<boolean> {
+export async function claimIdempotencyKey(
+  tx: Tx,
+  r: { tenantId: string; mode: string; key: string; requestHash: string; inquiryId: string },
+): Promise<boolean> {
   const row = await tx.maybeOne(sql.type(z.object({ key: z.string() }))`
     INSERT INTO idempotency_keys (tenant_id, mode, key, request_hash, inquiry_id)
     VALUES (${r.tenantId}, ${r.mode}, ${r.key}, ${r.requestHash}, ${r.inquiryId})

@@ -25,11 +25,13 @@ export type FireExpiry = (scope: { tenantId: string; mode: Mode }, inquiryId: st
 
 /** Sends `reasoning.expired` to every inquiry still open past the bound; returns how many it sent. */
 export async function sweepOverdueInquiries(db: Db, fire: FireExpiry, overdueAfterMs = OVERDUE_AFTER_MS): Promise<number> {
-  const overdue = await withSystem(db, (tx) => tx.any(sql.type(OpenInquiry)`
+  const overdue = await withSystem(db, (tx) =>
+    tx.any(sql.type(OpenInquiry)`
     SELECT id, tenant_id, mode FROM actors
     WHERE kind = 'inquiry' AND snapshot->>'value' IN ('reasoning', 'preliminary')
       AND created_at < now() - make_interval(secs => ${overdueAfterMs / 1000})
-    ORDER BY created_at LIMIT ${BATCH}`));
+    ORDER BY created_at LIMIT ${BATCH}`),
+  );
   for (const inquiry of overdue) await fire({ tenantId: inquiry.tenant_id, mode: inquiry.mode }, inquiry.id);
   return overdue.length;
 }

@@ -29,7 +29,10 @@ export const StoredInquiryView = z.object({
 });
 
 /** The columns of an assessment row that make up the published Assessment. */
-type AssessmentColumns = Pick<AssessmentRow, 'id' | 'inquiry_id' | 'score' | 'low' | 'high' | 'preliminary' | 'as_of' | 'methodology_version' | 'entity_id' | 'label' | 'evidence'>;
+type AssessmentColumns = Pick<
+  AssessmentRow,
+  'id' | 'inquiry_id' | 'score' | 'low' | 'high' | 'preliminary' | 'as_of' | 'methodology_version' | 'entity_id' | 'label' | 'evidence'
+>;
 
 /**
  * An assessment exactly as published, from its ledger row (the one mapping

@@ -47,7 +47,13 @@ export async function bytesStored(tx: Tx, sha256: string): Promise<boolean> {
   return tx.exists(sql.unsafe`SELECT 1 FROM material_bytes WHERE sha256 = ${sha256} AND seq = 0`);
 }
 
-export async function insertChunk(tx: Tx, scope: { tenantId: string; mode: string }, sha256: string, seq: number, chunk: Buffer): Promise<void> {
+export async function insertChunk(
+  tx: Tx,
+  scope: { tenantId: string; mode: string },
+  sha256: string,
+  seq: number,
+  chunk: Buffer,
+): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO material_bytes (tenant_id, mode, sha256, seq, chunk)
     VALUES (${scope.tenantId}, ${scope.mode}, ${sha256}, ${seq}, ${sql.binary(chunk)})`);
@@ -126,7 +132,10 @@ export async function lockForExtraction(tx: Tx, materialId: string): Promise<Ext
     FROM material WHERE id = ${materialId} AND sha256 IS NOT NULL FOR UPDATE`);
 }
 
-export async function markExtracted(tx: Tx, m: { id: string; extractorVersion: string; items: number; bytesStored: boolean }): Promise<void> {
+export async function markExtracted(
+  tx: Tx,
+  m: { id: string; extractorVersion: string; items: number; bytesStored: boolean },
+): Promise<void> {
   await tx.query(sql.unsafe`
     UPDATE material SET status = 'extracted', extractor_version = ${m.extractorVersion}, extracted_at = now(),
                         items = ${m.items}, bytes_stored = ${m.bytesStored}, failure_reason = NULL, updated_at = now()
@@ -149,6 +158,8 @@ export async function keptMaterialHashes(tx: Tx, caseId: string): Promise<readon
 
 /** Inline text material's content by hash (material_content, standard retention only), or null. */
 export async function readInlineContent(tx: Tx, sha256: string): Promise<Buffer | null> {
-  const content = await tx.maybeOneFirst(sql.type(z.object({ content: z.string() }))`SELECT content FROM material_content WHERE sha256 = ${sha256}`);
+  const content = await tx.maybeOneFirst(
+    sql.type(z.object({ content: z.string() }))`SELECT content FROM material_content WHERE sha256 = ${sha256}`,
+  );
   return content === null ? null : Buffer.from(content, 'utf8');
 }

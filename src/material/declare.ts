@@ -49,7 +49,9 @@ export async function declareMaterial(deps: DeclareDeps, call: CallContext, prin
   const id = newMaterialId();
   call.audit.target_id = id;
   const region = await phoneRegionFor(deps, principal, body);
-  return body.text !== undefined ? declareText(deps, call, principal, body, body.text, id, region) : declareUpload(deps, call, principal, body, id, region);
+  return body.text !== undefined
+    ? declareText(deps, call, principal, body, body.text, id, region)
+    : declareUpload(deps, call, principal, body, id, region);
 }
 
 /**
@@ -63,13 +65,29 @@ async function phoneRegionFor(deps: DeclareDeps, principal: Principal, body: Mat
 
 function baseRow(principal: Principal, body: MaterialCreate, id: string, region: string | null) {
   return {
-    id, tenantId: principal.tenantId, mode: principal.mode, kind: body.kind, mediaType: body.media_type, purpose: body.purpose,
-    retentionMode: body.retention_mode, dataClass: body.data_class, consentRef: body.consent_ref ?? null, caseId: body.case_id ?? null,
+    id,
+    tenantId: principal.tenantId,
+    mode: principal.mode,
+    kind: body.kind,
+    mediaType: body.media_type,
+    purpose: body.purpose,
+    retentionMode: body.retention_mode,
+    dataClass: body.data_class,
+    consentRef: body.consent_ref ?? null,
+    caseId: body.case_id ?? null,
     phoneRegion: region,
   };
 }
 
-async function declareText(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, text: string, id: string, region: string | null): Promise<Declared> {
+async function declareText(
+  deps: DeclareDeps,
+  call: CallContext,
+  principal: Principal,
+  body: MaterialCreate,
+  text: string,
+  id: string,
+  region: string | null,
+): Promise<Declared> {
   const sha256 = sha256Hex(text);
   const size = Buffer.byteLength(text, 'utf8');
   const outcomesOnly = body.data_class === 'C2';
@@ -89,8 +107,14 @@ async function declareText(deps: DeclareDeps, call: CallContext, principal: Prin
   const row = await withTenant(deps.db, principal, async (tx) => {
     if (storeContent) await insertMaterialContent(tx, { ...scope, sha256, size, content: text });
     const inserted = await insertMaterial(tx, {
-      ...baseRow(principal, body, id, region), sha256, size, status: 'extracted', extractorVersion: TEXT_EXTRACTOR_VERSION,
-      extractedAt: new Date().toISOString(), items: extractions.length, bytesStored: storeContent,
+      ...baseRow(principal, body, id, region),
+      sha256,
+      size,
+      status: 'extracted',
+      extractorVersion: TEXT_EXTRACTOR_VERSION,
+      extractedAt: new Date().toISOString(),
+      items: extractions.length,
+      bytesStored: storeContent,
     });
     await insertExtractions(tx, { ...scope, materialId: id }, extractions);
     await call.auditInTx(tx, 201);
@@ -99,12 +123,25 @@ async function declareText(deps: DeclareDeps, call: CallContext, principal: Prin
   return { row, upload: null };
 }
 
-async function declareUpload(deps: DeclareDeps, call: CallContext, principal: Principal, body: MaterialCreate, id: string, region: string | null): Promise<Declared> {
+async function declareUpload(
+  deps: DeclareDeps,
+  call: CallContext,
+  principal: Principal,
+  body: MaterialCreate,
+  id: string,
+  region: string | null,
+): Promise<Declared> {
   const issued = issueUploadToken(principal, (deps.now ?? (() => new Date()))());
   const row = await withTenant(deps.db, principal, async (tx) => {
     const inserted = await insertMaterial(tx, {
-      ...baseRow(principal, body, id, region), sha256: body.sha256!, size: body.size_bytes!, status: 'awaiting_upload',
-      extractorVersion: null, extractedAt: null, items: 0, bytesStored: false,
+      ...baseRow(principal, body, id, region),
+      sha256: body.sha256!,
+      size: body.size_bytes!,
+      status: 'awaiting_upload',
+      extractorVersion: null,
+      extractedAt: null,
+      items: 0,
+      bytesStored: false,
     });
     await setUploadToken(tx, id, issued.tokenHash, issued.expiresAt);
     await call.auditInTx(tx, 201);

@@ -16,7 +16,13 @@ const MAX_OLD_GENERATION_MB = 512;
 
 type Reply = { found: ExtractedThing[] } | { failure: ExtractionFailure['reason'] } | { error: string };
 
-export function extractBytesOffLoop(family: Family, bytes: Buffer, opts: ExtractOptions, mediaType: string, timeoutMs = EXTRACTION_TIMEOUT_MS): Promise<ExtractedThing[]> {
+export function extractBytesOffLoop(
+  family: Family,
+  bytes: Buffer,
+  opts: ExtractOptions,
+  mediaType: string,
+  timeoutMs = EXTRACTION_TIMEOUT_MS,
+): Promise<ExtractedThing[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./bytesWorker.mjs', import.meta.url), {
       workerData: { family, bytes, opts, mediaType },
@@ -36,9 +42,11 @@ export function extractBytesOffLoop(family: Family, bytes: Buffer, opts: Extract
         if ('found' in reply) resolve(reply.found);
         else if ('failure' in reply) reject(new ExtractionFailure(reply.failure));
         else reject(new Error(`extraction failed: ${reply.error}`));
-      }));
+      }),
+    );
     worker.on('error', (error) =>
-      settle(() => reject((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ExtractionFailure('too_large') : error)));
+      settle(() => reject((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ExtractionFailure('too_large') : error)),
+    );
     worker.on('exit', (code) => settle(() => reject(new Error(`the extraction thread exited (code ${code})`))));
   });
 }

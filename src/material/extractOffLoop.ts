@@ -13,7 +13,10 @@ import { extractFromText, type ExtractedIdentifier } from './extractText.js';
 export const OFF_LOOP_FROM_CHARS = 64 * 1024;
 
 type Opts = { defaultCountry?: string };
-interface Waiting { resolve: (found: ExtractedIdentifier[]) => void; reject: (error: Error) => void }
+interface Waiting {
+  resolve: (found: ExtractedIdentifier[]) => void;
+  reject: (error: Error) => void;
+}
 
 let worker: Worker | null = null;
 let nextId = 0;

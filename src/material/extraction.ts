@@ -59,7 +59,13 @@ async function extractOutcome(target: ExtractionTarget, bytes: Buffer): Promise<
   const verdict = judgeBytes(target.media_type, bytes.subarray(0, 8192));
   if (!verdict.ok) return { ok: false, reason: verdict.reason };
   try {
-    return { ok: true, found: (await extractBytesOffLoop(verdict.family, bytes, regionOptions(target.phone_region), target.media_type)).slice(0, MAX_ITEMS_PER_MATERIAL) };
+    return {
+      ok: true,
+      found: (await extractBytesOffLoop(verdict.family, bytes, regionOptions(target.phone_region), target.media_type)).slice(
+        0,
+        MAX_ITEMS_PER_MATERIAL,
+      ),
+    };
   } catch (error) {
     if (error instanceof ExtractionFailure) return { ok: false, reason: error.reason };
     throw error;

@@ -39,7 +39,8 @@ export function createFairExtractionQueue(deps: {
   return {
     async enqueue(job) {
       const key = keyOf(job);
-      const replies = await deps.redis.multi()
+      const replies = await deps.redis
+        .multi()
         .zadd(key, 'NX', now(), job.materialId)
         .zrank(key, job.materialId)
         .expire(key, PENDING_TTL_SECONDS)

@@ -32,6 +32,11 @@ export function createMaterialWorker(opts: {
         throw error;
       }
     },
-    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY, lockDuration: LOCK_DURATION_MS },
+    {
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+      lockDuration: LOCK_DURATION_MS,
+    },
   );
 }

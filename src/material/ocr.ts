@@ -23,10 +23,16 @@ export function probeOcr(command = 'tesseract'): Promise<OcrHealth> {
     let out = '';
     const child = spawn(command, ['--list-langs'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' });
     // Older builds print the list on stderr.
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-    child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
     child.on('error', () => resolve('unavailable'));
-    child.on('close', (code) => resolve(code === 0 && out.split(/\r?\n/).some((line) => line.trim() === 'eng') ? 'available' : 'unavailable'));
+    child.on('close', (code) =>
+      resolve(code === 0 && out.split(/\r?\n/).some((line) => line.trim() === 'eng') ? 'available' : 'unavailable'),
+    );
   }).then((health) => (known = health));
   return probing;
 }

@@ -28,18 +28,26 @@ export interface MaterialSweep {
 
 const Stuck = z.object({ id: z.string(), tenant_id: z.string(), mode: z.enum(['live', 'test']) });
 
-export async function sweepMaterial(db: Db, enqueue: (job: MaterialJob) => Promise<void>, stuckAfterMs = STUCK_AFTER_MS): Promise<MaterialSweep> {
-  const discarded = await withSystem(db, (tx) => tx.oneFirst(sql.type(z.object({ n: z.number() }))`
+export async function sweepMaterial(
+  db: Db,
+  enqueue: (job: MaterialJob) => Promise<void>,
+  stuckAfterMs = STUCK_AFTER_MS,
+): Promise<MaterialSweep> {
+  const discarded = await withSystem(db, (tx) =>
+    tx.oneFirst(sql.type(z.object({ n: z.number() }))`
     WITH expired AS (
       UPDATE material SET status = 'discarded', updated_at = now()
       WHERE id IN (SELECT id FROM material WHERE status = 'awaiting_upload' AND upload_expires_at < now() LIMIT ${BATCH})
         AND status = 'awaiting_upload'
       RETURNING 1)
-    SELECT count(*)::int AS n FROM expired`));
-  const stuck = await withSystem(db, (tx) => tx.any(sql.type(Stuck)`
+    SELECT count(*)::int AS n FROM expired`),
+  );
+  const stuck = await withSystem(db, (tx) =>
+    tx.any(sql.type(Stuck)`
     SELECT id, tenant_id::text, mode FROM material
     WHERE status = 'received' AND received_at < now() - make_interval(secs => ${stuckAfterMs / 1000})
-    ORDER BY received_at LIMIT ${BATCH}`));
+    ORDER BY received_at LIMIT ${BATCH}`),
+  );
   for (const m of stuck) await enqueue({ materialId: m.id, tenantId: m.tenant_id, mode: m.mode as Mode });
   return { discarded, requeued: stuck.length };
 }

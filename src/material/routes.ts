@@ -40,7 +40,13 @@ function uploadContent(deps: MaterialDeps): Handler {
     ctx.audit.target_id = id;
     if (!ctx.bodyStream) throw new ServiceProblem('unsupported-media-type', 'The upload takes the bytes as the request body.');
     const { material, scope } = await receiveUpload(
-      deps.db, id, (ctx.query as { token: string }).token, ctx.bodyStream, deps.now ?? (() => new Date()), undefined, deps.uploadStagingDir,
+      deps.db,
+      id,
+      (ctx.query as { token: string }).token,
+      ctx.bodyStream,
+      deps.now ?? (() => new Date()),
+      undefined,
+      deps.uploadStagingDir,
     );
     // Audited as the tenant only once the URL proved to be theirs; refusals stay anonymous.
     ctx.principal = { ...scope, keyId: id, scopes: new Set(['material']), label: `upload:${id}` };

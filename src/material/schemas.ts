@@ -12,11 +12,25 @@ import { component, count, DataClass, dateTime, idString, RetentionMode, ruleIss
 export const MaterialKind = z.enum(['text', 'document', 'image', 'audio', 'video']);
 export const MaterialStatus = z.enum(['awaiting_upload', 'received', 'extracting', 'extracted', 'failed', 'discarded']);
 export const MaterialFailureReason = z.enum([
-  'media_type_mismatch', 'unsupported_media_type', 'corrupt', 'encrypted', 'too_large', 'too_many_pages', 'timeout', 'extractor_failed',
+  'media_type_mismatch',
+  'unsupported_media_type',
+  'corrupt',
+  'encrypted',
+  'too_large',
+  'too_many_pages',
+  'timeout',
+  'extractor_failed',
 ]);
 export type MaterialFailureReason = z.infer<typeof MaterialFailureReason>;
-export const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the bytes, lower-case hex.');
-export const mediaType = z.string().max(127).regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/).describe('IANA media type, for example `application/pdf`.');
+export const sha256Hex = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .describe('SHA-256 of the bytes, lower-case hex.');
+export const mediaType = z
+  .string()
+  .max(127)
+  .regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/)
+  .describe('IANA media type, for example `application/pdf`.');
 
 // 64 MiB: the largest single upload a signed URL accepts. Inline text is kept
 // to what a JSON body can carry comfortably (1 MiB of characters).
@@ -99,9 +113,9 @@ export const MaterialOut = component(
     upload: UploadTarget.nullable().describe(
       "Where to PUT the bytes: only in the 201 answer to a declaration by hash (the URL's secret is kept only as a hash, so it is never shown again); null otherwise.",
     ),
-    failure_reason: MaterialFailureReason
-      .nullable()
-      .describe('Why extraction gave up, when `status` is `failed`: the bytes disagree with the declared type, no extractor reads the type, the file is corrupt or encrypted, it expands past the limits, or extraction ran out of time.'),
+    failure_reason: MaterialFailureReason.nullable().describe(
+      'Why extraction gave up, when `status` is `failed`: the bytes disagree with the declared type, no extractor reads the type, the file is corrupt or encrypted, it expands past the limits, or extraction ran out of time.',
+    ),
     derivation: MaterialDerivation,
     created_at: dateTime,
     updated_at: dateTime,

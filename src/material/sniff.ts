@@ -20,10 +20,24 @@ const DECLARED: Readonly<Record<string, Family>> = {
   'application/json': 'text',
   'application/xml': 'text',
   // Audio and video: one family, read for their metadata by one parser that tells the containers apart itself.
-  ...Object.fromEntries([
-    'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/mpeg', 'audio/ogg', 'audio/flac', 'audio/mp4', 'audio/x-m4a', 'audio/webm',
-    'video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska', 'video/ogg',
-  ].map((t) => [t, 'media' as const])),
+  ...Object.fromEntries(
+    [
+      'audio/wav',
+      'audio/x-wav',
+      'audio/wave',
+      'audio/mpeg',
+      'audio/ogg',
+      'audio/flac',
+      'audio/mp4',
+      'audio/x-m4a',
+      'audio/webm',
+      'video/mp4',
+      'video/quicktime',
+      'video/webm',
+      'video/x-matroska',
+      'video/ogg',
+    ].map((t) => [t, 'media' as const]),
+  ),
 };
 
 /** The family a declared media type promises, or null when no extractor reads it. */
@@ -53,11 +67,15 @@ export function sniffFamily(head: Buffer): Family | null {
 
 /** RIFF/WAVE, MP3 (ID3 or a frame sync), Ogg, FLAC, the ISO media family (MP4, MOV, M4A) and Matroska/WebM. */
 function isMedia(head: Buffer): boolean {
-  return (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WAVE'), 8))
-    || startsWith(head, ascii('ID3')) || (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0)
-    || startsWith(head, ascii('OggS')) || startsWith(head, ascii('fLaC'))
-    || startsWith(head, ascii('ftyp'), 4)
-    || startsWith(head, [0x1a, 0x45, 0xdf, 0xa3]);
+  return (
+    (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WAVE'), 8)) ||
+    startsWith(head, ascii('ID3')) ||
+    (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0) ||
+    startsWith(head, ascii('OggS')) ||
+    startsWith(head, ascii('fLaC')) ||
+    startsWith(head, ascii('ftyp'), 4) ||
+    startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])
+  );
 }
 
 function looksLikeText(probe: Buffer): boolean {

@@ -72,7 +72,10 @@ export async function findMaterial(tx: Tx, id: string): Promise<MaterialRow | nu
 }
 
 /** Raw content by hash; the same content declared twice is stored once. Standard retention only (D35). */
-export async function insertMaterialContent(tx: Tx, c: { tenantId: string; mode: string; sha256: string; size: number; content: string }): Promise<void> {
+export async function insertMaterialContent(
+  tx: Tx,
+  c: { tenantId: string; mode: string; sha256: string; size: number; content: string },
+): Promise<void> {
   await tx.query(sql.unsafe`
     INSERT INTO material_content (tenant_id, mode, sha256, size, content)
     VALUES (${c.tenantId}, ${c.mode}, ${c.sha256}, ${c.size}, ${c.content})
@@ -91,17 +94,30 @@ export interface NewExtraction {
   confidence: number;
 }
 
-export async function insertExtractions(tx: Tx, scope: { tenantId: string; mode: string; materialId: string }, items: NewExtraction[]): Promise<void> {
+export async function insertExtractions(
+  tx: Tx,
+  scope: { tenantId: string; mode: string; materialId: string },
+  items: NewExtraction[],
+): Promise<void> {
   if (items.length === 0) return;
   await tx.query(sql.unsafe`
     INSERT INTO material_extractions (binding_id, tenant_id, mode, material_id, seq, type, value, target_kind, target_id,
                                       locator_kind, locator, confidence)
     SELECT x.binding_id, ${scope.tenantId}, ${scope.mode}, ${scope.materialId}, x.seq, x.type, x.value, x.target_kind,
            x.target_id, x.locator_kind, x.locator, x.confidence
-    FROM jsonb_to_recordset(${jsonb(items.map((i) => ({
-      binding_id: i.bindingId, seq: i.seq, type: i.type, value: i.value, target_kind: i.targetKind, target_id: i.targetId,
-      locator_kind: i.locatorKind, locator: i.locator, confidence: i.confidence,
-    })))}) AS x(binding_id uuid, seq integer, type text, value text, target_kind text, target_id text,
+    FROM jsonb_to_recordset(${jsonb(
+      items.map((i) => ({
+        binding_id: i.bindingId,
+        seq: i.seq,
+        type: i.type,
+        value: i.value,
+        target_kind: i.targetKind,
+        target_id: i.targetId,
+        locator_kind: i.locatorKind,
+        locator: i.locator,
+        confidence: i.confidence,
+      })),
+    )}) AS x(binding_id uuid, seq integer, type text, value text, target_kind text, target_id text,
                          locator_kind text, locator jsonb, confidence double precision)`);
 }
 

@@ -38,7 +38,11 @@ export interface IssuedUpload {
 
 export function issueUploadToken(scope: { tenantId: string; mode: Mode }, now: Date): IssuedUpload {
   const secret = randomBytes(32).toString('base64url');
-  return { token: `${scope.tenantId}.${scope.mode}.${secret}`, tokenHash: hashOf(secret), expiresAt: new Date(now.getTime() + UPLOAD_TTL_MS).toISOString() };
+  return {
+    token: `${scope.tenantId}.${scope.mode}.${secret}`,
+    tokenHash: hashOf(secret),
+    expiresAt: new Date(now.getTime() + UPLOAD_TTL_MS).toISOString(),
+  };
 }
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -62,7 +66,12 @@ export interface ReceivedUpload {
 export const defaultStagingDir = () => join(tmpdir(), 'tas-uploads');
 
 export async function receiveUpload(
-  db: Db, materialId: string, token: string, body: AsyncIterable<Buffer>, now: () => Date, openBytes: OpenByteStore = postgresByteStore,
+  db: Db,
+  materialId: string,
+  token: string,
+  body: AsyncIterable<Buffer>,
+  now: () => Date,
+  openBytes: OpenByteStore = postgresByteStore,
   stagingDir: string = defaultStagingDir(),
 ): Promise<ReceivedUpload> {
   const scope = scopeOfToken(token);
@@ -94,7 +103,8 @@ function checkUsable(target: UploadTarget | null, secret: string, now: Date): vo
   if (!target || target.sha256 === null) throw refused();
   // The secret first: only the URL's holder learns that its bytes were already received.
   if (target.upload_token_hash === null || !sameHex(target.upload_token_hash, hashOf(secret))) throw refused();
-  if (target.received_at !== null) throw new ServiceProblem('conflict', 'The bytes of this material were already received; an upload URL is used once.');
+  if (target.received_at !== null)
+    throw new ServiceProblem('conflict', 'The bytes of this material were already received; an upload URL is used once.');
   if (target.upload_expires_at === null || Date.parse(target.upload_expires_at) <= now.getTime()) {
     throw new ServiceProblem('gone', 'This upload URL has expired; declare the material again for a new one.');
   }

@@ -30,7 +30,11 @@ export const monitorEffects: EffectsFor<MonitorEffectParams> = {
     const found = await lockActor(tx, params.caseId);
     if (!found || found.kind !== 'case' || ctx.scope.tenantId === null || ctx.scope.mode === null) return;
     await appendEventsAndOutbox(tx, {
-      streamId: params.caseId, tenantId: ctx.scope.tenantId, mode: ctx.scope.mode, events: [{ type: params.type, payload: params.payload }], outbox: [],
+      streamId: params.caseId,
+      tenantId: ctx.scope.tenantId,
+      mode: ctx.scope.mode,
+      events: [{ type: params.type, payload: params.payload }],
+      outbox: [],
     });
   },
 };

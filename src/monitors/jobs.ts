@@ -34,7 +34,8 @@ export function createMonitorWorker(deps: MonitorWorkerDeps): Worker {
     MONITOR_QUEUE,
     async (job: Job) => {
       const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      if (job.name === MONITOR_RESCAN_JOB) return deps.runs.tick(parseJobData('monitors', 'monitor.rescan', job.data), job.id!, finalAttempt);
+      if (job.name === MONITOR_RESCAN_JOB)
+        return deps.runs.tick(parseJobData('monitors', 'monitor.rescan', job.data), job.id!, finalAttempt);
       if (job.name === MONITOR_RUN_JOB) return deps.runs.run(parseJobData('monitors', 'monitor.run', job.data), finalAttempt);
       throw new UnrecoverableError(`unknown monitor job ${job.name}`);
     },

@@ -21,8 +21,10 @@ export interface Reconciled {
 }
 
 export async function reconcileMonitorSchedules(db: Db, queue: Queue): Promise<Reconciled> {
-  const open = await withSystem(db, (tx) => tx.any(sql.type(OpenMonitor)`
-    SELECT id, tenant_id, mode, cadence_seconds FROM monitors WHERE state <> 'closed'`));
+  const open = await withSystem(db, (tx) =>
+    tx.any(sql.type(OpenMonitor)`
+    SELECT id, tenant_id, mode, cadence_seconds FROM monitors WHERE state <> 'closed'`),
+  );
   const wanted = new Set(open.map((m) => m.id));
   let restored = 0;
   for (const m of open) {

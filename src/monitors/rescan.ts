@@ -25,9 +25,7 @@ import type { Assessment } from '../../machines/types.js';
  * earlier attempt's transaction holds the run's row.
  */
 export type RescanOutcome =
-  | { ok: true; assessment: Assessment }
-  | { ok: true; unchanged: true; checkedAt: string }
-  | { ok: false; reason: string };
+  { ok: true; assessment: Assessment } | { ok: true; unchanged: true; checkedAt: string } | { ok: false; reason: string };
 
 /** The inquiry of an earlier attempt of this run is still reasoning: retry the job later. */
 export class RescanPendingError extends Error {
@@ -46,8 +44,13 @@ export interface RescanDeps {
  * its own now), and so are ids.
  */
 export function sameAnswer(a: Pick<Assessment, 'score' | 'low' | 'high' | 'label'> & { evidence?: unknown }, b: Assessment): boolean {
-  return a.score === b.score && a.low === b.low && a.high === b.high && (a.label?.value ?? null) === (b.label?.value ?? null) &&
-    evidenceKey(a.evidence) === evidenceKey(b.evidence);
+  return (
+    a.score === b.score &&
+    a.low === b.low &&
+    a.high === b.high &&
+    (a.label?.value ?? null) === (b.label?.value ?? null) &&
+    evidenceKey(a.evidence) === evidenceKey(b.evidence)
+  );
 }
 
 function evidenceKey(evidence: unknown): string {
@@ -79,7 +82,13 @@ export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: As
 }
 
 function rescanRequest(monitor: MonitorRow, runId: string): InquiryRequest {
-  return InquiryRequest.parse({ subject: monitor.subject, intent: monitor.intent, purpose: monitor.purpose, stake: monitor.stake, idempotency_key: runId });
+  return InquiryRequest.parse({
+    subject: monitor.subject,
+    intent: monitor.intent,
+    purpose: monitor.purpose,
+    stake: monitor.stake,
+    idempotency_key: runId,
+  });
 }
 
 /** A refusal that every retry would meet again ends the run; anything else is thrown for the queue to retry. */
@@ -100,7 +109,13 @@ async function refusedRun(error: unknown, audit: RescanAudit): Promise<RescanOut
 
 export function rescanPrincipal(m: Pick<MonitorRow, 'id' | 'tenant_id' | 'mode' | 'created_by_key_id'>): Principal {
   // `inquiries` to ask; no `findings`, since a rescan reads only the assessment.
-  return { tenantId: m.tenant_id, mode: m.mode, keyId: m.created_by_key_id, scopes: new Set(['inquiries', 'monitors']), label: `monitor:${m.id}` };
+  return {
+    tenantId: m.tenant_id,
+    mode: m.mode,
+    keyId: m.created_by_key_id,
+    scopes: new Set(['inquiries', 'monitors']),
+    label: `monitor:${m.id}`,
+  };
 }
 
 interface RescanAudit extends AuditSink {
@@ -111,10 +126,24 @@ interface RescanAudit extends AuditSink {
 function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () => Date): RescanAudit {
   let written = false;
   const occurredAt = now().toISOString();
-  const audit: AuditFacts = { action: 'rescanMonitor', target_kind: 'monitor', target_id: monitorId, purpose: null, rule: null, cost_amount: null, cost_currency: null };
+  const audit: AuditFacts = {
+    action: 'rescanMonitor',
+    target_kind: 'monitor',
+    target_id: monitorId,
+    purpose: null,
+    rule: null,
+    cost_amount: null,
+    cost_currency: null,
+  };
   const record = (status: number): AuditRecord => ({
-    audit_id: newRowId(), occurred_at: occurredAt, tenant_id: principal.tenantId, mode: principal.mode,
-    principal: principal.label, status, request_id: null, ...audit,
+    audit_id: newRowId(),
+    occurred_at: occurredAt,
+    tenant_id: principal.tenantId,
+    mode: principal.mode,
+    principal: principal.label,
+    status,
+    request_id: null,
+    ...audit,
   });
   return {
     audit,
@@ -134,7 +163,12 @@ function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () =>
   };
 }
 
-export async function runRescanInquiry(deps: RescanDeps, monitor: MonitorRow, runId: string, probed?: ProbedEvidence): Promise<RescanOutcome> {
+export async function runRescanInquiry(
+  deps: RescanDeps,
+  monitor: MonitorRow,
+  runId: string,
+  probed?: ProbedEvidence,
+): Promise<RescanOutcome> {
   const principal = rescanPrincipal(monitor);
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
@@ -157,10 +191,12 @@ async function fromEarlierAttempt(deps: RescanDeps, principal: Principal, runId:
   const claim = await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId));
   if (!claim) throw new RescanPendingError(`run ${runId} is claimed but its inquiry is not visible yet`);
   const view = await deps.inquiries.view(principal, claim.inquiry_id).catch((error: unknown) => {
-    if (error instanceof ServiceProblem && error.code === 'not-found') throw new RescanPendingError(`inquiry ${claim.inquiry_id} has no assessment yet`);
+    if (error instanceof ServiceProblem && error.code === 'not-found')
+      throw new RescanPendingError(`inquiry ${claim.inquiry_id} has no assessment yet`);
     throw error;
   });
-  if (view.status === 'accepted' || view.status === 'reasoning') throw new RescanPendingError(`inquiry ${claim.inquiry_id} is still reasoning`);
+  if (view.status === 'accepted' || view.status === 'reasoning')
+    throw new RescanPendingError(`inquiry ${claim.inquiry_id} is still reasoning`);
   // The earlier attempt's transaction, which opened this inquiry, wrote the run's audit row.
   return { ok: true, assessment: view.assessment };
 }

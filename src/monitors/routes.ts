@@ -10,16 +10,28 @@ import { requirePrincipal } from '../auth/index.js';
  */
 export function monitorHandlers(monitors: MonitorService): [string, Handler][] {
   return [
-    ['createMonitor', async (ctx) => ({ status: 201, body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate, ctx.ex.headers['x-purpose']) })],
-    ['getMonitor', async (ctx) => {
-      const monitorId = ctx.params.monitor_id!;
-      ctx.audit.target_kind = 'monitor';
-      ctx.audit.target_id = monitorId;
-      return { status: 200, body: await monitors.view(requirePrincipal(ctx), monitorId) };
-    }],
-    ['deleteMonitor', async (ctx) => {
-      await monitors.close(ctx, requirePrincipal(ctx), ctx.params.monitor_id!);
-      return { status: 204 };
-    }],
+    [
+      'createMonitor',
+      async (ctx) => ({
+        status: 201,
+        body: await monitors.open(ctx, requirePrincipal(ctx), ctx.body as MonitorCreate, ctx.ex.headers['x-purpose']),
+      }),
+    ],
+    [
+      'getMonitor',
+      async (ctx) => {
+        const monitorId = ctx.params.monitor_id!;
+        ctx.audit.target_kind = 'monitor';
+        ctx.audit.target_id = monitorId;
+        return { status: 200, body: await monitors.view(requirePrincipal(ctx), monitorId) };
+      },
+    ],
+    [
+      'deleteMonitor',
+      async (ctx) => {
+        await monitors.close(ctx, requirePrincipal(ctx), ctx.params.monitor_id!);
+        return { status: 204 };
+      },
+    ],
   ];
 }

@@ -35,8 +35,14 @@ export interface MonitorRunDeps extends RescanDeps {
   log: Pick<Logger, 'warn' | 'error'>;
 }
 
-export interface TickJob { tenantId: string; mode: Mode; monitorId: string }
-export interface RunJob extends TickJob { runId: string }
+export interface TickJob {
+  tenantId: string;
+  mode: Mode;
+  monitorId: string;
+}
+export interface RunJob extends TickJob {
+  runId: string;
+}
 
 export function createMonitorRuns(deps: MonitorRunDeps) {
   async function tick(job: TickJob, runId: string, finalAttempt: boolean): Promise<void> {
@@ -75,8 +81,9 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
     }
     const sent = await deps.runtime.send<MonitorEvent>(scope, monitor.id, (snapshot) => resultOf(snapshot, monitor, job.runId, outcome));
     if ('unchanged' in outcome && sent.state !== 'closed') {
-      await deps.hub.publishControl(monitor.id, { type: 'checked', at: outcome.checkedAt }).catch((err: unknown) =>
-        deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told of an unchanged rescan'));
+      await deps.hub
+        .publishControl(monitor.id, { type: 'checked', at: outcome.checkedAt })
+        .catch((err: unknown) => deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told of an unchanged rescan'));
     }
   }
 
@@ -91,9 +98,11 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
     if (state.kind === 'active') return false;
     await deps.runtime.send<MonitorEvent>(scope, monitor.id, { type: 'monitor.close' });
     await unscheduleRescans(deps.queue(), monitor.id).catch((err: unknown) =>
-      deps.log.warn({ err, actorId: monitor.id }, 'monitor schedule not removed; its next tick removes it'));
-    await deps.hub.publishControl(monitor.id, { type: 'close', reason: state.kind === 'revoked' ? 'key_revoked' : 'key_expired' }).catch((err: unknown) =>
-      deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told to close'));
+      deps.log.warn({ err, actorId: monitor.id }, 'monitor schedule not removed; its next tick removes it'),
+    );
+    await deps.hub
+      .publishControl(monitor.id, { type: 'close', reason: state.kind === 'revoked' ? 'key_revoked' : 'key_expired' })
+      .catch((err: unknown) => deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told to close'));
     deps.log.warn({ actorId: monitor.id }, `monitor closed: the key that opened it is ${state.kind}`);
     return true;
   }

@@ -34,7 +34,12 @@ export async function scheduleRescans(queue: Queue, m: ScheduledMonitor): Promis
     {
       name: MONITOR_RESCAN_JOB,
       data: { tenantId: m.tenantId, mode: m.mode, monitorId: m.monitorId },
-      opts: { attempts: TICK_ATTEMPTS, backoff: { type: 'exponential', delay: TICK_BACKOFF_MS }, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
+      opts: {
+        attempts: TICK_ATTEMPTS,
+        backoff: { type: 'exponential', delay: TICK_BACKOFF_MS },
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+      },
     },
   );
 }

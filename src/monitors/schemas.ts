@@ -63,9 +63,12 @@ export const MonitorOut = component(
     next_run_at: dateTime.nullable().describe('Null once closed.'),
     last_assessment: Assessment.nullable(),
     last_checked_at: dateTime.nullable().describe('When a rescan last ran to its end, changed or not; null before the first.'),
-    unchanged_rescans: z.int().min(0).describe(
-      'Rescans whose answer equalled the last assessment (score, interval, label and evidence counts): they append no ledger entry and notify no one; the stream shows each as a `MonitorChecked` signal.',
-    ),
+    unchanged_rescans: z
+      .int()
+      .min(0)
+      .describe(
+        'Rescans whose answer equalled the last assessment (score, interval, label and evidence counts): they append no ledger entry and notify no one; the stream shows each as a `MonitorChecked` signal.',
+      ),
     events_url: z.string(),
     created_at: dateTime,
   }),

@@ -56,7 +56,9 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
   async function open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorOut> {
     ctx.audit.purpose = body.purpose;
     if (body.cadence_seconds < deps.minCadenceSeconds) {
-      throw new ValidationFailure([{ loc: ['body', 'cadence_seconds'], msg: `Input should be greater than or equal to ${deps.minCadenceSeconds}`, type: 'too_small' }]);
+      throw new ValidationFailure([
+        { loc: ['body', 'cadence_seconds'], msg: `Input should be greater than or equal to ${deps.minCadenceSeconds}`, type: 'too_small' },
+      ]);
     }
     // The same admission as an inquiry, so a purpose refused there is refused here identically (rule I13).
     await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, inquiryRequestOf(body), purposeHeader);
@@ -68,15 +70,30 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
       kind: 'monitor',
       id,
       input,
-      prepare: (tx) => insertMonitor(tx, {
-        id, tenantId: principal.tenantId, mode: principal.mode, subject: body.subject, intent: body.intent, purpose: body.purpose,
-        stake: body.stake, triggers: body.triggers, cadenceSeconds: body.cadence_seconds, caseId: input.case_id,
-        createdBy: principal.label, createdByKeyId: principal.keyId,
-      }),
+      prepare: (tx) =>
+        insertMonitor(tx, {
+          id,
+          tenantId: principal.tenantId,
+          mode: principal.mode,
+          subject: body.subject,
+          intent: body.intent,
+          purpose: body.purpose,
+          stake: body.stake,
+          triggers: body.triggers,
+          cadenceSeconds: body.cadence_seconds,
+          caseId: input.case_id,
+          createdBy: principal.label,
+          createdByKeyId: principal.keyId,
+        }),
       inTx: async (tx) => {
         await ctx.auditInTx(tx, 201);
         // Last before commit: the first tick may run before the commit lands, and retries until it has.
-        await scheduleRescans(deps.queue(), { monitorId: id, tenantId: principal.tenantId, mode: principal.mode, cadenceSeconds: body.cadence_seconds });
+        await scheduleRescans(deps.queue(), {
+          monitorId: id,
+          tenantId: principal.tenantId,
+          mode: principal.mode,
+          cadenceSeconds: body.cadence_seconds,
+        });
       },
     });
     return view(principal, id);
@@ -102,9 +119,11 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     // Ending an ended watch changes nothing and answers the same 204, so a retried DELETE is safe.
     await deps.runtime.send<MonitorEvent>(principal, monitorId, { type: 'monitor.close' }, { inTx: (tx) => ctx.auditInTx(tx, 204) });
     await unscheduleRescans(deps.queue(), monitorId).catch((err) =>
-      deps.log.warn({ err, actorId: monitorId }, 'monitor schedule not removed; its next tick removes it'));
-    await deps.hub.publishControl(monitorId, { type: 'close', reason: 'monitor_deleted' }).catch((err) =>
-      deps.log.warn({ err, actorId: monitorId }, 'monitor streams not told to close'));
+      deps.log.warn({ err, actorId: monitorId }, 'monitor schedule not removed; its next tick removes it'),
+    );
+    await deps.hub
+      .publishControl(monitorId, { type: 'close', reason: 'monitor_deleted' })
+      .catch((err) => deps.log.warn({ err, actorId: monitorId }, 'monitor streams not told to close'));
   }
 
   return { open, view, close };

@@ -84,7 +84,9 @@ export async function setMonitorAssessment(tx: Tx, id: string, assessmentId: str
 
 /** An unchanged rescan: when the subject was last checked, and one more quiet rescan. Nothing else is written. */
 export async function recordMonitorHeartbeat(tx: Tx, id: string, checkedAt: string): Promise<void> {
-  await tx.query(sql.unsafe`UPDATE monitors SET last_checked_at = ${checkedAt}, unchanged_rescans = unchanged_rescans + 1 WHERE id = ${id}`);
+  await tx.query(
+    sql.unsafe`UPDATE monitors SET last_checked_at = ${checkedAt}, unchanged_rescans = unchanged_rescans + 1 WHERE id = ${id}`,
+  );
 }
 
 /** Whether the monitor was closed (its stream can get nothing more). */

@@ -33,47 +33,94 @@ export function observationRefusals(obs: ObservationIn, admission: Admission, at
   const refusals: ValidationItem[] = [];
   // The one admission's rules (src/auth/admission.ts), collected per item rather than thrown: a batch names every refusal.
   if (!purposePermitted(admission.grants, admission.policy, obs.purpose)) {
-    refusals.push({ loc: ['body', ...at, 'purpose'], msg: 'The declared purpose is not permitted for this tenant (rule I13).', type: 'I13' });
+    refusals.push({
+      loc: ['body', ...at, 'purpose'],
+      msg: 'The declared purpose is not permitted for this tenant (rule I13).',
+      type: 'I13',
+    });
   }
   refusals.push(...unregisteredTypes(admission.grants, obs.subject.presentations ?? [], [...at, 'subject']));
   if (obs.provenance_class === 'analyst_asserted' && !admission.investigative) {
-    refusals.push({ loc: ['body', ...at, 'provenance_class'], msg: 'Analyst assertions require an investigative tenant (rule C01).', type: 'C01' });
+    refusals.push({
+      loc: ['body', ...at, 'provenance_class'],
+      msg: 'Analyst assertions require an investigative tenant (rule C01).',
+      type: 'C01',
+    });
   }
   return refusals;
 }
 
-export async function recordObservation(tx: Tx, principal: Principal, obs: ObservationIn, at: (string | number)[]): Promise<ObservationOut> {
+export async function recordObservation(
+  tx: Tx,
+  principal: Principal,
+  obs: ObservationIn,
+  at: (string | number)[],
+): Promise<ObservationOut> {
   const entityId = await entityOf(tx, principal, obs, at);
   const id = newRowId();
   const dataClass = obs.data_class ?? 'C1';
   const { created_at } = await insertObservation(tx, {
-    id, tenantId: principal.tenantId, mode: principal.mode, entityId, kind: 'observation', provenanceClass: obs.provenance_class,
+    id,
+    tenantId: principal.tenantId,
+    mode: principal.mode,
+    entityId,
+    kind: 'observation',
+    provenanceClass: obs.provenance_class,
     observedAt: obs.observed_at,
     body: {
-      summary: obs.summary, stance: stanceOf(obs.stance, obs.summary), purpose: obs.purpose, data_class: dataClass, consent_ref: obs.consent_ref ?? null, case_id: obs.case_id ?? null,
-      observed_range_start: obs.observed_range_start ?? null, observed_range_end: obs.observed_range_end ?? null,
+      summary: obs.summary,
+      stance: stanceOf(obs.stance, obs.summary),
+      purpose: obs.purpose,
+      data_class: dataClass,
+      consent_ref: obs.consent_ref ?? null,
+      case_id: obs.case_id ?? null,
+      observed_range_start: obs.observed_range_start ?? null,
+      observed_range_end: obs.observed_range_end ?? null,
     },
   });
   return {
-    observation_id: id, kind: obs.provenance_class === 'analyst_asserted' ? 'assertion' : 'observation', provenance_class: obs.provenance_class,
-    entity_id: entityId, assessment_id: null, case_id: obs.case_id ?? null, data_class: dataClass, observed_at: new Date(obs.observed_at).toISOString(), recorded_at: created_at,
+    observation_id: id,
+    kind: obs.provenance_class === 'analyst_asserted' ? 'assertion' : 'observation',
+    provenance_class: obs.provenance_class,
+    entity_id: entityId,
+    assessment_id: null,
+    case_id: obs.case_id ?? null,
+    data_class: dataClass,
+    observed_at: new Date(obs.observed_at).toISOString(),
+    recorded_at: created_at,
   };
 }
 
 export async function recordOutcome(tx: Tx, principal: Principal, outcome: OutcomeIn, at: (string | number)[]): Promise<ObservationOut> {
   const assessment = await assessmentEntity(tx, outcome.assessment_id).catch(() => null);
   if (!assessment) {
-    throw ValidationFailure.rule('A01', ['body', ...at, 'assessment_id'], 'The outcome must reference an assessment of this tenant and mode (rule A01).');
+    throw ValidationFailure.rule(
+      'A01',
+      ['body', ...at, 'assessment_id'],
+      'The outcome must reference an assessment of this tenant and mode (rule A01).',
+    );
   }
   const id = newRowId();
   const { created_at } = await insertObservation(tx, {
-    id, tenantId: principal.tenantId, mode: principal.mode, entityId: assessment.entity_id, kind: 'outcome', provenanceClass: 'tenant_supplied',
+    id,
+    tenantId: principal.tenantId,
+    mode: principal.mode,
+    entityId: assessment.entity_id,
+    kind: 'outcome',
+    provenanceClass: 'tenant_supplied',
     observedAt: outcome.observed_at,
     body: { kind: outcome.kind, decision_ref: outcome.decision_ref, assessment_id: outcome.assessment_id, detail: outcome.detail ?? null },
   });
   return {
-    observation_id: id, kind: 'outcome', provenance_class: 'tenant_supplied', entity_id: assessment.entity_id, assessment_id: outcome.assessment_id,
-    case_id: null, data_class: 'C1', observed_at: new Date(outcome.observed_at).toISOString(), recorded_at: created_at,
+    observation_id: id,
+    kind: 'outcome',
+    provenance_class: 'tenant_supplied',
+    entity_id: assessment.entity_id,
+    assessment_id: outcome.assessment_id,
+    case_id: null,
+    data_class: 'C1',
+    observed_at: new Date(outcome.observed_at).toISOString(),
+    recorded_at: created_at,
   };
 }
 
@@ -83,7 +130,10 @@ async function entityOf(tx: Tx, principal: Principal, obs: ObservationIn, at: (s
   try {
     return (await resolveEntity(tx, principal, presented, { entityId: obs.subject.entity_id })).entityId;
   } catch (error) {
-    if (error instanceof EntityNotFoundError) throw new ValidationFailure([{ loc: ['body', ...at, 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' }]);
+    if (error instanceof EntityNotFoundError)
+      throw new ValidationFailure([
+        { loc: ['body', ...at, 'subject', 'entity_id'], msg: 'No such entity for this tenant.', type: 'not_found' },
+      ]);
     throw error;
   }
 }

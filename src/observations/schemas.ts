@@ -16,8 +16,12 @@ export const ObservationIn = component(
       subject: Subject,
       provenance_class: ObservationProvenance,
       summary: noteString,
-      stance: z.enum(['supports', 'weakens', 'neutral']).optional()
-        .describe('Extension: which way the testimony points. When absent it is derived from summary (adverse words such as chargeback, fraud, stolen, scam, impersonation, in en, de, es, fr, pt, not negated, weaken; anything else is neutral).'),
+      stance: z
+        .enum(['supports', 'weakens', 'neutral'])
+        .optional()
+        .describe(
+          'Extension: which way the testimony points. When absent it is derived from summary (adverse words such as chargeback, fraud, stolen, scam, impersonation, in en, de, es, fr, pt, not negated, weaken; anything else is neutral).',
+        ),
       observed_at: dateTime,
       observed_range_start: dateTime.optional(),
       observed_range_end: dateTime.optional(),
@@ -33,8 +37,11 @@ export const ObservationIn = component(
       if (obs.provenance_class === 'analyst_asserted' && obs.case_id === undefined) {
         ruleIssue(ctx, 'D37', ['case_id'], 'Analyst-asserted testimony requires a case_id.');
       }
-      if (obs.observed_range_start !== undefined && obs.observed_range_end !== undefined
-        && Date.parse(obs.observed_range_start) > Date.parse(obs.observed_range_end)) {
+      if (
+        obs.observed_range_start !== undefined &&
+        obs.observed_range_end !== undefined &&
+        Date.parse(obs.observed_range_start) > Date.parse(obs.observed_range_end)
+      ) {
         ctx.addIssue({ code: 'custom', path: ['observed_range_end'], message: 'observed_range_end is before observed_range_start.' });
       }
     }),
@@ -61,7 +68,9 @@ export const ObservationOut = component(
     observation_id: uuid,
     kind: z.enum(['observation', 'outcome', 'assertion']),
     provenance_class: z.string(),
-    entity_id: uuid.nullable().describe("Entity the subject resolved to (for an outcome, its assessment's entity); null when there was none."),
+    entity_id: uuid
+      .nullable()
+      .describe("Entity the subject resolved to (for an outcome, its assessment's entity); null when there was none."),
     assessment_id: z.string().nullable().describe('Set for outcomes.'),
     case_id: z.string().nullable(),
     data_class: DataClass,

@@ -17,8 +17,10 @@ export interface NewObservation {
 
 /** Several observations in one insert, as a statement fragment for a command's combined last statement. */
 export function observationsInsert(rows: readonly NewObservation[]): FragmentSqlToken {
-  const values = rows.map((o) => sql.fragment`(${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, ${o.kind}, ${o.provenanceClass},
-            ${jsonb(o.body)}, ${o.observedAt})`);
+  const values = rows.map(
+    (o) => sql.fragment`(${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, ${o.kind}, ${o.provenanceClass},
+            ${jsonb(o.body)}, ${o.observedAt})`,
+  );
   return sql.fragment`
     INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
     VALUES ${sql.join(values, sql.fragment`, `)}`;

@@ -48,8 +48,10 @@ export function buildOpenApiDocument(
   const webhooks = webhookObjects();
   const responses = responseComponents();
 
-  const tags = [...new Set([...ops.map((op) => op.tag), 'Webhooks'])]
-    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  const tags = [...new Set([...ops.map((op) => op.tag), 'Webhooks'])].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? name,
+  }));
 
   return {
     openapi: '3.1.0',
@@ -95,10 +97,21 @@ function operationObject(op: OperationSpec, schemas: ConvertedSchemas): Record<s
     ...(op.auth !== 'open' && op.auth !== 'key' ? { 'x-required-scope': op.auth } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.schemaFor(op.body), ...requestExample(op.operationId) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemas.schemaFor(op.body), ...requestExample(op.operationId) } },
+          },
+        }
       : {}),
     ...(op.bytesBody
-      ? { requestBody: { required: true, description: op.bytesBody.description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
+      ? {
+          requestBody: {
+            required: true,
+            description: op.bytesBody.description,
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+        }
       : {}),
     responses: { [String(op.success.status)]: successResponse(op, schemas), ...streamEndedResponse(op), ...errorResponses(op) },
   };
@@ -131,9 +144,11 @@ function queryParameters(op: OperationSpec, schemas: ConvertedSchemas): unknown[
 }
 
 const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key', required: false,
-  description: 'Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); '
-    + 'with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation.',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request gets the first answer again (with `Idempotent-Replayed: true`); ' +
+    'with another request it is refused (rule I17); while the first is still running, 409 with Retry-After. 1-128 visible ASCII characters, per tenant, mode and operation.',
 };
 
 function headerParameters(op: OperationSpec): unknown[] {
@@ -149,7 +164,12 @@ function headerParameters(op: OperationSpec): unknown[] {
 /** SSE: a reconnect to a stream that has ended (the client holds its last event) gets 204, the standard signal to stop. */
 function streamEndedResponse(op: OperationSpec): Record<string, unknown> {
   if (op.success.contentType !== 'text/event-stream') return {};
-  return { 204: { description: 'The stream has ended and the cursor is at its end: stop reconnecting.', headers: { [AUDIT_HEADER]: AUDIT_HEADER_REF } } };
+  return {
+    204: {
+      description: 'The stream has ended and the cursor is at its end: stop reconnecting.',
+      headers: { [AUDIT_HEADER]: AUDIT_HEADER_REF },
+    },
+  };
 }
 
 function successResponse(op: OperationSpec, schemas: ConvertedSchemas): Record<string, unknown> {
@@ -174,7 +194,11 @@ function successResponse(op: OperationSpec, schemas: ConvertedSchemas): Record<s
     return { description: op.success.description, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   }
   if (type === 'application/gzip') {
-    return { description: op.success.description, headers, content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } };
+    return {
+      description: op.success.description,
+      headers,
+      content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } },
+    };
   }
   const schema = op.success.schema ? schemas.schemaFor(op.success.schema) : {};
   return { description: op.success.description, headers, content: { [type]: { schema, ...responseExample(op.operationId) } } };

@@ -19,7 +19,10 @@ export interface ResponseChecker {
   event(envelope: unknown): string[];
 }
 
-interface OperationRef { path: string; method: string }
+interface OperationRef {
+  path: string;
+  method: string;
+}
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -30,18 +33,30 @@ export function createResponseChecker(document: Record<string, unknown>): Respon
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema({ ...document, $id: 'tas:openapi' });
   const operations = new Map<string, OperationRef & { responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> }>();
-  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> }>>)) {
+  for (const [path, item] of Object.entries(
+    document.paths as Record<
+      string,
+      Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> }>
+    >,
+  )) {
     for (const [method, op] of Object.entries(item)) {
       if (op.operationId) operations.set(op.operationId, { path, method, responses: op.responses ?? {} });
     }
   }
-  const shared = ((document.components as Record<string, unknown> | undefined)?.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
+  const shared = ((document.components as Record<string, unknown> | undefined)?.responses ?? {}) as Record<
+    string,
+    { content?: Record<string, unknown> }
+  >;
   // A documented response is written out, or a $ref to a shared one (NotFound, ValidationError...).
-  const responseOf = (op: OperationRef & { responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> }, status: number) => {
+  const responseOf = (
+    op: OperationRef & { responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> },
+    status: number,
+  ) => {
     const entry = op.responses[String(status)];
     if (!entry) return null;
     const name = entry.$ref?.match(/^#\/components\/responses\/(.+)$/)?.[1];
-    if (name !== undefined) return shared[name] ? { response: shared[name], pointer: `/components/responses/${escapePointer(name)}` } : null;
+    if (name !== undefined)
+      return shared[name] ? { response: shared[name], pointer: `/components/responses/${escapePointer(name)}` } : null;
     return { response: entry, pointer: `/paths/${escapePointer(op.path)}/${op.method}/responses/${status}` };
   };
   const compiled = new Map<string, ValidateFunction>();
@@ -53,7 +68,8 @@ export function createResponseChecker(document: Record<string, unknown>): Respon
     }
     return v;
   };
-  const errorsOf = (v: ValidateFunction) => (v.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  const errorsOf = (v: ValidateFunction) =>
+    (v.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
 
   return {
     answer(operationId, status, contentType, body) {

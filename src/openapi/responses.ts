@@ -26,7 +26,11 @@ export const HEADER_COMPONENTS = {
   },
 } as const;
 
-interface ErrorResponse { name: string; slug: ProblemSlug; retryAfter?: boolean }
+interface ErrorResponse {
+  name: string;
+  slug: ProblemSlug;
+  retryAfter?: boolean;
+}
 
 /** Status -> component response name and problem type. */
 const ERRORS: Record<number, ErrorResponse> = {
@@ -45,7 +49,8 @@ const ERRORS: Record<number, ErrorResponse> = {
 export function responseComponents(): Record<string, unknown> {
   const out: Record<string, unknown> = {
     ValidationError: {
-      description: 'Refused: a field is missing, malformed or unknown (`extra_forbidden`), or a rule refused the call (`type` is the rule id). Do not retry unchanged.',
+      description:
+        'Refused: a field is missing, malformed or unknown (`extra_forbidden`), or a rule refused the call (`type` is the rule id). Do not retry unchanged.',
       headers: { [AUDIT_HEADER]: AUDIT_HEADER_REF },
       content: {
         'application/json': {

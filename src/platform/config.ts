@@ -68,7 +68,10 @@ const ConfigSchema = z.object({
   /** Public base URL used in events_url / ws_url; defaults to http://HOST:PORT. */
   TAS_PUBLIC_URL: z.url().optional(),
   /** Prefix of every Redis key and BullMQ queue, so several deployments (and tests) can share a Redis. */
-  TAS_REDIS_PREFIX: z.string().regex(/^[a-z0-9:_-]{1,40}$/).default('tas'),
+  TAS_REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]{1,40}$/)
+    .default('tas'),
   /** Requests per second per key before 429 (a burst of twice this is allowed within a window). */
   TAS_RATE_LIMIT_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Largest request body accepted, in bytes; larger gets 413. */
@@ -92,7 +95,10 @@ const ConfigSchema = z.object({
   /** Operator's report model endpoint (render=model); unset means reports are written from templates only. */
   TAS_MODEL_ENDPOINT: z.url().optional(),
   /** Name of the environment variable holding the model endpoint's bearer token. */
-  TAS_MODEL_API_KEY_ENV: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  TAS_MODEL_API_KEY_ENV: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/)
+    .optional(),
   /**
    * Shortest monitor cadence a tenant may ask for, in seconds. The schema lets 1 s through so this
    * operator floor decides (a watch, not polling, by default; tests use 1).
@@ -199,16 +205,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((!c.TAS_KEY_PEPPER || c.TAS_KEY_PEPPER === DEV_PEPPER) && !explicitlyDevelopment) {
     throw new ConfigError(
       'refusing to start on the public development key pepper: set TAS_KEY_PEPPER to a secret of at least 32 characters ' +
-      '(for example `openssl rand -hex 32`), or NODE_ENV=development or NODE_ENV=test on a machine that holds no real data');
+        '(for example `openssl rand -hex 32`), or NODE_ENV=development or NODE_ENV=test on a machine that holds no real data',
+    );
   }
   const keyPepper = c.TAS_KEY_PEPPER ?? DEV_PEPPER;
   const keyring: Keyring = Object.freeze({ current: keyPepper, previous: c.TAS_KEY_PEPPER_PREVIOUS ?? null });
   const publicUrl = c.TAS_PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`;
   const DATABASE_URL = c.DATABASE_URL ?? DEFAULT_SERVICE_URL;
-  const DATABASE_OWNER_URL = c.DATABASE_OWNER_URL ?? (c.DATABASE_URL ?? DEFAULT_OWNER_URL);
+  const DATABASE_OWNER_URL = c.DATABASE_OWNER_URL ?? c.DATABASE_URL ?? DEFAULT_OWNER_URL;
   const DATABASE_SYSTEM_URL = c.DATABASE_SYSTEM_URL ?? systemLoginOf(DATABASE_URL);
-  const webhooksAllowLoopback = c.TAS_WEBHOOKS_ALLOW_LOOPBACK === undefined ? c.NODE_ENV !== 'production' : c.TAS_WEBHOOKS_ALLOW_LOOPBACK === 'true';
-  return Object.freeze({ ...c, DATABASE_URL, DATABASE_OWNER_URL, DATABASE_SYSTEM_URL, keyPepper, keyring, publicUrl, webhooksAllowLoopback });
+  const webhooksAllowLoopback =
+    c.TAS_WEBHOOKS_ALLOW_LOOPBACK === undefined ? c.NODE_ENV !== 'production' : c.TAS_WEBHOOKS_ALLOW_LOOPBACK === 'true';
+  return Object.freeze({
+    ...c,
+    DATABASE_URL,
+    DATABASE_OWNER_URL,
+    DATABASE_SYSTEM_URL,
+    keyPepper,
+    keyring,
+    publicUrl,
+    webhooksAllowLoopback,
+  });
 }
 
 function withRedisTopology<T extends RedisSettings>(settings: T): T & { redis: RedisTopology } {

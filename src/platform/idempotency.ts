@@ -58,11 +58,20 @@ export type ClashVerdict = 'replay' | 'abandoned';
  */
 export function judgeClash(claim: StoredClaim, hash: string, loc: (string | number)[]): ClashVerdict {
   if (claim.hash !== hash) {
-    throw ValidationFailure.rule('I17', loc, 'This idempotency key was used with a different request, or by a key with other scopes (rule I17).');
+    throw ValidationFailure.rule(
+      'I17',
+      loc,
+      'This idempotency key was used with a different request, or by a key with other scopes (rule I17).',
+    );
   }
   if (claim.answered) return 'replay';
   if (claim.ageMs < IN_FLIGHT_WINDOW_MS) {
-    throw new ServiceProblem('conflict', 'A request with this idempotency key is still being answered; retry shortly.', {}, { 'Retry-After': '1' });
+    throw new ServiceProblem(
+      'conflict',
+      'A request with this idempotency key is still being answered; retry shortly.',
+      {},
+      { 'Retry-After': '1' },
+    );
   }
   return 'abandoned';
 }

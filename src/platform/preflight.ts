@@ -52,7 +52,12 @@ function describe(error: unknown): string {
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), ms); })]);
+    return await Promise.race([
+      p,
+      new Promise<T>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), ms);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
   }

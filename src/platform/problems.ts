@@ -77,7 +77,14 @@ export class ServiceProblem extends Error {
   }
 
   toBody(auditId: string): Record<string, unknown> {
-    return { type: PROBLEM_TYPE_BASE + this.code, title: this.title, status: this.status, detail: this.detail, audit_id: auditId, ...this.extra };
+    return {
+      type: PROBLEM_TYPE_BASE + this.code,
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      audit_id: auditId,
+      ...this.extra,
+    };
   }
 }
 

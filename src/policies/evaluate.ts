@@ -8,7 +8,11 @@ import type { PolicyCondition, PolicyIn } from '../schemas/admin.js';
  * carries (`labelFor`). The label names the policy version that applied.
  */
 // Policies published before allowed_origins, separate_sign_off and default_region existed are stored without them.
-export type PolicyBody = Omit<PolicyIn, 'allowed_origins' | 'separate_sign_off' | 'default_region'> & { allowed_origins?: string[]; separate_sign_off?: boolean; default_region?: string | null };
+export type PolicyBody = Omit<PolicyIn, 'allowed_origins' | 'separate_sign_off' | 'default_region'> & {
+  allowed_origins?: string[];
+  separate_sign_off?: boolean;
+  default_region?: string | null;
+};
 
 /** What a label rule may look at: the assessment and the question it answered. */
 export interface LabelFacts {

@@ -24,12 +24,7 @@ export type PolicyRow = z.infer<typeof PolicyRow>;
  * into a failed call). The lock ends with the caller's transaction, after the
  * audit row, so the next publisher sees this version committed.
  */
-export async function insertPolicy(
-  tx: Tx,
-  scope: { tenantId: string; mode: Mode },
-  body: PolicyIn,
-  createdBy: string,
-): Promise<PolicyRow> {
+export async function insertPolicy(tx: Tx, scope: { tenantId: string; mode: Mode }, body: PolicyIn, createdBy: string): Promise<PolicyRow> {
   await tx.query(sql.unsafe`
     SELECT pg_advisory_xact_lock(hashtextextended(${`tas.policies:${scope.tenantId}:${scope.mode}`}, 0))`);
   return tx.one(sql.type(PolicyRow)`

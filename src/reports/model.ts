@@ -18,14 +18,7 @@ import type { TemplateInput } from './template.js';
  */
 
 export type ModelFailure =
-  | 'api_key_missing'
-  | 'timeout'
-  | 'network'
-  | 'http_status'
-  | 'too_large'
-  | 'not_json'
-  | 'invalid_reply'
-  | 'sections_mismatch';
+  'api_key_missing' | 'timeout' | 'network' | 'http_status' | 'too_large' | 'not_json' | 'invalid_reply' | 'sections_mismatch';
 
 export interface ModelRendererOptions {
   endpoint: string;

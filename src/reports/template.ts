@@ -108,7 +108,10 @@ function quoted(ctx: Ctx, items: Finding[]): string {
   const said = new Map<string, number>();
   for (const x of items.slice(0, MAX_QUOTED)) {
     const disposition = x.disposition === 'supports' ? 'supports' : 'weakens';
-    const text = ctx.m.finding({ kind: x.kind ?? '', disposition, statement: x.statement }).trim().replace(/[.;]+$/, '');
+    const text = ctx.m
+      .finding({ kind: x.kind ?? '', disposition, statement: x.statement })
+      .trim()
+      .replace(/[.;]+$/, '');
     said.set(text, (said.get(text) ?? 0) + 1);
   }
   const shown = [...said].map(([text, n]) => (n > 1 ? `${text} (×${ctx.f.num(n).text})` : text));
@@ -175,7 +178,11 @@ function gapsSection(ctx: Ctx): ReportSectionOut {
     return section(ctx, 'gaps', [failed > 0 ? [m.failedSignals({ count: f.num(failed) }), m.gapsMeaning()] : [m.noGaps()]]);
   }
   const cov = findings.coverage;
-  const coverage = m.coverage({ run: f.num(cov.checks_run), answered: f.num(cov.checks_answered), unanswered: f.num(cov.checks_unanswered) });
+  const coverage = m.coverage({
+    run: f.num(cov.checks_run),
+    answered: f.num(cov.checks_answered),
+    unanswered: f.num(cov.checks_unanswered),
+  });
   const grouped = new Map<string, { kind: Absence['kind']; type: string; n: number }>();
   for (const ab of findings.absences ?? []) {
     const key = JSON.stringify([ab.kind, ab.about_type]);
@@ -187,7 +194,8 @@ function gapsSection(ctx: Ctx): ReportSectionOut {
   const tiers = (cov.gaps ?? []).map((g) =>
     g.reason === 'switched_off'
       ? m.switchedOffGap({ kind: g.kind.replaceAll('_', ' '), count: f.num(g.count) })
-      : m.tierGap({ kind: g.kind.replaceAll('_', ' '), tier: g.tier, count: f.num(g.count) }));
+      : m.tierGap({ kind: g.kind.replaceAll('_', ' '), tier: g.tier, count: f.num(g.count) }),
+  );
   // Only what was asked and not answered widens the interval; a question never asked (tier, switched off) says so itself.
   const unanswered = absences.length > 0 || cov.checks_unanswered > 0;
   const closing = unanswered ? [m.gapsMeaning()] : tiers.length > 0 ? [] : [m.noGaps()];

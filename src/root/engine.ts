@@ -82,13 +82,25 @@ function streamKindOf(type: string): 'inquiry' | 'monitor' | 'case' {
 function dnsServersOf(setting: string): { dnsServers?: string[] } {
   if (setting === 'off') return {};
   if (setting === 'system') return { dnsServers: getServers() };
-  return { dnsServers: setting.split(',').map((s) => s.trim()).filter(Boolean) };
+  return {
+    dnsServers: setting
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
 }
 
 // Sweeping for outbox rows a crash left behind: often enough to recover within seconds.
 const RELAY_SWEEP_INTERVAL_MS = 2000;
 
-export async function createCore(deps: { config: Config; db: Db; redis: RedisClient; hub: EventHub; log: Logger; publicUrl: () => string }): Promise<Core> {
+export async function createCore(deps: {
+  config: Config;
+  db: Db;
+  redis: RedisClient;
+  hub: EventHub;
+  log: Logger;
+  publicUrl: () => string;
+}): Promise<Core> {
   const { config, db, hub, log } = deps;
   const checks = await discoverChecks({
     ...dnsServersOf(config.TAS_DNS_SERVERS),
@@ -100,15 +112,20 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
     redirectGuard: isPublicHttpsTarget,
     // The operator learns of a failing dependency from the log; the id names the check, never a provider.
     onDependencyChange: (checkId, state) => {
-      if (state === 'open') log.warn({ check: checkId }, 'a network check\'s dependency is failing; it is not asked for 30 s');
-      else log.info({ check: checkId }, 'a network check\'s dependency answers again');
+      if (state === 'open') log.warn({ check: checkId }, "a network check's dependency is failing; it is not asked for 30 s");
+      else log.info({ check: checkId }, "a network check's dependency answers again");
     },
   });
   // Producers fail fast, workers wait for a reconnect; on a cluster the prefix is a hash tag (src/platform/redis/bullConnection.ts).
   const bull = bullConnections(config.redis, config.TAS_REDIS_PREFIX, config.TAS_REDIS_WAIT_REPLICAS);
   const connection = bull.worker;
   const queues = createQueues({ connection: bull.producer, prefix: bull.prefix, replicas: bull.replicas });
-  const webhookSubscriptions = await createWebhookSubscriptions({ db, redisUrl: config.redis, publisher: deps.redis, prefix: config.TAS_REDIS_PREFIX });
+  const webhookSubscriptions = await createWebhookSubscriptions({
+    db,
+    redisUrl: config.redis,
+    publisher: deps.redis,
+    prefix: config.TAS_REDIS_PREFIX,
+  });
   const relay = createRelay({
     // Cross-tenant by nature: on the system login's pool (000035), never the tenant pool's.
     db: systemPoolOf(db),
@@ -122,7 +139,15 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
       const copy = event.type === 'MonitorTriggered' && event.payload.monitor_id !== streamId;
       if (!copy && WEBHOOK_EVENT_TYPES.has(event.type) && (await webhookSubscriptions.wants(scope, event.type))) {
         const job = fanoutJobFor(event, scope, streamKindOf(event.type));
-        await queues.queue(job.queue).add(job.name, job.data, { jobId: job.jobId, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } });
+        await queues
+          .queue(job.queue)
+          .add(job.name, job.data, {
+            jobId: job.jobId,
+            attempts: 5,
+            backoff: { type: 'exponential', delay: 500 },
+            removeOnComplete: { age: 3600 },
+            removeOnFail: { age: 86_400 },
+          });
       }
     },
     log,
@@ -138,45 +163,96 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
       case: { machine: caseMachine, version: CASE_MACHINE_VERSION },
     },
     // Every machine's own actions have their effect, with their params: a missing or misspelt one fails tsc.
-    effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects } satisfies EffectsFor<InquiryEffectParams & MonitorEffectParams & SessionEffectParams>,
+    effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects } satisfies EffectsFor<
+      InquiryEffectParams & MonitorEffectParams & SessionEffectParams
+    >,
   });
   // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
   const policyCache = createPolicyCache({ db, ttlMs: 1000 });
   const registryCache = createRegistryCache({ db, ttlMs: 1000 });
   const model = config.TAS_MODEL_ENDPOINT
-    ? createModelRenderer({ endpoint: config.TAS_MODEL_ENDPOINT, ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}), timeoutMs: 10_000, promptVersion: 'report-prompt/1', onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template') })
+    ? createModelRenderer({
+        endpoint: config.TAS_MODEL_ENDPOINT,
+        ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}),
+        timeoutMs: 10_000,
+        promptVersion: 'report-prompt/1',
+        onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template'),
+      })
     : null;
   const switchedOff = await switchedOffChecks(checks);
-  const inquiries = createInquiryService({ db, runtime, hub, checks, switchedOff, registry: registryCache, policies: policyCache, model, publicUrl: deps.publicUrl });
+  const inquiries = createInquiryService({
+    db,
+    runtime,
+    hub,
+    checks,
+    switchedOff,
+    registry: registryCache,
+    policies: policyCache,
+    model,
+    publicUrl: deps.publicUrl,
+  });
   const monitorQueue = () => queues.queue(MONITOR_QUEUE);
   const monitors = createMonitorService({
-    db, runtime, queue: monitorQueue, hub, registry: registryCache, policies: policyCache,
-    minCadenceSeconds: config.TAS_MIN_MONITOR_CADENCE_SECONDS, publicUrl: deps.publicUrl, log,
+    db,
+    runtime,
+    queue: monitorQueue,
+    hub,
+    registry: registryCache,
+    policies: policyCache,
+    minCadenceSeconds: config.TAS_MIN_MONITOR_CADENCE_SECONDS,
+    publicUrl: deps.publicUrl,
+    log,
   });
   const sessions = createSessionService({
-    db, runtime, checks, registry: registryCache, policies: policyCache, pepper: config.keyPepper, publicUrl: deps.publicUrl,
+    db,
+    runtime,
+    checks,
+    registry: registryCache,
+    policies: policyCache,
+    pepper: config.keyPepper,
+    publicUrl: deps.publicUrl,
   });
   const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache, publicUrl: deps.publicUrl });
   const caseExpansion = createCaseExpansion({ db, cases, inquiries });
   const caseExports = createCaseExports({
-    db, pepper: config.keyring, cases, publicUrl: deps.publicUrl,
+    db,
+    pepper: config.keyring,
+    cases,
+    publicUrl: deps.publicUrl,
     enqueue: async (job) => {
-      await queues.add('exports', 'case.export', job, { jobId: `${job.exportId}.${job.attempt}`, removeOnComplete: { age: 86_400 }, removeOnFail: { age: 7 * 86_400 } });
+      await queues.add('exports', 'case.export', job, {
+        jobId: `${job.exportId}.${job.attempt}`,
+        removeOnComplete: { age: 86_400 },
+        removeOnFail: { age: 7 * 86_400 },
+      });
     },
   });
 
   const materialExtraction = createMaterialExtraction({ db });
   // Fair across tenants: each job's priority is its place among its own tenant's pending extractions (src/material/fairShare.ts).
   const fairExtraction = createFairExtractionQueue({
-    redis: deps.redis, prefix: config.TAS_REDIS_PREFIX,
+    redis: deps.redis,
+    prefix: config.TAS_REDIS_PREFIX,
     add: async (job, { priority }) => {
-      await queues.add('material', 'material.extract', job, { jobId: job.materialId, priority, removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } });
+      await queues.add('material', 'material.extract', job, {
+        jobId: job.materialId,
+        priority,
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 7 * 86_400 },
+      });
     },
   });
   const enqueueMaterialExtraction = (job: MaterialJob) => fairExtraction.enqueue(job);
 
   const redeliverWebhook = async (m: Redelivery) => {
-    const data: WebhookDeliverJob = { tenantId: m.tenantId, mode: m.mode, event: m.event, stream: m.stream, endpointId: m.endpointId, webhookId: m.messageId };
+    const data: WebhookDeliverJob = {
+      tenantId: m.tenantId,
+      mode: m.mode,
+      event: m.event,
+      stream: m.stream,
+      endpointId: m.endpointId,
+      webhookId: m.messageId,
+    };
     const job = redeliveryJob(data, Date.now());
     await queues.add('webhooks', job.name, job.data, job.opts);
   };
@@ -184,32 +260,67 @@ export async function createCore(deps: { config: Config; db: Db; redis: RedisCli
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
   return {
-    checks, queues, relay, runtime, inquiries, monitors, sessions, cases, caseExports, caseExpansion, enqueueMaterialExtraction, redeliverWebhook, policyCache, registryCache, webhookSubscriptions,
+    checks,
+    queues,
+    relay,
+    runtime,
+    inquiries,
+    monitors,
+    sessions,
+    cases,
+    caseExports,
+    caseExpansion,
+    enqueueMaterialExtraction,
+    redeliverWebhook,
+    policyCache,
+    registryCache,
+    webhookSubscriptions,
     startProcessing() {
       workers.push(createCheckWorker({ connection, prefix: bull.prefix, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
-      workers.push(createTimerWorker({
-        connection,
-        prefix: bull.prefix,
-        onTimer: async (job) => {
-          const type = job.event.type;
-          if (type === 'deadline.reached' || type === 'reasoning.expired') await inquiries.fireTimer(job, job.actorId, type);
-          else if (type === 'session.idleCheck' || type === 'session.drainExpired') await sessions.fireTimer(job);
-          else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
-        },
-      }));
-      workers.push(createExportWorker({ connection, prefix: bull.prefix, onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }));
-      workers.push(createMaterialWorker({ connection, prefix: bull.prefix, onExtract: async (job) => {
-          await materialExtraction.extract(job);
-          await fairExtraction.settled(job).catch(() => undefined);
-        },
-        onGiveUp: async (job) => {
-          await materialExtraction.giveUp(job);
-          await fairExtraction.settled(job).catch(() => undefined);
-        },
-      }));
+      workers.push(
+        createTimerWorker({
+          connection,
+          prefix: bull.prefix,
+          onTimer: async (job) => {
+            const type = job.event.type;
+            if (type === 'deadline.reached' || type === 'reasoning.expired') await inquiries.fireTimer(job, job.actorId, type);
+            else if (type === 'session.idleCheck' || type === 'session.drainExpired') await sessions.fireTimer(job);
+            else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
+          },
+        }),
+      );
+      workers.push(
+        createExportWorker({
+          connection,
+          prefix: bull.prefix,
+          onExport: (job) => caseExports.build(job),
+          onGiveUp: (job) => caseExports.giveUp(job),
+        }),
+      );
+      workers.push(
+        createMaterialWorker({
+          connection,
+          prefix: bull.prefix,
+          onExtract: async (job) => {
+            await materialExtraction.extract(job);
+            await fairExtraction.settled(job).catch(() => undefined);
+          },
+          onGiveUp: async (job) => {
+            await materialExtraction.giveUp(job);
+            await fairExtraction.settled(job).catch(() => undefined);
+          },
+        }),
+      );
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
       workers.push(createMonitorWorker({ connection, prefix: bull.prefix, runs }));
-      const webhooks = createWebhookWorker({ connection, prefix: bull.prefix, db, pepper: config.keyring, log, allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback) });
+      const webhooks = createWebhookWorker({
+        connection,
+        prefix: bull.prefix,
+        db,
+        pepper: config.keyring,
+        log,
+        allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback),
+      });
       closers.push(() => webhooks.close());
       for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
       relay.start(RELAY_SWEEP_INTERVAL_MS);

@@ -63,11 +63,19 @@ export function mountRoutes(deps: RouteDeps): (edge: EdgeContext) => MountedRout
   return (edge) => ({
     handlers: handlerTable(deps, edge),
     validationMappers: VALIDATION_MAPPERS,
-    registerSockets: (app) => registerSessionSocket(app, {
-      sessions: deps.sessions, hub: deps.hub, auditWriter: deps.auditWriter, revocations: deps.revocations, log: deps.log, isDraining: edge.isDraining,
-      keyState: edge.streamAccess.keyState, keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
-      heartbeatMs: deps.config.TAS_SESSION_HEARTBEAT_MS, tenantFramesPerSecond: deps.config.TAS_SESSION_TENANT_FRAMES_PER_SEC,
-    }),
+    registerSockets: (app) =>
+      registerSessionSocket(app, {
+        sessions: deps.sessions,
+        hub: deps.hub,
+        auditWriter: deps.auditWriter,
+        revocations: deps.revocations,
+        log: deps.log,
+        isDraining: edge.isDraining,
+        keyState: edge.streamAccess.keyState,
+        keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
+        heartbeatMs: deps.config.TAS_SESSION_HEARTBEAT_MS,
+        tenantFramesPerSecond: deps.config.TAS_SESSION_TENANT_FRAMES_PER_SEC,
+      }),
   });
 }
 
@@ -81,7 +89,21 @@ function eventChecker(checker: ResponseChecker, log: Logger) {
 function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: EdgeContext): Map<string, Handler> {
   return new Map<string, Handler>([
     ['getHealth', health],
-    ['getHealthz', createHealthz({ db: deps.db, redis: deps.redis, redisTopology: deps.config.redis.kind, build: deps.config.TAS_BUILD, checksDiscovered: deps.checksDiscovered, openapiAnswers: () => documentJson.length > 0, ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}), resolver: resolverHealth, ocr: ocrHealth, ...(deps.registryHealth ? { registry: deps.registryHealth } : {}) })],
+    [
+      'getHealthz',
+      createHealthz({
+        db: deps.db,
+        redis: deps.redis,
+        redisTopology: deps.config.redis.kind,
+        build: deps.config.TAS_BUILD,
+        checksDiscovered: deps.checksDiscovered,
+        openapiAnswers: () => documentJson.length > 0,
+        ...(deps.auditQuarantined ? { auditQuarantined: deps.auditQuarantined } : {}),
+        resolver: resolverHealth,
+        ocr: ocrHealth,
+        ...(deps.registryHealth ? { registry: deps.registryHealth } : {}),
+      }),
+    ],
     ['getOpenApi', createOpenApiHandler(documentJson)],
     ['getDocs', createDocsHandler()],
     ...inquiryHandlers(deps.inquiries),
@@ -89,19 +111,33 @@ function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: 
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({
-      db: deps.db, hub: deps.hub, log: deps.log, revocations: deps.revocations, ...(checker ? { checkEvent: eventChecker(checker, deps.log) } : {}),
-      keyState: streamAccess.keyState, keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
+      db: deps.db,
+      hub: deps.hub,
+      log: deps.log,
+      revocations: deps.revocations,
+      ...(checker ? { checkEvent: eventChecker(checker, deps.log) } : {}),
+      keyState: streamAccess.keyState,
+      keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
     }),
     ...streamTicketHandlers({ db: deps.db, tickets: streamAccess.tickets, publicUrl: deps.publicUrl }),
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ...caseListHandlers({ db: deps.db }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
-    ...materialHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache, publicUrl: deps.publicUrl, enqueueExtraction: deps.enqueueMaterialExtraction,
-      uploadStagingDir: join(deps.config.TAS_SPOOL_DIR, 'uploads') }),
+    ...materialHandlers({
+      db: deps.db,
+      registry: deps.registryCache,
+      policies: deps.policyCache,
+      publicUrl: deps.publicUrl,
+      enqueueExtraction: deps.enqueueMaterialExtraction,
+      uploadStagingDir: join(deps.config.TAS_SPOOL_DIR, 'uploads'),
+    }),
     ...sessionHandlers(deps.sessions, { perKey: deps.config.TAS_SESSIONS_PER_KEY, perTenant: deps.config.TAS_SESSIONS_PER_TENANT }),
     ...webhookHandlers({
-      db: deps.db, pepper: deps.config.keyPepper, allowInsecureTargets: insecureTargetsPolicy(deps.config.webhooksAllowLoopback), onChanged: deps.webhooksChanged,
+      db: deps.db,
+      pepper: deps.config.keyPepper,
+      allowInsecureTargets: insecureTargetsPolicy(deps.config.webhooksAllowLoopback),
+      onChanged: deps.webhooksChanged,
       ...(deps.redeliverWebhook ? { redeliver: deps.redeliverWebhook } : {}),
     }),
     ['createKey', createMintKey({ db: deps.db, pepper: deps.config.keyPepper })],
@@ -121,4 +157,3 @@ const VALIDATION_MAPPERS: ReadonlyMap<string, (f: ValidationFailure) => Validati
   // A case declares the purpose of the investigation.
   ['createCase', mapInquiryValidation],
 ]);
-

@@ -67,13 +67,24 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const hub = await createEventHub({ redisUrl: config.redis, prefix: config.TAS_REDIS_PREFIX, log });
   await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
   const db = await createDb(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
-  await checkServiceLogin(() => loginPowers(db), config.NODE_ENV === 'production', (msg) => log.warn(msg));
+  await checkServiceLogin(
+    () => loginPowers(db),
+    config.NODE_ENV === 'production',
+    (msg) => log.warn(msg),
+  );
   // Before any queue is touched: a prefix another database holds would trade jobs and schedules with it.
   const identity = await databaseIdentity(db);
-  await checkRedisPrefix(() => bindPrefix(redis, config.TAS_REDIS_PREFIX, identity), (owner) => prefixConflict(config.TAS_REDIS_PREFIX, owner, identity),
-    config.NODE_ENV === 'production', (msg) => log.warn({ setting: 'TAS_REDIS_PREFIX' }, msg));
+  await checkRedisPrefix(
+    () => bindPrefix(redis, config.TAS_REDIS_PREFIX, identity),
+    (owner) => prefixConflict(config.TAS_REDIS_PREFIX, owner, identity),
+    config.NODE_ENV === 'production',
+    (msg) => log.warn({ setting: 'TAS_REDIS_PREFIX' }, msg),
+  );
   // Cross-tenant work runs on a login of its own (tas_ops, 000035): the tenant pool's login cannot become tas_system.
-  const systemDb = config.DATABASE_SYSTEM_URL === config.DATABASE_URL ? db : await createDb(config.DATABASE_SYSTEM_URL, { ...poolerOptions(config.TAS_DB_POOLER), maximumPoolSize: SYSTEM_POOL_SIZE });
+  const systemDb =
+    config.DATABASE_SYSTEM_URL === config.DATABASE_URL
+      ? db
+      : await createDb(config.DATABASE_SYSTEM_URL, { ...poolerOptions(config.TAS_DB_POOLER), maximumPoolSize: SYSTEM_POOL_SIZE });
   bindSystemPool(db, systemDb);
   const demo = opts.demoTenant && config.NODE_ENV !== 'production' ? await createDemoTenant(db, config) : null;
   const spool = createAuditSpool(config.TAS_SPOOL_DIR);
@@ -89,7 +100,13 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
     const rateLimiter = createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC });
     const mount = mountRoutes({
-      config, db, redis, hub, log, auditWriter, revocations,
+      config,
+      db,
+      redis,
+      hub,
+      log,
+      auditWriter,
+      revocations,
       publicUrl: () => publicUrl,
       policyCache: core.policyCache,
       registryCache: core.registryCache,
@@ -107,7 +124,14 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),
     });
     app = createApp({
-      config, db, redis, log, authenticator, rateLimiter, auditWriter, mount,
+      config,
+      db,
+      redis,
+      log,
+      authenticator,
+      rateLimiter,
+      auditWriter,
+      mount,
       policyCache: core.policyCache,
       publicUrl: () => publicUrl,
       checkCatalogue: catalogueOf(core.checks),
@@ -120,15 +144,26 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   if (opts.workers) {
     core.startProcessing();
     workers = await startWorkers({
-      config, db, log, replayAudit: (rows) => appendAuditBatch(db, rows), spool,
-      sweepInquiries: () => sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired'), config.TAS_INQUIRY_OVERDUE_MS),
+      config,
+      db,
+      log,
+      replayAudit: (rows) => appendAuditBatch(db, rows),
+      spool,
+      sweepInquiries: () =>
+        sweepOverdueInquiries(db, (scope, id) => core.inquiries.fireTimer(scope, id, 'reasoning.expired'), config.TAS_INQUIRY_OVERDUE_MS),
       reconcileMonitors: () => reconcileMonitorSchedules(db, core.queues.queue('monitors')),
       sweepMaterial: () => sweepMaterial(db, (job) => core.enqueueMaterialExtraction(job)),
     });
   }
 
   return {
-    port, db, redis, app, core, log, demo,
+    port,
+    db,
+    redis,
+    app,
+    core,
+    log,
+    demo,
     async stop() {
       // New calls get 503 with Retry-After; calls in flight finish on open pools before anything closes.
       app?.drain();

@@ -84,8 +84,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await replay();
   await reconcile();
   const timers = [
-    setInterval(replay, SPOOL_REPLAY_INTERVAL_MS), setInterval(seal, SEAL_INTERVAL_MS),
-    setInterval(sweep, SWEEP_INTERVAL_MS), setInterval(reconcile, RECONCILE_INTERVAL_MS),
+    setInterval(replay, SPOOL_REPLAY_INTERVAL_MS),
+    setInterval(seal, SEAL_INTERVAL_MS),
+    setInterval(sweep, SWEEP_INTERVAL_MS),
+    setInterval(reconcile, RECONCILE_INTERVAL_MS),
     setInterval(sweepMaterial, RECONCILE_INTERVAL_MS),
   ];
   for (const t of timers) t.unref();

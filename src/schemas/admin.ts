@@ -63,7 +63,11 @@ export const KeyRotate = component(
   'Rotates a key: a new key with the same name, scopes and expiry, and the old one ended after a grace period.',
   z.strictObject({
     // A week covers a weekly deploy; longer and the old secret lives on as if never rotated.
-    grace_seconds: z.int().min(0).max(7 * 86_400).default(0)
+    grace_seconds: z
+      .int()
+      .min(0)
+      .max(7 * 86_400)
+      .default(0)
       .describe('How long the old key keeps working, so deployments can switch over; 0 revokes it at once.'),
   }),
 );
@@ -75,14 +79,19 @@ export const PolicyCondition = component(
   'PolicyCondition',
   'All given conditions must hold for the rule to match (an empty condition always matches). Width is high - low.',
   z.strictObject({
-    score_gte: bound, score_lte: bound,
-    low_gte: bound, low_lte: bound,
-    high_gte: bound, high_lte: bound,
-    width_gte: bound, width_lte: bound,
+    score_gte: bound,
+    score_lte: bound,
+    low_gte: bound,
+    low_lte: bound,
+    high_gte: bound,
+    high_lte: bound,
+    width_gte: bound,
+    width_lte: bound,
     intents: z.array(idString).max(100).optional(),
     purposes: z.array(idString).max(100).optional(),
     stake_kinds: z.array(StakeKind).max(7).optional(),
-    amount_gte: amountBound, amount_lte: amountBound,
+    amount_gte: amountBound,
+    amount_lte: amountBound,
     preliminary: z.boolean().optional(),
   }),
 );
@@ -98,15 +107,32 @@ const policyFields = {
   allowed_intents: z.array(idString).max(100).describe('Intents inquiries may use (rule I14).'),
   render_ceiling: RenderCeiling.describe('The most a report may be rendered with; asks above it are clamped.'),
   show_findings: z.boolean().describe('Whether findings appear in inquiry responses (the key also needs the findings scope).'),
-  separate_sign_off: z.boolean().default(false)
-    .describe("Extension (issue 18): when true, the key that signs a case off cannot be the one that opened it or made its latest change (rule C04)."),
-  default_region: z.string().regex(/^[A-Z]{2}$/, 'An ISO 3166-1 alpha-2 country code, upper case.').nullable().default(null)
-    .describe("Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers."),
+  separate_sign_off: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Extension (issue 18): when true, the key that signs a case off cannot be the one that opened it or made its latest change (rule C04).',
+    ),
+  default_region: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'An ISO 3166-1 alpha-2 country code, upper case.')
+    .nullable()
+    .default(null)
+    .describe(
+      "Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers.",
+    ),
   allowed_origins: z
-    .array(z.string().max(200).regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, 'An origin: scheme, lower-case host and optional port, no path.'))
+    .array(
+      z
+        .string()
+        .max(200)
+        .regex(/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/, 'An origin: scheme, lower-case host and optional port, no path.'),
+    )
     .max(50)
     .default([])
-    .describe("Extension (issue 16): origins (`https://app.example.com`) of the tenant's web apps whose pages may call with its keys (rule O01); none by default."),
+    .describe(
+      "Extension (issue 16): origins (`https://app.example.com`) of the tenant's web apps whose pages may call with its keys (rule O01); none by default.",
+    ),
   // A hundred ordered rules is far beyond any real label ladder and keeps
   // labelling a linear scan of trivial cost.
   rules: z.array(PolicyRule).max(100),
@@ -142,7 +168,7 @@ export const AuditEntryOut = component(
     status: z.int().describe('The HTTP status the call was answered with.'),
     rule: z.string().nullable().describe('The rule that refused the call, if one did.'),
     purpose: z.string().nullable().describe('The purpose the call declared, if any.'),
-    key_id: uuid.nullable().describe('The key that made the call; null for anonymous calls and the service\'s own work.'),
+    key_id: uuid.nullable().describe("The key that made the call; null for anonymous calls and the service's own work."),
     cost_amount: z.number().nullable(),
     cost_currency: z.string().nullable(),
   }),

@@ -27,12 +27,7 @@ export function component<T extends z.ZodType>(id: string, description: string, 
  * (RULES in src/platform/rules.ts). The issue is `custom` with `params.rule`, so the
  * edge can put the rule id in the 422 `type` instead of a generic code.
  */
-export function ruleIssue<T>(
-  ctx: z.core.$RefinementCtx<T>,
-  rule: string,
-  path: (string | number)[],
-  message: string,
-): void {
+export function ruleIssue<T>(ctx: z.core.$RefinementCtx<T>, rule: string, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: 'custom', message, path, params: { rule } });
 }
 
@@ -59,7 +54,9 @@ export const Strength = z.enum(['weak', 'moderate', 'strong']);
 export const MethodologyVersionName = z.enum(['trust-method/1', 'trust-method/2', 'trust-method/3']);
 export const DataClass = z.enum(['C0', 'C1', 'C2']).describe('Handling the fact requires: C0 open, C1 personal, C2 special category.');
 export const Tier = z.enum(['t0', 't1', 't2']).describe('Provider tier: t0 inline computed, t1 network look-ups, t2 paid providers.');
-export const RetentionMode = z.enum(['standard', 'transient']).describe('`transient`: raw content is processed and never stored (rule D35).');
+export const RetentionMode = z
+  .enum(['standard', 'transient'])
+  .describe('`transient`: raw content is processed and never stored (rule D35).');
 /** Capability-family scopes of an API key (DESIGN.md 2.6), plus `admin` for the control plane. */
 export const ScopeName = z.enum(ALL_SCOPES);
 export const StakeKind = z.enum(['payment', 'credit', 'account', 'listing', 'hire', 'belief', 'other']);
@@ -78,7 +75,11 @@ export const Claim = component(
   'What the subject says about itself. Checked for consistency against the presentations; never taken as true.',
   z.strictObject({
     name: valueString.optional(),
-    country: z.string().regex(/^[A-Z]{2}$/).optional().describe('ISO 3166-1 alpha-2, upper case.'),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .optional()
+      .describe('ISO 3166-1 alpha-2, upper case.'),
     email: valueString.optional(),
     phone: valueString.optional(),
     organisation: valueString.optional(),
@@ -104,12 +105,11 @@ export const SessionSubject = component(
 export const Subject = component(
   'Subject',
   'Who or what the question is about: presented values, an entity resolved before, or both (rule I18).',
-  subjectFields
-    .superRefine((subject, ctx) => {
-      if ((subject.presentations?.length ?? 0) === 0 && subject.entity_id === undefined) {
-        ruleIssue(ctx, 'I18', ['presentations'], 'A subject must carry at least one presentation or an entity_id.');
-      }
-    }),
+  subjectFields.superRefine((subject, ctx) => {
+    if ((subject.presentations?.length ?? 0) === 0 && subject.entity_id === undefined) {
+      ruleIssue(ctx, 'I18', ['presentations'], 'A subject must carry at least one presentation or an entity_id.');
+    }
+  }),
 );
 
 export const Stake = component(
@@ -118,7 +118,11 @@ export const Stake = component(
   z.strictObject({
     kind: StakeKind,
     amount: z.number().min(0).max(1e15).optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional().describe('ISO 4217 code, upper case.'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional()
+      .describe('ISO 4217 code, upper case.'),
     reversible: z.boolean().optional().describe('Whether the truster can undo the act afterwards.'),
     // 50 ms is the least in which even inline checks can answer; 30 s is the
     // longest a synchronous HTTP caller should hold a connection open.

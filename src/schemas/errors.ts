@@ -38,14 +38,26 @@ export const Problem = component(
     errors: z.array(ValidationIssue).optional().describe('Per-item reasons, when there are several.'),
     retry_after: z.int().min(0).optional().describe('On 429 and 503: the Retry-After header, in seconds.'),
     // The extension members the service sends (issue 16), each on the answers named.
-    case_state: z.enum(['open', 'in_review', 'signed_off', 'closed']).optional().describe('On 409 from a case operation: the state that refused it.'),
+    case_state: z
+      .enum(['open', 'in_review', 'signed_off', 'closed'])
+      .optional()
+      .describe('On 409 from a case operation: the state that refused it.'),
     legal_hold: z.boolean().optional().describe('On 409 from a case operation: whether the case is on legal hold.'),
     max_bytes: z.int().min(0).optional().describe('On 413: the largest request body accepted, in bytes.'),
-    budget: z.strictObject({ limit: z.number(), spent: z.number(), remaining: z.number() }).optional()
+    budget: z
+      .strictObject({ limit: z.number(), spent: z.number(), remaining: z.number() })
+      .optional()
       .describe('On 409 from POST /v1/cases/{case_id}/expand (rule C03): the case budget, in check-cost units.'),
     estimated_cost: z.number().min(0).optional().describe('On 409 from an expansion (rule C03): what the hop would have cost.'),
-    max_cost: z.number().min(0).optional().describe("On 409 from an expansion (rule C03): the hop's own cap, when it was the one exceeded."),
-    export_status: z.enum(['queued', 'building', 'ready', 'failed']).optional().describe('On 409 from a bundle download: the export is not ready.'),
+    max_cost: z
+      .number()
+      .min(0)
+      .optional()
+      .describe("On 409 from an expansion (rule C03): the hop's own cap, when it was the one exceeded."),
+    export_status: z
+      .enum(['queued', 'building', 'ready', 'failed'])
+      .optional()
+      .describe('On 409 from a bundle download: the export is not ready.'),
   }),
 );
 
@@ -57,15 +69,27 @@ export const Problem = component(
 export const PROBLEM_TYPE_BASE = 'urn:tas:problem:';
 export const PROBLEM_TYPES = {
   unauthorized: { status: 401, title: 'Unauthorized', when: 'No key, or a malformed, unknown, expired or revoked key.' },
-  forbidden: { status: 403, title: 'Forbidden', when: 'A valid key without the scope (`missing_scope`), or a tenant the operation is not for.' },
-  'not-found': { status: 404, title: 'Not Found', when: "Unknown id; an id of another tenant or mode is answered identically." },
+  forbidden: {
+    status: 403,
+    title: 'Forbidden',
+    when: 'A valid key without the scope (`missing_scope`), or a tenant the operation is not for.',
+  },
+  'not-found': { status: 404, title: 'Not Found', when: 'Unknown id; an id of another tenant or mode is answered identically.' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', when: 'The path exists but not with this method; see `Allow`.' },
-  conflict: { status: 409, title: 'Conflict', when: 'The resource is not in a state that allows this (for example export before sign-off).' },
+  conflict: {
+    status: 409,
+    title: 'Conflict',
+    when: 'The resource is not in a state that allows this (for example export before sign-off).',
+  },
   gone: { status: 410, title: 'Gone', when: 'An event cursor older than the retained stream: replay is impossible, not silently gapped.' },
   'payload-too-large': { status: 413, title: 'Payload Too Large', when: 'The request body exceeds the limit.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type', when: 'A body that is not `application/json`.' },
   'rate-limited': { status: 429, title: 'Too Many Requests', when: 'Over the rate limit of the key; wait `Retry-After` seconds.' },
-  'not-implemented': { status: 501, title: 'Not Implemented', when: 'Not answered by any operation today (every one is live); kept so that clients know the code.' },
+  'not-implemented': {
+    status: 501,
+    title: 'Not Implemented',
+    when: 'Not answered by any operation today (every one is live); kept so that clients know the code.',
+  },
   'engine-failed': { status: 502, title: 'Bad Gateway', when: 'The engine could not complete; retry once. `audit_id` names the attempt.' },
   unavailable: { status: 503, title: 'Service Unavailable', when: 'The node is draining or starting; retry after `Retry-After`.' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;

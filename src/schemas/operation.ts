@@ -19,8 +19,16 @@ export type Scope =
   | 'admin';
 
 export const NON_ADMIN_SCOPES: readonly Scope[] = [
-  'inquiries', 'findings', 'observations', 'outcomes', 'material',
-  'cases', 'monitors', 'sessions', 'entities', 'registry',
+  'inquiries',
+  'findings',
+  'observations',
+  'outcomes',
+  'material',
+  'cases',
+  'monitors',
+  'sessions',
+  'entities',
+  'registry',
 ];
 export const ALL_SCOPES: readonly Scope[] = [...NON_ADMIN_SCOPES, 'admin'];
 

@@ -14,15 +14,7 @@ export {
   roundHalfUp,
   score,
 } from './methodology.js';
-export type {
-  EvidenceItem,
-  MethodologyVersion,
-  ScoreInput,
-  ScoreResult,
-  ScoringDisposition,
-  Strength,
-  TrustBand,
-} from './methodology.js';
+export type { EvidenceItem, MethodologyVersion, ScoreInput, ScoreResult, ScoringDisposition, Strength, TrustBand } from './methodology.js';
 export { betaQuantile, incompleteBeta, logGamma } from './betaQuantile.js';
 export { extraChecksWorthRunning, isNarrowEnough, maxWidth, stakeTier } from './stake.js';
 export type { Stake, StakeKind } from './stake.js';

@@ -72,9 +72,7 @@ export const PARAMETERS = Object.freeze({
   /** Prior weight W and base rate a: Beta(1, 1). */
   priorWeight: 2,
   baseRate: 0.5,
-  trustBandWeight: Object.freeze({ high: 1.0, medium: 0.6, low: 0.3 }) as Readonly<
-    Record<TrustBand, number>
-  >,
+  trustBandWeight: Object.freeze({ high: 1.0, medium: 0.6, low: 0.3 }) as Readonly<Record<TrustBand, number>>,
   /** A Map, not an object, so a class named `constructor` cannot hit the prototype. */
   provenanceWeight: new Map<string, number>([
     ['third_party', 1.0],
@@ -185,10 +183,7 @@ function sumWeights(evidence: readonly EvidenceItem[], asOfMs: number, version: 
     if (item.disposition === 'supports') R += w;
     else if (item.disposition === 'weakens') S += w;
     else {
-      throw new ScoringInputError(
-        `evidence[${index}].disposition`,
-        `must be supports or weakens, got ${JSON.stringify(item.disposition)}`,
-      );
+      throw new ScoringInputError(`evidence[${index}].disposition`, `must be supports or weakens, got ${JSON.stringify(item.disposition)}`);
     }
   });
   return { R, S };

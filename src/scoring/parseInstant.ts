@@ -11,8 +11,7 @@ import { ScoringInputError } from './scoringInputError.js';
  *
  * Fractions beyond milliseconds are truncated (ages are measured in days).
  */
-const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2})))?$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2})))?$/;
 
 const MS_PER_MINUTE = 60_000;
 

@@ -184,11 +184,7 @@ function observedRange(signals: readonly AdmittedSignal[], asOf: string): [strin
 }
 
 /** The EvidenceSummary of an assessment, from its admitted signals and k absences. */
-export function summarizeEvidence(input: {
-  as_of: string;
-  signals: readonly AdmittedSignal[];
-  absences: number;
-}): EvidenceSummary {
+export function summarizeEvidence(input: { as_of: string; signals: readonly AdmittedSignal[]; absences: number }): EvidenceSummary {
   const { signals, absences } = input;
   parseInstant(input.as_of, 'as_of');
   if (!Number.isInteger(absences) || absences < 0) {

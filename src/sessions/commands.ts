@@ -50,8 +50,13 @@ export type FrameOutcome = { ok: true; ack: Record<string, unknown>; events: Str
 type Scope = { tenantId: string; mode: Mode };
 
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as SessionContext;
-const evidenceOf = (c: SessionContext): SessionEvidence =>
-  ({ presentations: c.presentations, claim: c.claim, testimony: c.testimony, entityId: c.entityId, findingIds: c.findingIds });
+const evidenceOf = (c: SessionContext): SessionEvidence => ({
+  presentations: c.presentations,
+  claim: c.claim,
+  testimony: c.testimony,
+  entityId: c.entityId,
+  findingIds: c.findingIds,
+});
 
 // A session's facts never change after it opens, so one read per session and process is enough;
 // the bound only keeps a long-lived process from holding every session it ever served.
@@ -105,10 +110,20 @@ export function createSessionCommands(deps: CommandDeps) {
   }
 
   async function recordRefusal(b: SessionBinding, meta: FrameMeta, rule: string): Promise<void> {
-    await withTenant(deps.db, scopeOf(b), (tx) => insertFrame(tx, {
-      sessionId: b.sessionId, seq: meta.seq, tenantId: b.tenantId, mode: b.mode, type: meta.type, sizeBytes: meta.sizeBytes,
-      contentSha256: meta.contentSha256, outcome: 'refused', rule, derived: {},
-    }));
+    await withTenant(deps.db, scopeOf(b), (tx) =>
+      insertFrame(tx, {
+        sessionId: b.sessionId,
+        seq: meta.seq,
+        tenantId: b.tenantId,
+        mode: b.mode,
+        type: meta.type,
+        sizeBytes: meta.sizeBytes,
+        contentSha256: meta.contentSha256,
+        outcome: 'refused',
+        rule,
+        derived: {},
+      }),
+    );
   }
 
   async function applyFrame(b: SessionBinding, meta: FrameMeta, frame: Exclude<Frame, { type: 'close' }>): Promise<FrameOutcome> {
@@ -117,24 +132,38 @@ export function createSessionCommands(deps: CommandDeps) {
     let ack: Record<string, unknown> = {};
     let derived: Record<string, unknown> = {};
     try {
-      const result = await deps.runtime.send<SessionEvent>(scope, b.sessionId, async (snapshot, tx) => {
-        if (snapshot.value === 'closed') throw new FrameRefused({ rule: 'session_closed', field: '', msg: 'The session is closed.' });
-        const context = contextOf(snapshot);
-        const facts = await factsOf(tx, context.inquiry_id);
-        const now = deps.now();
-        const deriver = createDeriver(context.retention_mode, { pepper: deps.pepper, tenantId: b.tenantId });
-        const intake = intakeOf({ seq: meta.seq, frame, context, facts, deriver, grants, now });
-        ack = intake.ack;
-        derived = intake.derived;
-        if (!intake.additions) return { type: 'frame.noted', seq: meta.seq, at: now.getTime() };
-        const ev = await evaluateSession(tx, { checks: deps.checks, now }, scope, facts, evidenceOf(context), intake.additions);
-        return { type: 'evidence.evaluated', seq: meta.seq, at: now.getTime(), ...ev, observations: intake.observations };
-      }, {
-        inTx: (tx) => insertFrame(tx, {
-          sessionId: b.sessionId, seq: meta.seq, tenantId: b.tenantId, mode: b.mode, type: meta.type, sizeBytes: meta.sizeBytes,
-          contentSha256: meta.contentSha256, outcome: 'accepted', rule: null, derived,
-        }),
-      });
+      const result = await deps.runtime.send<SessionEvent>(
+        scope,
+        b.sessionId,
+        async (snapshot, tx) => {
+          if (snapshot.value === 'closed') throw new FrameRefused({ rule: 'session_closed', field: '', msg: 'The session is closed.' });
+          const context = contextOf(snapshot);
+          const facts = await factsOf(tx, context.inquiry_id);
+          const now = deps.now();
+          const deriver = createDeriver(context.retention_mode, { pepper: deps.pepper, tenantId: b.tenantId });
+          const intake = intakeOf({ seq: meta.seq, frame, context, facts, deriver, grants, now });
+          ack = intake.ack;
+          derived = intake.derived;
+          if (!intake.additions) return { type: 'frame.noted', seq: meta.seq, at: now.getTime() };
+          const ev = await evaluateSession(tx, { checks: deps.checks, now }, scope, facts, evidenceOf(context), intake.additions);
+          return { type: 'evidence.evaluated', seq: meta.seq, at: now.getTime(), ...ev, observations: intake.observations };
+        },
+        {
+          inTx: (tx) =>
+            insertFrame(tx, {
+              sessionId: b.sessionId,
+              seq: meta.seq,
+              tenantId: b.tenantId,
+              mode: b.mode,
+              type: meta.type,
+              sizeBytes: meta.sizeBytes,
+              contentSha256: meta.contentSha256,
+              outcome: 'accepted',
+              rule: null,
+              derived,
+            }),
+        },
+      );
       return { ok: true, ack: { type: 'ack', seq: meta.seq, frame: frame.type, ...ack }, events: result.events };
     } catch (error) {
       if (!(error instanceof FrameRefused)) throw error;
@@ -146,31 +175,49 @@ export function createSessionCommands(deps: CommandDeps) {
   /** A close decided on the socket's side: a close frame, a drained REST close, a disconnect. */
   async function conclude(b: SessionBinding, reason: string, meta?: FrameMeta): Promise<StreamEvent[]> {
     const scope = scopeOf(b);
-    const result = await deps.runtime.send<SessionEvent>(scope, b.sessionId, async (snapshot, tx) => {
-      if (snapshot.value === 'closed') return null;
-      const now = deps.now();
-      return { type: 'session.close', reason, at: now.getTime(), final: await finalOf(tx, scope, contextOf(snapshot), now) };
-    }, {
-      inTx: async (tx) => {
-        if (!meta) return;
-        await insertFrame(tx, {
-          sessionId: b.sessionId, seq: meta.seq, tenantId: b.tenantId, mode: b.mode, type: 'close', sizeBytes: meta.sizeBytes,
-          contentSha256: meta.contentSha256, outcome: 'accepted', rule: null, derived: { reason },
-        });
+    const result = await deps.runtime.send<SessionEvent>(
+      scope,
+      b.sessionId,
+      async (snapshot, tx) => {
+        if (snapshot.value === 'closed') return null;
+        const now = deps.now();
+        return { type: 'session.close', reason, at: now.getTime(), final: await finalOf(tx, scope, contextOf(snapshot), now) };
       },
-    });
+      {
+        inTx: async (tx) => {
+          if (!meta) return;
+          await insertFrame(tx, {
+            sessionId: b.sessionId,
+            seq: meta.seq,
+            tenantId: b.tenantId,
+            mode: b.mode,
+            type: 'close',
+            sizeBytes: meta.sizeBytes,
+            contentSha256: meta.contentSha256,
+            outcome: 'accepted',
+            rule: null,
+            derived: { reason },
+          });
+        },
+      },
+    );
     return result.events;
   }
 
   /** POST /v1/sessions/{id}/close: the socket drains first when one is attached; otherwise this concludes at once. */
   async function requestClose(scope: Scope, sessionId: string, reason: string, inTx: (tx: Tx) => Promise<void>): Promise<string> {
-    const result = await deps.runtime.send<SessionEvent>(scope, sessionId, async (snapshot, tx) => {
-      if (snapshot.value !== 'open') return null;
-      const context = contextOf(snapshot);
-      const now = deps.now();
-      const final = context.connected ? undefined : await finalOf(tx, scope, context, now);
-      return { type: 'session.closeRequested', reason, at: now.getTime(), ...(final ? { final } : {}) };
-    }, { inTx: async (tx) => inTx(tx) });
+    const result = await deps.runtime.send<SessionEvent>(
+      scope,
+      sessionId,
+      async (snapshot, tx) => {
+        if (snapshot.value !== 'open') return null;
+        const context = contextOf(snapshot);
+        const now = deps.now();
+        const final = context.connected ? undefined : await finalOf(tx, scope, context, now);
+        return { type: 'session.closeRequested', reason, at: now.getTime(), ...(final ? { final } : {}) };
+      },
+      { inTx: async (tx) => inTx(tx) },
+    );
     return result.state;
   }
 
@@ -187,7 +234,9 @@ export function createSessionCommands(deps: CommandDeps) {
       const now = deps.now();
       const at = now.getTime();
       if (job.event.type === 'session.idleCheck' && snapshot.value === 'open') {
-        return isIdleAt(context, at) ? { type: 'session.idleCheck', at, final: await finalOf(tx, scope, context, now) } : { type: 'session.idleCheck', at };
+        return isIdleAt(context, at)
+          ? { type: 'session.idleCheck', at, final: await finalOf(tx, scope, context, now) }
+          : { type: 'session.idleCheck', at };
       }
       if (job.event.type === 'session.drainExpired' && snapshot.value === 'closing') {
         return { type: 'session.drainExpired', at, final: await finalOf(tx, scope, context, now) };

@@ -52,7 +52,7 @@ export function createDeriver(retention: RetentionMode, keys: { pepper: string; 
   const pseudonym = (type: string, value: string) =>
     `pseudonym:${createHmac('sha256', keys.pepper).update(`tas.session.pseudonym\u0000${keys.tenantId}\u0000${type}\u0000${value.trim()}`).digest('hex').slice(0, 32)}`;
   const normalisedOf = (type: string, value: string | undefined, country: string | undefined): string | null =>
-    value === undefined ? null : normalisePresentation(type, value, country ? { defaultCountry: country } : {})?.normalised ?? null;
+    value === undefined ? null : (normalisePresentation(type, value, country ? { defaultCountry: country } : {})?.normalised ?? null);
   return {
     retention,
     presentations(presented, country) {
@@ -66,7 +66,11 @@ export function createDeriver(retention: RetentionMode, keys: { pepper: string; 
       if (!c) return null;
       const derived: SubjectClaim = {};
       if (c.country) derived.country = c.country;
-      for (const [field, type] of [['email', 'EMAIL'], ['phone', 'PHONE'], ['website', 'URL']] as const) {
+      for (const [field, type] of [
+        ['email', 'EMAIL'],
+        ['phone', 'PHONE'],
+        ['website', 'URL'],
+      ] as const) {
         const normalised = normalisedOf(type, c[field], c.country);
         if (isKeptIdentifier(type, normalised)) derived[field] = normalised;
       }
@@ -74,4 +78,3 @@ export function createDeriver(retention: RetentionMode, keys: { pepper: string; 
     },
   };
 }
-

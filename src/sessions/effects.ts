@@ -15,17 +15,23 @@ export const sessionEffects: EffectsFor<Omit<SessionEffectParams, 'recordAssessm
     await updateSessionState(tx, ctx.actorId, params.state, params.reason);
   },
   async recordObservations(tx, params, ctx) {
-    await insertObservations(tx, params.observations.map((o) => ({
-      id: newRowId(),
-      tenantId: ctx.scope.tenantId!,
-      mode: ctx.scope.mode!,
-      entityId: params.entityId,
-      provenanceClass: o.provenance_class,
-      body: {
-        summary: o.summary, data_class: o.data_class, session_id: params.sessionId,
-        ...(o.consent_ref ? { consent_ref: o.consent_ref } : {}), ...(o.case_id ? { case_id: o.case_id } : {}),
-      },
-      observedAt: o.observed_at,
-    })));
+    await insertObservations(
+      tx,
+      params.observations.map((o) => ({
+        id: newRowId(),
+        tenantId: ctx.scope.tenantId!,
+        mode: ctx.scope.mode!,
+        entityId: params.entityId,
+        provenanceClass: o.provenance_class,
+        body: {
+          summary: o.summary,
+          data_class: o.data_class,
+          session_id: params.sessionId,
+          ...(o.consent_ref ? { consent_ref: o.consent_ref } : {}),
+          ...(o.case_id ? { case_id: o.case_id } : {}),
+        },
+        observedAt: o.observed_at,
+      })),
+    );
   },
 };

@@ -67,7 +67,10 @@ export interface Evaluated extends Omit<SessionEvidence, 'findingIds'> {
 
 const keyOf = (p: NormalisedPresentation) => `${p.type}\u0000${p.normalised}`;
 
-export function mergePresentations(known: readonly NormalisedPresentation[], added: readonly NormalisedPresentation[]): NormalisedPresentation[] {
+export function mergePresentations(
+  known: readonly NormalisedPresentation[],
+  added: readonly NormalisedPresentation[],
+): NormalisedPresentation[] {
   const seen = new Set(known.map(keyOf));
   const out = [...known];
   for (const p of added) {
@@ -85,10 +88,21 @@ export function mergeClaim(known: SubjectClaim | null, added: SubjectClaim | nul
 }
 
 /** The entity now, re-resolved only when the resolving identifiers changed; `created` when this transaction made it. */
-async function entityFor(tx: Tx, scope: ResolveScope, before: SessionEvidence, presentations: NormalisedPresentation[], explicit?: string): Promise<{ entityId: string | null; created: boolean }> {
-  const identifiers = (ps: readonly NormalisedPresentation[]) => resolvingIdentifiers([...ps]).map(keyOf).sort().join('\u0001');
+async function entityFor(
+  tx: Tx,
+  scope: ResolveScope,
+  before: SessionEvidence,
+  presentations: NormalisedPresentation[],
+  explicit?: string,
+): Promise<{ entityId: string | null; created: boolean }> {
+  const identifiers = (ps: readonly NormalisedPresentation[]) =>
+    resolvingIdentifiers([...ps])
+      .map(keyOf)
+      .sort()
+      .join('\u0001');
   const grew = identifiers(presentations) !== identifiers(before.presentations);
-  if (!grew && explicit === undefined && (before.entityId !== null || presentations.length === 0)) return { entityId: before.entityId, created: false };
+  if (!grew && explicit === undefined && (before.entityId !== null || presentations.length === 0))
+    return { entityId: before.entityId, created: false };
   const resolution = await resolveEntity(tx, scope, presentations, { entityId: explicit ?? before.entityId ?? undefined });
   return { entityId: resolution.entityId, created: resolution.created };
 }
@@ -105,21 +119,51 @@ export async function evaluateSession(
   const claim = mergeClaim(before.claim, add.claim);
   const testimony = [...before.testimony, ...(add.testimony ?? [])];
   const { entityId, created } = await entityFor(tx, scope, before, presentations, add.explicitEntityId);
-  const env: CheckEnvironment = entityId ? await loadEnvironment(tx, entityId, presentations, { excludeInquiryId: facts.inquiryId, created }) : {};
-  const plan = planChecks({ inquiryId: facts.inquiryId, checks: deps.checks, presentations, tierCeiling: SESSION_TIER, stake: facts.stake });
+  const env: CheckEnvironment = entityId
+    ? await loadEnvironment(tx, entityId, presentations, { excludeInquiryId: facts.inquiryId, created })
+    : {};
+  const plan = planChecks({
+    inquiryId: facts.inquiryId,
+    checks: deps.checks,
+    presentations,
+    tierCeiling: SESSION_TIER,
+    stake: facts.stake,
+  });
   const inline = await runInline(plan, { presentations, claim: claim ?? undefined }, env, deps.now);
   const inquiryFacts: InquiryFacts = {
-    inquiryId: facts.inquiryId, entityId, intent: facts.intent, purpose: facts.purpose, stake: facts.stake, tierCeiling: SESSION_TIER,
-    subject: presentations.map((p) => ({ type: p.type, value: p.value })), presentations, claim: claim ?? undefined, policy: facts.policy,
-    render: 'none', renderLang: undefined, gaps: plan.gaps, checksRun: plan.inline.length, graph: env.graph, deadlineAt: 0, pendingIndex: {},
+    inquiryId: facts.inquiryId,
+    entityId,
+    intent: facts.intent,
+    purpose: facts.purpose,
+    stake: facts.stake,
+    tierCeiling: SESSION_TIER,
+    subject: presentations.map((p) => ({ type: p.type, value: p.value })),
+    presentations,
+    claim: claim ?? undefined,
+    policy: facts.policy,
+    render: 'none',
+    renderLang: undefined,
+    gaps: plan.gaps,
+    checksRun: plan.inline.length,
+    graph: env.graph,
+    deadlineAt: 0,
+    pendingIndex: {},
   };
   const out = assessNow(inquiryFacts, {
-    assessmentId: randomUUID(), asOf: deps.now, signals: [...inline.signals, ...testimony], absences: inline.absences, pendingCount: 0, preliminary: false,
+    assessmentId: randomUUID(),
+    asOf: deps.now,
+    signals: [...inline.signals, ...testimony],
+    absences: inline.absences,
+    pendingCount: 0,
+    preliminary: false,
   });
   const known = new Set(before.findingIds);
   const findings: FindingBody[] = out.record.findings.findings.filter((f) => !known.has(f.finding_id));
   return {
-    presentations, claim, testimony, entityId,
+    presentations,
+    claim,
+    testimony,
+    entityId,
     assessment: out.assessment,
     record: out.record,
     addedFindings: findings,
@@ -135,7 +179,11 @@ const TESTIMONY_BAND: Record<string, TrustBand> = { tenant_supplied: 'medium', a
  * Its statement is ours, never the summary: the summary is content.
  */
 export function testimonySignal(input: {
-  seq: number; provenanceClass: string; dataClass: 'C0' | 'C1' | 'C2'; observedAt: string; about: NormalisedPresentation | undefined;
+  seq: number;
+  provenanceClass: string;
+  dataClass: 'C0' | 'C1' | 'C2';
+  observedAt: string;
+  about: NormalisedPresentation | undefined;
 }): Signal {
   return {
     kind: 'session_testimony',

@@ -15,7 +15,10 @@ import { MAX_FRAME_BYTES, MAX_TEXT_LINE_CHARS } from './limits.js';
  */
 
 /** A close reason is a code, not prose: it is stored even for transient sessions. */
-const ReasonCode = z.string().regex(/^[a-z0-9_.-]{1,64}$/).describe('A reason code such as `ended` or `user_left`.');
+const ReasonCode = z
+  .string()
+  .regex(/^[a-z0-9_.-]{1,64}$/)
+  .describe('A reason code such as `ended` or `user_left`.');
 
 export const PresentationFrame = z.strictObject({ type: z.literal('presentation'), presentation: Presentation });
 export const TextFrame = z.strictObject({ type: z.literal('text'), line: z.string().min(1).max(MAX_TEXT_LINE_CHARS) });
@@ -95,7 +98,8 @@ export function parseFrame(seq: number, bytes: Uint8Array, isBinary: boolean): P
     // The same mapping as a 422 body, so `rule` reads like an HTTPValidationError `type`.
     const first = zodToValidation(parsed.error, 'body').detail[0]!;
     // An unknown key is the caller's input: the field names the object that holds it, never the key (issue 40).
-    if (first.type === 'extra_forbidden') return refuse(first.type, fieldOf([...first.loc.slice(1, -1), UNKNOWN_KEY]), 'An unrecognised field; frames are closed objects.');
+    if (first.type === 'extra_forbidden')
+      return refuse(first.type, fieldOf([...first.loc.slice(1, -1), UNKNOWN_KEY]), 'An unrecognised field; frames are closed objects.');
     return refuse(first.type, fieldOf(first.loc.slice(1)), first.msg);
   }
   // Checked after the schema, so every path below names one of our own fields: PostgreSQL stores

@@ -71,8 +71,14 @@ function fromText(input: IntakeInput & { frame: { type: 'text' } }): FrameIntake
   const { line } = input.frame;
   const country = countryOf(input);
   const found = extractIdentifiers(line, { ...(country ? { defaultCountry: country } : {}), allowedTypes: input.grants.artifactTypes });
-  const derived = found.map((f) => ({ ...f, presentation: input.deriver.presentations([{ type: f.presentation.type, value: line.slice(f.start, f.end) }], country)[0]! }));
-  withinPresentationLimit(input.context, derived.map((d) => d.presentation));
+  const derived = found.map((f) => ({
+    ...f,
+    presentation: input.deriver.presentations([{ type: f.presentation.type, value: line.slice(f.start, f.end) }], country)[0]!,
+  }));
+  withinPresentationLimit(
+    input.context,
+    derived.map((d) => d.presentation),
+  );
   // Offsets and normalised values only: the line itself is never kept or sent back.
   const extracted = derived.map((d) => ({ type: d.presentation.type, start: d.start, end: d.end, normalised: d.presentation.normalised }));
   return {
@@ -98,12 +104,27 @@ function fromObservation(input: IntakeInput & { frame: { type: 'observation' } }
   }
   const dataClass = frame.data_class ?? 'C1';
   const observedAt = frame.observed_at ? new Date(frame.observed_at).toISOString() : input.now.toISOString();
-  const signal = testimonySignal({ seq: input.seq, provenanceClass: frame.provenance_class, dataClass, observedAt, about: context.presentations[0] });
+  const signal = testimonySignal({
+    seq: input.seq,
+    provenanceClass: frame.provenance_class,
+    dataClass,
+    observedAt,
+    about: context.presentations[0],
+  });
   // The summary is content: only a standard session keeps it, to record it as an observation when it closes.
-  const observations: ObservationNote[] = facts.retention === 'standard'
-    ? [{ provenance_class: frame.provenance_class, summary: frame.summary, observed_at: observedAt, data_class: dataClass,
-        ...(consentRef ? { consent_ref: consentRef } : {}), ...(caseId ? { case_id: caseId } : {}) }]
-    : [];
+  const observations: ObservationNote[] =
+    facts.retention === 'standard'
+      ? [
+          {
+            provenance_class: frame.provenance_class,
+            summary: frame.summary,
+            observed_at: observedAt,
+            data_class: dataClass,
+            ...(consentRef ? { consent_ref: consentRef } : {}),
+            ...(caseId ? { case_id: caseId } : {}),
+          },
+        ]
+      : [];
   const meta = { provenance_class: frame.provenance_class, data_class: dataClass };
   return { additions: { testimony: [signal] }, observations, ack: meta, derived: meta };
 }

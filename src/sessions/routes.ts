@@ -10,13 +10,19 @@ import type { SessionCaps, SessionService } from './service.js';
  */
 export function sessionHandlers(sessions: SessionService, caps: SessionCaps): [string, Handler][] {
   return [
-    ['openSession', async (ctx) => ({
-      status: 201,
-      body: await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps),
-    })],
-    ['closeSession', async (ctx) => ({
-      status: 202,
-      body: await sessions.close(ctx, requirePrincipal(ctx), ctx.params.session_id!, (ctx.query as { reason: string }).reason),
-    })],
+    [
+      'openSession',
+      async (ctx) => ({
+        status: 201,
+        body: await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps),
+      }),
+    ],
+    [
+      'closeSession',
+      async (ctx) => ({
+        status: 202,
+        body: await sessions.close(ctx, requirePrincipal(ctx), ctx.params.session_id!, (ctx.query as { reason: string }).reason),
+      }),
+    ],
   ];
 }

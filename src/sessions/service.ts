@@ -69,21 +69,45 @@ export function wsUrlOf(publicUrl: string, sessionId: string): string {
 }
 
 /** The same refusals as an inquiry's (rules I13, I14, I15), for a session's purpose, intent and opening subject. */
-async function admitSession(deps: AdmissionDeps, principal: Principal, body: SessionOpen, purposeHeader: string | undefined): Promise<CurrentPolicy | null> {
+async function admitSession(
+  deps: AdmissionDeps,
+  principal: Principal,
+  body: SessionOpen,
+  purposeHeader: string | undefined,
+): Promise<CurrentPolicy | null> {
   const { policy } = await admit(deps, principal, {
-    purpose: body.purpose, intent: body.intent, presentations: body.subject?.presentations ?? [], purposeHeader,
+    purpose: body.purpose,
+    intent: body.intent,
+    presentations: body.subject?.presentations ?? [],
+    purposeHeader,
   });
   return policy;
 }
 
 export function createSessionService(deps: SessionServiceDeps) {
   const now = deps.now ?? (() => new Date());
-  const commands = createSessionCommands({ runtime: deps.runtime, db: deps.db, checks: deps.checks, registry: deps.registry, pepper: deps.pepper, now });
+  const commands = createSessionCommands({
+    runtime: deps.runtime,
+    db: deps.db,
+    checks: deps.checks,
+    registry: deps.registry,
+    pepper: deps.pepper,
+    now,
+  });
 
   function factsFor(body: SessionOpen, ids: { sessionId: string; inquiryId: string }, policy: CurrentPolicy | null): SessionFacts {
     return {
-      kind: 'session', sessionId: ids.sessionId, inquiryId: ids.inquiryId, intent: body.intent, purpose: body.purpose, stake: body.stake,
-      policy, render: 'none', retention: body.retention_mode, consentRef: body.consent_ref ?? null, caseId: body.case_id ?? null,
+      kind: 'session',
+      sessionId: ids.sessionId,
+      inquiryId: ids.inquiryId,
+      intent: body.intent,
+      purpose: body.purpose,
+      stake: body.stake,
+      policy,
+      render: 'none',
+      retention: body.retention_mode,
+      consentRef: body.consent_ref ?? null,
+      caseId: body.case_id ?? null,
       defaultCountry: body.subject?.claim?.country ?? null,
     };
   }
@@ -107,28 +131,65 @@ export function createSessionService(deps: SessionServiceDeps) {
   }
 
   /** The rows an opening writes first: its inquiry (for the ledger) and the session with its token's digest. */
-  async function insertRows(tx: Tx, principal: Principal, body: SessionOpen, o: ReturnType<typeof planOpening>, caps?: SessionCaps): Promise<void> {
+  async function insertRows(
+    tx: Tx,
+    principal: Principal,
+    body: SessionOpen,
+    o: ReturnType<typeof planOpening>,
+    caps?: SessionCaps,
+  ): Promise<void> {
     if (caps) await refuseOverCap(tx, principal, caps);
     if (body.case_id !== undefined && !(await tenantIsInvestigative(tx, principal.tenantId))) {
-      throw ValidationFailure.rule('C01', ['body', 'case_id'], 'Cases require an investigative (KYB) tenant with an authorization record (rule C01).');
+      throw ValidationFailure.rule(
+        'C01',
+        ['body', 'case_id'],
+        'Cases require an investigative (KYB) tenant with an authorization record (rule C01).',
+      );
     }
     await insertInquiry(tx, {
-      id: o.ids.inquiryId, tenantId: principal.tenantId, mode: principal.mode, entityId: null, status: 'reasoning',
-      intent: body.intent, purpose: body.purpose, request: o.facts, principal: principal.label,
+      id: o.ids.inquiryId,
+      tenantId: principal.tenantId,
+      mode: principal.mode,
+      entityId: null,
+      status: 'reasoning',
+      intent: body.intent,
+      purpose: body.purpose,
+      request: o.facts,
+      principal: principal.label,
     });
     await insertSession(tx, {
-      id: o.ids.sessionId, tenantId: principal.tenantId, mode: principal.mode, inquiryId: o.ids.inquiryId, openedByKey: principal.keyId,
-      principal: principal.label, purpose: body.purpose, retentionMode: body.retention_mode, consentRef: body.consent_ref ?? null,
-      caseId: body.case_id ?? null, idleTimeoutSeconds: body.idle_timeout_seconds, tokenSha256: sha256(o.token), tokenExpiresAt: o.expiresAt,
+      id: o.ids.sessionId,
+      tenantId: principal.tenantId,
+      mode: principal.mode,
+      inquiryId: o.ids.inquiryId,
+      openedByKey: principal.keyId,
+      principal: principal.label,
+      purpose: body.purpose,
+      retentionMode: body.retention_mode,
+      consentRef: body.consent_ref ?? null,
+      caseId: body.case_id ?? null,
+      idleTimeoutSeconds: body.idle_timeout_seconds,
+      tokenSha256: sha256(o.token),
+      tokenExpiresAt: o.expiresAt,
     });
   }
 
   /** 429 when the key, or its tenant, already holds as many open sessions as it may (issue 40). */
   async function refuseOverCap(tx: Tx, principal: Principal, caps: SessionCaps): Promise<void> {
     const open = await countOpenSessions(tx, principal.tenantId, principal.mode, principal.keyId);
-    const over = open.by_key >= caps.perKey ? `This key holds ${caps.perKey} open sessions, its most` : open.by_tenant >= caps.perTenant ? `This tenant holds ${caps.perTenant} open sessions, its most (all of its keys together)` : null;
+    const over =
+      open.by_key >= caps.perKey
+        ? `This key holds ${caps.perKey} open sessions, its most`
+        : open.by_tenant >= caps.perTenant
+          ? `This tenant holds ${caps.perTenant} open sessions, its most (all of its keys together)`
+          : null;
     if (over === null) return;
-    throw new ServiceProblem('rate-limited', `${over}; close one or retry later.`, { retry_after: CAP_RETRY_AFTER_SECONDS }, { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) });
+    throw new ServiceProblem(
+      'rate-limited',
+      `${over}; close one or retry later.`,
+      { retry_after: CAP_RETRY_AFTER_SECONDS },
+      { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) },
+    );
   }
 
   /** The first assessment, when the opening subject already presents something. */
@@ -152,8 +213,14 @@ export function createSessionService(deps: SessionServiceDeps) {
         kind: 'session',
         id: o.ids.sessionId,
         input: {
-          session_id: o.ids.sessionId, inquiry_id: o.ids.inquiryId, retention_mode: body.retention_mode, showFindings: o.showFindings,
-          idleTimeoutMs: body.idle_timeout_seconds * 1000, drainTimeoutMs: DRAIN_TIMEOUT_MS, claim: o.claim, openedAt: o.openedAt.getTime(),
+          session_id: o.ids.sessionId,
+          inquiry_id: o.ids.inquiryId,
+          retention_mode: body.retention_mode,
+          showFindings: o.showFindings,
+          idleTimeoutMs: body.idle_timeout_seconds * 1000,
+          drainTimeoutMs: DRAIN_TIMEOUT_MS,
+          claim: o.claim,
+          openedAt: o.openedAt.getTime(),
         },
         prepare: (tx) => insertRows(tx, principal, body, o, caps),
         event: async (tx) => (await firstEvidence(tx, principal, o)) as SessionEvent,
@@ -165,8 +232,12 @@ export function createSessionService(deps: SessionServiceDeps) {
       throw error;
     }
     return {
-      session_id: o.ids.sessionId, state: 'open', ws_url: wsUrlOf(deps.publicUrl(), o.ids.sessionId), token: o.token,
-      expires_at: o.expiresAt, retention_mode: body.retention_mode,
+      session_id: o.ids.sessionId,
+      state: 'open',
+      ws_url: wsUrlOf(deps.publicUrl(), o.ids.sessionId),
+      token: o.token,
+      expires_at: o.expiresAt,
+      retention_mode: body.retention_mode,
     };
   }
 
@@ -179,14 +250,18 @@ export function createSessionService(deps: SessionServiceDeps) {
     ctx.audit.purpose = row.purpose;
     const reason = row.retention_mode === 'transient' && !REASON_CODE.test(asked) ? 'other' : asked;
     const state = await commands.requestClose(principal, sessionId, reason, (tx) => ctx.auditInTx(tx, 202));
-    return { session_id: sessionId, state, reason: row.state === 'open' ? reason : row.close_reason ?? reason };
+    return { session_id: sessionId, state, reason: row.state === 'open' ? reason : (row.close_reason ?? reason) };
   }
 
   /**
    * Spends a connection token. On success the socket's audit row (status 101)
    * commits with the spending; a refusal is audited by the caller.
    */
-  async function claim(sessionId: string, token: string, audit: Pick<AuditRecord, 'audit_id' | 'occurred_at' | 'request_id'>): Promise<SessionBinding | null> {
+  async function claim(
+    sessionId: string,
+    token: string,
+    audit: Pick<AuditRecord, 'audit_id' | 'occurred_at' | 'request_id'>,
+  ): Promise<SessionBinding | null> {
     if (!UUID.test(sessionId) || !TOKEN_PATTERN.test(token)) return null;
     return deps.db.transaction(async (tx) => {
       await scopeTransaction(tx, { tenantId: null, mode: null });
@@ -194,12 +269,28 @@ export function createSessionService(deps: SessionServiceDeps) {
       if (!row) return null;
       await scopeTransaction(tx, { tenantId: row.tenant_id, mode: row.mode });
       await insertAudit(tx, {
-        ...audit, tenant_id: row.tenant_id, mode: row.mode, principal: row.principal, action: 'connectSession', target_kind: 'session',
-        target_id: sessionId, status: 101, rule: null, purpose: row.purpose, cost_amount: null, cost_currency: null,
+        ...audit,
+        tenant_id: row.tenant_id,
+        mode: row.mode,
+        principal: row.principal,
+        action: 'connectSession',
+        target_kind: 'session',
+        target_id: sessionId,
+        status: 101,
+        rule: null,
+        purpose: row.purpose,
+        cost_amount: null,
+        cost_currency: null,
       });
       return {
-        sessionId, inquiryId: row.inquiry_id, tenantId: row.tenant_id, mode: row.mode, keyId: row.opened_by_key,
-        principal: row.principal, purpose: row.purpose, retention: row.retention_mode,
+        sessionId,
+        inquiryId: row.inquiry_id,
+        tenantId: row.tenant_id,
+        mode: row.mode,
+        keyId: row.opened_by_key,
+        principal: row.principal,
+        purpose: row.purpose,
+        retention: row.retention_mode,
       };
     });
   }

@@ -77,7 +77,8 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
   };
 
   deps.revocations.onRevoked((keyId) => {
-    for (const conn of live) if (conn.binding.keyId === keyId) conn.endGracefully(CLOSE_CODES.policyViolation, 'key revoked', 'key_revoked');
+    for (const conn of live)
+      if (conn.binding.keyId === keyId) conn.endGracefully(CLOSE_CODES.policyViolation, 'key revoked', 'key_revoked');
   });
   const stopKeyChecks = recheckKeys(live, deps);
   const heartbeat = setInterval(() => {
@@ -95,7 +96,11 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       const hs: Handshake = {
         sessionId: req.getParameter(0) ?? '',
         key: req.getHeader('sec-websocket-key'),
-        protocols: req.getHeader('sec-websocket-protocol').split(',').map((p) => p.trim()).filter(Boolean),
+        protocols: req
+          .getHeader('sec-websocket-protocol')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
         extensions: req.getHeader('sec-websocket-extensions'),
         aborted: false,
         auditId: randomUUID(),
@@ -107,29 +112,37 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       });
       upgrade(deps, res, context, hs, tenantBudget).catch((err) => {
         deps.log.error({ errName: (err as Error)?.name }, 'session upgrade failed');
-        refuse(deps, res, hs, 503, new ServiceProblem('unavailable', 'The session could not be connected; retry shortly.', {}, { 'Retry-After': '2' }));
+        refuse(
+          deps,
+          res,
+          hs,
+          503,
+          new ServiceProblem('unavailable', 'The session could not be connected; retry shortly.', {}, { 'Retry-After': '2' }),
+        );
       });
     },
-    open: (ws) => guard('open', () => {
-      const { conn } = ws.getUserData();
-      live.add(conn);
-      unsettled.add(conn);
-      void conn.settled.then(() => unsettled.delete(conn));
-      // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it at run time.
-      // It attaches (and sends `ready`) once this callback and the upgrade's cork have returned: a send
-      // corked inside the upgrade's own cork left uWS 20 closing the new socket at the client's first
-      // frame (1006), now and then. Nothing can arrive in between: I/O waits for the microtasks.
-      queueMicrotask(() => guard('open', () => conn.attach(ws as never)));
-    }),
+    open: (ws) =>
+      guard('open', () => {
+        const { conn } = ws.getUserData();
+        live.add(conn);
+        unsettled.add(conn);
+        void conn.settled.then(() => unsettled.delete(conn));
+        // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it at run time.
+        // It attaches (and sends `ready`) once this callback and the upgrade's cork have returned: a send
+        // corked inside the upgrade's own cork left uWS 20 closing the new socket at the client's first
+        // frame (1006), now and then. Nothing can arrive in between: I/O waits for the microtasks.
+        queueMicrotask(() => guard('open', () => conn.attach(ws as never)));
+      }),
     // The ArrayBuffer is neutered when this callback returns: copy it first.
     message: (ws, message, isBinary) => guard('message', () => ws.getUserData().conn.onMessage(new Uint8Array(message.slice(0)), isBinary)),
     pong: (ws) => guard('pong', () => ws.getUserData().conn.onPong()),
     drain: (ws) => guard('drain', () => ws.getUserData().conn.onDrain()),
-    close: (ws, code) => guard('close', () => {
-      const { conn } = ws.getUserData();
-      live.delete(conn);
-      conn.onClose(code);
-    }),
+    close: (ws, code) =>
+      guard('close', () => {
+        const { conn } = ws.getUserData();
+        live.delete(conn);
+        conn.onClose(code);
+      }),
   });
 
   return {
@@ -162,10 +175,17 @@ function recheckKeys(live: ReadonlySet<SessionConnection>, deps: SessionSocketDe
       const byKey = new Map<string, SessionConnection>();
       for (const conn of live) byKey.set(conn.binding.keyId, conn);
       for (const [keyId, conn] of byKey) {
-        const state = await keyState({ tenantId: conn.binding.tenantId, mode: conn.binding.mode, keyId, scopes: new Set(), label: `key:${keyId}` }).catch(() => null);
+        const state = await keyState({
+          tenantId: conn.binding.tenantId,
+          mode: conn.binding.mode,
+          keyId,
+          scopes: new Set(),
+          label: `key:${keyId}`,
+        }).catch(() => null);
         if (state === null || state.kind === 'active') continue;
         const reason = state.kind === 'revoked' ? 'key_revoked' : 'key_expired';
-        for (const c of [...live]) if (c.binding.keyId === keyId) c.endGracefully(CLOSE_CODES.policyViolation, reason.replace('_', ' '), reason);
+        for (const c of [...live])
+          if (c.binding.keyId === keyId) c.endGracefully(CLOSE_CODES.policyViolation, reason.replace('_', ' '), reason);
       }
     } finally {
       running = false;
@@ -188,20 +208,36 @@ interface Handshake {
 }
 
 async function upgrade(
-  deps: SessionSocketDeps, res: HttpResponse, context: us_socket_context_t, hs: Handshake, tenantBudget: ((tenantId: string) => boolean) | undefined,
+  deps: SessionSocketDeps,
+  res: HttpResponse,
+  context: us_socket_context_t,
+  hs: Handshake,
+  tenantBudget: ((tenantId: string) => boolean) | undefined,
 ): Promise<void> {
   if (deps.isDraining()) {
-    return refuse(deps, res, hs, 503, new ServiceProblem('unavailable', 'The service is shutting down; open a new session elsewhere.', {}, { 'Retry-After': '1' }));
+    return refuse(
+      deps,
+      res,
+      hs,
+      503,
+      new ServiceProblem('unavailable', 'The service is shutting down; open a new session elsewhere.', {}, { 'Retry-After': '1' }),
+    );
   }
   const token = hs.protocols.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
-  const binding = token !== undefined && hs.protocols.includes(SUBPROTOCOL)
-    ? await deps.sessions.claim(hs.sessionId, token, { audit_id: hs.auditId, occurred_at: hs.occurredAt, request_id: hs.requestId })
-    : null;
+  const binding =
+    token !== undefined && hs.protocols.includes(SUBPROTOCOL)
+      ? await deps.sessions.claim(hs.sessionId, token, { audit_id: hs.auditId, occurred_at: hs.occurredAt, request_id: hs.requestId })
+      : null;
   if (!binding) {
     const detail = `Offer the subprotocols ${SUBPROTOCOL} and ${TOKEN_SUBPROTOCOL_PREFIX}<token> with the unused, unexpired token of an open session.`;
     return refuse(deps, res, hs, 401, new ServiceProblem('unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer' }));
   }
-  const conn = createConnection(binding, { commands: deps.sessions.commands, hub: deps.hub, log: deps.log, ...(tenantBudget ? { tenantBudget } : {}) });
+  const conn = createConnection(binding, {
+    commands: deps.sessions.commands,
+    hub: deps.hub,
+    log: deps.log,
+    ...(tenantBudget ? { tenantBudget } : {}),
+  });
   if (hs.aborted) {
     // The token is spent and nobody can use it again: the session closes now rather than at its idle timeout.
     conn.onClose(1006);
@@ -215,11 +251,26 @@ async function upgrade(
  * its spending instead), then the problem document, unless the client left.
  */
 async function refuse(deps: SessionSocketDeps, res: HttpResponse, hs: Handshake, status: number, problem: ServiceProblem): Promise<void> {
-  await deps.auditWriter.append({
-    audit_id: hs.auditId, occurred_at: hs.occurredAt, tenant_id: null, mode: null, principal: 'anonymous', action: 'connectSession',
-    target_kind: 'session', target_id: UUID.test(hs.sessionId) ? hs.sessionId : null, status, rule: null,
-    purpose: null, cost_amount: null, cost_currency: null, request_id: hs.requestId,
-  }).catch((err) => deps.log.error({ errName: (err as Error)?.name, auditId: hs.auditId }, 'audit row of a refused upgrade could not be kept'));
+  await deps.auditWriter
+    .append({
+      audit_id: hs.auditId,
+      occurred_at: hs.occurredAt,
+      tenant_id: null,
+      mode: null,
+      principal: 'anonymous',
+      action: 'connectSession',
+      target_kind: 'session',
+      target_id: UUID.test(hs.sessionId) ? hs.sessionId : null,
+      status,
+      rule: null,
+      purpose: null,
+      cost_amount: null,
+      cost_currency: null,
+      request_id: hs.requestId,
+    })
+    .catch((err) =>
+      deps.log.error({ errName: (err as Error)?.name, auditId: hs.auditId }, 'audit row of a refused upgrade could not be kept'),
+    );
   if (hs.aborted) return;
   res.cork(() => {
     res.writeStatus(statusLine(status));

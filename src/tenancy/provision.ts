@@ -29,12 +29,14 @@ export async function provisionTenant(
     });
     await grantDefaultRegistry(tx, tenantId, opts.investigative);
     const mint = async (mode: 'live' | 'test', admin: boolean) =>
-      (await mintKey(tx, pepper, {
-        tenantId,
-        mode,
-        name: admin ? `${mode} admin (provisioned)` : `${mode} (provisioned)`,
-        scopes: admin ? ['admin'] : NON_ADMIN_SCOPES,
-      })).token;
+      (
+        await mintKey(tx, pepper, {
+          tenantId,
+          mode,
+          name: admin ? `${mode} admin (provisioned)` : `${mode} (provisioned)`,
+          scopes: admin ? ['admin'] : NON_ADMIN_SCOPES,
+        })
+      ).token;
     return {
       tenant_id: tenantId,
       keys: {

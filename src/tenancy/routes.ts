@@ -24,7 +24,13 @@ export function createMintKey(deps: { db: Db; pepper: string; now?: () => number
       throw ValidationFailure.rule('K01', ['body', 'expires_at'], 'The expiry must be in the future');
     }
     const minted = await withTenant(deps.db, principal, async (tx) => {
-      const key = await mintKey(tx, deps.pepper, { tenantId: principal.tenantId, mode: principal.mode, name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null });
+      const key = await mintKey(tx, deps.pepper, {
+        tenantId: principal.tenantId,
+        mode: principal.mode,
+        name: body.name,
+        scopes: body.scopes,
+        expiresAt: body.expires_at ?? null,
+      });
       ctx.audit.target_kind = 'key';
       ctx.audit.target_id = key.keyId;
       await ctx.auditInTx(tx, 201);
@@ -72,8 +78,13 @@ export function createListKeys(deps: { db: Db }): Handler {
       status: 200,
       headers: { 'Cache-Control': 'no-store' },
       body: rows.map((r) => ({
-        key_id: r.id, name: r.name, scopes: [...r.scopes].sort(), mode: r.mode, prefix: keyPrefixOf(r.mode, r.id),
-        created_at: new Date(r.created_at).toISOString(), expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
+        key_id: r.id,
+        name: r.name,
+        scopes: [...r.scopes].sort(),
+        mode: r.mode,
+        prefix: keyPrefixOf(r.mode, r.id),
+        created_at: new Date(r.created_at).toISOString(),
+        expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
         revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
         last_used_at: r.last_used_at === null ? null : new Date(r.last_used_at).toISOString(),
       })),
@@ -99,7 +110,13 @@ export function createRotateKey(deps: { db: Db; pepper: string; revocations: Rev
     const rotated = await withTenant(deps.db, principal, async (tx) => {
       const old = await findActiveKey(tx, oldKeyId);
       if (!old) return null;
-      const key = await mintKey(tx, deps.pepper, { tenantId: principal.tenantId, mode: principal.mode, name: old.name, scopes: old.scopes, expiresAt: old.expires_at });
+      const key = await mintKey(tx, deps.pepper, {
+        tenantId: principal.tenantId,
+        mode: principal.mode,
+        name: old.name,
+        scopes: old.scopes,
+        expiresAt: old.expires_at,
+      });
       if (grace === 0) await revokeKey(tx, oldKeyId);
       else await expireKeyAt(tx, oldKeyId, new Date(now() + grace * 1000).toISOString());
       await ctx.auditInTx(tx, 201);

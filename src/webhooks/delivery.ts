@@ -49,7 +49,11 @@ export interface DeliveryRequest {
 type WebhookDeliverJob = DeliveryRequest;
 
 /** The tenant's enabled endpoints subscribed to the event's type (none when the type is not one anyone can subscribe to). */
-export async function subscribersOf(c: Pick<DeliveryContext, 'db'>, scope: { tenantId: string; mode: Mode }, event: StreamEvent): Promise<string[]> {
+export async function subscribersOf(
+  c: Pick<DeliveryContext, 'db'>,
+  scope: { tenantId: string; mode: Mode },
+  event: StreamEvent,
+): Promise<string[]> {
   const type = WebhookEventType.safeParse(event.type);
   if (!type.success) return [];
   return [...(await withTenant(c.db, scope, (tx) => listSubscribedEndpoints(tx, type.data)))];
@@ -92,7 +96,10 @@ export interface AttemptDecision {
 function signingSecrets(c: DeliveryContext, data: WebhookDeliverJob, endpoint: EndpointRow): string[] {
   const ctx = { tenantId: data.tenantId, endpointId: endpoint.id };
   const secrets = [openSecret(c.pepper, endpoint.secret_sealed, ctx)];
-  const overlap = endpoint.previous_secret_sealed !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > c.now();
+  const overlap =
+    endpoint.previous_secret_sealed !== null &&
+    endpoint.previous_secret_expires_at !== null &&
+    Date.parse(endpoint.previous_secret_expires_at) > c.now();
   if (overlap) secrets.push(openSecret(c.pepper, endpoint.previous_secret_sealed!, ctx));
   return secrets;
 }
@@ -120,8 +127,17 @@ export async function attemptDelivery(c: DeliveryContext, data: WebhookDeliverJo
 const GONE = 'receiver answered 410 Gone; endpoint disabled';
 
 /** What an attempt's result means: done, disabled, given up, or retried after a delay. */
-export function decideAttempt(c: Pick<DeliveryContext, 'schedule' | 'now' | 'random'>, result: AttemptResult, attempt: number): AttemptDecision {
-  const done = (status: DeliveryStatus, httpStatus: number | null, error: string | null): AttemptDecision => ({ status, httpStatus, error, delayMs: null });
+export function decideAttempt(
+  c: Pick<DeliveryContext, 'schedule' | 'now' | 'random'>,
+  result: AttemptResult,
+  attempt: number,
+): AttemptDecision {
+  const done = (status: DeliveryStatus, httpStatus: number | null, error: string | null): AttemptDecision => ({
+    status,
+    httpStatus,
+    error,
+    delayMs: null,
+  });
   switch (result.kind) {
     case 'secret':
       // The pepper changed or the row was tampered with: no retry can sign this.
@@ -144,7 +160,13 @@ export function decideAttempt(c: Pick<DeliveryContext, 'schedule' | 'now' | 'ran
 }
 
 /** One webhook_deliveries row per attempt; a 410 disables the endpoint in the same transaction. */
-export async function recordAttempt(c: DeliveryContext, data: WebhookDeliverJob, attempt: number, d: AttemptDecision, latencyMs: number | null = null): Promise<void> {
+export async function recordAttempt(
+  c: DeliveryContext,
+  data: WebhookDeliverJob,
+  attempt: number,
+  d: AttemptDecision,
+  latencyMs: number | null = null,
+): Promise<void> {
   const scope = { tenantId: data.tenantId, mode: data.mode };
   await withTenant(c.db, scope, async (tx) => {
     if (d.status === 'disabled') await disableEndpoint(tx, data.endpointId, GONE);

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionOptions } from 'bullmq';
-import { DELIVER_JOB, FANOUT_JOB, WEBHOOK_QUEUE, WebhookDeliverJob, WebhookFanoutJob, parseWebhookJob, WebhookStream } from '../../actors/queues.js';
+import {
+  DELIVER_JOB,
+  FANOUT_JOB,
+  WEBHOOK_QUEUE,
+  WebhookDeliverJob,
+  WebhookFanoutJob,
+  parseWebhookJob,
+  WebhookStream,
+} from '../../actors/queues.js';
 export { DELIVER_JOB, FANOUT_JOB, WEBHOOK_QUEUE, WebhookDeliverJob, WebhookFanoutJob, WebhookStream, parseWebhookJob };
 import type { Logger } from 'pino';
 import type { StreamEvent } from '../../actors/types.js';
@@ -48,6 +56,3 @@ export interface WebhookWorkerDeps {
   now?: () => number;
   random?: () => number;
 }
-
-
-

@@ -26,8 +26,14 @@ import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE } from
 const BACKOFF_TYPE = 'webhook-schedule';
 
 import {
-  DELIVER_JOB, FANOUT_JOB, parseWebhookJob, WEBHOOK_QUEUE, webhookIdOf,
-  type WebhookDeliverJob, type WebhookFanoutJob, type WebhookWorkerDeps,
+  DELIVER_JOB,
+  FANOUT_JOB,
+  parseWebhookJob,
+  WEBHOOK_QUEUE,
+  webhookIdOf,
+  type WebhookDeliverJob,
+  type WebhookFanoutJob,
+  type WebhookWorkerDeps,
 } from './jobShapes.js';
 
 /** Thrown to hand BullMQ the delay to the next attempt (read back by the worker's backoff strategy). */
@@ -57,13 +63,17 @@ const KEEP_COMPLETED = { age: 86_400 };
 // A week, so an operator can read why a delivery job broke (the delivery log keeps the attempts for good).
 const KEEP_FAILED = { age: 7 * 86_400 };
 
-
 export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const c: DeliveryContext = {
-    db: deps.db, pepper: deps.pepper, log: deps.log, allowInsecureTargets: deps.allowInsecureTargets,
+    db: deps.db,
+    pepper: deps.pepper,
+    log: deps.log,
+    allowInsecureTargets: deps.allowInsecureTargets,
     schedule: assertSchedule(deps.schedule ?? STANDARD_RETRY_SCHEDULE),
     timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    lookup: deps.lookup, now: deps.now ?? Date.now, random: deps.random ?? Math.random,
+    lookup: deps.lookup,
+    now: deps.now ?? Date.now,
+    random: deps.random ?? Math.random,
   };
   const queue = new Queue(WEBHOOK_QUEUE, { connection: deps.connection, prefix: deps.prefix });
   const worker = new Worker(
@@ -103,7 +113,11 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
  * redeliver): the same `webhook-id`, a fresh round of attempts on the
  * schedule, a job id of its own so it never collides with the original.
  */
-export function redeliveryJob(data: WebhookDeliverJob, requestedAt: number, schedule = STANDARD_RETRY_SCHEDULE): { name: typeof DELIVER_JOB; data: WebhookDeliverJob; opts: JobsOptions } {
+export function redeliveryJob(
+  data: WebhookDeliverJob,
+  requestedAt: number,
+  schedule = STANDARD_RETRY_SCHEDULE,
+): { name: typeof DELIVER_JOB; data: WebhookDeliverJob; opts: JobsOptions } {
   return {
     name: DELIVER_JOB,
     data,

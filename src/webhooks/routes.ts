@@ -9,7 +9,16 @@ import { readStreamAfter } from '../events/index.js';
 import { eventIdOf } from '../events/index.js';
 import { generateWebhookSecret, sealSecret } from './secret.js';
 import {
-  deleteEndpoint, deliveriesOf, endpointExists, findEndpoint, insertEndpoint, listEndpoints, loggedEventOf, rotateSecret, updateEndpoint, type SummaryRow,
+  deleteEndpoint,
+  deliveriesOf,
+  endpointExists,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  loggedEventOf,
+  rotateSecret,
+  updateEndpoint,
+  type SummaryRow,
 } from './store.js';
 import { checkTarget, type LookupAll } from './targets.js';
 import { requirePrincipal } from '../auth/index.js';
@@ -85,8 +94,13 @@ export function createRegisterWebhook(deps: WebhookRouteDeps): Handler {
 }
 
 const summaryOf = (r: SummaryRow) => ({
-  webhook_id: r.id, url: r.url, event_types: r.event_types, description: r.description, created_at: r.created_at,
-  enabled: r.disabled_at === null, disabled_reason: r.disabled_reason,
+  webhook_id: r.id,
+  url: r.url,
+  event_types: r.event_types,
+  description: r.description,
+  created_at: r.created_at,
+  enabled: r.disabled_at === null,
+  disabled_reason: r.disabled_reason,
 });
 
 const notFound = () => new ServiceProblem('not-found', 'No such webhook.');
@@ -123,12 +137,24 @@ function rotateWebhookSecret(deps: WebhookRouteDeps): Handler {
     const now = (deps.now ?? (() => new Date()))();
     const previousUntil = grace_seconds === 0 ? null : new Date(now.getTime() + grace_seconds * 1000).toISOString();
     const row = await withTenant(deps.db, principal, async (tx) => {
-      const rotated = await rotateSecret(tx, id, sealSecret(deps.pepper, secret, { tenantId: principal.tenantId, endpointId: id }), previousUntil);
+      const rotated = await rotateSecret(
+        tx,
+        id,
+        sealSecret(deps.pepper, secret, { tenantId: principal.tenantId, endpointId: id }),
+        previousUntil,
+      );
       if (!rotated) throw notFound();
       await ctx.auditInTx(tx, 200);
       return rotated;
     });
-    const out: WebhookOut = { webhook_id: id, url: row.url, event_types: row.event_types as WebhookOut['event_types'], description: row.description, created_at: row.created_at, secret };
+    const out: WebhookOut = {
+      webhook_id: id,
+      url: row.url,
+      event_types: row.event_types as WebhookOut['event_types'],
+      description: row.description,
+      created_at: row.created_at,
+      secret,
+    };
     return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: out };
   };
 }
@@ -140,19 +166,29 @@ function redeliverMessage(deps: WebhookRouteDeps): Handler {
     const found = await withTenant(deps.db, principal, async (tx) => {
       const endpoint = await findEndpoint(tx, id);
       if (!endpoint) throw notFound();
-      if (endpoint.disabled_at !== null) throw new ServiceProblem('conflict', 'The webhook is disabled; enable it (PATCH enabled: true) before asking for a redelivery.');
+      if (endpoint.disabled_at !== null)
+        throw new ServiceProblem('conflict', 'The webhook is disabled; enable it (PATCH enabled: true) before asking for a redelivery.');
       const logged = await loggedEventOf(tx, id, messageId);
-      if (!logged) throw new ServiceProblem('not-found', 'No such message in this webhook\'s delivery log.');
+      if (!logged) throw new ServiceProblem('not-found', "No such message in this webhook's delivery log.");
       const [event] = await readStreamAfter(tx, logged.stream_id, logged.seq - 1, 1);
       if (!event || event.seq !== logged.seq) throw new ServiceProblem('conflict', 'The event of this message is no longer kept.');
       return { logged, event };
     });
     if (!deps.redeliver) throw new ServiceProblem('unavailable', 'Redelivery is not available in this process.');
-    await deps.redeliver({ tenantId: principal.tenantId, mode: principal.mode, endpointId: id, messageId, stream: found.logged.stream, event: found.event });
+    await deps.redeliver({
+      tenantId: principal.tenantId,
+      mode: principal.mode,
+      endpointId: id,
+      messageId,
+      stream: found.logged.stream,
+      event: found.event,
+    });
     return {
       status: 202,
       body: {
-        message_id: messageId, event_id: eventIdOf(found.event.stream_id, found.event.seq), event_type: found.event.type,
+        message_id: messageId,
+        event_id: eventIdOf(found.event.stream_id, found.event.seq),
+        event_type: found.event.type,
         queued_at: (deps.now ?? (() => new Date()))().toISOString(),
       },
     };
@@ -166,39 +202,59 @@ export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
     ['updateWebhook', updateWebhook(deps)],
     ['rotateWebhookSecret', rotateWebhookSecret(deps)],
     ['redeliverWebhookMessage', redeliverMessage(deps)],
-    ['listWebhooks', async (ctx) => {
-      const rows = await withTenant(deps.db, requirePrincipal(ctx), (tx) => listEndpoints(tx));
-      return { status: 200, body: rows.map(summaryOf) };
-    }],
-    ['getWebhook', async (ctx) => {
-      const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
-      const row = await withTenant(deps.db, principal, (tx) => findEndpoint(tx, id));
-      if (!row) throw notFound();
-      return { status: 200, body: summaryOf(row) };
-    }],
-    ['deleteWebhook', async (ctx) => {
-      const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
-      await withTenant(deps.db, principal, async (tx) => {
-        if (!(await deleteEndpoint(tx, id))) throw notFound();
-        await ctx.auditInTx(tx, 204);
-      });
-      await deps.onChanged?.(principal).catch(() => undefined);
-      return { status: 204 };
-    }],
-    ['listWebhookDeliveries', async (ctx) => {
-      const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
-      const rows = await withTenant(deps.db, principal, async (tx) => {
-        // A deleted webhook's log stays readable; an id the tenant never had is 404.
-        if (!(await endpointExists(tx, id))) throw notFound();
-        return deliveriesOf(tx, id);
-      });
-      return {
-        status: 200,
-        body: rows.map((r) => ({
-          message_id: r.webhook_id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, status: r.status,
-          http_status: r.http_status, error: r.error, next_attempt_at: r.next_attempt_at, attempted_at: r.created_at, latency_ms: r.latency_ms,
-        })),
-      };
-    }],
+    [
+      'listWebhooks',
+      async (ctx) => {
+        const rows = await withTenant(deps.db, requirePrincipal(ctx), (tx) => listEndpoints(tx));
+        return { status: 200, body: rows.map(summaryOf) };
+      },
+    ],
+    [
+      'getWebhook',
+      async (ctx) => {
+        const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
+        const row = await withTenant(deps.db, principal, (tx) => findEndpoint(tx, id));
+        if (!row) throw notFound();
+        return { status: 200, body: summaryOf(row) };
+      },
+    ],
+    [
+      'deleteWebhook',
+      async (ctx) => {
+        const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
+        await withTenant(deps.db, principal, async (tx) => {
+          if (!(await deleteEndpoint(tx, id))) throw notFound();
+          await ctx.auditInTx(tx, 204);
+        });
+        await deps.onChanged?.(principal).catch(() => undefined);
+        return { status: 204 };
+      },
+    ],
+    [
+      'listWebhookDeliveries',
+      async (ctx) => {
+        const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
+        const rows = await withTenant(deps.db, principal, async (tx) => {
+          // A deleted webhook's log stays readable; an id the tenant never had is 404.
+          if (!(await endpointExists(tx, id))) throw notFound();
+          return deliveriesOf(tx, id);
+        });
+        return {
+          status: 200,
+          body: rows.map((r) => ({
+            message_id: r.webhook_id,
+            event_id: r.event_id,
+            event_type: r.event_type,
+            attempt: r.attempt,
+            status: r.status,
+            http_status: r.http_status,
+            error: r.error,
+            next_attempt_at: r.next_attempt_at,
+            attempted_at: r.created_at,
+            latency_ms: r.latency_ms,
+          })),
+        };
+      },
+    ],
   ];
 }

@@ -34,7 +34,8 @@ export const STANDARD_RETRY_SCHEDULE: RetrySchedule = Object.freeze({
 });
 
 export function assertSchedule(s: RetrySchedule): RetrySchedule {
-  if (s.delaysMs.length < 1 || s.delaysMs.some((d) => !Number.isFinite(d) || d < 0)) throw new Error('retry schedule needs at least one non-negative delay');
+  if (s.delaysMs.length < 1 || s.delaysMs.some((d) => !Number.isFinite(d) || d < 0))
+    throw new Error('retry schedule needs at least one non-negative delay');
   if (!(s.jitter >= 0 && s.jitter <= 1)) throw new Error('retry schedule jitter must be between 0 and 1');
   if (!(s.maxRetryAfterMs >= 0)) throw new Error('retry schedule maxRetryAfterMs must be non-negative');
   return s;
@@ -48,7 +49,12 @@ export function attemptsOf(s: RetrySchedule): number {
  * How long to wait after attempt `attemptsMade` (1-based) failed, or null
  * when that was the last attempt of the schedule.
  */
-export function nextDelayMs(s: RetrySchedule, attemptsMade: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
+export function nextDelayMs(
+  s: RetrySchedule,
+  attemptsMade: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
   const step = s.delaysMs[attemptsMade];
   if (step === undefined) return null;
   const jittered = Math.round(step * (1 + s.jitter * random()));

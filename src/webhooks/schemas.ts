@@ -8,7 +8,10 @@ export const WebhookIn = component(
   'WebhookIn',
   'Registers a webhook endpoint. Deliveries are signed per Standard Webhooks.',
   z.strictObject({
-    url: z.url({ protocol: /^https?$/ }).max(2048).describe('HTTPS target; private and loopback addresses are refused outside test mode.'),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .describe('HTTPS target; private and loopback addresses are refused outside test mode.'),
     event_types: z
       .array(WebhookEventType)
       .min(1)
@@ -40,7 +43,10 @@ export const WebhookPatch = component(
       url: WebhookIn.shape.url.optional(),
       event_types: WebhookIn.shape.event_types.optional(),
       description: valueString.nullable().optional(),
-      enabled: z.boolean().optional().describe('False pauses deliveries; true resumes them, also after the service disabled the endpoint (a 410 from the receiver).'),
+      enabled: z
+        .boolean()
+        .optional()
+        .describe('False pauses deliveries; true resumes them, also after the service disabled the endpoint (a 410 from the receiver).'),
     })
     .refine((p) => Object.keys(p).length > 0, { message: 'Give at least one field to change.' }),
 );
@@ -49,7 +55,12 @@ export const WebhookSecretRotate = component(
   'WebhookSecretRotate',
   'Rotates the signing secret. Until `grace_seconds` have passed, deliveries are signed under both the new and the old secret (Standard Webhooks).',
   z.strictObject({
-    grace_seconds: z.int().min(0).max(7 * 86_400).default(86_400).describe('How long the old secret still signs; 0 ends it at once. At most 7 days.'),
+    grace_seconds: z
+      .int()
+      .min(0)
+      .max(7 * 86_400)
+      .default(86_400)
+      .describe('How long the old secret still signs; 0 ends it at once. At most 7 days.'),
   }),
 );
 
@@ -76,7 +87,7 @@ export const WebhookSummary = component(
 
 export const WebhookDeliveryOut = component(
   'WebhookDeliveryOut',
-  'One delivery attempt of one event to a webhook: never the payload, never the receiver\'s answer body.',
+  "One delivery attempt of one event to a webhook: never the payload, never the receiver's answer body.",
   z.strictObject({
     message_id: z.string().describe('The `webhook-id` header: the same on every retry of one delivery.'),
     event_id: uuid,
@@ -87,7 +98,11 @@ export const WebhookDeliveryOut = component(
     error: z.string().nullable().describe('Our own neutral words (`timeout`, `http 503`).'),
     next_attempt_at: dateTime.nullable(),
     attempted_at: dateTime,
-    latency_ms: z.int().min(0).nullable().describe('From the start of the attempt to the answer, refusal or timeout; null on attempts logged before it was measured.'),
+    latency_ms: z
+      .int()
+      .min(0)
+      .nullable()
+      .describe('From the start of the attempt to the answer, refusal or timeout; null on attempts logged before it was measured.'),
   }),
 );
 

@@ -12,10 +12,7 @@ import type { ResolvedAddress } from './targets.js';
  * one would send a signed request to a target nobody checked. The receiver's
  * body is never read or kept, only its status and `Retry-After`.
  */
-export type SendOutcome =
-  | { kind: 'response'; status: number; retryAfter: string | null }
-  | { kind: 'timeout' }
-  | { kind: 'network' };
+export type SendOutcome = { kind: 'response'; status: number; retryAfter: string | null } | { kind: 'timeout' } | { kind: 'network' };
 
 export interface SendRequest {
   url: URL;

@@ -15,7 +15,12 @@ export interface SignatureHeaders {
   'webhook-signature': string;
 }
 
-export function signatureHeaders(secrets: string | readonly string[], msgId: string, timestampSeconds: number, body: string): SignatureHeaders {
+export function signatureHeaders(
+  secrets: string | readonly string[],
+  msgId: string,
+  timestampSeconds: number,
+  body: string,
+): SignatureHeaders {
   const timestamp = String(Math.floor(timestampSeconds));
   const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
     (secret) => `v1,${createHmac('sha256', secretKeyBytes(secret)).update(`${msgId}.${timestamp}.${body}`, 'utf8').digest('base64')}`,

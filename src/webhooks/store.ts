@@ -63,8 +63,13 @@ export async function disableEndpoint(tx: Tx, id: string, reason: string): Promi
 }
 
 const SummaryRow = z.object({
-  id: z.string(), url: z.string(), event_types: z.array(z.string()), description: z.string().nullable(), created_at: z.string(),
-  disabled_at: z.string().nullable(), disabled_reason: z.string().nullable(),
+  id: z.string(),
+  url: z.string(),
+  event_types: z.array(z.string()),
+  description: z.string().nullable(),
+  created_at: z.string(),
+  disabled_at: z.string().nullable(),
+  disabled_reason: z.string().nullable(),
 });
 export type SummaryRow = z.infer<typeof SummaryRow>;
 
@@ -101,7 +106,11 @@ export async function updateEndpoint(tx: Tx, id: string, p: EndpointPatch): Prom
   if (p.eventTypes !== undefined) sets.push(sql.fragment`event_types = ${sql.array([...p.eventTypes], 'text')}`);
   if (p.description !== undefined) sets.push(sql.fragment`description = ${p.description}`);
   if (p.enabled === true) sets.push(sql.fragment`disabled_at = NULL`, sql.fragment`disabled_reason = NULL`);
-  if (p.enabled === false) sets.push(sql.fragment`disabled_at = COALESCE(disabled_at, now())`, sql.fragment`disabled_reason = COALESCE(disabled_reason, ${PAUSED_REASON})`);
+  if (p.enabled === false)
+    sets.push(
+      sql.fragment`disabled_at = COALESCE(disabled_at, now())`,
+      sql.fragment`disabled_reason = COALESCE(disabled_reason, ${PAUSED_REASON})`,
+    );
   return tx.maybeOne(sql.type(SummaryRow)`
     UPDATE webhook_endpoints SET ${sql.join(sets, sql.fragment`, `)}
     WHERE id = ${id} AND disabled_reason IS DISTINCT FROM ${DELETED_REASON}
@@ -147,8 +156,15 @@ export async function deleteEndpoint(tx: Tx, id: string): Promise<boolean> {
 }
 
 const DeliveryRow = z.object({
-  webhook_id: z.string(), event_id: z.string(), event_type: z.string(), attempt: z.number(), status: z.enum(['succeeded', 'failed', 'retrying', 'gave_up', 'disabled']),
-  http_status: z.number().nullable(), error: z.string().nullable(), next_attempt_at: z.string().nullable(), created_at: z.string(),
+  webhook_id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  attempt: z.number(),
+  status: z.enum(['succeeded', 'failed', 'retrying', 'gave_up', 'disabled']),
+  http_status: z.number().nullable(),
+  error: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
   latency_ms: z.number().nullable(),
 });
 

@@ -35,7 +35,12 @@ interface Entry {
   until: number;
 }
 
-export async function createWebhookSubscriptions(deps: { db: Db; redisUrl: RedisTarget; publisher: RedisClient; prefix: string }): Promise<WebhookSubscriptions> {
+export async function createWebhookSubscriptions(deps: {
+  db: Db;
+  redisUrl: RedisTarget;
+  publisher: RedisClient;
+  prefix: string;
+}): Promise<WebhookSubscriptions> {
   const channel = `${deps.prefix}:webhooks:changed`;
   const cache = new Map<string, Entry>();
   const loading = new Map<string, Promise<ReadonlySet<string>>>();
@@ -64,10 +69,12 @@ export async function createWebhookSubscriptions(deps: { db: Db; redisUrl: Redis
 
   async function load(scope: { tenantId: string; mode: Mode }): Promise<ReadonlySet<string>> {
     // As the system role: the relay is infrastructure and reads across tenants.
-    const row = await withSystem(deps.db, (tx) => tx.one(sql.type(Types)`
+    const row = await withSystem(deps.db, (tx) =>
+      tx.one(sql.type(Types)`
       SELECT coalesce(array_agg(DISTINCT t), '{}') AS types
       FROM webhook_endpoints, unnest(event_types) AS t
-      WHERE tenant_id = ${scope.tenantId} AND mode = ${scope.mode} AND disabled_at IS NULL`));
+      WHERE tenant_id = ${scope.tenantId} AND mode = ${scope.mode} AND disabled_at IS NULL`),
+    );
     return new Set(row.types);
   }
 
@@ -78,12 +85,14 @@ export async function createWebhookSubscriptions(deps: { db: Db; redisUrl: Redis
     const inFlight = loading.get(key);
     if (inFlight) return inFlight;
     const startedAt = generationOf(key);
-    const read = load(scope).then((types) => {
-      if (generationOf(key) === startedAt) cache.set(key, { types, until: Date.now() + TTL_MS });
-      return types;
-    }).finally(() => {
-      if (loading.get(key) === read) loading.delete(key);
-    });
+    const read = load(scope)
+      .then((types) => {
+        if (generationOf(key) === startedAt) cache.set(key, { types, until: Date.now() + TTL_MS });
+        return types;
+      })
+      .finally(() => {
+        if (loading.get(key) === read) loading.delete(key);
+      });
     loading.set(key, read);
     return read;
   }

@@ -36,9 +36,7 @@ export interface TargetOptions {
 
 export type TargetRefusal = 'scheme' | 'credentials' | 'unresolvable' | 'forbidden_address';
 
-export type TargetVerdict =
-  | { ok: true; url: URL; address: ResolvedAddress }
-  | { ok: false; reason: TargetRefusal };
+export type TargetVerdict = { ok: true; url: URL; address: ResolvedAddress } | { ok: false; reason: TargetRefusal };
 
 // Named on their own as well, though the ranges above already cover both: they are what an attacker aims for.
 const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254']);

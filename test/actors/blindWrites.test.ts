@@ -84,15 +84,19 @@ let h: Harness;
 let runtime: ActorRuntime;
 const peeked: number[] = [];
 
-const rowsOf = (id: string) => h.db.any(sql.type(z.object({ n: z.number() }))`SELECT n FROM blind_probe WHERE actor_id = ${id} ORDER BY seq`);
-const statusOf = (id: string) => h.db.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM blind_status WHERE actor_id = ${id}`);
+const rowsOf = (id: string) =>
+  h.db.any(sql.type(z.object({ n: z.number() }))`SELECT n FROM blind_probe WHERE actor_id = ${id} ORDER BY seq`);
+const statusOf = (id: string) =>
+  h.db.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM blind_status WHERE actor_id = ${id}`);
 
 beforeAll(async () => {
   h = await startHarness();
   await h.db.query(sql.unsafe`CREATE TABLE blind_probe (seq bigserial PRIMARY KEY, actor_id text NOT NULL, n int NOT NULL)`);
   await h.db.query(sql.unsafe`CREATE TABLE blind_status (actor_id text PRIMARY KEY, status text NOT NULL)`);
   // Each row keeps the text of the statement that inserted it, so a test can tell which statement that was.
-  await h.db.query(sql.unsafe`CREATE TABLE blind_born (actor_id text PRIMARY KEY, status text NOT NULL, inserted_by text NOT NULL DEFAULT current_query())`);
+  await h.db.query(
+    sql.unsafe`CREATE TABLE blind_born (actor_id text PRIMARY KEY, status text NOT NULL, inserted_by text NOT NULL DEFAULT current_query())`,
+  );
   await h.db.query(sql.unsafe`GRANT SELECT, INSERT, UPDATE ON blind_probe, blind_status, blind_born TO tas_service`);
   await h.db.query(sql.unsafe`GRANT USAGE ON SEQUENCE blind_probe_seq_seq TO tas_service`);
   runtime = h.runtime({
@@ -102,10 +106,18 @@ beforeAll(async () => {
         ctx.defer({ table: 'blind_probe', sql: sql.fragment`INSERT INTO blind_probe (actor_id, n) VALUES (${ctx.actorId}, ${p.n})` });
       }),
       status: blindEffect(async (_tx, p: { s: string }, ctx) => {
-        ctx.defer({ table: 'blind_status', replaces: `status:${ctx.actorId}`, sql: sql.fragment`INSERT INTO blind_status (actor_id, status) VALUES (${ctx.actorId}, ${p.s}) ON CONFLICT (actor_id) DO UPDATE SET status = excluded.status` });
+        ctx.defer({
+          table: 'blind_status',
+          replaces: `status:${ctx.actorId}`,
+          sql: sql.fragment`INSERT INTO blind_status (actor_id, status) VALUES (${ctx.actorId}, ${p.s}) ON CONFLICT (actor_id) DO UPDATE SET status = excluded.status`,
+        });
       }),
       peek: async (tx, _p, ctx) => {
-        peeked.push(await tx.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM blind_probe WHERE actor_id = ${ctx.actorId}`));
+        peeked.push(
+          await tx.oneFirst(
+            sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM blind_probe WHERE actor_id = ${ctx.actorId}`,
+          ),
+        );
       },
       explode: async (_tx, p: { fail: boolean }) => {
         if (p.fail) throw new Error('effect failed');
@@ -131,7 +143,9 @@ describe('blind writes', () => {
 
   it('roll back with the command when a later effect fails: no actor, row, event or outbox row remains', async () => {
     const id = randomUUID();
-    await expect(runtime.create(h.scope, { kind: 'ledger', id, input: {}, event: { type: 'ledger.write', fail: true } })).rejects.toThrow('effect failed');
+    await expect(runtime.create(h.scope, { kind: 'ledger', id, input: {}, event: { type: 'ledger.write', fail: true } })).rejects.toThrow(
+      'effect failed',
+    );
     expect(await rowsOf(id)).toEqual([]);
     expect(await statusOf(id)).toEqual([]);
     expect(await h.count('actors', 'id', id)).toBe(0);
@@ -144,13 +158,22 @@ describe('blind writes', () => {
       machines: { born: { machine: bornMachine, version: 1 } },
       effects: {
         settle: blindEffect(async (_tx, p: { s: string }, ctx) => {
-          ctx.defer({ table: 'blind_born', replaces: `born:${ctx.actorId}`, sets: { status: p.s }, sql: sql.fragment`UPDATE blind_born SET status = ${p.s} WHERE actor_id = ${ctx.actorId}` });
+          ctx.defer({
+            table: 'blind_born',
+            replaces: `born:${ctx.actorId}`,
+            sets: { status: p.s },
+            sql: sql.fragment`UPDATE blind_born SET status = ${p.s} WHERE actor_id = ${ctx.actorId}`,
+          });
         }),
       },
     });
     const id = randomUUID();
     await born.create(h.scope, { kind: 'born', id, input: {}, event: { type: 'born.settle' }, writes: () => [bornRow(id, 'accepted')] });
-    const row = await h.db.one(sql.type(z.object({ status: z.string(), inserted_by: z.string() }))`SELECT status, inserted_by FROM blind_born WHERE actor_id = ${id}`);
+    const row = await h.db.one(
+      sql.type(
+        z.object({ status: z.string(), inserted_by: z.string() }),
+      )`SELECT status, inserted_by FROM blind_born WHERE actor_id = ${id}`,
+    );
     expect(row.status).toBe('concluded');
     expect(row.inserted_by).toMatch(/INSERT INTO actors/);
     expect(row.inserted_by).toMatch(/INSERT INTO actor_events/);
@@ -169,7 +192,9 @@ describe('blind writes', () => {
     const id = randomUUID();
     await born.create(h.scope, { kind: 'born', id, input: {}, event: { type: 'born.settle' }, writes: () => [bornRow(id, 'accepted')] });
     expect((await statusOf(id)).length).toBe(0);
-    expect(await h.db.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM blind_born WHERE actor_id = ${id}`)).toBe('concluded');
+    expect(await h.db.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM blind_born WHERE actor_id = ${id}`)).toBe(
+      'concluded',
+    );
   });
 
   it('refuses a deferral from an effect that was not made blind', async () => {
@@ -177,9 +202,13 @@ describe('blind writes', () => {
       machines: { ledger: { machine: ledgerMachine, version: 1 } },
       effects: {
         record: async (_tx, _p, ctx) => ctx.defer({ table: 'blind_probe', sql: sql.fragment`SELECT 1` }),
-        status: async () => undefined, peek: async () => undefined, explode: async () => undefined,
+        status: async () => undefined,
+        peek: async () => undefined,
+        explode: async () => undefined,
       },
     });
-    await expect(strict.create(h.scope, { kind: 'ledger', id: randomUUID(), input: {}, event: { type: 'ledger.write' } })).rejects.toThrow(/blindEffect/);
+    await expect(strict.create(h.scope, { kind: 'ledger', id: randomUUID(), input: {}, event: { type: 'ledger.write' } })).rejects.toThrow(
+      /blindEffect/,
+    );
   });
 });

@@ -5,10 +5,11 @@ import { createMarkBatcher } from '../../actors/markBatcher.js';
 function gatedMarker() {
   const calls: number[][] = [];
   const gates: Array<{ open: () => void; fail: (err: Error) => void }> = [];
-  const markAll = (ids: readonly number[]) => new Promise<void>((resolve, reject) => {
-    calls.push([...ids]);
-    gates.push({ open: resolve, fail: reject });
-  });
+  const markAll = (ids: readonly number[]) =>
+    new Promise<void>((resolve, reject) => {
+      calls.push([...ids]);
+      gates.push({ open: resolve, fail: reject });
+    });
   return { calls, gates, markAll };
 }
 
@@ -54,7 +55,9 @@ describe('outbox mark batcher', () => {
     expect(m.calls).toHaveLength(0);
     const pending = batcher.mark([7]);
     let drained = false;
-    const draining = batcher.drain().then(() => { drained = true; });
+    const draining = batcher.drain().then(() => {
+      drained = true;
+    });
     await settle();
     expect(drained).toBe(false);
     m.gates[0]!.open();

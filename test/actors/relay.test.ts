@@ -82,7 +82,9 @@ describe('the relay', () => {
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'c' } });
     const jobId = `${id}:dns`;
     await crashed.send(h.scope, id, { type: 'counter.queued', jobId });
-    const copy = await h.db.any(sql.unsafe`SELECT id, tenant_id, mode, actor_id, kind, payload, created_at FROM outbox WHERE actor_id = ${id}`);
+    const copy = await h.db.any(
+      sql.unsafe`SELECT id, tenant_id, mode, actor_id, kind, payload, created_at FROM outbox WHERE actor_id = ${id}`,
+    );
     const ids = await outboxIds(id);
     expect(ids).toHaveLength(1);
     expect(await h.relay.dispatch(ids)).toBe(1);

@@ -2,11 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ActionUnknownError,
-  ActorNotFoundError,
-  MachineVersionUnknownError,
-} from '../../actors/errors.js';
+import { ActionUnknownError, ActorNotFoundError, MachineVersionUnknownError } from '../../actors/errors.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import { INQUIRY_MACHINE_VERSION, inquiryMachine, type InquiryEvent } from '../../machines/inquiryMachine.js';
 import { toBullJobId } from '../../actors/relay.js';
@@ -54,7 +50,10 @@ describe('create and send', () => {
     expect((await runtime.send(h.scope, other, bump)).events.map((e) => e.seq)).toEqual([1]);
     expect((await runtime.read(h.scope, id))?.version).toBe(4);
     const events = await runtime.readEvents(h.scope, id, 1, 10);
-    expect(events.map((e) => [e.seq, e.type, e.payload])).toEqual([[2, 'Bumped', { count: 2 }], [3, 'Bumped', { count: 3 }]]);
+    expect(events.map((e) => [e.seq, e.type, e.payload])).toEqual([
+      [2, 'Bumped', { count: 2 }],
+      [3, 'Bumped', { count: 3 }],
+    ]);
   });
 
   it('given a first event at creation, when created, then it is taken in the same transaction', async () => {
@@ -103,7 +102,10 @@ describe('create and send', () => {
     const order: string[] = [];
     const rt = h.runtime({ effects: { noteCount: async () => void order.push('effect') } });
     await rt.create(h.scope, {
-      kind: 'counter', id: randomUUID(), input: { label: 'c' }, event: bump,
+      kind: 'counter',
+      id: randomUUID(),
+      input: { label: 'c' },
+      event: bump,
       prepare: async () => void order.push('prepare'),
       inTx: async () => void order.push('inTx'),
     });
@@ -118,7 +120,7 @@ describe('create and send', () => {
 });
 
 describe('refusals', () => {
-  it('given no such actor, or another tenant\'s, when sent or read, then ERR_ACTOR_NOT_FOUND / null', async () => {
+  it("given no such actor, or another tenant's, when sent or read, then ERR_ACTOR_NOT_FOUND / null", async () => {
     await expect(runtime.send(h.scope, randomUUID(), bump)).rejects.toMatchObject({ code: 'ERR_ACTOR_NOT_FOUND' });
     const id = await createCounter();
     await expect(runtime.send(h.otherScope, id, bump)).rejects.toBeInstanceOf(ActorNotFoundError);
@@ -196,7 +198,9 @@ describe('refusals', () => {
   });
 
   it('given an unknown kind, when created, then ERR_ACTOR_KIND_UNKNOWN', async () => {
-    await expect(runtime.create(h.scope, { kind: 'nope', id: randomUUID(), input: {} })).rejects.toMatchObject({ code: 'ERR_ACTOR_KIND_UNKNOWN' });
+    await expect(runtime.create(h.scope, { kind: 'nope', id: randomUUID(), input: {} })).rejects.toMatchObject({
+      code: 'ERR_ACTOR_KIND_UNKNOWN',
+    });
   });
 });
 
@@ -204,13 +208,20 @@ describe('rollback', () => {
   it('given a failing inTx on create, then no actor, event or outbox row remains', async () => {
     const id = randomUUID();
     const failing = runtime.create(h.scope, {
-      kind: 'counter', id, input: { label: 'c' }, event: bump,
+      kind: 'counter',
+      id,
+      input: { label: 'c' },
+      event: bump,
       inTx: async () => {
         throw new Error('audit write failed');
       },
     });
     await expect(failing).rejects.toThrow('audit write failed');
-    expect([await h.count('actors', 'id', id), await h.count('actor_events', 'stream_id', id), await h.count('outbox', 'actor_id', id)]).toEqual([0, 0, 0]);
+    expect([
+      await h.count('actors', 'id', id),
+      await h.count('actor_events', 'stream_id', id),
+      await h.count('outbox', 'actor_id', id),
+    ]).toEqual([0, 0, 0]);
   });
 
   it('given a failing inTx on send, then the snapshot, events and outbox rows are as before', async () => {
@@ -249,10 +260,21 @@ describe('the inquiry machine on the runtime', () => {
     const id = randomUUID();
     const job = { queue: 'checks', name: 'check.run', jobId: `${id}:dns`, data: { key: 'dns' } };
     const evaluated: InquiryEvent = {
-      type: 'inquiry.evaluated', signals: [], absences: [], pending: [{ key: 'dns', job }],
-      assessment: anAssessment('a-0'), narrowEnough: false, deadlineMs: 60_000, maxReasoningMs: 120_000,
+      type: 'inquiry.evaluated',
+      signals: [],
+      absences: [],
+      pending: [{ key: 'dns', job }],
+      assessment: anAssessment('a-0'),
+      narrowEnough: false,
+      deadlineMs: 60_000,
+      maxReasoningMs: 120_000,
     };
-    const created = await inquiries.create(h.scope, { kind: 'inquiry', id, input: { inquiry_id: id, preliminaryAllowed: false }, event: evaluated });
+    const created = await inquiries.create(h.scope, {
+      kind: 'inquiry',
+      id,
+      input: { inquiry_id: id, preliminaryAllowed: false },
+      event: evaluated,
+    });
     expect(created.state).toBe('reasoning');
     // One job and two timers, carried out by the relay (which then deletes their outbox rows).
     await eventually(async () => (await h.count('outbox', 'actor_id', id)) === 0);
@@ -260,14 +282,28 @@ describe('the inquiry machine on the runtime', () => {
     const timers = await h.queues.queue('timers').getDelayed();
     expect(timers.filter((t) => (t.data as { actorId?: string }).actorId === id)).toHaveLength(2);
 
-    const report: InquiryEvent = { type: 'check.reported', key: 'dns', signals: [], absences: [], assessment: anAssessment('a-1'), narrowEnough: false };
+    const report: InquiryEvent = {
+      type: 'check.reported',
+      key: 'dns',
+      signals: [],
+      absences: [],
+      assessment: anAssessment('a-1'),
+      narrowEnough: false,
+    };
     const done = await inquiries.send(h.scope, id, report);
     expect(done.state).toBe('concluded');
-    expect(done.events.map((e) => [e.seq, e.type])).toEqual([[1, 'AssessmentIssued'], [2, 'InquiryConcluded']]);
+    expect(done.events.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'AssessmentIssued'],
+      [2, 'InquiryConcluded'],
+    ]);
     expect((await inquiries.send(h.scope, id, report)).changed).toBe(false);
 
     expect(calls.map((c) => c.type)).toEqual(['updateInquiryStatus', 'updateInquiryStatus', 'recordAssessment', 'updateInquiryStatus']);
-    expect(calls[2]).toEqual({ type: 'recordAssessment', params: { assessment: anAssessment('a-1', { preliminary: false }), record: null }, tenant: h.scope.tenantId });
+    expect(calls[2]).toEqual({
+      type: 'recordAssessment',
+      params: { assessment: anAssessment('a-1', { preliminary: false }), record: null },
+      tenant: h.scope.tenantId,
+    });
     expect(h.published.filter((e) => e.stream_id === id)).toEqual(done.events);
   });
 });
@@ -275,17 +311,24 @@ describe('the inquiry machine on the runtime', () => {
 describe('appendEventsAndOutbox', () => {
   it('given events, jobs and timers in one command, when appended, then the rows it hands the relay are the stored rows, in id order', async () => {
     const id = await createCounter();
-    const events = [{ type: 'First', payload: { n: 1, nested: { list: [1, 'two'] } } }, { type: 'Second', payload: { n: 2 } }];
+    const events = [
+      { type: 'First', payload: { n: 1, nested: { list: [1, 'two'] } } },
+      { type: 'Second', payload: { n: 2 } },
+    ];
     const outbox = [
       { kind: 'job' as const, payload: { queue: 'checks', name: 'check.run', jobId: `j1-${id}`, data: { n: 1 } } },
       { kind: 'timer' as const, payload: { event: { type: 'counter.bumped' }, delayMs: 60_000, timerId: `t1-${id}` } },
       { kind: 'job' as const, payload: { queue: 'checks', name: 'check.run', jobId: `j2-${id}`, data: { n: 2 } } },
     ];
-    const written = await withTenant(h.db, h.scope, (tx) => appendEventsAndOutbox(tx, { streamId: id, tenantId: h.scope.tenantId!, mode: 'test', events, outbox }));
+    const written = await withTenant(h.db, h.scope, (tx) =>
+      appendEventsAndOutbox(tx, { streamId: id, tenantId: h.scope.tenantId!, mode: 'test', events, outbox }),
+    );
     const storedEvents = await runtime.readEvents(h.scope, id, 0, 10);
     expect(written.events).toEqual(storedEvents);
-    const storedOutbox = await withSystem(h.db, (tx) => tx.any(sql.type(z.object({ id: z.number(), kind: z.string(), payload: z.unknown() }))`
-      SELECT id, kind, payload FROM outbox WHERE actor_id = ${id} ORDER BY id`));
+    const storedOutbox = await withSystem(h.db, (tx) =>
+      tx.any(sql.type(z.object({ id: z.number(), kind: z.string(), payload: z.unknown() }))`
+      SELECT id, kind, payload FROM outbox WHERE actor_id = ${id} ORDER BY id`),
+    );
     expect(written.outbox).toEqual(storedOutbox);
     expect(written.outbox.map((r) => r.kind)).toEqual(['publish', 'publish', 'job', 'timer', 'job']);
   });

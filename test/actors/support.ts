@@ -92,7 +92,12 @@ export async function startHarness(): Promise<Harness> {
   const prefix = `tastest:${randomBytes(4).toString('hex')}`;
   const queues = createQueues({ connection: REDIS, prefix });
   const published: StreamEvent[] = [];
-  const relay = createRelay({ db, queues: (name) => queues.named(name), publish: async (_stream, e) => void published.push(e), log: silentLog });
+  const relay = createRelay({
+    db,
+    queues: (name) => queues.named(name),
+    publish: async (_stream, e) => void published.push(e),
+    log: silentLog,
+  });
   const scope: TenantScope = { tenantId: await insertTenant(db, 'acme'), mode: 'test' };
   const otherScope: TenantScope = { tenantId: await insertTenant(db, 'globex'), mode: 'test' };
   const noted: Harness['noted'] = [];
@@ -113,7 +118,15 @@ export async function startHarness(): Promise<Harness> {
     });
 
   return {
-    db, prefix, queues, relay, published, scope, otherScope, noted, runtime,
+    db,
+    prefix,
+    queues,
+    relay,
+    published,
+    scope,
+    otherScope,
+    noted,
+    runtime,
     async count(table, column, id) {
       return db.oneFirst(sql.type(z.object({ n: z.number() }))`
         SELECT count(*)::int AS n FROM ${sql.identifier([table])} WHERE ${sql.identifier([column])} = ${id}`);

@@ -13,9 +13,20 @@ const tenant = randomUUID();
 
 function row(i: number, tenantId: string | null): AuditRecord {
   return {
-    audit_id: randomUUID(), occurred_at: new Date(Date.now() - 60_000 + i).toISOString(), tenant_id: tenantId, mode: tenantId ? 'live' : null,
-    principal: tenantId ? 'key:x' : 'anonymous', action: 'test', target_kind: null, target_id: null, status: 200, rule: null,
-    purpose: null, cost_amount: null, cost_currency: null, request_id: null,
+    audit_id: randomUUID(),
+    occurred_at: new Date(Date.now() - 60_000 + i).toISOString(),
+    tenant_id: tenantId,
+    mode: tenantId ? 'live' : null,
+    principal: tenantId ? 'key:x' : 'anonymous',
+    action: 'test',
+    target_kind: null,
+    target_id: null,
+    status: 200,
+    rule: null,
+    purpose: null,
+    cost_amount: null,
+    cost_currency: null,
+    request_id: null,
   };
 }
 
@@ -24,7 +35,10 @@ beforeAll(async () => {
   db = await createDb(clone.url);
   owner = await ownerClient(clone.url);
   await owner.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [tenant, 'chain']);
-  await appendAuditBatch(db, Array.from({ length: 30 }, (_, i) => row(i, i % 3 === 0 ? null : tenant)));
+  await appendAuditBatch(
+    db,
+    Array.from({ length: 30 }, (_, i) => row(i, i % 3 === 0 ? null : tenant)),
+  );
 });
 afterAll(async () => {
   await owner?.end();
@@ -37,10 +51,12 @@ describe('the audit hash chain', () => {
     const sealed = await Promise.all([sealAudit(db), sealAudit(db)]);
     expect(sealed.reduce((a, b) => a + b, 0)).toBe(30);
     const verdicts = await verifyAuditChains(db);
-    expect(verdicts).toEqual(expect.arrayContaining([
-      { chainKey: 'anonymous', rows: 10, brokenAt: null },
-      { chainKey: `${tenant}:live`, rows: 20, brokenAt: null },
-    ]));
+    expect(verdicts).toEqual(
+      expect.arrayContaining([
+        { chainKey: 'anonymous', rows: 10, brokenAt: null },
+        { chainKey: `${tenant}:live`, rows: 20, brokenAt: null },
+      ]),
+    );
     // The sealer's work list (000021) holds exactly what is still unchained: nothing, now.
     expect((await owner.query('SELECT count(*)::int AS n FROM audit_unsealed')).rows[0].n).toBe(0);
   });
@@ -48,21 +64,29 @@ describe('the audit hash chain', () => {
   it('a pass costs the same few statements however many calls it seals, and the chains it extends verify', async () => {
     const other = randomUUID();
     await owner.query('INSERT INTO tenants (id, name) VALUES ($1, $2)', [other, 'chain-count']);
-    await appendAuditBatch(db, Array.from({ length: 60 }, (_, i) => row(i, i % 2 === 0 ? other : tenant)));
+    await appendAuditBatch(
+      db,
+      Array.from({ length: 60 }, (_, i) => row(i, i % 2 === 0 ? other : tenant)),
+    );
     let statements = 0;
     const counting = new Proxy(db, {
       get(target, property, receiver) {
         if (property !== 'transaction') return Reflect.get(target, property, receiver);
-        return (handler: Parameters<Db['transaction']>[0]) => target.transaction((tx) => handler(new Proxy(tx, {
-          get(t, p, r) {
-            const value = Reflect.get(t, p, r);
-            if (typeof value !== 'function') return value;
-            return (...args: unknown[]) => {
-              statements += 1;
-              return (value as (...a: unknown[]) => unknown).apply(t, args);
-            };
-          },
-        })));
+        return (handler: Parameters<Db['transaction']>[0]) =>
+          target.transaction((tx) =>
+            handler(
+              new Proxy(tx, {
+                get(t, p, r) {
+                  const value = Reflect.get(t, p, r);
+                  if (typeof value !== 'function') return value;
+                  return (...args: unknown[]) => {
+                    statements += 1;
+                    return (value as (...a: unknown[]) => unknown).apply(t, args);
+                  };
+                },
+              }),
+            ),
+          );
       },
     });
     expect(await sealAudit(counting, 0)).toBe(60);
@@ -81,7 +105,9 @@ describe('the audit hash chain', () => {
   });
 
   it('changing any sealed row breaks the chain at that row', async () => {
-    const target = await owner.query(`SELECT audit_id, position FROM audit_chain WHERE chain_key = $1 AND position = 7`, [`${tenant}:live`]);
+    const target = await owner.query(`SELECT audit_id, position FROM audit_chain WHERE chain_key = $1 AND position = 7`, [
+      `${tenant}:live`,
+    ]);
     await owner.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
     await owner.query(`UPDATE audit_log SET status = 500 WHERE audit_id = $1`, [target.rows[0].audit_id]);
     await owner.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');

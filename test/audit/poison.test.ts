@@ -32,13 +32,29 @@ afterAll(async () => {
 });
 
 const row = (extra: Partial<AuditRecord> = {}): AuditRecord => ({
-  audit_id: randomUUID(), occurred_at: new Date().toISOString(), tenant_id: null, mode: null, principal: 'anonymous',
-  action: 'poison-test', target_kind: null, target_id: null, status: 200, rule: null, purpose: null,
-  cost_amount: null, cost_currency: null, request_id: null, ...extra,
+  audit_id: randomUUID(),
+  occurred_at: new Date().toISOString(),
+  tenant_id: null,
+  mode: null,
+  principal: 'anonymous',
+  action: 'poison-test',
+  target_kind: null,
+  target_id: null,
+  status: 200,
+  rule: null,
+  purpose: null,
+  cost_amount: null,
+  cost_currency: null,
+  request_id: null,
+  ...extra,
 });
 
 async function post(path: string, key: string, raw: string) {
-  const res = await fetch(`${ts.base}${path}`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: raw });
+  const res = await fetch(`${ts.base}${path}`, {
+    method: 'POST',
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    body: raw,
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -82,8 +98,13 @@ describe('the audit writer', () => {
     const bad = row({ target_id: 'bad\u0000id' });
     const [whereGood, whereBad] = await Promise.all([writer.append(good), writer.append(bad)]);
     expect([whereGood, whereBad]).toEqual(['db', 'db']);
-    const stored = await owner.query('SELECT audit_id, target_id FROM audit_log WHERE audit_id = ANY($1) ORDER BY target_id', [[good.audit_id, bad.audit_id]]);
-    expect(stored.rows).toEqual([{ audit_id: bad.audit_id, target_id: 'badid' }, { audit_id: good.audit_id, target_id: 'fine' }]);
+    const stored = await owner.query('SELECT audit_id, target_id FROM audit_log WHERE audit_id = ANY($1) ORDER BY target_id', [
+      [good.audit_id, bad.audit_id],
+    ]);
+    expect(stored.rows).toEqual([
+      { audit_id: bad.audit_id, target_id: 'badid' },
+      { audit_id: good.audit_id, target_id: 'fine' },
+    ]);
     await writer.close();
   });
 });
@@ -99,7 +120,9 @@ describe('the audit spool replay', () => {
     const spool = createAuditSpool(dir);
     expect(await spool.replay((rows) => appendAuditBatch(db, rows))).toBe(2);
     expect(await spool.quarantined()).toBe(2);
-    const stored = await owner.query('SELECT count(*)::int AS n FROM audit_log WHERE audit_id = ANY($1)', [[first.audit_id, last.audit_id]]);
+    const stored = await owner.query('SELECT count(*)::int AS n FROM audit_log WHERE audit_id = ANY($1)', [
+      [first.audit_id, last.audit_id],
+    ]);
     expect(stored.rows[0].n).toBe(2);
   });
 
@@ -118,7 +141,9 @@ describe('the audit append door (000011)', () => {
     try {
       await client.query('BEGIN');
       await client.query(`SELECT set_config('role', 'tas_service', true)`);
-      await expect(client.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])])).rejects.toThrow(/permission denied/);
+      await expect(
+        client.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])]),
+      ).rejects.toThrow(/permission denied/);
       await client.query('ROLLBACK');
     } finally {
       await client.query('ROLLBACK');
@@ -128,7 +153,9 @@ describe('the audit append door (000011)', () => {
     try {
       await system.query('BEGIN');
       await system.query(`SELECT set_config('role', 'tas_system', true), set_config('tas.tenant_id', $1, true)`, [tenantA]);
-      await expect(system.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])])).rejects.toThrow(/another tenant/);
+      await expect(
+        system.query('SELECT tas_audit_append($1::jsonb)', [JSON.stringify([row({ tenant_id: randomUUID() })])]),
+      ).rejects.toThrow(/another tenant/);
     } finally {
       await system.query('ROLLBACK');
       await system.end();

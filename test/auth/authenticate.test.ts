@@ -36,7 +36,16 @@ afterAll(async () => {
 async function mintKey(): Promise<{ token: string; keyId: string }> {
   const { token, keyId } = generateKey('test');
   const salt = newSalt();
-  await insertKey(db, { id: keyId, tenantId, mode: 'test', name: 'k', scopes: ['inquiries'], salt, hash: hashKey(PEPPER, salt, token), expiresAt: null });
+  await insertKey(db, {
+    id: keyId,
+    tenantId,
+    mode: 'test',
+    name: 'k',
+    scopes: ['inquiries'],
+    salt,
+    hash: hashKey(PEPPER, salt, token),
+    expiresAt: null,
+  });
   return { token, keyId };
 }
 

@@ -13,7 +13,11 @@ afterAll(async () => ts?.stop());
 const json = { 'content-type': 'application/json' };
 
 async function mint(adminKey: string, body: Record<string, unknown>) {
-  const res = await fetch(`${ts.base}/v1/admin/keys`, { method: 'POST', headers: { ...bearer(adminKey), ...json }, body: JSON.stringify(body) });
+  const res = await fetch(`${ts.base}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { ...bearer(adminKey), ...json },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -56,7 +60,12 @@ describe('keys through the API', () => {
   });
 
   it('an expired key gets 401', async () => {
-    const { body } = await mint(ts.tenant.keys.test_admin, { name: 'expiring', scopes: ['registry'], mode: 'test', expires_at: new Date(Date.now() + 1200).toISOString() });
+    const { body } = await mint(ts.tenant.keys.test_admin, {
+      name: 'expiring',
+      scopes: ['registry'],
+      mode: 'test',
+      expires_at: new Date(Date.now() + 1200).toISOString(),
+    });
     expect(await health(body.secret)).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await health(body.secret)).toBe(401);
@@ -105,14 +114,22 @@ describe('GET /v1/admin/keys', () => {
     const gone = await mint(ts.tenant.keys.test_admin, { name: 'to-revoke', scopes: ['registry'], mode: 'test' });
     await fetch(`${ts.base}/v1/admin/keys/${gone.body.key_id}`, { method: 'DELETE', headers: bearer(ts.tenant.keys.test_admin) });
     const other = await ts.provision('someone-else');
-    await fetch(`${ts.base}/v1/admin/keys`, { method: 'POST', headers: { ...bearer(other.keys.test_admin), ...json }, body: JSON.stringify({ name: 'theirs', scopes: ['registry'], mode: 'test' }) });
+    await fetch(`${ts.base}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { ...bearer(other.keys.test_admin), ...json },
+      body: JSON.stringify({ name: 'theirs', scopes: ['registry'], mode: 'test' }),
+    });
 
     const res = await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test_admin) });
     expect(res.status).toBe(200);
     const text = await res.text();
     const keys = KeySummaryList.parse(JSON.parse(text));
     expect(keys.find((k) => k.key_id === minted.body.key_id)).toMatchObject({
-      name: 'listed', scopes: ['inquiries', 'registry'], mode: 'test', prefix: minted.body.prefix, revoked_at: null,
+      name: 'listed',
+      scopes: ['inquiries', 'registry'],
+      mode: 'test',
+      prefix: minted.body.prefix,
+      revoked_at: null,
     });
     expect(keys.find((k) => k.key_id === gone.body.key_id)?.revoked_at).not.toBeNull();
     expect(keys.every((k) => k.mode === 'test')).toBe(true);
@@ -127,9 +144,14 @@ describe('GET /v1/admin/keys', () => {
 });
 
 describe('key use and rotation (issue 18)', () => {
-  const keys = async () => KeySummaryList.parse(await (await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test_admin) })).json());
+  const keys = async () =>
+    KeySummaryList.parse(await (await fetch(`${ts.base}/v1/admin/keys`, { headers: bearer(ts.tenant.keys.test_admin) })).json());
   const rotate = (keyId: string, body: Record<string, unknown>, admin = ts.tenant.keys.test_admin) =>
-    fetch(`${ts.base}/v1/admin/keys/${keyId}/rotate`, { method: 'POST', headers: { ...bearer(admin), ...json }, body: JSON.stringify(body) });
+    fetch(`${ts.base}/v1/admin/keys/${keyId}/rotate`, {
+      method: 'POST',
+      headers: { ...bearer(admin), ...json },
+      body: JSON.stringify(body),
+    });
 
   it('a key used to call shows when it was last used; one never used shows null', async () => {
     const used = await mint(ts.tenant.keys.test_admin, { name: 'used', scopes: ['registry'], mode: 'test' });

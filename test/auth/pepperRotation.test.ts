@@ -26,7 +26,12 @@ const NEW = randomBytes(24).toString('hex');
 
 describe('the pepper at start-up', () => {
   it('is refused when it is the development one and NODE_ENV does not say development or test', () => {
-    for (const env of [{}, { NODE_ENV: 'production' }, { NODE_ENV: 'production', TAS_KEY_PEPPER: DEV_PEPPER }, { TAS_KEY_PEPPER: DEV_PEPPER }]) {
+    for (const env of [
+      {},
+      { NODE_ENV: 'production' },
+      { NODE_ENV: 'production', TAS_KEY_PEPPER: DEV_PEPPER },
+      { TAS_KEY_PEPPER: DEV_PEPPER },
+    ]) {
       expect(() => loadConfig(env), JSON.stringify(Object.keys(env))).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(/refusing to start on the public development key pepper: set TAS_KEY_PEPPER/);
     }
@@ -35,7 +40,10 @@ describe('the pepper at start-up', () => {
   it('is accepted in explicit development and test, and when it is set; the previous one joins the keyring', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).keyring).toEqual({ current: DEV_PEPPER, previous: null });
     expect(loadConfig({ NODE_ENV: 'development' }).keyPepper).toBe(DEV_PEPPER);
-    expect(loadConfig({ NODE_ENV: 'production', TAS_KEY_PEPPER: NEW, TAS_KEY_PEPPER_PREVIOUS: OLD }).keyring).toEqual({ current: NEW, previous: OLD });
+    expect(loadConfig({ NODE_ENV: 'production', TAS_KEY_PEPPER: NEW, TAS_KEY_PEPPER_PREVIOUS: OLD }).keyring).toEqual({
+      current: NEW,
+      previous: OLD,
+    });
   });
 });
 
@@ -81,7 +89,10 @@ describe('tas keys rotate-pepper', () => {
   });
 
   async function insertEndpoint(sealed: Buffer, id = randomUUID()): Promise<string> {
-    await owner.query(`INSERT INTO webhook_endpoints (id, tenant_id, mode, url, event_types, secret_sealed) VALUES ($1, $2, 'test', 'https://example.com/h', '{assessment.revised}', $3)`, [id, tenantId, sealed]);
+    await owner.query(
+      `INSERT INTO webhook_endpoints (id, tenant_id, mode, url, event_types, secret_sealed) VALUES ($1, $2, 'test', 'https://example.com/h', '{assessment.revised}', $3)`,
+      [id, tenantId, sealed],
+    );
     return id;
   }
 
@@ -93,7 +104,16 @@ describe('tas keys rotate-pepper', () => {
     // Made under the old pepper: a key hashed before derivation per purpose, one hashed after, a secret of each seal layout, the export key.
     const legacy = generateKey('test');
     const salt = newSalt();
-    await insertKey(db, { id: legacy.keyId, tenantId, mode: 'test', name: 'legacy', scopes: ['inquiries'], salt, hash: legacyHashKey(OLD, salt, legacy.token), expiresAt: null });
+    await insertKey(db, {
+      id: legacy.keyId,
+      tenantId,
+      mode: 'test',
+      name: 'legacy',
+      scopes: ['inquiries'],
+      salt,
+      hash: legacyHashKey(OLD, salt, legacy.token),
+      expiresAt: null,
+    });
     const derived = await mintKey(db, OLD, { tenantId, mode: 'test', name: 'derived', scopes: ['inquiries'] });
     expect(await pepperKidOf(derived.keyId)).toBe(pepperId(OLD));
     const secrets = [generateWebhookSecret(), generateWebhookSecret()];
@@ -104,10 +124,19 @@ describe('tas keys rotate-pepper', () => {
 
     const ring = { current: NEW, previous: OLD };
     const report = await rotatePepper(db, ring);
-    expect(report).toEqual({ pepperId: pepperId(NEW), webhookSecrets: { resealed: 2, current: 0 }, exportKeys: { resealed: 1, current: 0 }, apiKeysWaiting: 2, unopenable: [] });
+    expect(report).toEqual({
+      pepperId: pepperId(NEW),
+      webhookSecrets: { resealed: 2, current: 0 },
+      exportKeys: { resealed: 1, current: 0 },
+      apiKeysWaiting: 2,
+      unopenable: [],
+    });
 
     // Sealed material now opens under the new pepper alone, to the same secrets and key.
-    const rows = (await owner.query(`SELECT id, secret_sealed FROM webhook_endpoints WHERE tenant_id = $1`, [tenantId])).rows as { id: string; secret_sealed: Buffer }[];
+    const rows = (await owner.query(`SELECT id, secret_sealed FROM webhook_endpoints WHERE tenant_id = $1`, [tenantId])).rows as {
+      id: string;
+      secret_sealed: Buffer;
+    }[];
     for (const [i, id] of ids.entries()) {
       const row = rows.find((r) => r.id === id)!;
       expect(openSecret(NEW, row.secret_sealed, { tenantId, endpointId: id })).toBe(secrets[i]);
@@ -115,7 +144,9 @@ describe('tas keys rotate-pepper', () => {
     }
     const reopened = await activeKey(db, NEW);
     expect(reopened.kid).toBe(exportKey.kid);
-    expect(reopened.privateKey.export({ format: 'der', type: 'pkcs8' }).equals(exportKey.privateKey.export({ format: 'der', type: 'pkcs8' }))).toBe(true);
+    expect(
+      reopened.privateKey.export({ format: 'der', type: 'pkcs8' }).equals(exportKey.privateKey.export({ format: 'der', type: 'pkcs8' })),
+    ).toBe(true);
 
     // Both API keys verify while the ring holds the old pepper, and are hashed again under the new one on that use.
     const rotating = createAuthenticator({ db, pepper: ring });
@@ -125,11 +156,18 @@ describe('tas keys rotate-pepper', () => {
     await expect.poll(() => pepperKidOf(derived.keyId)).toBe(pepperId(NEW));
 
     // The old pepper can go: nothing waits on it, the new pepper alone verifies both keys, the old alone neither.
-    expect(await rotatePepper(db, ring)).toMatchObject({ webhookSecrets: { resealed: 0, current: 2 }, exportKeys: { resealed: 0, current: 1 }, apiKeysWaiting: 0 });
+    expect(await rotatePepper(db, ring)).toMatchObject({
+      webhookSecrets: { resealed: 0, current: 2 },
+      exportKeys: { resealed: 0, current: 1 },
+      apiKeysWaiting: 0,
+    });
     const after = createAuthenticator({ db, pepper: NEW });
     expect((await after.authenticate(`Bearer ${legacy.token}`)).ok).toBe(true);
     expect((await after.authenticate(`Bearer ${derived.token}`)).ok).toBe(true);
-    expect(await createAuthenticator({ db, pepper: OLD }).authenticate(`Bearer ${derived.token}`)).toEqual({ ok: false, reason: 'unknown' });
+    expect(await createAuthenticator({ db, pepper: OLD }).authenticate(`Bearer ${derived.token}`)).toEqual({
+      ok: false,
+      reason: 'unknown',
+    });
   });
 
   it('names a row no pepper of the ring opens, and leaves it as it was', async () => {

@@ -33,7 +33,11 @@ async function endedAfter(reader: ReadableStreamDefaultReader<Uint8Array>, since
 
 describe('revoking a key closes its streams', () => {
   it('a minted key opens an SSE stream; DELETE the key: the stream ends within a second and the next call is 401', async () => {
-    const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, { name: 'watcher', scopes: ['monitors'], mode: 'test' });
+    const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, {
+      name: 'watcher',
+      scopes: ['monitors'],
+      mode: 'test',
+    });
     expect(minted.status).toBe(201);
     const key = minted.body.secret as string;
     const monitor = await call(ts, 'POST', '/v1/monitors', key, { ...WATCH, cadence_seconds: 3600, triggers: { label_change: true } });

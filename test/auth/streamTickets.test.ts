@@ -48,13 +48,21 @@ async function rest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<st
 
 async function watcher(service: TestService, expiresAt?: string) {
   const minted = await call(service, 'POST', '/v1/admin/keys', service.tenant.keys.test_admin, {
-    name: 'page', scopes: ['monitors'], mode: 'test', ...(expiresAt ? { expires_at: expiresAt } : {}),
+    name: 'page',
+    scopes: ['monitors'],
+    mode: 'test',
+    ...(expiresAt ? { expires_at: expiresAt } : {}),
   });
   expect(minted.status).toBe(201);
   const key = minted.body.secret as string;
   const monitor = await call(service, 'POST', '/v1/monitors', key, { ...WATCH, cadence_seconds: 3600, triggers: { label_change: true } });
   expect(monitor.status).toBe(201);
-  return { key, keyId: minted.body.key_id as string, monitorId: monitor.body.monitor_id as string, eventsUrl: monitor.body.events_url as string };
+  return {
+    key,
+    keyId: minted.body.key_id as string,
+    monitorId: monitor.body.monitor_id as string,
+    eventsUrl: monitor.body.events_url as string,
+  };
 }
 
 async function ticketFor(service: TestService, key: string, monitorId: string) {
@@ -96,11 +104,15 @@ describe('stream tickets', () => {
     await expired.arrayBuffer();
   });
 
-  it('a ticket for a stream of another tenant is not minted (404), and a key without the stream\'s scope gets 403', async () => {
+  it("a ticket for a stream of another tenant is not minted (404), and a key without the stream's scope gets 403", async () => {
     const w = await watcher(ts);
     const stranger = await ts.provision('stranger');
     expect((await ticketFor(ts, stranger.keys.test, w.monitorId)).status).toBe(404);
-    const narrow = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, { name: 'narrow', scopes: ['inquiries'], mode: 'test' });
+    const narrow = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, {
+      name: 'narrow',
+      scopes: ['inquiries'],
+      mode: 'test',
+    });
     expect((await ticketFor(ts, narrow.body.secret, w.monitorId)).status).toBe(403);
   });
 
@@ -135,7 +147,7 @@ describe('an API key in the URL', () => {
   });
 });
 
-describe('a stream outlives neither its key\'s revocation nor its expiry', () => {
+describe("a stream outlives neither its key's revocation nor its expiry", () => {
   it('given a revocation written to the database with no message on the bus, then the stream ends within the re-check, saying why', async () => {
     const w = await watcher(ts);
     const res = await fetch((await ticketFor(ts, w.key, w.monitorId)).body.events_url);

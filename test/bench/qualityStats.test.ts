@@ -17,7 +17,7 @@ describe('the quality bench arithmetic', () => {
     expect(wilson(0, 0)).toEqual([0, 1]);
   });
 
-  it('likelihood ratio: the ratio of shares, read in the fact\'s direction, with a Katz interval around it', () => {
+  it("likelihood ratio: the ratio of shares, read in the fact's direction, with a Katz interval around it", () => {
     const counts = { badWith: 60, bad: 100, goodWith: 6, good: 100 };
     const weakens = likelihoodRatio(counts, 'weakens');
     expect(weakens.lr).toBeCloseTo(10, 6);
@@ -28,10 +28,10 @@ describe('the quality bench arithmetic', () => {
     expect(supports.lr).toBeCloseTo(0.1, 6);
   });
 
-  it('likelihood ratio: a fact never seen on good subjects stays finite (Haldane\'s half)', () => {
+  it("likelihood ratio: a fact never seen on good subjects stays finite (Haldane's half)", () => {
     const r = likelihoodRatio({ badWith: 40, bad: 100, goodWith: 0, good: 100 }, 'weakens');
     expect(Number.isFinite(r.lr)).toBe(true);
-    expect(r.lr).toBeCloseTo((40.5 / 101) / (0.5 / 101), 6);
+    expect(r.lr).toBeCloseTo(40.5 / 101 / (0.5 / 101), 6);
     expect(r.low).toBeGreaterThan(6);
   });
 
@@ -60,9 +60,19 @@ describe('the quality bench arithmetic', () => {
     expect(s).toEqual({ right: 2, wrong: 1, n: 4 });
   });
 
-  it('calibration: a band is honest when the observed share\'s interval meets its mean interval', () => {
-    const honest = Array.from({ length: 20 }, (_, i) => ({ label: i < 4 ? ('good' as const) : ('bad' as const), score: 14, low: 1, high: 38 }));
-    const overconfident = Array.from({ length: 20 }, (_, i) => ({ label: i < 18 ? ('good' as const) : ('bad' as const), score: 14, low: 1, high: 38 }));
+  it("calibration: a band is honest when the observed share's interval meets its mean interval", () => {
+    const honest = Array.from({ length: 20 }, (_, i) => ({
+      label: i < 4 ? ('good' as const) : ('bad' as const),
+      score: 14,
+      low: 1,
+      high: 38,
+    }));
+    const overconfident = Array.from({ length: 20 }, (_, i) => ({
+      label: i < 18 ? ('good' as const) : ('bad' as const),
+      score: 14,
+      low: 1,
+      high: 38,
+    }));
     expect(calibration(honest)).toMatchObject([{ band: '10-19', n: 20, good: 4, share: 20, honest: true }]);
     expect(calibration(overconfident)).toMatchObject([{ band: '10-19', n: 20, good: 18, honest: false }]);
     expect(calibration([{ label: 'good', score: 100, low: 90, high: 100 }])[0]!.band).toBe('90-100');

@@ -38,14 +38,28 @@ beforeAll(async () => {
   owner = await ownerClient(ts.dbUrl);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   [allowed, other] = [await pageOrigin(), await pageOrigin()];
   const policy = await fetch(`${ts.base}/v1/admin/policies`, {
-    method: 'POST', headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
     body: JSON.stringify({
-      allowed_purposes: ['fraud_prevention'], allowed_intents: ['pre_transaction'], render_ceiling: 'template', show_findings: true,
-      allowed_origins: [allowed], rules: [],
+      allowed_purposes: ['fraud_prevention'],
+      allowed_intents: ['pre_transaction'],
+      render_ceiling: 'template',
+      show_findings: true,
+      allowed_origins: [allowed],
+      rules: [],
     }),
   });
   expect(policy.status).toBe(201);
@@ -63,15 +77,28 @@ async function postFrom(origin: string, key: string) {
   const page = await browser.newPage();
   try {
     await page.goto(origin);
-    return await page.evaluate(async ({ api, k, body }) => {
-      try {
-        const res = await fetch(`${api}/v1/inquiries`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body });
-        const json = (await res.json()) as { assessment?: { score?: number } };
-        return { status: res.status, auditId: res.headers.get('x-service-audit-id'), rateLimit: res.headers.get('ratelimit'), score: json.assessment?.score, error: null };
-      } catch (error) {
-        return { status: null, auditId: null, rateLimit: null, score: null, error: String(error) };
-      }
-    }, { api: ts.base, k: key, body: JSON.stringify(EMAIL_AND_PHONE) });
+    return await page.evaluate(
+      async ({ api, k, body }) => {
+        try {
+          const res = await fetch(`${api}/v1/inquiries`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' },
+            body,
+          });
+          const json = (await res.json()) as { assessment?: { score?: number } };
+          return {
+            status: res.status,
+            auditId: res.headers.get('x-service-audit-id'),
+            rateLimit: res.headers.get('ratelimit'),
+            score: json.assessment?.score,
+            error: null,
+          };
+        } catch (error) {
+          return { status: null, auditId: null, rateLimit: null, score: null, error: String(error) };
+        }
+      },
+      { api: ts.base, k: key, body: JSON.stringify(EMAIL_AND_PHONE) },
+    );
   } finally {
     await page.close();
   }
@@ -88,18 +115,37 @@ describe('a browser app on another origin', () => {
   });
 
   it('given its origin in the policy, then it follows an event stream with a one-time ticket', async () => {
-    const inquiry = await fetch(`${ts.base}/v1/inquiries`, { method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' }, body: JSON.stringify(EMAIL_AND_PHONE) });
+    const inquiry = await fetch(`${ts.base}/v1/inquiries`, {
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
+      body: JSON.stringify(EMAIL_AND_PHONE),
+    });
     const id = ((await inquiry.json()) as { inquiry_id: string }).inquiry_id;
     const minted = await fetch(`${ts.base}/v1/inquiries/${id}/events/tickets`, { method: 'POST', headers: bearer(ts.tenant.keys.test) });
     const { events_url: eventsUrl } = (await minted.json()) as { events_url: string };
     const page = await browser.newPage();
     await page.goto(allowed);
-    const type = await page.evaluate(async ({ url }) => new Promise<string>((resolve, reject) => {
-      const es = new EventSource(url);
-      const timer = setTimeout(() => { es.close(); reject(new Error('no event')); }, 10_000);
-      es.addEventListener('AssessmentIssued', () => { clearTimeout(timer); es.close(); resolve('AssessmentIssued'); });
-      es.onerror = () => { clearTimeout(timer); es.close(); reject(new Error('stream refused')); };
-    }), { url: eventsUrl });
+    const type = await page.evaluate(
+      async ({ url }) =>
+        new Promise<string>((resolve, reject) => {
+          const es = new EventSource(url);
+          const timer = setTimeout(() => {
+            es.close();
+            reject(new Error('no event'));
+          }, 10_000);
+          es.addEventListener('AssessmentIssued', () => {
+            clearTimeout(timer);
+            es.close();
+            resolve('AssessmentIssued');
+          });
+          es.onerror = () => {
+            clearTimeout(timer);
+            es.close();
+            reject(new Error('stream refused'));
+          };
+        }),
+      { url: eventsUrl },
+    );
     await page.close();
     expect(type).toBe('AssessmentIssued');
   });
@@ -109,7 +155,10 @@ describe('a browser app on another origin', () => {
     const seen = await postFrom(other, ts.tenant.keys.test);
     expect(seen).toMatchObject({ status: null, score: null });
     expect(seen.error).toMatch(/TypeError/);
-    const refused = await owner.query(`SELECT status, rule FROM audit_log WHERE tenant_id = $1 AND action = 'createInquiry' ORDER BY seq DESC LIMIT 1`, [ts.tenant.tenant_id]);
+    const refused = await owner.query(
+      `SELECT status, rule FROM audit_log WHERE tenant_id = $1 AND action = 'createInquiry' ORDER BY seq DESC LIMIT 1`,
+      [ts.tenant.tenant_id],
+    );
     expect(refused.rows[0]).toEqual({ status: 403, rule: 'O01' });
     const after = await owner.query(`SELECT count(*)::int AS n FROM inquiries WHERE tenant_id = $1`, [ts.tenant.tenant_id]);
     expect(after.rows[0].n).toBe(before.rows[0].n);
@@ -117,7 +166,8 @@ describe('a browser app on another origin', () => {
 
   it('answers a preflight with the methods of the path and the headers it reads, and open operations to anyone', async () => {
     const preflight = await fetch(`${ts.base}/v1/inquiries`, {
-      method: 'OPTIONS', headers: { origin: other, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      method: 'OPTIONS',
+      headers: { origin: other, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(other);

@@ -18,7 +18,16 @@ beforeAll(async () => {
   ts = await startTestService({ TAS_PROVIDERS_FILE: providersFile(provider.url, 'Browser Test Provider', 5000) });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -33,29 +42,45 @@ describe('browser EventSource', () => {
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 300 } });
     expect(r.body.status).toBe('preliminary');
     // The page's backend mints the ticket with its key; the page sees only the ticket.
-    const minted = await fetch(`${ts.base}/v1/inquiries/${r.body.inquiry_id}/events/tickets`, { method: 'POST', headers: bearer(ts.tenant.keys.test) });
+    const minted = await fetch(`${ts.base}/v1/inquiries/${r.body.inquiry_id}/events/tickets`, {
+      method: 'POST',
+      headers: bearer(ts.tenant.keys.test),
+    });
     expect(minted.status).toBe(201);
     const { events_url: url } = (await minted.json()) as { events_url: string };
     const page = await browser.newPage();
     await page.goto(`${ts.base}/healthz`);
-    const types = await page.evaluate(async ({ url: u }) => new Promise<string[]>((resolve, reject) => {
-      const seen: string[] = [];
-      const es = new EventSource(u);
-      const timer = setTimeout(() => { es.close(); reject(new Error(`timed out after ${seen.join(',')}`)); }, 10_000);
-      for (const t of ['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']) {
-        es.addEventListener(t, () => {
-          seen.push(t);
-          if (t === 'InquiryConcluded') { clearTimeout(timer); es.close(); resolve(seen); }
-        });
-      }
-    }), { url });
+    const types = await page.evaluate(
+      async ({ url: u }) =>
+        new Promise<string[]>((resolve, reject) => {
+          const seen: string[] = [];
+          const es = new EventSource(u);
+          const timer = setTimeout(() => {
+            es.close();
+            reject(new Error(`timed out after ${seen.join(',')}`));
+          }, 10_000);
+          for (const t of ['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']) {
+            es.addEventListener(t, () => {
+              seen.push(t);
+              if (t === 'InquiryConcluded') {
+                clearTimeout(timer);
+                es.close();
+                resolve(seen);
+              }
+            });
+          }
+        }),
+      { url },
+    );
     expect(types).toEqual(['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']);
   });
 
   it('a wrong ticket, and any key in access_token, are refused with 401', async () => {
     const wrong = await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/events?ticket=tst_nope`);
     expect(wrong.status).toBe(401);
-    const key = await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/events?access_token=${encodeURIComponent(ts.tenant.keys.test)}`);
+    const key = await fetch(
+      `${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee/events?access_token=${encodeURIComponent(ts.tenant.keys.test)}`,
+    );
     expect(key.status).toBe(401);
   });
 });

@@ -13,7 +13,16 @@ beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -44,7 +53,8 @@ describe('the first pages', () => {
     await page.goto(`${ts.base}/`);
     const hrefs = await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(expect.arrayContaining(['/docs', '/console', '/examples/session', '/healthz', '/v1/registry/purposes']));
-    for (const href of hrefs.filter((h): h is string => h !== null && !h.startsWith('/v1/'))) expect((await fetch(`${ts.base}${href}`)).status, href).toBe(200);
+    for (const href of hrefs.filter((h): h is string => h !== null && !h.startsWith('/v1/')))
+      expect((await fetch(`${ts.base}${href}`)).status, href).toBe(200);
     // The registry listings need a key: without one, the problem document says so.
     expect((await fetch(`${ts.base}/v1/registry/purposes`)).status).toBe(401);
     await page.close();

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { calibrationReports, outcomeValue, reliabilitySvg, type ScoredOutcome } from '../../src/calibration/report.js';
 
-const at = (score: number, outcome: string, version = 'trust-method/1'): ScoredOutcome => ({ methodology_version: version, score, low: Math.max(0, score - 20), high: Math.min(100, score + 20), outcome });
+const at = (score: number, outcome: string, version = 'trust-method/1'): ScoredOutcome => ({
+  methodology_version: version,
+  score,
+  low: Math.max(0, score - 20),
+  high: Math.min(100, score + 20),
+  outcome,
+});
 
 describe('calibration', () => {
-  it.each([['repaid', 1], ['settled', 1], ['confirmed', 1], ['defaulted', 0], ['reversed', 0], ['exposed', 0], ['closed_finding', null], ['other', null]])('%s scores as %s', (kind, value) => {
+  it.each([
+    ['repaid', 1],
+    ['settled', 1],
+    ['confirmed', 1],
+    ['defaulted', 0],
+    ['reversed', 0],
+    ['exposed', 0],
+    ['closed_finding', null],
+    ['other', null],
+  ])('%s scores as %s', (kind, value) => {
     expect(outcomeValue(kind)).toBe(value);
   });
 
@@ -24,8 +39,15 @@ describe('calibration', () => {
   });
 
   it('reports each methodology version on its own and skips unscored outcomes', () => {
-    const reports = calibrationReports([at(50, 'repaid', 'trust-method/1'), at(50, 'other', 'trust-method/1'), at(30, 'defaulted', 'trust-method/2')]);
-    expect(reports.map((r) => [r.methodology_version, r.outcomes])).toEqual([['trust-method/1', 1], ['trust-method/2', 1]]);
+    const reports = calibrationReports([
+      at(50, 'repaid', 'trust-method/1'),
+      at(50, 'other', 'trust-method/1'),
+      at(30, 'defaulted', 'trust-method/2'),
+    ]);
+    expect(reports.map((r) => [r.methodology_version, r.outcomes])).toEqual([
+      ['trust-method/1', 1],
+      ['trust-method/2', 1],
+    ]);
   });
 
   it('draws a reliability plot with one dot per non-empty bin', () => {

@@ -1,6 +1,15 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { manifestBytes, MANIFEST, packBundle, SIGNATURE, unpackBundle, verifyBundle, type BundleFile, type Jwks } from '../../src/cases/export/bundle.js';
+import {
+  manifestBytes,
+  MANIFEST,
+  packBundle,
+  SIGNATURE,
+  unpackBundle,
+  verifyBundle,
+  type BundleFile,
+  type Jwks,
+} from '../../src/cases/export/bundle.js';
 
 /**
  * The evidentiary bundle as a pure function (DESIGN.md section 3): what is
@@ -10,9 +19,22 @@ import { manifestBytes, MANIFEST, packBundle, SIGNATURE, unpackBundle, verifyBun
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const KID = 'ek_test_key_0001';
 const KEYS: Jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: KID, use: 'sig', alg: 'EdDSA' } as Jwks['keys'][number]] };
-const FILES: BundleFile[] = ['README.md', 'case.json', 'timeline.json', 'graph.json', 'assessments.json', 'observations.json', 'material.json', 'audit.json']
-  .map((name, i) => ({ name, bytes: Buffer.from(`{"file":"${name}","n":${i}}\n`) }));
-const HEAD = { kid: KID, case_id: '7b0a7c7e-0000-4000-8000-000000000001', export_id: '7b0a7c7e-0000-4000-8000-000000000002', created_at: '2026-11-25T00:00:00.000Z' };
+const FILES: BundleFile[] = [
+  'README.md',
+  'case.json',
+  'timeline.json',
+  'graph.json',
+  'assessments.json',
+  'observations.json',
+  'material.json',
+  'audit.json',
+].map((name, i) => ({ name, bytes: Buffer.from(`{"file":"${name}","n":${i}}\n`) }));
+const HEAD = {
+  kid: KID,
+  case_id: '7b0a7c7e-0000-4000-8000-000000000001',
+  export_id: '7b0a7c7e-0000-4000-8000-000000000002',
+  created_at: '2026-11-25T00:00:00.000Z',
+};
 
 async function bundleOf(files: BundleFile[], tamper?: (manifest: Buffer, signature: Buffer) => [Buffer, Buffer]): Promise<Buffer> {
   const manifest = manifestBytes(FILES, HEAD);
@@ -31,7 +53,9 @@ describe('the evidentiary bundle', () => {
   it('given a packed bundle, then it verifies with the published key and lists every file with its hash and size', async () => {
     const result = await verifyBundle(await bundleOf(FILES), KEYS);
     expect(result).toMatchObject({ ok: true, problems: [] });
-    expect(result.manifest!.files).toEqual(FILES.map((f) => ({ name: f.name, sha256: createHash('sha256').update(f.bytes).digest('hex'), size: f.bytes.length })));
+    expect(result.manifest!.files).toEqual(
+      FILES.map((f) => ({ name: f.name, sha256: createHash('sha256').update(f.bytes).digest('hex'), size: f.bytes.length })),
+    );
     const { files } = await unpackBundle(await bundleOf(FILES));
     expect([...files.keys()]).toEqual([...FILES.map((f) => f.name), MANIFEST, SIGNATURE]);
   });
@@ -58,7 +82,10 @@ describe('the evidentiary bundle', () => {
     expect(removed.problems).toEqual(['audit.json: listed in the manifest but missing']);
     const added = await verifyBundle(await bundleOf([...FILES, { name: 'extra.json', bytes: Buffer.from('{}') }]), KEYS);
     expect(added.problems).toEqual(['extra.json: not listed in the manifest']);
-    const truncated = await verifyBundle(await bundleOf(FILES.map((f) => (f.name === 'graph.json' ? { name: f.name, bytes: f.bytes.subarray(1) } : f))), KEYS);
+    const truncated = await verifyBundle(
+      await bundleOf(FILES.map((f) => (f.name === 'graph.json' ? { name: f.name, bytes: f.bytes.subarray(1) } : f))),
+      KEYS,
+    );
     expect(truncated.problems).toEqual([`graph.json: ${FILES[3]!.bytes.length - 1} bytes, the manifest says ${FILES[3]!.bytes.length}`]);
   });
 

@@ -18,7 +18,9 @@ afterAll(async () => {
 
 async function call(method: 'GET' | 'POST', path: string, key: string, body?: unknown) {
   const res = await fetch(`${ts.base}${path}`, {
-    method, headers: { ...bearer(key), 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    method,
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
@@ -26,7 +28,9 @@ async function call(method: 'GET' | 'POST', path: string, key: string, body?: un
 
 async function openCase(title: string, key = ts.tenant.keys.live): Promise<string> {
   const res = await call('POST', '/v1/cases', key, {
-    title, purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-2026-38', issued_by: 'District Court' },
+    title,
+    purpose: 'investigation',
+    authorization: { kind: 'court_order', reference: 'CO-2026-38', issued_by: 'District Court' },
   });
   expect(res.status).toBe(201);
   return res.body.case_id;

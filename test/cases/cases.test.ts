@@ -29,7 +29,11 @@ afterAll(async () => {
 const json = (key: string) => ({ ...bearer(key), 'content-type': 'application/json' });
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown, key = ts.tenant.keys.live) {
-  const res = await fetch(`${ts.base}${path}`, { method, headers: json(key), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${ts.base}${path}`, {
+    method,
+    headers: json(key),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, auditId: res.headers.get('x-service-audit-id') };
 }
@@ -56,11 +60,18 @@ function listen(caseId: string, count: number, key = ts.tenant.keys.live): { rea
     const es = new EventSource(`${ts.base}/v1/cases/${caseId}/events`, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(key) } }),
     });
-    const timer = setTimeout(() => { es.close(); reject(new Error(`got ${got.length} of ${count} events`)); }, 10_000);
+    const timer = setTimeout(() => {
+      es.close();
+      reject(new Error(`got ${got.length} of ${count} events`));
+    }, 10_000);
     es.onopen = () => onOpen();
     es.addEventListener('CaseChanged', (e) => {
       got.push(EventEnvelope.parse(JSON.parse(e.data)));
-      if (got.length === count) { clearTimeout(timer); es.close(); resolve(got); }
+      if (got.length === count) {
+        clearTimeout(timer);
+        es.close();
+        resolve(got);
+      }
     });
   });
   return { ready, events };
@@ -133,8 +144,13 @@ describe('case lifecycle', () => {
     const events = EventEnvelopeList.parse(timeline.body);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(events.map((e) => (e.type === 'CaseChanged' ? [e.data.change, e.data.state, e.data.legal_hold] : null))).toEqual([
-      ['opened', 'open', false], ['member_added', 'open', false], ['assertion', 'open', false], ['held', 'open', true],
-      ['released', 'open', false], ['signed_off', 'signed_off', false], ['closed', 'closed', false],
+      ['opened', 'open', false],
+      ['member_added', 'open', false],
+      ['assertion', 'open', false],
+      ['held', 'open', true],
+      ['released', 'open', false],
+      ['signed_off', 'signed_off', false],
+      ['closed', 'closed', false],
     ]);
     expect(events.every((e) => e.stream === 'case' && e.stream_id === id)).toBe(true);
   });
@@ -146,7 +162,11 @@ describe('case lifecycle', () => {
     await call('POST', `/v1/cases/${id}/hold`, { reason: 'Preservation order' });
     await call('POST', `/v1/cases/${id}/release`, { reason: 'Lifted' });
     const events = await stream.events;
-    expect(events.map((e) => [e.sequence, e.type === 'CaseChanged' ? e.data.change : null])).toEqual([[1, 'opened'], [2, 'held'], [3, 'released']]);
+    expect(events.map((e) => [e.sequence, e.type === 'CaseChanged' ? e.data.change : null])).toEqual([
+      [1, 'opened'],
+      [2, 'held'],
+      [3, 'released'],
+    ]);
   });
 
   it('refuses an unknown field with 422 extra_forbidden and writes nothing', async () => {
@@ -179,8 +199,10 @@ describe('case lifecycle', () => {
     const { case_id: id } = await openCase();
     const other = await ts.provision(`inv-${randomUUID().slice(0, 8)}`, true);
     const inquiry = randomUUID();
-    await owner.query(`INSERT INTO actors (id, tenant_id, mode, kind, machine_version, snapshot, version) VALUES ($1, $2, 'live', 'inquiry', 1, '{}', 1)`,
-      [inquiry, ts.tenant.tenant_id]);
+    await owner.query(
+      `INSERT INTO actors (id, tenant_id, mode, kind, machine_version, snapshot, version) VALUES ($1, $2, 'live', 'inquiry', 1, '{}', 1)`,
+      [inquiry, ts.tenant.tenant_id],
+    );
     const probes: [string, string, unknown, string][] = [
       ['GET', `/v1/cases/${id}`, undefined, other.keys.live],
       ['POST', `/v1/cases/${id}/hold`, { reason: 'x' }, other.keys.live],
@@ -212,16 +234,25 @@ describe('case lifecycle', () => {
     expect(res.status).toBe(201);
     const out = IntakeOut.parse(res.body);
     expect(out).toMatchObject({ case_id: id, sequence: 2, accepted: 1, duplicate: 1, rejected: 2 });
-    expect(out.items.map((i) => [i.ref, i.status, i.rule])).toEqual([['a', 'accepted', null], ['b', 'duplicate', null], ['c', 'rejected', 'I15'], ['d', 'rejected', null]]);
+    expect(out.items.map((i) => [i.ref, i.status, i.rule])).toEqual([
+      ['a', 'accepted', null],
+      ['b', 'duplicate', null],
+      ['c', 'rejected', 'I15'],
+      ['d', 'rejected', null],
+    ]);
     expect(out.items[0]!.target_id).toMatch(/^[0-9a-f-]{36}$/);
     // The refusal names where the registered types are listed, never the type sent.
     expect(out.items[2]!.reason).toContain('GET /v1/registry/artifact-types');
     expect(out.items[2]!.reason).not.toContain('NOT_A_TYPE');
 
     // The same presentation in a later manifest is a duplicate of the case, and spends nothing.
-    const later = IntakeOut.parse((await call('POST', `/v1/cases/${id}/intake`, {
-      items: [{ kind: 'presentation', ref: 'again', presentation: { type: 'EMAIL', value: 'mule1@example.org' } }],
-    })).body);
+    const later = IntakeOut.parse(
+      (
+        await call('POST', `/v1/cases/${id}/intake`, {
+          items: [{ kind: 'presentation', ref: 'again', presentation: { type: 'EMAIL', value: 'mule1@example.org' } }],
+        })
+      ).body,
+    );
     expect(later).toMatchObject({ sequence: 3, accepted: 0, duplicate: 1, rejected: 0 });
 
     const read = CaseOut.parse((await call('GET', `/v1/cases/${id}`)).body);
@@ -239,10 +270,14 @@ describe('case lifecycle', () => {
 
   it('graph: the entities of the case, the values they are known by, and the assertions about them', async () => {
     const { case_id: id } = await openCase();
-    await call('POST', `/v1/cases/${id}/intake`, { items: [{ kind: 'presentation', ref: 'g', presentation: { type: 'EMAIL', value: 'graph.node@example.org' } }] });
+    await call('POST', `/v1/cases/${id}/intake`, {
+      items: [{ kind: 'presentation', ref: 'g', presentation: { type: 'EMAIL', value: 'graph.node@example.org' } }],
+    });
     const asserted = await call('POST', `/v1/cases/${id}/assertions`, {
       subject: { presentations: [{ type: 'EMAIL', value: 'graph.node@example.org' }] },
-      statement: 'Seen running the scheme.', disposition: 'weakens', observed_at: '2026-01-01T00:00:00Z',
+      statement: 'Seen running the scheme.',
+      disposition: 'weakens',
+      observed_at: '2026-01-01T00:00:00Z',
     });
     expect(asserted.status).toBe(201);
     const res = await call('GET', `/v1/cases/${id}/graph`);
@@ -253,7 +288,9 @@ describe('case lifecycle', () => {
     const identifies = graph.edges.find((e) => e.from === value!.node_id && e.relation === 'identifies');
     expect(identifies).toMatchObject({ weight: 1 });
     expect(graph.nodes.find((n) => n.node_id === identifies!.to)).toMatchObject({ type: 'entity' });
-    expect(graph.edges).toContainEqual(expect.objectContaining({ to: identifies!.to, relation: 'asserts', provenance_class: 'analyst_asserted' }));
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({ to: identifies!.to, relation: 'asserts', provenance_class: 'analyst_asserted' }),
+    );
     expect(graph.nodes.filter((n) => n.type === 'entity')).toHaveLength(2);
     // Named for a reader (issue 38): an entity by its main value, an assertion by its statement.
     expect(graph.nodes.find((n) => n.node_id === identifies!.to)!.label).toBe('graph.node@example.org');

@@ -32,7 +32,9 @@ afterAll(async () => {
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown, key = ts.tenant.keys.live) {
   const res = await fetch(`${ts.base}${path}`, {
-    method, headers: { ...bearer(key), 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    method,
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, auditId: res.headers.get('x-service-audit-id') };
@@ -40,21 +42,35 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown, key = 
 
 async function openCase(budget: number): Promise<CaseOut> {
   const res = await call('POST', '/v1/cases', {
-    title: 'Mule ring', purpose: 'investigation', budget,
+    title: 'Mule ring',
+    purpose: 'investigation',
+    budget,
     authorization: { kind: 'court_order', reference: 'CO-2026-21', issued_by: 'District Court' },
   });
   expect(res.status).toBe(201);
   return CaseOut.parse(res.body);
 }
 
-const changes = async (caseId: string) => EventEnvelopeList.parse((await call('GET', `/v1/cases/${caseId}/timeline`)).body)
-  .map((e) => (e.type === 'CaseChanged' ? (e.data as { change: string }).change : e.type));
+const changes = async (caseId: string) =>
+  EventEnvelopeList.parse((await call('GET', `/v1/cases/${caseId}/timeline`)).body).map((e) =>
+    e.type === 'CaseChanged' ? (e.data as { change: string }).change : e.type,
+  );
 
 async function auditOf(auditId: string | null) {
-  return (await owner.query(`SELECT action, status, rule, cost_amount::float AS cost, cost_currency, target_id FROM audit_log WHERE audit_id = $1`, [auditId])).rows[0];
+  return (
+    await owner.query(
+      `SELECT action, status, rule, cost_amount::float AS cost, cost_currency, target_id FROM audit_log WHERE audit_id = $1`,
+      [auditId],
+    )
+  ).rows[0];
 }
 
-const seed = (email: string, phone = '+44 20 7946 0777') => ({ presentations: [{ type: 'EMAIL', value: email }, { type: 'PHONE', value: phone }] });
+const seed = (email: string, phone = '+44 20 7946 0777') => ({
+  presentations: [
+    { type: 'EMAIL', value: email },
+    { type: 'PHONE', value: phone },
+  ],
+});
 
 describe('case expansion', () => {
   it('given a seed within budget, then one inquiry runs in the case, its cost is spent and audited, and the hop is on the timeline', async () => {
@@ -67,7 +83,13 @@ describe('case expansion', () => {
     expect(after.budget).toEqual({ limit: 10, spent: 1, remaining: 9 });
     expect(after.entity_ids).toContain(res.body.assessment.entity_id);
     expect(await changes(opened.case_id)).toEqual(['opened', 'expanded']);
-    expect(await auditOf(res.auditId)).toMatchObject({ action: 'expandCase', status: 202, cost: 1, cost_currency: 'check-units', target_id: opened.case_id });
+    expect(await auditOf(res.auditId)).toMatchObject({
+      action: 'expandCase',
+      status: 202,
+      cost: 1,
+      cost_currency: 'check-units',
+      target_id: opened.case_id,
+    });
   });
 
   it('given a hop that would exceed the budget or its max_cost, then it is refused before any work (409, C03), on the timeline and audited', async () => {
@@ -82,7 +104,11 @@ describe('case expansion', () => {
     expect(await auditOf(res.auditId)).toMatchObject({ action: 'expandCase', status: 409, rule: 'C03', cost: 0 });
 
     const capped = await openCase(100);
-    const byCap = await call('POST', `/v1/cases/${capped.case_id}/expand`, { seed: seed('hop.three@example.org'), intent: 'investigation', max_cost: 0 });
+    const byCap = await call('POST', `/v1/cases/${capped.case_id}/expand`, {
+      seed: seed('hop.three@example.org'),
+      intent: 'investigation',
+      max_cost: 0,
+    });
     expect([byCap.status, byCap.body.rule, byCap.body.max_cost]).toEqual([409, 'C03', 0]);
   });
 
@@ -90,12 +116,21 @@ describe('case expansion', () => {
     // Two entities of the tenant already carry the phone the seed will present.
     const phone = '+44 20 7946 0888';
     for (const email of ['ring.a@example.org', 'ring.b@example.org']) {
-      const r = await call('POST', '/v1/inquiries', { subject: seed(email, phone), intent: 'investigation', purpose: 'investigation', stake: { kind: 'other' } });
+      const r = await call('POST', '/v1/inquiries', {
+        subject: seed(email, phone),
+        intent: 'investigation',
+        purpose: 'investigation',
+        stake: { kind: 'other' },
+      });
       expect(r.status).toBe(200);
     }
     const opened = await openCase(10);
     const calls = provider.calls;
-    const gated = await call('POST', `/v1/cases/${opened.case_id}/expand`, { seed: seed('ring.c@example.org', phone), intent: 'investigation', human_gate: true });
+    const gated = await call('POST', `/v1/cases/${opened.case_id}/expand`, {
+      seed: seed('ring.c@example.org', phone),
+      intent: 'investigation',
+      human_gate: true,
+    });
     expect(gated.status).toBe(202);
     expect(provider.calls).toBe(calls);
     expect(CaseOut.parse((await call('GET', `/v1/cases/${opened.case_id}`)).body).budget.spent).toBe(0);
@@ -104,11 +139,15 @@ describe('case expansion', () => {
     const shared = connections.find((c) => c.from_label === phone)!;
     expect(shared).toBeDefined();
 
-    const wrong = await call('POST', `/v1/cases/${opened.case_id}/expand`, { choose: { inquiry_id: gated.body.inquiry_id, connection_ids: ['not-a-candidate'] } });
+    const wrong = await call('POST', `/v1/cases/${opened.case_id}/expand`, {
+      choose: { inquiry_id: gated.body.inquiry_id, connection_ids: ['not-a-candidate'] },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.detail[0].loc).toEqual(['body', 'choose', 'connection_ids', 0]);
 
-    const chosen = await call('POST', `/v1/cases/${opened.case_id}/expand`, { choose: { inquiry_id: gated.body.inquiry_id, connection_ids: [shared.connection_id] } });
+    const chosen = await call('POST', `/v1/cases/${opened.case_id}/expand`, {
+      choose: { inquiry_id: gated.body.inquiry_id, connection_ids: [shared.connection_id] },
+    });
     expect(chosen.status).toBe(202);
     expect(provider.calls).toBeGreaterThan(calls);
     const after = CaseOut.parse((await call('GET', `/v1/cases/${opened.case_id}`)).body);
@@ -120,7 +159,9 @@ describe('case expansion', () => {
     expect(choice.summary).toContain(shared.connection_id);
     expect(await auditOf(chosen.auditId)).toMatchObject({ status: 202, cost: 1 });
 
-    const again = await call('POST', `/v1/cases/${opened.case_id}/expand`, { choose: { inquiry_id: gated.body.inquiry_id, connection_ids: [shared.connection_id] } });
+    const again = await call('POST', `/v1/cases/${opened.case_id}/expand`, {
+      choose: { inquiry_id: gated.body.inquiry_id, connection_ids: [shared.connection_id] },
+    });
     expect(again.status).toBe(409);
   });
 
@@ -137,16 +178,28 @@ describe('separation of duties on sign-off (issue 18, rule C04)', () => {
   it('given a policy that separates duties, then the key that opened or last changed the case cannot sign it off; another can', async () => {
     const tenant = await ts.provision(`sod-${Date.now()}`, true);
     const publish = await fetch(`${ts.base}/v1/admin/policies`, {
-      method: 'POST', headers: { ...bearer(tenant.keys.live_admin), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(tenant.keys.live_admin), 'content-type': 'application/json' },
       body: JSON.stringify({
-        allowed_purposes: ['investigation'], allowed_intents: ['investigation'], render_ceiling: 'template', show_findings: true,
-        separate_sign_off: true, rules: [],
+        allowed_purposes: ['investigation'],
+        allowed_intents: ['investigation'],
+        render_ceiling: 'template',
+        show_findings: true,
+        separate_sign_off: true,
+        rules: [],
       }),
     });
     expect(publish.status).toBe(201);
-    const opened = await call('POST', '/v1/cases', {
-      title: 'Duties', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-9', issued_by: 'Court' },
-    }, tenant.keys.live);
+    const opened = await call(
+      'POST',
+      '/v1/cases',
+      {
+        title: 'Duties',
+        purpose: 'investigation',
+        authorization: { kind: 'court_order', reference: 'CO-9', issued_by: 'Court' },
+      },
+      tenant.keys.live,
+    );
     expect(opened.status).toBe(201);
     const refused = await call('POST', `/v1/cases/${opened.body.case_id}/review`, { outcome: 'sign_off' }, tenant.keys.live);
     expect([refused.status, refused.body.rule]).toEqual([409, 'C04']);
@@ -154,7 +207,8 @@ describe('separation of duties on sign-off (issue 18, rule C04)', () => {
     expect(await auditOf(refused.auditId)).toMatchObject({ status: 409, rule: 'C04' });
 
     const mint = await fetch(`${ts.base}/v1/admin/keys`, {
-      method: 'POST', headers: { ...bearer(tenant.keys.live_admin), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(tenant.keys.live_admin), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'reviewer', scopes: ['cases'], mode: 'live' }),
     });
     const reviewer = ((await mint.json()) as { secret: string }).secret;

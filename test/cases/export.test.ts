@@ -30,7 +30,9 @@ afterAll(async () => {
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown, key = ts.tenant.keys.live) {
   const res = await fetch(`${ts.base}${path}`, {
-    method, headers: { ...bearer(key), 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    method,
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
@@ -39,12 +41,15 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown, key = 
 async function signedOffCase(): Promise<CaseOut> {
   // An inquiry first, so the case's entity has an assessment in its ledger.
   const inquiry = await call('POST', '/v1/inquiries', {
-    subject: { presentations: [{ type: 'EMAIL', value: 'mule@example.org' }] }, intent: 'investigation', purpose: 'investigation',
+    subject: { presentations: [{ type: 'EMAIL', value: 'mule@example.org' }] },
+    intent: 'investigation',
+    purpose: 'investigation',
     stake: { kind: 'other', amount: 0 },
   });
   expect(inquiry.status).toBe(200);
   const opened = await call('POST', '/v1/cases', {
-    title: 'Mule network', purpose: 'investigation',
+    title: 'Mule network',
+    purpose: 'investigation',
     authorization: { kind: 'court_order', reference: 'CO-2026-17', issued_by: 'District Court' },
     subject: { presentations: [{ type: 'EMAIL', value: 'mule@example.org' }] },
   });
@@ -66,7 +71,9 @@ async function readyExport(caseId: string, exportId: string): Promise<CaseExport
 describe('POST /v1/cases/{case_id}/export', () => {
   it('given a case not signed off, then 409 names the rule and the state, and nothing is queued', async () => {
     const opened = await call('POST', '/v1/cases', {
-      title: 'Open case', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-1', issued_by: 'Court' },
+      title: 'Open case',
+      purpose: 'investigation',
+      authorization: { kind: 'court_order', reference: 'CO-1', issued_by: 'Court' },
     });
     const caseId = CaseOut.parse(opened.body).case_id;
     const res = await call('POST', `/v1/cases/${caseId}/export`);
@@ -75,12 +82,26 @@ describe('POST /v1/cases/{case_id}/export', () => {
     Problem.parse(res.body);
   });
 
-  it('given format bundle_with_bytes, then the kept bytes of the case\'s material travel as material/<sha256>, and transient material\'s do not', async () => {
-    const opened = CaseOut.parse((await call('POST', '/v1/cases', {
-      title: 'With bytes', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-7', issued_by: 'Court' },
-    })).body);
+  it("given format bundle_with_bytes, then the kept bytes of the case's material travel as material/<sha256>, and transient material's do not", async () => {
+    const opened = CaseOut.parse(
+      (
+        await call('POST', '/v1/cases', {
+          title: 'With bytes',
+          purpose: 'investigation',
+          authorization: { kind: 'court_order', reference: 'CO-7', issued_by: 'Court' },
+        })
+      ).body,
+    );
     const kept = 'Statement of the witness: contact kept.bytes@example.org';
-    const declare = (text: string, extra: Record<string, unknown> = {}) => call('POST', '/v1/material', { kind: 'text', media_type: 'text/plain', purpose: 'investigation', text, case_id: opened.case_id, ...extra });
+    const declare = (text: string, extra: Record<string, unknown> = {}) =>
+      call('POST', '/v1/material', {
+        kind: 'text',
+        media_type: 'text/plain',
+        purpose: 'investigation',
+        text,
+        case_id: opened.case_id,
+        ...extra,
+      });
     const standard = await declare(kept);
     expect(standard.status).toBe(201);
     expect((await declare('transient note: gone@example.org', { retention_mode: 'transient' })).status).toBe(201);
@@ -112,9 +133,15 @@ describe('POST /v1/cases/{case_id}/export', () => {
     expect(closedExport.status).toBe(202);
     expect((await readyExport(closed.case_id, CaseExportOut.parse(closedExport.body).export_id)).status).toBe('ready');
 
-    const unsigned = CaseOut.parse((await call('POST', '/v1/cases', {
-      title: 'Closed unsigned', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-2', issued_by: 'Court' },
-    })).body);
+    const unsigned = CaseOut.parse(
+      (
+        await call('POST', '/v1/cases', {
+          title: 'Closed unsigned',
+          purpose: 'investigation',
+          authorization: { kind: 'court_order', reference: 'CO-2', issued_by: 'Court' },
+        })
+      ).body,
+    );
     expect((await call('POST', `/v1/cases/${unsigned.case_id}/close`)).status).toBe(200);
     const refused = await call('POST', `/v1/cases/${unsigned.case_id}/export`);
     expect(refused.status).toBe(409);
@@ -131,7 +158,10 @@ describe('POST /v1/cases/{case_id}/export', () => {
     expect(CaseExportOut.parse((await call('POST', `/v1/cases/${signed.case_id}/export`)).body).export_id).toBe(queued.export_id);
 
     const ready = await readyExport(signed.case_id, queued.export_id);
-    expect(ready).toMatchObject({ status: 'ready', download_url: `${ts.base}/v1/cases/${signed.case_id}/exports/${queued.export_id}/bundle` });
+    expect(ready).toMatchObject({
+      status: 'ready',
+      download_url: `${ts.base}/v1/cases/${signed.case_id}/exports/${queued.export_id}/bundle`,
+    });
     expect(ready.manifest_sha256).toMatch(/^[0-9a-f]{64}$/);
 
     const anonymous = await fetch(ready.download_url!);
@@ -143,16 +173,35 @@ describe('POST /v1/cases/{case_id}/export', () => {
     const keys = (await (await fetch(`${ts.base}/.well-known/tas-export-keys.json`)).json()) as Jwks;
     const verified = await verifyBundle(bundle, keys);
     expect(verified).toMatchObject({ ok: true, problems: [] });
-    expect(verified.manifest!.files.map((f) => f.name)).toEqual(['README.md', 'case.json', 'timeline.json', 'graph.json', 'assessments.json', 'observations.json', 'material.json', 'audit.json']);
+    expect(verified.manifest!.files.map((f) => f.name)).toEqual([
+      'README.md',
+      'case.json',
+      'timeline.json',
+      'graph.json',
+      'assessments.json',
+      'observations.json',
+      'material.json',
+      'audit.json',
+    ]);
 
     const { files } = await unpackBundle(bundle);
     expect(JSON.parse(files.get('case.json')!.toString())).toMatchObject({ case_id: signed.case_id, state: 'signed_off' });
     const audit = JSON.parse(files.get('audit.json')!.toString()) as { action: string }[];
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['createCase', 'reviewCase', 'exportCase']));
-    const assessments = JSON.parse(files.get('assessments.json')!.toString()) as { score: number; low: number; high: number; methodology_version: string; inputs: Record<string, unknown> }[];
+    const assessments = JSON.parse(files.get('assessments.json')!.toString()) as {
+      score: number;
+      low: number;
+      high: number;
+      methodology_version: string;
+      inputs: Record<string, unknown>;
+    }[];
     expect(assessments.length).toBeGreaterThan(0);
     for (const a of assessments) {
-      const scored = JSON.parse(runScoreCommand(JSON.stringify({ methodology_version: a.methodology_version, ...a.inputs }))) as { score: number; low: number; high: number };
+      const scored = JSON.parse(runScoreCommand(JSON.stringify({ methodology_version: a.methodology_version, ...a.inputs }))) as {
+        score: number;
+        low: number;
+        high: number;
+      };
       expect([scored.score, scored.low, scored.high]).toEqual([a.score, a.low, a.high]);
     }
 
@@ -163,10 +212,16 @@ describe('POST /v1/cases/{case_id}/export', () => {
     const good = await run('node', ['bin/tas.js', 'export', 'verify', join(dir, 'bundle.tar.gz'), '--keys', join(dir, 'keys.json')]);
     expect(good.stdout).toMatch(/verified \(8 files, signed by ek_/);
     const { packBundle } = await import('../../src/cases/export/bundle.js');
-    const changed = [...files].filter(([name]) => name !== 'manifest.json' && name !== 'manifest.sig')
-      .map(([name, bytes]) => ({ name, bytes: name === 'case.json' ? Buffer.from(bytes.toString().replace('signed_off', 'signed_of!')) : bytes }));
+    const changed = [...files]
+      .filter(([name]) => name !== 'manifest.json' && name !== 'manifest.sig')
+      .map(([name, bytes]) => ({
+        name,
+        bytes: name === 'case.json' ? Buffer.from(bytes.toString().replace('signed_off', 'signed_of!')) : bytes,
+      }));
     await writeFile(join(dir, 'tampered.tar.gz'), await packBundle(changed, files.get('manifest.json')!, files.get('manifest.sig')!));
-    const bad = await run('node', ['bin/tas.js', 'export', 'verify', join(dir, 'tampered.tar.gz'), '--keys', join(dir, 'keys.json')]).catch((e: { code: number; stdout: string }) => e);
+    const bad = await run('node', ['bin/tas.js', 'export', 'verify', join(dir, 'tampered.tar.gz'), '--keys', join(dir, 'keys.json')]).catch(
+      (e: { code: number; stdout: string }) => e,
+    );
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stdout: string }).stdout).toContain("FAIL case.json: its sha256 differs from the manifest's");
   });
@@ -176,6 +231,8 @@ describe('POST /v1/cases/{case_id}/export', () => {
     const queued = CaseExportOut.parse((await call('POST', `/v1/cases/${signed.case_id}/export`)).body);
     const other = await ts.provision('other', true);
     expect((await call('GET', `/v1/cases/${signed.case_id}/exports/${queued.export_id}`, undefined, other.keys.live)).status).toBe(404);
-    expect((await call('GET', `/v1/cases/${signed.case_id}/exports/${queued.export_id}/bundle`, undefined, other.keys.live)).status).toBe(404);
+    expect((await call('GET', `/v1/cases/${signed.case_id}/exports/${queued.export_id}/bundle`, undefined, other.keys.live)).status).toBe(
+      404,
+    );
   });
 });

@@ -16,11 +16,18 @@ const FILES: BundleFile[] = [{ name: 'case.json', bytes: Buffer.from('{"case":1}
 const at = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 async function bundleDated(createdAt: string): Promise<Buffer> {
-  const manifest = manifestBytes(FILES, { kid: KID, case_id: '7b0a7c7e-0000-4000-8000-000000000001', export_id: '7b0a7c7e-0000-4000-8000-000000000002', created_at: createdAt });
+  const manifest = manifestBytes(FILES, {
+    kid: KID,
+    case_id: '7b0a7c7e-0000-4000-8000-000000000001',
+    export_id: '7b0a7c7e-0000-4000-8000-000000000002',
+    created_at: createdAt,
+  });
   return packBundle(FILES, manifest, sign(null, manifest, privateKey));
 }
 
-const keysWith = (extra: Partial<Jwk>): Jwks => ({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: KID, use: 'sig', alg: 'EdDSA', ...extra } as Jwk] });
+const keysWith = (extra: Partial<Jwk>): Jwks => ({
+  keys: [{ ...publicKey.export({ format: 'jwk' }), kid: KID, use: 'sig', alg: 'EdDSA', ...extra } as Jwk],
+});
 
 describe('verifying under a key with a validity window', () => {
   const window = { nbf: at('2026-01-01T00:00:00Z'), exp: at('2026-06-01T00:00:00Z') };
@@ -39,7 +46,10 @@ describe('verifying under a key with a validity window', () => {
   });
 
   it('given a revoked key, then even a bundle dated within its window fails', async () => {
-    const result = await verifyBundle(await bundleDated('2026-03-01T00:00:00.000Z'), keysWith({ ...window, revoked_at: '2026-08-01T00:00:00.000Z' }));
+    const result = await verifyBundle(
+      await bundleDated('2026-03-01T00:00:00.000Z'),
+      keysWith({ ...window, revoked_at: '2026-08-01T00:00:00.000Z' }),
+    );
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([expect.stringMatching(/was revoked/)]);
   });
@@ -54,7 +64,7 @@ describe('the published JWKS', () => {
 
   const served = async () => (await (await fetch(`${ts.base}/.well-known/tas-export-keys.json`)).json()) as Jwks;
 
-  it('shows each key\'s window and a revocation; revoking the active key puts a new one in its place', async () => {
+  it("shows each key's window and a revocation; revoking the active key puts a new one in its place", async () => {
     const first = await activeKey(ts.service.db, ts.config.keyPepper);
     let keys = await served();
     expect(keys.keys).toEqual([expect.objectContaining({ kid: first.kid, nbf: expect.any(Number) })]);

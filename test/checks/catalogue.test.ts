@@ -65,7 +65,7 @@ describe('the check catalogue in the served OpenAPI document', () => {
     await ts?.stop();
   });
 
-  it("given a running service, then /openapi.json carries x-check-catalogue for exactly the checks it runs", async () => {
+  it('given a running service, then /openapi.json carries x-check-catalogue for exactly the checks it runs', async () => {
     const res = await fetch(`${ts.base}/openapi.json`);
     const doc = (await res.json()) as { 'x-check-catalogue': CatalogueRow[] };
     expect(doc['x-check-catalogue']).toEqual(JSON.parse(JSON.stringify(catalogueOf(ts.service.core.checks))));

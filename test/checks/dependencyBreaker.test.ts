@@ -9,7 +9,10 @@ describe('createDependencyBreaker', () => {
   it('opens after two failures, skips without asking while open, then lets one call try again and closes on its success', async () => {
     const breaker = createDependencyBreaker({ breakMs: BREAK_MS });
     let asked = 0;
-    const answer = (result: string) => async () => { asked += 1; return result; };
+    const answer = (result: string) => async () => {
+      asked += 1;
+      return result;
+    };
     expect(await breaker.call(answer('down'), isFailure, live)).toBe('down');
     expect(breaker.open()).toBe(false);
     expect(await breaker.call(answer('down'), isFailure, live)).toBe('down');

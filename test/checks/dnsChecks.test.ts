@@ -5,9 +5,21 @@ import { RCODE, startDnsFixture, type DnsFixture } from './dnsFixture.js';
 import { contextFor, verdict } from './support.js';
 
 const ZONE = {
-  'example.com': { A: ['192.0.2.10'], MX: [{ exchange: 'mx1.example.com', priority: 10 }, { exchange: 'mx2.example.com', priority: 20 }], NS: ['ns1.example.net', 'ns2.example.net'] },
+  'example.com': {
+    A: ['192.0.2.10'],
+    MX: [
+      { exchange: 'mx1.example.com', priority: 10 },
+      { exchange: 'mx2.example.com', priority: 20 },
+    ],
+    NS: ['ns1.example.net', 'ns2.example.net'],
+  },
   'www.example.com': { AAAA: ['2001:db8::10'] },
-  'two-mx.example': { MX: [{ exchange: 'mx1.two-mx.example', priority: 10 }, { exchange: 'mx2.two-mx.example', priority: 20 }] },
+  'two-mx.example': {
+    MX: [
+      { exchange: 'mx1.two-mx.example', priority: 10 },
+      { exchange: 'mx2.two-mx.example', priority: 20 },
+    ],
+  },
   'nomail.example.org': { A: ['192.0.2.20'] },
   'example.org': { NS: ['ns1.example.net'] },
   'nullmx.example': { MX: [{ exchange: '.', priority: 0 }] },
@@ -15,10 +27,20 @@ const ZONE = {
   'example.net': { NS: ['ns1.example.net'] },
   'broken.example.com': { rcode: RCODE.SERVFAIL },
   // A domain no list knows whose mail goes to a throw-away inbox service's exchanger, and a listed one.
-  'fresh-inbox.example': { MX: [{ exchange: 'mx2.example.com', priority: 10 }, { exchange: 'mail.mailinator.com', priority: 20 }] },
+  'fresh-inbox.example': {
+    MX: [
+      { exchange: 'mx2.example.com', priority: 10 },
+      { exchange: 'mail.mailinator.com', priority: 20 },
+    ],
+  },
   'mailinator.com': { MX: [{ exchange: 'mail.mailinator.com', priority: 10 }] },
   // Mail run by a well-known provider for a company's own domain; a consumer provider's own domain; a domain running its own mail.
-  'acme-widgets.example': { MX: [{ exchange: 'aspmx.l.google.com', priority: 1 }, { exchange: 'alt1.aspmx.l.google.com', priority: 5 }] },
+  'acme-widgets.example': {
+    MX: [
+      { exchange: 'aspmx.l.google.com', priority: 1 },
+      { exchange: 'alt1.aspmx.l.google.com', priority: 5 },
+    ],
+  },
   'quiet-shop.example': { MX: [{ exchange: 'mail.protonmail.ch', priority: 10 }] },
   'gmail.com': { MX: [{ exchange: 'gmail-smtp-in.l.google.com', priority: 5 }] },
   'google.com': { MX: [{ exchange: 'smtp.google.com', priority: 10 }] },
@@ -51,20 +73,76 @@ describe('DNS checks against a loopback DNS server', () => {
     ['an email domain with mail exchangers', 'dns_mx', 'EMAIL', 'jane@two-mx.example', 'supports', /publishes 2 mail exchangers/],
     ['an email domain without mail exchangers', 'dns_mx', 'EMAIL', 'jane@nomail.example.org', 'weakens', /publishes no mail exchanger/],
     ['an email domain with a null MX', 'dns_mx', 'EMAIL', 'jane@nullmx.example', 'weakens', /publishes no mail exchanger/],
-    ['an unlisted email domain whose mail a throw-away service receives', 'dns_mx', 'EMAIL', 'jane@fresh-inbox.example', 'weakens', /receives its mail at mailinator.com, a throw-away inbox service/],
-    ['a listed throw-away domain (already counted by disposable_email)', 'dns_mx', 'EMAIL', 'jane@mailinator.com', 'neutral', /the throw-away inbox service it is listed as/],
+    [
+      'an unlisted email domain whose mail a throw-away service receives',
+      'dns_mx',
+      'EMAIL',
+      'jane@fresh-inbox.example',
+      'weakens',
+      /receives its mail at mailinator.com, a throw-away inbox service/,
+    ],
+    [
+      'a listed throw-away domain (already counted by disposable_email)',
+      'dns_mx',
+      'EMAIL',
+      'jane@mailinator.com',
+      'neutral',
+      /the throw-away inbox service it is listed as/,
+    ],
     ['an email domain that does not exist', 'dns_mx', 'EMAIL', 'jane@nowhere.example.com', 'weakens', /does not exist/],
     ['a host with an IPv4 address', 'dns_address', 'DOMAIN', 'example.com', 'supports', /resolves to an address/],
     ['a web host with only an IPv6 address', 'dns_address', 'URL', 'https://www.example.com/shop', 'supports', /www.example.com resolves/],
     ['a host that exists with no address', 'dns_address', 'DOMAIN', 'parked.example.net', 'weakens', /exists but resolves to no address/],
     ['a host that does not exist', 'dns_address', 'URL', 'http://ghost.example.com/', 'weakens', /does not exist/],
-    ['a company domain whose mail a well-known provider runs', 'dns_mx', 'EMAIL', 'jane@acme-widgets.example', 'supports', /receives its mail at google.com, a well-known mail provider/],
-    ['a company domain whose mail a mailbox provider runs', 'dns_mx', 'EMAIL', 'jane@quiet-shop.example', 'supports', /receives its mail at protonmail.ch, a well-known mail provider/],
-    ['a consumer provider\'s own domain (says nothing of the holder)', 'dns_mx', 'EMAIL', 'jane.doe.1987@gmail.com', 'neutral', /consumer mailbox provider's/],
+    [
+      'a company domain whose mail a well-known provider runs',
+      'dns_mx',
+      'EMAIL',
+      'jane@acme-widgets.example',
+      'supports',
+      /receives its mail at google.com, a well-known mail provider/,
+    ],
+    [
+      'a company domain whose mail a mailbox provider runs',
+      'dns_mx',
+      'EMAIL',
+      'jane@quiet-shop.example',
+      'supports',
+      /receives its mail at protonmail.ch, a well-known mail provider/,
+    ],
+    [
+      "a consumer provider's own domain (says nothing of the holder)",
+      'dns_mx',
+      'EMAIL',
+      'jane.doe.1987@gmail.com',
+      'neutral',
+      /consumer mailbox provider's/,
+    ],
     ['a domain running its own mail at its own site', 'dns_mx', 'EMAIL', 'someone@google.com', 'supports', /publishes a mail exchanger/],
-    ['a consistently delegated domain, asked for a sub-domain', 'dns_ns', 'URL', 'https://www.example.com/', 'supports', /example.com is delegated to 2 name servers, each of which resolves/],
-    ['an email domain delegated to a single name server', 'dns_ns', 'EMAIL', 'jane@nomail.example.org', 'neutral', /example.org is delegated to a single name server/],
-    ['a domain delegated to a name server that does not exist', 'dns_ns', 'DOMAIN', 'lame.example', 'neutral', /the name server ns.gone.example does not resolve/],
+    [
+      'a consistently delegated domain, asked for a sub-domain',
+      'dns_ns',
+      'URL',
+      'https://www.example.com/',
+      'supports',
+      /example.com is delegated to 2 name servers, each of which resolves/,
+    ],
+    [
+      'an email domain delegated to a single name server',
+      'dns_ns',
+      'EMAIL',
+      'jane@nomail.example.org',
+      'neutral',
+      /example.org is delegated to a single name server/,
+    ],
+    [
+      'a domain delegated to a name server that does not exist',
+      'dns_ns',
+      'DOMAIN',
+      'lame.example',
+      'neutral',
+      /the name server ns.gone.example does not resolve/,
+    ],
     ['a domain that does not exist', 'dns_ns', 'DOMAIN', 'unregistered.example', 'weakens', /does not exist/],
   ])('given %s, when %s runs, then it %s', async (_given, id, type, value, disposition, statement) => {
     const result = await ask(id, type, value);
@@ -82,9 +160,14 @@ describe('DNS checks against a loopback DNS server', () => {
     expect(verdict(await ask(id, type, value))).toBe(expected);
   });
 
-  it('given a well-known provider running a domain\'s mail, then that is its own kind, moderate', async () => {
+  it("given a well-known provider running a domain's mail, then that is its own kind, moderate", async () => {
     const result = await ask('dns_mx', 'EMAIL', 'jane@acme-widgets.example');
-    expect(result.signals[0]).toMatchObject({ kind: 'known_mail_provider', disposition: 'supports', strength: 'moderate', fact: 'host:acme-widgets.example' });
+    expect(result.signals[0]).toMatchObject({
+      kind: 'known_mail_provider',
+      disposition: 'supports',
+      strength: 'moderate',
+      fact: 'host:acme-widgets.example',
+    });
   });
 
   it('keeps resolver details out of absences', async () => {

@@ -24,7 +24,10 @@ export interface DnsFixture {
  * A real DNS server on loopback (UDP, port chosen by the OS) answering from
  * a fixture zone, or never answering at all when `silent` is set.
  */
-export async function startDnsFixture(zone: Record<string, FixtureName>, options: { silent?: boolean; onQuestion?: (name: string) => void } = {}): Promise<DnsFixture> {
+export async function startDnsFixture(
+  zone: Record<string, FixtureName>,
+  options: { silent?: boolean; onQuestion?: (name: string) => void } = {},
+): Promise<DnsFixture> {
   const server = dns2.createServer({
     udp: true,
     handle(request, send) {

@@ -39,9 +39,12 @@ describe('public_suffix', () => {
     expect(onlySignal(await runOn(suffix, 'EMAIL', 'jane@quiet-harbour-books.info')).kind).toBe('throwaway_suffix');
   });
 
-  it.each(['example.com', 'example.de', 'example.io', 'example.co.uk', 'example.org'])('given the established suffix of %s, then it is neutral', async (value) => {
-    expect(verdict(await runOn(suffix, 'DOMAIN', value))).toBe('neutral');
-  });
+  it.each(['example.com', 'example.de', 'example.io', 'example.co.uk', 'example.org'])(
+    'given the established suffix of %s, then it is neutral',
+    async (value) => {
+      expect(verdict(await runOn(suffix, 'DOMAIN', value))).toBe('neutral');
+    },
+  );
 });
 
 describe('ip_literal_host', () => {
@@ -76,11 +79,29 @@ describe('domain_homograph', () => {
     ['Latin mixed with one Cyrillic letter', 'URL', 'https://gаrdenshed.com/login', 'weakens', /mixes Cyrillic and Latin/],
     ['a mixed-script email domain', 'EMAIL', 'jane@mоnastery-tours.org', 'weakens', /mixes/],
     // A homograph of a brand is one deception: the look-alike check counts it, naming the brand.
-    ['a Cyrillic name imitating a brand', 'DOMAIN', 'xn--80ak6aa92e.com', 'neutral', /Cyrillic letters that look like Latin.*apple\.com.*counted once/],
-    ['a brand with one Cyrillic letter', 'URL', 'https://pаypal.com/login', 'neutral', /mixes Cyrillic and Latin.*paypal\.com.*counted once/],
+    [
+      'a Cyrillic name imitating a brand',
+      'DOMAIN',
+      'xn--80ak6aa92e.com',
+      'neutral',
+      /Cyrillic letters that look like Latin.*apple\.com.*counted once/,
+    ],
+    [
+      'a brand with one Cyrillic letter',
+      'URL',
+      'https://pаypal.com/login',
+      'neutral',
+      /mixes Cyrillic and Latin.*paypal\.com.*counted once/,
+    ],
     ['a mixed-script email domain imitating a brand', 'EMAIL', 'jane@gооgle.com', 'neutral', /google\.com.*counted once/],
     // The brand written plainly beside a word whose letters are mixed: the mixing is a deception of its own.
-    ['a plain brand beside a mixed-script word', 'DOMAIN', 'paypal-lоgin.com', 'weakens', /mixes Cyrillic and Latin letters in the label "paypal-lоgin"/],
+    [
+      'a plain brand beside a mixed-script word',
+      'DOMAIN',
+      'paypal-lоgin.com',
+      'weakens',
+      /mixes Cyrillic and Latin letters in the label "paypal-lоgin"/,
+    ],
     ['Japanese with Latin', 'DOMAIN', 'abc日本語ひらがな.jp', 'neutral', /no deceptive mix/],
   ])('given %s, when checked, then it %s', async (_given, type, value, disposition, statement) => {
     const signal = onlySignal(await runOn(homograph, type, value));
@@ -97,44 +118,81 @@ describe('domain_lookalike on real names', () => {
   // A brand's own domains and their sub-domains, large free-mail providers and ordinary
   // companies are never marked as imitations (issue 11).
   it.each([
-    ['DOMAIN', 'login.paypal.com'], ['URL', 'https://accounts.google.com/signin'], ['DOMAIN', 'www.netflix.com'],
-    ['URL', 'https://www.coinbase.com/signin'], ['EMAIL', 'jane@outlook.com'], ['EMAIL', 'jane@yahoo.com'],
-    ['EMAIL', 'jane@hotmail.co.uk'], ['EMAIL', 'jane@web.de'], ['DOMAIN', 'siemens-energy.com'],
-    ['DOMAIN', 'bakery-online.co.uk'], ['DOMAIN', 'answers.com'], ['DOMAIN', 'motion.com'], ['DOMAIN', 'apple-farm.com'],
-    ['DOMAIN', 'orange-juice.example'], ['EMAIL', 'ops@acme-industries.com'], ['DOMAIN', 'infinity.exchange'],
-    ['DOMAIN', 'www.binance.com'], ['URL', 'https://pro.coinbase.com/trade'],
+    ['DOMAIN', 'login.paypal.com'],
+    ['URL', 'https://accounts.google.com/signin'],
+    ['DOMAIN', 'www.netflix.com'],
+    ['URL', 'https://www.coinbase.com/signin'],
+    ['EMAIL', 'jane@outlook.com'],
+    ['EMAIL', 'jane@yahoo.com'],
+    ['EMAIL', 'jane@hotmail.co.uk'],
+    ['EMAIL', 'jane@web.de'],
+    ['DOMAIN', 'siemens-energy.com'],
+    ['DOMAIN', 'bakery-online.co.uk'],
+    ['DOMAIN', 'answers.com'],
+    ['DOMAIN', 'motion.com'],
+    ['DOMAIN', 'apple-farm.com'],
+    ['DOMAIN', 'orange-juice.example'],
+    ['EMAIL', 'ops@acme-industries.com'],
+    ['DOMAIN', 'infinity.exchange'],
+    ['DOMAIN', 'www.binance.com'],
+    ['URL', 'https://pro.coinbase.com/trade'],
     // Wallets' own domains (from the wallet list): their sites and their help pages.
-    ['DOMAIN', 'metamask.io'], ['URL', 'https://support.ledger.com/'], ['DOMAIN', 'trustwallet.com'],
+    ['DOMAIN', 'metamask.io'],
+    ['URL', 'https://support.ledger.com/'],
+    ['DOMAIN', 'trustwallet.com'],
     // Real mail providers: a country's name (ireland.com is a brand), a word split by a hyphen or given a
     // letter (inbox.com, mailbox.org), a letter that is no slip of the finger, two edits that spell other words.
-    ['EMAIL', 'jane@mail2ireland.com'], ['EMAIL', 'jane@in-box.net'], ['EMAIL', 'jane@imailbox.com'],
-    ['EMAIL', 'jane@eastmail.com'], ['EMAIL', 'jane@prontomail.com'],
+    ['EMAIL', 'jane@mail2ireland.com'],
+    ['EMAIL', 'jane@in-box.net'],
+    ['EMAIL', 'jane@imailbox.com'],
+    ['EMAIL', 'jane@eastmail.com'],
+    ['EMAIL', 'jane@prontomail.com'],
     // Public bodies' own zones named after a restricted suffix: a canton's and a region's schools.
-    ['EMAIL', 'jane@stud.edu.zh.ch'], ['DOMAIN', 'ksz.edu-zg.ch'], ['EMAIL', 'jane@alu.edu.gva.es'],
+    ['EMAIL', 'jane@stud.edu.zh.ch'],
+    ['DOMAIN', 'ksz.edu-zg.ch'],
+    ['EMAIL', 'jane@alu.edu.gva.es'],
     // Four letters are an acronym's length: universities one letter from a brand of five (udemy, tesco),
     // or reading like a brand of four only by chance (tum for turn, mait for malt).
-    ['DOMAIN', 'udem.edu'], ['EMAIL', 'jane@tesc.edu'], ['DOMAIN', 'tum.de'], ['EMAIL', 'jane@mait.ac.in'],
+    ['DOMAIN', 'udem.edu'],
+    ['EMAIL', 'jane@tesc.edu'],
+    ['DOMAIN', 'tum.de'],
+    ['EMAIL', 'jane@mait.ac.in'],
     // One letter from a mail provider named by an ordinary word (casino.com) is another company, not its typo.
-    ['DOMAIN', 'casio.com'], ['EMAIL', 'jane@casio.co.jp'],
+    ['DOMAIN', 'casio.com'],
+    ['EMAIL', 'jane@casio.co.jp'],
     // Names a vetted registry gave (edu: accredited colleges), one letter from a brand (bereal.com, adelphia.net).
-    ['DOMAIN', 'berea.edu'], ['EMAIL', 'jane@adelphi.edu'], ['URL', 'https://www.berea.edu/admissions'],
+    ['DOMAIN', 'berea.edu'],
+    ['EMAIL', 'jane@adelphi.edu'],
+    ['URL', 'https://www.berea.edu/admissions'],
     // Ordinary words written together, where a brand only appears across their joins (alumn|idirect|or).
-    ['EMAIL', 'jane@alumnidirector.com'], ['EMAIL', 'jane@businessweekmail.com'], ['EMAIL', 'jane@blushmail.com'],
+    ['EMAIL', 'jane@alumnidirector.com'],
+    ['EMAIL', 'jane@businessweekmail.com'],
+    ['EMAIL', 'jane@blushmail.com'],
     // A name with a digit (mail2web) is not found misspelt after another digit-joined word.
-    ['EMAIL', 'jane@mail2wendy.com'], ['EMAIL', 'jane@mail2finance.com'],
+    ['EMAIL', 'jane@mail2wendy.com'],
+    ['EMAIL', 'jane@mail2finance.com'],
     // Real names with digits in them, which the disguised-name rule reads as letters (1 as l, 4 as a).
-    ['DOMAIN', '1password.com'], ['DOMAIN', '1800flowers.com'], ['DOMAIN', 'love4ever.com'], ['DOMAIN', 'web3-labs.io'],
+    ['DOMAIN', '1password.com'],
+    ['DOMAIN', '1800flowers.com'],
+    ['DOMAIN', 'love4ever.com'],
+    ['DOMAIN', 'web3-labs.io'],
     // A brand's own compound domains, which it serves its pages from (third-party-web names them).
-    ['DOMAIN', 'paypalobjects.com'], ['URL', 'https://raw.githubusercontent.com/nodejs/node/main/README.md'],
-    ['URL', 'https://www.youtube-nocookie.com/embed/x'], ['DOMAIN', 'scontent.cdninstagram.com'],
+    ['DOMAIN', 'paypalobjects.com'],
+    ['URL', 'https://raw.githubusercontent.com/nodejs/node/main/README.md'],
+    ['URL', 'https://www.youtube-nocookie.com/embed/x'],
+    ['DOMAIN', 'scontent.cdninstagram.com'],
     ['DOMAIN', 'www.googleapis.com'],
     // A label that reads wholly as ordinary words holds no name that is not those words (lytics in analytics).
-    ['DOMAIN', 'heapanalytics.com'], ['DOMAIN', 'coremetrics.com'],
+    ['DOMAIN', 'heapanalytics.com'],
+    ['DOMAIN', 'coremetrics.com'],
     // Below a well-known domain: its own services, and a customer's space named by its bare brand name.
-    ['DOMAIN', 'developer.apple.com'], ['DOMAIN', 'office.microsoft.com'], ['URL', 'https://mail.google.com/mail/u/0/'],
+    ['DOMAIN', 'developer.apple.com'],
+    ['DOMAIN', 'office.microsoft.com'],
+    ['URL', 'https://mail.google.com/mail/u/0/'],
     ['DOMAIN', 'coinbase.zendesk.com'],
     // Companies' known script and content hosts (third-party-web), which happen to lie one edit from a brand.
-    ['URL', 'https://static.licdn.com/aero-v1/sc/h/x.js'], ['DOMAIN', 'bstatic.com'],
+    ['URL', 'https://static.licdn.com/aero-v1/sc/h/x.js'],
+    ['DOMAIN', 'bstatic.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
@@ -194,24 +252,72 @@ describe('domain_lookalike', () => {
     ['a well-known email domain', 'EMAIL', 'jane@gmail.com', 'neutral', /gmail.com itself/],
     ['a top site itself', 'DOMAIN', 'booking.com', 'neutral', /booking.com itself/],
     ['a top site behind www', 'URL', 'https://www.amazon.com/', 'neutral', /amazon.com itself/],
-    ['a sub-domain of a top site, which may be a user\'s page', 'URL', 'https://smile.amazon.com/', 'neutral', /below the well-known domain amazon.com/],
-    ['a user\'s blog under a well-known domain', 'DOMAIN', 'elon-found.tumblr.com', 'neutral', /below the well-known domain tumblr.com/],
+    [
+      "a sub-domain of a top site, which may be a user's page",
+      'URL',
+      'https://smile.amazon.com/',
+      'neutral',
+      /below the well-known domain amazon.com/,
+    ],
+    ["a user's blog under a well-known domain", 'DOMAIN', 'elon-found.tumblr.com', 'neutral', /below the well-known domain tumblr.com/],
     ['a site on a platform whose own domain is well known', 'DOMAIN', 'walletsauthy.webflow.io', 'neutral', /does not resemble/],
     ['the same name under a country suffix', 'DOMAIN', 'amazon.nl', 'neutral', /different suffix/],
     // A company's own sites on other people's domains, as its own data (ccxt's documentation pages, simple-icons' sources) names them.
-    ['an exchange\'s own documentation on a code-hosting platform', 'URL', 'https://bybit-exchange.github.io/docs/', 'neutral', /bybit-exchange.github.io is a company's own site on another domain/],
-    ['an exchange\'s own documentation below a documentation service', 'DOMAIN', 'hashkeyglobal-apidoc.readme.io', 'neutral', /company's own site/],
-    ['a project\'s own site on a shared platform', 'DOMAIN', 'webpack.js.org', 'neutral', /company's own site/],
-    ['a page of an own site on a platform', 'URL', 'https://docs.hyperliquid.gitbook.io/api', 'neutral', /hyperliquid.gitbook.io is a company's own site/],
-    ['an exchange\'s own compound domain', 'DOMAIN', 'binancefuture.com', 'neutral', /binancefuture.com itself/],
-    ['the same brand beside other words on the same platform, not its own', 'DOMAIN', 'bybit-exchange-support.github.io', 'weakens', /bybit.com/],
+    [
+      "an exchange's own documentation on a code-hosting platform",
+      'URL',
+      'https://bybit-exchange.github.io/docs/',
+      'neutral',
+      /bybit-exchange.github.io is a company's own site on another domain/,
+    ],
+    [
+      "an exchange's own documentation below a documentation service",
+      'DOMAIN',
+      'hashkeyglobal-apidoc.readme.io',
+      'neutral',
+      /company's own site/,
+    ],
+    ["a project's own site on a shared platform", 'DOMAIN', 'webpack.js.org', 'neutral', /company's own site/],
+    [
+      'a page of an own site on a platform',
+      'URL',
+      'https://docs.hyperliquid.gitbook.io/api',
+      'neutral',
+      /hyperliquid.gitbook.io is a company's own site/,
+    ],
+    ["an exchange's own compound domain", 'DOMAIN', 'binancefuture.com', 'neutral', /binancefuture.com itself/],
+    [
+      'the same brand beside other words on the same platform, not its own',
+      'DOMAIN',
+      'bybit-exchange-support.github.io',
+      'weakens',
+      /bybit.com/,
+    ],
     // Real sites the maintained sources name (simple-icons' logo pages, ccxt's exchange URLs) are known sites.
-    ['a company site a logo was taken from, one edit from another brand', 'DOMAIN', 'adacore.com', 'neutral', /adacore.com is a company's known site/],
-    ['a brand\'s corporate site', 'URL', 'https://newsroom.paypal-corp.com/', 'neutral', /paypal-corp.com is a company's known site/],
-    ['an exchange\'s regional domain', 'DOMAIN', 'lbank.info', 'neutral', /known site/],
-    ['its own brand in a sub-domain of a known site whose name holds it', 'DOMAIN', 'paypal-login.paypal-corp.com', 'neutral', /known site/],
+    [
+      'a company site a logo was taken from, one edit from another brand',
+      'DOMAIN',
+      'adacore.com',
+      'neutral',
+      /adacore.com is a company's known site/,
+    ],
+    ["a brand's corporate site", 'URL', 'https://newsroom.paypal-corp.com/', 'neutral', /paypal-corp.com is a company's known site/],
+    ["an exchange's regional domain", 'DOMAIN', 'lbank.info', 'neutral', /known site/],
+    [
+      'its own brand in a sub-domain of a known site whose name holds it',
+      'DOMAIN',
+      'paypal-login.paypal-corp.com',
+      'neutral',
+      /known site/,
+    ],
     ['another brand in a sub-domain of a known site', 'DOMAIN', 'metamask-help.alibabagroup.com', 'weakens', /metamask.io/],
-    ['the same brand beside other words below the same documentation service, not its own', 'DOMAIN', 'hashkey-verify.readme.io', 'weakens', /hashkey.com/],
+    [
+      'the same brand beside other words below the same documentation service, not its own',
+      'DOMAIN',
+      'hashkey-verify.readme.io',
+      'weakens',
+      /hashkey.com/,
+    ],
     ['a digit for a letter', 'DOMAIN', 'paypa1.com', 'weakens', /reads like the well-known domain paypal.com/],
     ['rn for m', 'URL', 'https://rnicrosoft.com/', 'weakens', /microsoft.com/],
     ['rn for m in a name of four letters', 'DOMAIN', 'rneta.com', 'weakens', /meta.com/],
@@ -222,10 +328,28 @@ describe('domain_lookalike', () => {
     ['a dropped letter of a mail provider, in four letters', 'EMAIL', 'jane@gmai.com', 'weakens', /gmail.com/],
     ['a one-letter substitution in a five-letter name', 'DOMAIN', 'apply.com', 'neutral', /does not resemble/],
     ['the name as a token', 'URL', 'https://paypal-login.net/verify', 'weakens', /contains the name of the well-known domain paypal.com/],
-    ['the whole domain as a sub-domain', 'URL', 'https://paypal.com.account-check.net/', 'weakens', /begins like the well-known domain paypal.com but belongs to account-check.net/],
+    [
+      'the whole domain as a sub-domain',
+      'URL',
+      'https://paypal.com.account-check.net/',
+      'weakens',
+      /begins like the well-known domain paypal.com but belongs to account-check.net/,
+    ],
     ['a Cyrillic imitation', 'DOMAIN', 'аpple.com', 'weakens', /apple.com/],
-    ['an unknown name spelt as a domain before the real one', 'DOMAIN', 'acme-wallet.com.verify-now.xyz', 'weakens', /spells the domain name acme-wallet.com before its own domain verify-now.xyz/],
-    ['a domain run into its own name with a hyphen', 'URL', 'https://acme-wallet.com-verify.xyz/login', 'weakens', /spells the domain name acme-wallet.com/],
+    [
+      'an unknown name spelt as a domain before the real one',
+      'DOMAIN',
+      'acme-wallet.com.verify-now.xyz',
+      'weakens',
+      /spells the domain name acme-wallet.com before its own domain verify-now.xyz/,
+    ],
+    [
+      'a domain run into its own name with a hyphen',
+      'URL',
+      'https://acme-wallet.com-verify.xyz/login',
+      'weakens',
+      /spells the domain name acme-wallet.com/,
+    ],
     ['a country domain spelt before the real one', 'DOMAIN', 'shop.co.uk.account-check.net', 'weakens', /shop.co.uk/],
     ['a regional sub-domain', 'DOMAIN', 'shop.de.acme-industries.com', 'neutral', /does not resemble/],
     ['a sub-domain that is a newer suffix word', 'URL', 'https://help.support.acme-industries.com/', 'neutral', /does not resemble/],
@@ -266,11 +390,26 @@ describe('shared_hosting', () => {
     ['a mailbox on a dynamic-DNS name', 'EMAIL', 'jane@mail-box-7.dynv6.net', 'weakens'],
     ['a mailbox at a registered domain', 'EMAIL', 'jane@example.co.uk', 'neutral'],
     ['a mailbox at a large provider', 'EMAIL', 'jane@gmail.com', 'neutral'],
-    ['IPFS content by path (CIDv0) on a gateway', 'URL', 'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html', 'weakens'],
-    ['IPFS content by path (CIDv1) on any gateway', 'URL', 'https://gateway.example.org/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi', 'weakens'],
+    [
+      'IPFS content by path (CIDv0) on a gateway',
+      'URL',
+      'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html',
+      'weakens',
+    ],
+    [
+      'IPFS content by path (CIDv1) on any gateway',
+      'URL',
+      'https://gateway.example.org/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+      'weakens',
+    ],
     ['an IPNS name on a gateway', 'URL', 'https://dweb.link/ipns/wallet-support.eth/', 'weakens'],
-    ['IPFS content as a gateway sub-domain', 'URL', 'https://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi.ipfs.w3s.link/', 'weakens'],
-    ['the gateway\'s own home page', 'URL', 'https://ipfs.io/', 'neutral'],
+    [
+      'IPFS content as a gateway sub-domain',
+      'URL',
+      'https://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi.ipfs.w3s.link/',
+      'weakens',
+    ],
+    ["the gateway's own home page", 'URL', 'https://ipfs.io/', 'neutral'],
     ['a path named ipfs without a content identifier', 'URL', 'https://docs.ipfs.tech/ipfs/how-to/', 'neutral'],
     ['a domain presented alone (no path to read)', 'DOMAIN', 'ipfs.io', 'neutral'],
   ])('given %s, when checked, then it %s', async (_given, type, value, expected) => {
@@ -282,7 +421,9 @@ describe('shared_hosting', () => {
     expect(site.fact).toBe('site:mail-box-7.dynv6.net');
     expect(onlySignal(await runOn(sharedHosting, 'URL', 'https://www.mail-box-7.dynv6.net/')).fact).toBe(site.fact);
     expect(onlySignal(await runOn(sharedHosting, 'DOMAIN', 'other-box.dynv6.net')).fact).toBe('site:other-box.dynv6.net');
-    const content = onlySignal(await runOn(sharedHosting, 'URL', 'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html'));
+    const content = onlySignal(
+      await runOn(sharedHosting, 'URL', 'https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/login.html'),
+    );
     expect(content.fact).toBeUndefined();
   });
 });
@@ -318,7 +459,10 @@ describe('url_shape', () => {
   });
 
   it.each([
-    ['a brand in the query (a return or tracking parameter)', 'https://shop.example/login?next=https://www.paypal.com/&utm_source=facebook.com'],
+    [
+      'a brand in the query (a return or tracking parameter)',
+      'https://shop.example/login?next=https://www.paypal.com/&utm_source=facebook.com',
+    ],
     ['the site naming itself in its path', 'https://www.paypal.com/paypal.com/help'],
     ['a well-known site naming another in its path', 'https://web.archive.org/web/2024/https://www.paypal.com/'],
     ['a file name with a dot', 'https://example.com/files/report.final.pdf'],

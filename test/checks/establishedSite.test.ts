@@ -70,7 +70,11 @@ describe('established_site', () => {
   });
 
   it('given a mailbox and the site it is at, then the one fact about the site is admitted once', async () => {
-    const subject = [contextFor('EMAIL', 'jane@stripe.com').presentation, contextFor('DOMAIN', 'stripe.com').presentation, contextFor('URL', 'https://www.stripe.com/').presentation];
+    const subject = [
+      contextFor('EMAIL', 'jane@stripe.com').presentation,
+      contextFor('DOMAIN', 'stripe.com').presentation,
+      contextFor('URL', 'https://www.stripe.com/').presentation,
+    ];
     const signals = [];
     for (const presentation of subject) {
       signals.push(...(await establishedSite.run(contextFor(presentation.type, presentation.value, { subject }))).signals);

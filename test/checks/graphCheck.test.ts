@@ -36,12 +36,22 @@ describe('connectionsFrom', () => {
     const connections = connectionsFrom(GRAPH);
     expect(connections.map(({ connection_id: _id, ...edge }) => edge)).toEqual([
       {
-        relation: 'shares_value', from_label: '+44 7400 123456', from_type: 'PHONE', to_label: 'ENTITY', to_type: 'ENTITY',
-        weight: 0.5, reason: 'The same phone number is on record for 1 other entity of the tenant.',
+        relation: 'shares_value',
+        from_label: '+44 7400 123456',
+        from_type: 'PHONE',
+        to_label: 'ENTITY',
+        to_type: 'ENTITY',
+        weight: 0.5,
+        reason: 'The same phone number is on record for 1 other entity of the tenant.',
       },
       {
-        relation: 'shares_value', from_label: '203.0.113.9', from_type: 'IP', to_label: 'ENTITY', to_type: 'ENTITY',
-        weight: 0.875, reason: 'The same IP address is on record for 7 other entities of the tenant.',
+        relation: 'shares_value',
+        from_label: '203.0.113.9',
+        from_type: 'IP',
+        to_label: 'ENTITY',
+        to_type: 'ENTITY',
+        weight: 0.875,
+        reason: 'The same IP address is on record for 7 other entities of the tenant.',
       },
     ]);
   });

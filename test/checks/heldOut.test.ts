@@ -21,13 +21,19 @@ function sources(dir: string): string[] {
 
 describe('the held-out corpus lists', () => {
   it('are read by no module of the service', () => {
-    const readers = [...sources('src'), ...sources('machines'), ...sources('actors'), ...sources('workers')]
-      .filter((file) => [...HELD_OUT, ...FETCHED].some((name) => readFileSync(file, 'utf8').includes(`'${name}`) || readFileSync(file, 'utf8').includes(`"${name}`)));
+    const readers = [...sources('src'), ...sources('machines'), ...sources('actors'), ...sources('workers')].filter((file) =>
+      [...HELD_OUT, ...FETCHED].some(
+        (name) => readFileSync(file, 'utf8').includes(`'${name}`) || readFileSync(file, 'utf8').includes(`"${name}`),
+      ),
+    );
     expect(readers).toEqual([]);
   });
 
   it('stay development-only dependencies', () => {
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     for (const name of HELD_OUT) {
       expect(pkg.dependencies[name]).toBeUndefined();
       expect(pkg.devDependencies[name]).toBeDefined();

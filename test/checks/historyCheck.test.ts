@@ -34,7 +34,10 @@ describe('tenant_history', () => {
   });
 
   it('given unscored outcomes and bad dates, then they are skipped', async () => {
-    const outcomes = [{ kind: 'disputed', observed_at: '2024-01-01T00:00:00Z' }, { kind: 'repaid', observed_at: 'yesterday' }];
+    const outcomes = [
+      { kind: 'disputed', observed_at: '2024-01-01T00:00:00Z' },
+      { kind: 'repaid', observed_at: 'yesterday' },
+    ];
     const result = await runOn(history, 'EMAIL', 'jane@example.com', { env: { history: { ...EMPTY, outcomes } } });
     expect(result.signals).toEqual([]);
   });

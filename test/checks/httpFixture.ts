@@ -15,7 +15,9 @@ export async function startHttpFixture(handler: FixtureHandler): Promise<HttpFix
   const requests: HttpFixture['requests'] = [];
   const server = createServer((request, response) => {
     let body = '';
-    request.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
     request.on('end', () => {
       requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       handler(Object.assign(request, { body }), response);
@@ -26,10 +28,11 @@ export async function startHttpFixture(handler: FixtureHandler): Promise<HttpFix
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -18,46 +18,83 @@ function respond(email: string, response: import('node:http').ServerResponse): v
   const body = (verdict: object) => ({ provider: PROVIDER_NAME, trace: RAW_MARKER, verdict });
   const local = email.split('@')[0];
   switch (local) {
-    case 'risky': return sendJson(response, 200, body({ risk_score: 91, breached: true }), leaky);
-    case 'clean': return sendJson(response, 200, body({ risk_score: '7', breached: false }), leaky);
-    case 'quiet': return sendJson(response, 200, body({}), leaky);
-    case 'unknown': return sendJson(response, 404, { error: `${PROVIDER_NAME} has no ${RAW_MARKER}` }, leaky);
-    case 'throttled': return sendJson(response, 429, { error: RAW_MARKER }, leaky);
-    case 'broken': return sendJson(response, 500, { error: `${PROVIDER_NAME} exploded: ${RAW_MARKER}` }, leaky);
-    case 'slow': { setTimeout(() => sendJson(response, 200, body({ risk_score: 1 })), 1500); return; }
-    case 'html': { response.writeHead(200, { 'content-type': 'text/html' }); response.end(`<h1>${PROVIDER_NAME} ${RAW_MARKER}</h1>`); return; }
-    case 'garbage': { response.writeHead(200, { 'content-type': 'application/json' }); response.end(`{"${PROVIDER_NAME}": ${RAW_MARKER}`); return; }
-    case 'huge': return sendJson(response, 200, { padding: RAW_MARKER.repeat(40_000) });
-    case 'moved': { response.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }); response.end(); return; }
-    default: return sendJson(response, 400, {});
+    case 'risky':
+      return sendJson(response, 200, body({ risk_score: 91, breached: true }), leaky);
+    case 'clean':
+      return sendJson(response, 200, body({ risk_score: '7', breached: false }), leaky);
+    case 'quiet':
+      return sendJson(response, 200, body({}), leaky);
+    case 'unknown':
+      return sendJson(response, 404, { error: `${PROVIDER_NAME} has no ${RAW_MARKER}` }, leaky);
+    case 'throttled':
+      return sendJson(response, 429, { error: RAW_MARKER }, leaky);
+    case 'broken':
+      return sendJson(response, 500, { error: `${PROVIDER_NAME} exploded: ${RAW_MARKER}` }, leaky);
+    case 'slow': {
+      setTimeout(() => sendJson(response, 200, body({ risk_score: 1 })), 1500);
+      return;
+    }
+    case 'html': {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<h1>${PROVIDER_NAME} ${RAW_MARKER}</h1>`);
+      return;
+    }
+    case 'garbage': {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"${PROVIDER_NAME}": ${RAW_MARKER}`);
+      return;
+    }
+    case 'huge':
+      return sendJson(response, 200, { padding: RAW_MARKER.repeat(40_000) });
+    case 'moved': {
+      response.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' });
+      response.end();
+      return;
+    }
+    default:
+      return sendJson(response, 400, {});
   }
 }
 
 function descriptionFile(baseUrl: string, overrides: Record<string, unknown> = {}): object[] {
-  return [{
-    name: PROVIDER_NAME,
-    id: 'email_reputation',
-    kind: 'email_reputation',
-    artifact_types: ['EMAIL'],
-    tier: 't2',
-    trust_band: 'medium',
-    data_class: 'C1',
-    cost: 3,
-    timeout_ms: 300,
-    request: {
-      method: 'GET',
-      url_template: `${baseUrl}/v1/lookup?email={normalised}`,
-      headers: { 'x-client': 'tas' },
-      auth: { type: 'bearer', env: 'ACME_TOKEN' },
+  return [
+    {
+      name: PROVIDER_NAME,
+      id: 'email_reputation',
+      kind: 'email_reputation',
+      artifact_types: ['EMAIL'],
+      tier: 't2',
+      trust_band: 'medium',
+      data_class: 'C1',
+      cost: 3,
+      timeout_ms: 300,
+      request: {
+        method: 'GET',
+        url_template: `${baseUrl}/v1/lookup?email={normalised}`,
+        headers: { 'x-client': 'tas' },
+        auth: { type: 'bearer', env: 'ACME_TOKEN' },
+      },
+      mapping: [
+        {
+          path: '/verdict/risk_score',
+          op: 'gt',
+          value: 80,
+          disposition: 'weakens',
+          statement: 'The address is linked to recent abuse reports.',
+        },
+        {
+          path: '/verdict/risk_score',
+          op: 'lte',
+          value: 20,
+          disposition: 'supports',
+          statement: 'The address has a long record without abuse reports.',
+        },
+        { path: '/verdict/breached', op: 'truthy', disposition: 'neutral', statement: 'The address appears in a known data breach.' },
+      ],
+      on_status: { '404': 'no_data', '429': 'budget' },
+      ...overrides,
     },
-    mapping: [
-      { path: '/verdict/risk_score', op: 'gt', value: 80, disposition: 'weakens', statement: 'The address is linked to recent abuse reports.' },
-      { path: '/verdict/risk_score', op: 'lte', value: 20, disposition: 'supports', statement: 'The address has a long record without abuse reports.' },
-      { path: '/verdict/breached', op: 'truthy', disposition: 'neutral', statement: 'The address appears in a known data breach.' },
-    ],
-    on_status: { '404': 'no_data', '429': 'budget' },
-    ...overrides,
-  }];
+  ];
 }
 
 function expectNoLeak(value: unknown): void {
@@ -88,12 +125,24 @@ describe('HTTP providers against a loopback provider', () => {
   });
 
   it.each([
-    ['a high risk score', 'risky@example.com', [['weakens', 'The address is linked to recent abuse reports.'], ['neutral', 'The address appears in a known data breach.']]],
+    [
+      'a high risk score',
+      'risky@example.com',
+      [
+        ['weakens', 'The address is linked to recent abuse reports.'],
+        ['neutral', 'The address appears in a known data breach.'],
+      ],
+    ],
     ['a low risk score written as a string', 'clean@example.com', [['supports', 'The address has a long record without abuse reports.']]],
   ])('given %s, then the operator statements are the signals', async (_given, email, expected) => {
     const result = await ask(email);
     expect(result.signals.map((signal) => [signal.disposition, signal.statement])).toEqual(expected);
-    expect(result.signals[0]).toMatchObject({ kind: 'email_reputation', provenance_class: 'third_party', trust_band: 'medium', data_class: 'C1' });
+    expect(result.signals[0]).toMatchObject({
+      kind: 'email_reputation',
+      provenance_class: 'third_party',
+      trust_band: 'medium',
+      data_class: 'C1',
+    });
     expectNoLeak(result);
   });
 
@@ -139,31 +188,53 @@ describe('HTTP providers against a loopback provider', () => {
   });
 
   it('given a POST provider with a header secret, then the body carries the value', async () => {
-    const post = { method: 'POST', url_template: `${fixture.baseUrl}/v2/check`, body: { email: '{value}' }, auth: { type: 'header', env: 'ACME_KEY', header: 'x-api-key' } };
+    const post = {
+      method: 'POST',
+      url_template: `${fixture.baseUrl}/v2/check`,
+      body: { email: '{value}' },
+      auth: { type: 'header', env: 'ACME_KEY', header: 'x-api-key' },
+    };
     const [description] = parseHttpProviders(JSON.stringify(descriptionFile(fixture.baseUrl, { request: post })));
     const [postCheck] = createHttpProviderChecks([description!], { env: { ACME_KEY: SECRET } });
     const result = await runCheck(postCheck!, contextFor('EMAIL', 'x@example.com'));
     const sent = fixture.requests.at(-1)!;
-    expect([sent.method, sent.headers['x-api-key'], sent.headers['content-type'], JSON.parse(sent.body)])
-      .toEqual(['POST', SECRET, 'application/json', { email: 'x@example.com' }]);
+    expect([sent.method, sent.headers['x-api-key'], sent.headers['content-type'], JSON.parse(sent.body)]).toEqual([
+      'POST',
+      SECRET,
+      'application/json',
+      { email: 'x@example.com' },
+    ]);
     expectNoLeak(result);
   });
 });
 
 describe('a provider that keeps failing', () => {
   it('is asked until its breaker opens, then not asked: the check answers an error absence at once and the plan answers it inline', async () => {
-    const down = await startHttpFixture((_request, response) => sendJson(response, 503, { error: `${PROVIDER_NAME} is down: ${RAW_MARKER}` }));
+    const down = await startHttpFixture((_request, response) =>
+      sendJson(response, 503, { error: `${PROVIDER_NAME} is down: ${RAW_MARKER}` }),
+    );
     try {
       const [description] = parseHttpProviders(JSON.stringify(descriptionFile(down.baseUrl)));
       const [failing] = createHttpProviderChecks([description!], { env: { ACME_TOKEN: SECRET } });
       for (const email of ['one@example.com', 'two@example.com']) {
-        expect((await runCheck(failing!, contextFor('EMAIL', email))).absences).toEqual([expect.objectContaining({ kind: 'error', reason: 'The provider answered with an error.' })]);
+        expect((await runCheck(failing!, contextFor('EMAIL', email))).absences).toEqual([
+          expect.objectContaining({ kind: 'error', reason: 'The provider answered with an error.' }),
+        ]);
       }
       expect(down.requests).toHaveLength(2);
       const skipped = await runCheck(failing!, contextFor('EMAIL', 'three@example.com'));
-      expect(skipped.absences).toEqual([{ about: 'three@example.com', about_type: 'EMAIL', kind: 'error', reason: 'The provider has been failing to answer, so it was not asked.' }]);
+      expect(skipped.absences).toEqual([
+        {
+          about: 'three@example.com',
+          about_type: 'EMAIL',
+          kind: 'error',
+          reason: 'The provider has been failing to answer, so it was not asked.',
+        },
+      ]);
       expect(down.requests).toHaveLength(2);
-      expect(failing!.unreachableReason?.(contextFor('EMAIL', 'four@example.com').presentation)).toBe('The provider has been failing to answer, so it was not asked.');
+      expect(failing!.unreachableReason?.(contextFor('EMAIL', 'four@example.com').presentation)).toBe(
+        'The provider has been failing to answer, so it was not asked.',
+      );
       expectNoLeak(skipped);
     } finally {
       await down.close();
@@ -188,13 +259,23 @@ describe('the providers description file', () => {
   it.each([
     ['invalid JSON', `[{"name": "${PROVIDER_NAME}", `],
     ['an unknown key', JSON.stringify(descriptionFile('https://intel.example', { colour: PROVIDER_NAME }))],
-    ['a statement naming the provider', JSON.stringify(descriptionFile('https://intel.example', {
-      mapping: [{ path: '/x', op: 'exists', disposition: 'weakens', statement: `Flagged by ${PROVIDER_NAME}.` }],
-    }))],
+    [
+      'a statement naming the provider',
+      JSON.stringify(
+        descriptionFile('https://intel.example', {
+          mapping: [{ path: '/x', op: 'exists', disposition: 'weakens', statement: `Flagged by ${PROVIDER_NAME}.` }],
+        }),
+      ),
+    ],
     ['an id naming the provider', JSON.stringify(descriptionFile('https://intel.example', { id: 'acmesecretintel_check' }))],
-    ['a comparison without a value', JSON.stringify(descriptionFile('https://intel.example', {
-      mapping: [{ path: '/x', op: 'gt', disposition: 'weakens', statement: 'High.' }],
-    }))],
+    [
+      'a comparison without a value',
+      JSON.stringify(
+        descriptionFile('https://intel.example', {
+          mapping: [{ path: '/x', op: 'gt', disposition: 'weakens', statement: 'High.' }],
+        }),
+      ),
+    ],
     ['a t0 provider', JSON.stringify(descriptionFile('https://intel.example', { tier: 't0' }))],
     ['duplicate ids', JSON.stringify([...descriptionFile('https://a.example'), ...descriptionFile('https://b.example')])],
   ])('given %s, then loading fails with an error that does not quote the name', (_given, content) => {

@@ -60,8 +60,14 @@ describe('ip_network', () => {
 
   it("an address in another country than the email domain's national suffix weakens a little; a bare country code or the same country does not", async () => {
     const kinds = async (value: string) =>
-      (await runOn(ipNetwork, 'IP', '86.128.0.1', { subject: [{ type: 'IP', value: '86.128.0.1', normalised: '86.128.0.1' }, { type: 'EMAIL', value, normalised: value }] }))
-        .signals.map((s) => s.kind);
+      (
+        await runOn(ipNetwork, 'IP', '86.128.0.1', {
+          subject: [
+            { type: 'IP', value: '86.128.0.1', normalised: '86.128.0.1' },
+            { type: 'EMAIL', value, normalised: value },
+          ],
+        })
+      ).signals.map((s) => s.kind);
     expect(await kinds('jean@exemple.com.br')).toContain('ip_country_mismatch');
     expect(await kinds('jane@example.co.uk')).not.toContain('ip_country_mismatch');
     expect(await kinds('jane@startup.io')).not.toContain('ip_country_mismatch');

@@ -28,7 +28,9 @@ describe('declared strengths against their measurements', () => {
         const m = measurementOf(answer.kind, answer.disposition);
         const ceiling = m?.supports_strength ?? (answer.cited ? 'strong' : 'moderate');
         if (RANK[answer.strength] > RANK[ceiling]) {
-          over.push(`${row.id} ${answer.kind}:${answer.disposition} declares ${answer.strength}, ${m ? `measured LR ${m.lr} [${m.lr_low}-${m.lr_high}] supports ${ceiling}` : 'unmeasured and uncited: at most moderate'}`);
+          over.push(
+            `${row.id} ${answer.kind}:${answer.disposition} declares ${answer.strength}, ${m ? `measured LR ${m.lr} [${m.lr_low}-${m.lr_high}] supports ${ceiling}` : 'unmeasured and uncited: at most moderate'}`,
+          );
         }
       }
     }

@@ -30,9 +30,20 @@ describe('offline checks on arbitrary input', () => {
   });
 
   it('never throw and always answer well-formed, for any value of any type they accept', async () => {
-    const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.emailAddress(), fc.webUrl(), fc.domain(), fc.ipV4(), fc.ipV6(),
-      fc.constantFrom('+44 7400 123456', '0', '@', 'http://', 'xn--', 'xn--zz.com', '[::1]', 'a@b@c'));
-    const claimed = fc.record({ name: fc.string(), country: fc.string({ maxLength: 3 }), website: fc.string(), email: fc.string() }, { requiredKeys: [] });
+    const value = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'grapheme' }),
+      fc.emailAddress(),
+      fc.webUrl(),
+      fc.domain(),
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.constantFrom('+44 7400 123456', '0', '@', 'http://', 'xn--', 'xn--zz.com', '[::1]', 'a@b@c'),
+    );
+    const claimed = fc.record(
+      { name: fc.string(), country: fc.string({ maxLength: 3 }), website: fc.string(), email: fc.string() },
+      { requiredKeys: [] },
+    );
     const claim = fc.option(claimed, { nil: undefined });
     await fc.assert(
       fc.asyncProperty(value, claim, async (raw, claimed) => {

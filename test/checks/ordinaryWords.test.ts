@@ -5,8 +5,14 @@ import { isOrdinaryWord } from '../../src/checks/wordRuns.js';
 
 describe('country names as ordinary words', () => {
   it.each([
-    ['ireland', true], ['saudiarabia', true], ['arabia', true], ['unitedkingdom', true], ['cotedivoire', true],
-    ['paypal', false], ['amazon', false], ['of', false],
+    ['ireland', true],
+    ['saudiarabia', true],
+    ['arabia', true],
+    ['unitedkingdom', true],
+    ['cotedivoire', true],
+    ['paypal', false],
+    ['amazon', false],
+    ['of', false],
   ])('given %s, then isPlaceName is %s', (text, expected) => {
     expect(isPlaceName(text)).toBe(expected);
   });

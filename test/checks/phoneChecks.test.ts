@@ -36,8 +36,22 @@ describe('phone_line_type', () => {
 
   it.each([
     // given a number and a claimed country; then the answer's kind and disposition
-    ['a UK mobile, GB claimed', '+44 7400 123456', 'GB', 'phone_real_line', 'supports', /a mobile line valid in the claimed country, United Kingdom \(GB\)/],
-    ['a London fixed line in national format, GB claimed', '020 7946 0018', 'GB', 'phone_real_line', 'supports', /a fixed line valid in the claimed country/],
+    [
+      'a UK mobile, GB claimed',
+      '+44 7400 123456',
+      'GB',
+      'phone_real_line',
+      'supports',
+      /a mobile line valid in the claimed country, United Kingdom \(GB\)/,
+    ],
+    [
+      'a London fixed line in national format, GB claimed',
+      '020 7946 0018',
+      'GB',
+      'phone_real_line',
+      'supports',
+      /a fixed line valid in the claimed country/,
+    ],
     ['a Canadian number, CA claimed', '+1 604 555 0123', 'CA', 'phone_real_line', 'supports', /Canada \(CA\)/],
     // The plan places a +1 415 number in the United States: sharing Canada's calling code does not place it there.
     ['a San Francisco number, CA claimed', '+1 415 555 2671', 'CA', 'phone_line_type', 'neutral', /fixed or mobile line\.$/],

@@ -17,8 +17,13 @@ const ROUTES: Record<string, (response: import('node:http').ServerResponse) => v
   'nodate-shop.com': (response) => sendJson(response, 200, rdapDomain(null)),
   'missing-shop.com': (response) => sendJson(response, 404, { errorCode: 404 }),
   'broken-shop.com': (response) => sendJson(response, 500, { errorCode: 500 }),
-  'html-shop.com': (response) => { response.writeHead(200, { 'content-type': 'text/html' }); response.end('<html>hi</html>'); },
-  'slow-shop.com': (response) => { setTimeout(() => sendJson(response, 200, rdapDomain('2010-01-01T00:00:00Z')), 1500); },
+  'html-shop.com': (response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end('<html>hi</html>');
+  },
+  'slow-shop.com': (response) => {
+    setTimeout(() => sendJson(response, 200, rdapDomain('2010-01-01T00:00:00Z')), 1500);
+  },
 };
 
 describe('rdap_domain_age against a loopback RDAP server', () => {
@@ -42,7 +47,7 @@ describe('rdap_domain_age against a loopback RDAP server', () => {
     ['a domain registered 11 days before as_of', 'DOMAIN', 'young-shop.com', 'weakens', /registered 11 days ago, on 2024-12-20/],
     ['a domain about a year old', 'URL', 'https://www.middle-shop.com/', 'neutral', /registered 397 days ago/],
     ['a domain registered in 2010', 'EMAIL', 'jane@mail.old-shop.co.uk', 'supports', /more than two years ago, on 2010-05-04/],
-  ])('given %s, then it %s, observed now (the age is today\'s fact)', async (_given, type, value, disposition, statement) => {
+  ])("given %s, then it %s, observed now (the age is today's fact)", async (_given, type, value, disposition, statement) => {
     const signal = onlySignal(await ask(type, value));
     expect(signal).toMatchObject({ kind: 'domain_age', disposition, observed_at: NOW.toISOString(), provenance_class: 'third_party' });
     expect(signal.statement).toMatch(statement);
@@ -78,10 +83,13 @@ describe('rdap_domain_age against a loopback RDAP server', () => {
     try {
       const breaking = createRdapCheck({ baseUrl: failing.baseUrl, timeoutMs: 300 });
       expect(breaking.unreachableReason?.(presented('first-shop.xyz'))).toBeNull();
-      for (const domain of ['first-shop.xyz', 'second-shop.xyz']) expect(verdict(await breaking.run(contextFor('DOMAIN', domain)))).toBe('absence:error');
+      for (const domain of ['first-shop.xyz', 'second-shop.xyz'])
+        expect(verdict(await breaking.run(contextFor('DOMAIN', domain)))).toBe('absence:error');
       expect(failing.requests).toHaveLength(2);
       const skipped = await breaking.run(contextFor('DOMAIN', 'third-shop.xyz'));
-      expect(skipped.absences).toEqual([expect.objectContaining({ kind: 'error', reason: expect.stringMatching(/failing to answer, so it was not asked/) })]);
+      expect(skipped.absences).toEqual([
+        expect.objectContaining({ kind: 'error', reason: expect.stringMatching(/failing to answer, so it was not asked/) }),
+      ]);
       expect(failing.requests).toHaveLength(2);
       expect(breaking.unreachableReason?.(presented('fourth-shop.xyz'))).toMatch(/not asked/);
       expect(breaking.dependencyHealth?.()).toBe('degraded');
@@ -123,20 +131,26 @@ describe('registrationDate', () => {
 describe('rdap_domain_age with its reachability probe', () => {
   const presented = (type: string, value: string) => contextFor(type, value).presentation;
 
-  it('given a service that refuses connections, then it is known down before any look-up: the plan answers it at once, and nothing registrable stays the check\'s own no_data', async () => {
+  it("given a service that refuses connections, then it is known down before any look-up: the plan answers it at once, and nothing registrable stays the check's own no_data", async () => {
     const told: string[] = [];
     const refused = createRdapCheck({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300, probe: { onChange: (state) => told.push(state) } });
     for (let i = 0; i < 20 && refused.dependencyHealth?.() !== 'degraded'; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(refused.dependencyHealth?.()).toBe('degraded');
     expect(told).toEqual(['open']);
-    expect(refused.unreachableReason?.(presented('EMAIL', 'jane@young-shop.com'))).toBe('The registration registry cannot be reached, so it was not asked.');
+    expect(refused.unreachableReason?.(presented('EMAIL', 'jane@young-shop.com'))).toBe(
+      'The registration registry cannot be reached, so it was not asked.',
+    );
     expect(refused.unreachableReason?.(presented('DOMAIN', 'intranet.local'))).toBeNull();
     expect(verdict(await refused.run(contextFor('DOMAIN', 'young-shop.com')))).toBe('absence:error');
   });
 
   it('given a service that answers its help query, then it is up and looked up as usual (one probe request, not following redirects)', async () => {
     const answering = await startHttpFixture((request, response) => {
-      if (request.url === '/help') { response.writeHead(302, { location: 'http://127.0.0.1:1/help' }); response.end(); return; }
+      if (request.url === '/help') {
+        response.writeHead(302, { location: 'http://127.0.0.1:1/help' });
+        response.end();
+        return;
+      }
       sendJson(response, 200, rdapDomain('2010-01-01T00:00:00Z'));
     });
     try {

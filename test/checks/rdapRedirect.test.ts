@@ -14,7 +14,9 @@ let redirector: HttpFixture;
 let inside: HttpFixture;
 
 beforeAll(async () => {
-  inside = await startHttpFixture((_request, response) => sendJson(response, 200, { events: [{ eventAction: 'registration', eventDate: '2010-01-01T00:00:00Z' }] }));
+  inside = await startHttpFixture((_request, response) =>
+    sendJson(response, 200, { events: [{ eventAction: 'registration', eventDate: '2010-01-01T00:00:00Z' }] }),
+  );
   redirector = await startHttpFixture((request, response) => {
     const domain = request.url?.replace(/^\/domain\//, '') ?? '';
     const to = domain === 'meta-shop.com' ? 'https://169.254.169.254/latest/meta-data' : `${inside.baseUrl}/domain/${domain}`;

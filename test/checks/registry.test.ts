@@ -9,9 +9,32 @@ import type { CheckDefinition } from '../../src/checks/types.js';
 const FIXTURES = join(fileURLToPath(import.meta.url), '..', 'fixtures');
 
 const OFFLINE_IDS = [
-  'claim_consistency', 'disposable_email', 'domain_homograph', 'domain_lookalike', 'domain_shape', 'email_syntax', 'established_site', 'free_mail', 'inquiry_context',
-  'ip_literal_host', 'ip_network', 'ip_range', 'local_part', 'mailbox_brand', 'phone_country', 'phone_line_type', 'phone_validity', 'public_suffix',
-  'role_account', 'shared_hosting', 'shared_value', 'tenant_history', 'url_shape', 'url_shortener', 'value_form', 'velocity',
+  'claim_consistency',
+  'disposable_email',
+  'domain_homograph',
+  'domain_lookalike',
+  'domain_shape',
+  'email_syntax',
+  'established_site',
+  'free_mail',
+  'inquiry_context',
+  'ip_literal_host',
+  'ip_network',
+  'ip_range',
+  'local_part',
+  'mailbox_brand',
+  'phone_country',
+  'phone_line_type',
+  'phone_validity',
+  'public_suffix',
+  'role_account',
+  'shared_hosting',
+  'shared_value',
+  'tenant_history',
+  'url_shape',
+  'url_shortener',
+  'value_form',
+  'velocity',
 ];
 
 describe('discoverChecks', () => {
@@ -34,12 +57,23 @@ describe('discoverChecks', () => {
 
   it('given a providers file, then its checks join under their neutral ids', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'tas-registry-')), 'providers.json');
-    writeFileSync(file, JSON.stringify([{
-      name: 'Some Vendor', id: 'account_reputation', kind: 'account_reputation', artifact_types: ['ACCOUNT'],
-      trust_band: 'low', data_class: 'C1', cost: 1, timeout_ms: 500,
-      request: { method: 'GET', url_template: 'https://vendor.example/{value}', auth: { type: 'none' } },
-      mapping: [{ path: '/bad', op: 'truthy', disposition: 'weakens', statement: 'The account is reported for abuse.' }],
-    }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        {
+          name: 'Some Vendor',
+          id: 'account_reputation',
+          kind: 'account_reputation',
+          artifact_types: ['ACCOUNT'],
+          trust_band: 'low',
+          data_class: 'C1',
+          cost: 1,
+          timeout_ms: 500,
+          request: { method: 'GET', url_template: 'https://vendor.example/{value}', auth: { type: 'none' } },
+          mapping: [{ path: '/bad', op: 'truthy', disposition: 'weakens', statement: 'The account is reported for abuse.' }],
+        },
+      ]),
+    );
     const checks = await discoverChecks({ providersFile: file });
     expect(checks.find((check) => check.id === 'account_reputation')).toMatchObject({ tier: 't2', runs: 'worker', cost: 1 });
   });
@@ -47,7 +81,12 @@ describe('discoverChecks', () => {
   it('given modules exporting check, checks and createChecks, then all are collected and helpers ignored', async () => {
     const directory = join(FIXTURES, 'mixedExports');
     expect((await discoverChecks({}, { directory })).map((check) => check.id)).toEqual(['alpha', 'beta', 'zeta']);
-    expect((await discoverChecks({ rdapBaseUrl: 'x' }, { directory })).map((check) => check.id)).toEqual(['alpha', 'beta', 'gamma', 'zeta']);
+    expect((await discoverChecks({ rdapBaseUrl: 'x' }, { directory })).map((check) => check.id)).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+      'zeta',
+    ]);
   });
 
   it('given two modules with the same check id, then discovery refuses to start', async () => {
@@ -57,8 +96,19 @@ describe('discoverChecks', () => {
 
 describe('applicableChecks', () => {
   const stub = (id: string, tier: CheckDefinition['tier'], artifactTypes: string[]): CheckDefinition => ({
-    id, kind: id, tier, artifactTypes, runs: 'inline', cost: 0, timeoutMs: 1,
-    provenanceClass: 'computed', trustBand: 'low', dataClass: 'C0', looksAt: 'a stub', declares: [], run: () => ({ signals: [], absences: [] }),
+    id,
+    kind: id,
+    tier,
+    artifactTypes,
+    runs: 'inline',
+    cost: 0,
+    timeoutMs: 1,
+    provenanceClass: 'computed',
+    trustBand: 'low',
+    dataClass: 'C0',
+    looksAt: 'a stub',
+    declares: [],
+    run: () => ({ signals: [], absences: [] }),
   });
   const checks = [stub('a', 't0', ['EMAIL']), stub('b', 't1', ['EMAIL', 'DOMAIN']), stub('c', 't2', ['EMAIL']), stub('d', 't0', ['PHONE'])];
 

@@ -48,7 +48,12 @@ describe('the resolver canary', () => {
     const asked = askedBroken.length;
     const later = await runOn(check, 'DOMAIN', 'live.test');
     expect(later.signals).toEqual([]);
-    expect(later.absences).toEqual([expect.objectContaining({ kind: 'error', reason: expect.stringMatching(/did not answer a known-good name correctly, so no look-up was made/) })]);
+    expect(later.absences).toEqual([
+      expect.objectContaining({
+        kind: 'error',
+        reason: expect.stringMatching(/did not answer a known-good name correctly, so no look-up was made/),
+      }),
+    ]);
     expect(askedBroken.slice(asked)).toEqual([]);
     // And the plan answers it on the request path instead of queueing it.
     expect(check.unreachableReason?.(contextFor('DOMAIN', 'live.test').presentation)).toMatch(/no look-up was made/);
@@ -57,7 +62,9 @@ describe('the resolver canary', () => {
 
 describe('a resolver that does not answer at all', () => {
   it('is reported degraded without any inquiry, and the checks stop asking it until it answers', async () => {
-    const check = createDnsChecks({ servers: [silent.server], timeoutMs: 300, canaryName: 'canary.test' }).find((c) => c.id === 'dns_address')!;
+    const check = createDnsChecks({ servers: [silent.server], timeoutMs: 300, canaryName: 'canary.test' }).find(
+      (c) => c.id === 'dns_address',
+    )!;
     // The canary asks once when the checks are made; no look-up has run yet.
     await expect.poll(() => resolverHealth(), { timeout: 3000, interval: 50 }).toBe('degraded');
     expect(askedSilent).toEqual(['canary.test']);

@@ -5,7 +5,17 @@ import type { CheckDefinition } from '../../src/checks/types.js';
 import { contextFor } from './support.js';
 
 function checkRunning(run: CheckDefinition['run'], timeoutMs = 50): CheckDefinition {
-  return { ...OFFLINE, id: 'probe', kind: 'probe', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', timeoutMs, run, ...DECLARES };
+  return {
+    ...OFFLINE,
+    id: 'probe',
+    kind: 'probe',
+    artifactTypes: ['EMAIL'],
+    trustBand: 'low',
+    dataClass: 'C0',
+    timeoutMs,
+    run,
+    ...DECLARES,
+  };
 }
 
 const DECLARES = { looksAt: 'a probe', declares: [{ disposition: 'neutral', reason: 'A probe.' }] } as const;
@@ -14,14 +24,27 @@ const never = () => new Promise<never>(() => undefined);
 
 describe('runCheck', () => {
   it('given a check that answers, then its result passes through', async () => {
-    const check = defineCheck({ ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES }, () => neutral('Fine.'));
+    const check = defineCheck(
+      { ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES },
+      () => neutral('Fine.'),
+    );
     const result = await runCheck(check, context());
     expect(result.signals.map((signal) => signal.statement)).toEqual(['Fine.']);
   });
 
   it.each([
-    ['throws synchronously', () => { throw new Error('secret-host.internal refused'); }],
-    ['rejects', async () => { throw new Error('AcmeSecretIntel 500 {"raw":"payload"}'); }],
+    [
+      'throws synchronously',
+      () => {
+        throw new Error('secret-host.internal refused');
+      },
+    ],
+    [
+      'rejects',
+      async () => {
+        throw new Error('AcmeSecretIntel 500 {"raw":"payload"}');
+      },
+    ],
     ['returns something that is not a result', () => 'nonsense' as never],
   ])('given a check that %s, then an error absence with a neutral reason', async (_given, run) => {
     const result = await runCheck(checkRunning(run as CheckDefinition['run']), context());
@@ -32,7 +55,10 @@ describe('runCheck', () => {
   });
 
   it('given an inline check that answers at once, then its answer comes back at once, with no clock started', () => {
-    const check = defineCheck({ ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES }, () => neutral('Fine.'));
+    const check = defineCheck(
+      { ...OFFLINE, id: 'ok', kind: 'ok', artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES },
+      () => neutral('Fine.'),
+    );
     const answered = runCheckNowOrLater(check, context());
     expect(answered).not.toBeInstanceOf(Promise);
     expect((answered as { signals: { statement: string }[] }).signals.map((s) => s.statement)).toEqual(['Fine.']);
@@ -52,9 +78,13 @@ describe('runCheck', () => {
 
   it('gives the check a signal that fires at the timeout', async () => {
     let sawAbort = false;
-    const run: CheckDefinition['run'] = ({ signal }) => new Promise((_resolve, reject) => {
-      signal.addEventListener('abort', () => { sawAbort = true; reject(new Error('aborted')); });
-    });
+    const run: CheckDefinition['run'] = ({ signal }) =>
+      new Promise((_resolve, reject) => {
+        signal.addEventListener('abort', () => {
+          sawAbort = true;
+          reject(new Error('aborted'));
+        });
+      });
     const result = await runCheck(checkRunning(run, 20), context());
     expect(sawAbort).toBe(true);
     expect(result.absences[0]!.kind).toBe('timeout');
@@ -71,7 +101,13 @@ describe('runCheck', () => {
     let started = false;
     const deadline = new AbortController();
     deadline.abort();
-    const result = await runCheck(checkRunning(() => { started = true; return { signals: [], absences: [] }; }), { ...context(), signal: deadline.signal });
+    const result = await runCheck(
+      checkRunning(() => {
+        started = true;
+        return { signals: [], absences: [] };
+      }),
+      { ...context(), signal: deadline.signal },
+    );
     expect(started).toBe(false);
     expect(result.absences[0]!.kind).toBe('timeout');
   });
@@ -79,12 +115,17 @@ describe('runCheck', () => {
 
 describe('runCheck and a check that honours its signal', () => {
   it("keeps the check's own, more specific timeout absence", async () => {
-    const run: CheckDefinition['run'] = (ctx) => new Promise((resolve) => {
-      ctx.signal.addEventListener('abort', () => resolve({
-        signals: [],
-        absences: [{ about: ctx.presentation.value, about_type: 'EMAIL', kind: 'timeout', reason: 'The look-up did not answer in time.' }],
-      }));
-    });
+    const run: CheckDefinition['run'] = (ctx) =>
+      new Promise((resolve) => {
+        ctx.signal.addEventListener('abort', () =>
+          resolve({
+            signals: [],
+            absences: [
+              { about: ctx.presentation.value, about_type: 'EMAIL', kind: 'timeout', reason: 'The look-up did not answer in time.' },
+            ],
+          }),
+        );
+      });
     const result = await runCheck(checkRunning(run, 20), context());
     expect(result.absences[0]!.reason).toBe('The look-up did not answer in time.');
   });

@@ -6,16 +6,32 @@ import { BRAND_DOMAINS } from '../../src/checks/brandDomains.js';
 import { runOn, verdict } from './support.js';
 
 describe('looksRandom', () => {
-  it.each(['paypal', 'strength', 'rhythms', 'schwarz', 'ibm', 'bbc', 'kpmg', 'nvidia', 'jane', 'smith'])('a word or acronym is not random: %s', (word) => {
-    expect(looksRandom(word)).toBe(false);
-  });
+  it.each(['paypal', 'strength', 'rhythms', 'schwarz', 'ibm', 'bbc', 'kpmg', 'nvidia', 'jane', 'smith'])(
+    'a word or acronym is not random: %s',
+    (word) => {
+      expect(looksRandom(word)).toBe(false);
+    },
+  );
   it.each(['xkqzvbtr', 'mnbvcxz', 'qwrtzpsd', 'jdfkghlw'])('a keyboard string is random: %s', (text) => {
     expect(looksRandom(text)).toBe(true);
   });
   it.each(['fdpbnzx', 'jbsze', 'txcct', 'qvwkdj'])('letters English spelling never pairs are random: %s', (text) => {
     expect(looksRandom(text)).toBe(true);
   });
-  it.each(['duckduckgo', 'nguyen', 'tkowalski', 'xiaomi', 'jingdong', 'wroclaw', 'jsmith', 'bnguyen', 'janedoe', 'xrpgift', 'mvzcrypto', 'jdsports'])('names from other spellings, run-together words and acronyms beside words are not random: %s', (text) => {
+  it.each([
+    'duckduckgo',
+    'nguyen',
+    'tkowalski',
+    'xiaomi',
+    'jingdong',
+    'wroclaw',
+    'jsmith',
+    'bnguyen',
+    'janedoe',
+    'xrpgift',
+    'mvzcrypto',
+    'jdsports',
+  ])('names from other spellings, run-together words and acronyms beside words are not random: %s', (text) => {
     expect(looksRandom(text)).toBe(false);
   });
 
@@ -33,7 +49,9 @@ describe('looksRandom', () => {
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const strings = Array.from({ length: 1000 }, () => Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join(''));
+    const strings = Array.from({ length: 1000 }, () =>
+      Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join(''),
+    );
     expect(strings.filter((s) => looksRandom(s)).length / strings.length).toBeGreaterThan(0.6);
   });
 });

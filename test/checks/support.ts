@@ -13,7 +13,12 @@ export function contextFor(type: string, value: string, overrides: Partial<Check
   return { presentation: presented, subject: [presented], now: NOW, signal: new AbortController().signal, env: {}, ...overrides };
 }
 
-export async function runOn(check: CheckDefinition, type: string, value: string, overrides: Partial<CheckContext> = {}): Promise<CheckResult> {
+export async function runOn(
+  check: CheckDefinition,
+  type: string,
+  value: string,
+  overrides: Partial<CheckContext> = {},
+): Promise<CheckResult> {
   return check.run(contextFor(type, value, overrides));
 }
 

@@ -60,7 +60,12 @@ describe('value_form', () => {
 
   it('says what the value was presented as and why it is not one, as a fact about the value', async () => {
     const signal = onlySignal(await runOn(valueForm, 'EMAIL', 'not an email'));
-    expect(signal).toMatchObject({ kind: 'malformed_value', disposition: 'weakens', strength: 'moderate', statement: 'The value presented as an email address is not one: it has no @ sign.' });
+    expect(signal).toMatchObject({
+      kind: 'malformed_value',
+      disposition: 'weakens',
+      strength: 'moderate',
+      statement: 'The value presented as an email address is not one: it has no @ sign.',
+    });
     expect(signal.fact).toBeUndefined();
   });
 });

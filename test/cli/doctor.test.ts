@@ -48,7 +48,9 @@ afterAll(async () => {
 function doctor(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // Only what a deployment would set: nothing of the test runner's environment leaks in.
-    const child = spawn(process.execPath, [TAS, 'doctor'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+    const child = spawn(process.execPath, [TAS, 'doctor'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -89,7 +91,12 @@ describe('tas doctor', () => {
   });
 
   it('passes in production with a secret pepper, and an unbound prefix is one the first start will bind', async () => {
-    const r = await doctor({ ...development(), NODE_ENV: 'production', TAS_KEY_PEPPER: randomBytes(24).toString('hex'), TAS_REDIS_PREFIX: `tasdoctor:${randomBytes(4).toString('hex')}` });
+    const r = await doctor({
+      ...development(),
+      NODE_ENV: 'production',
+      TAS_KEY_PEPPER: randomBytes(24).toString('hex'),
+      TAS_REDIS_PREFIX: `tasdoctor:${randomBytes(4).toString('hex')}`,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(line(r.stdout, 'pepper')).toMatch(/^\s+ok\s/);
     expect(line(r.stdout, 'redis prefix')).toMatch(/^\s+ok\s.*not bound yet/);
@@ -111,7 +118,9 @@ describe('tas doctor', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(line(r.stdout, 'pepper')).toMatch(/^\s+FAIL\s+pepper\s.*public development pepper/);
     expect(line(r.stdout, 'service login')).toMatch(/^\s+FAIL\s+service login\s.*postgres.*is a superuser/);
-    expect(line(r.stdout, 'redis prefix')).toMatch(new RegExp(`^\\s+FAIL\\s+redis prefix\\s.*'${foreignPrefix}' belongs to another database`));
+    expect(line(r.stdout, 'redis prefix')).toMatch(
+      new RegExp(`^\\s+FAIL\\s+redis prefix\\s.*'${foreignPrefix}' belongs to another database`),
+    );
     expect(line(r.stdout, 'resolver')).toMatch(/^\s+FAIL\s+resolver\s.*no answer/);
     expect(line(r.stdout, 'registry')).toMatch(/^\s+FAIL\s+registry\s.*does not answer/);
     expect(line(r.stdout, 'spool')).toMatch(/^\s+FAIL\s+spool\s.*not a directory/);

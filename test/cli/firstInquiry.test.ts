@@ -17,7 +17,11 @@ const TAS = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
 const dbName = `tas_first_${randomBytes(5).toString('hex')}`;
 const run = promisify(execFile);
 
-interface Started { child: ChildProcess; stdout: () => string; base: string }
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  base: string;
+}
 
 async function serve(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, [TAS, 'serve'], {
@@ -25,9 +29,14 @@ async function serve(env: Record<string, string>): Promise<Started> {
       ...process.env,
       DATABASE_OWNER_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
       DATABASE_URL: `postgres://tas_app@127.0.0.1:5432/${dbName}`,
-      NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1',
-      TAS_REDIS_PREFIX: `tasfirst:${randomBytes(4).toString('hex')}`, TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
-      TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TAS_REDIS_PREFIX: `tasfirst:${randomBytes(4).toString('hex')}`,
+      TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
+      TAS_DNS_SERVERS: 'off',
+      TAS_RDAP_BASE_URL: 'off',
       ...env,
     },
   });
@@ -89,7 +98,10 @@ describe('the first inquiry, as a newcomer meets it', () => {
     expect(curl).toMatch(/Bearer tas_test_/);
     const { stdout } = await run('sh', ['-c', curl]);
     const answer = JSON.parse(stdout);
-    expect(answer).toMatchObject({ status: 'concluded', assessment: { score: expect.any(Number), low: expect.any(Number), high: expect.any(Number) } });
+    expect(answer).toMatchObject({
+      status: 'concluded',
+      assessment: { score: expect.any(Number), low: expect.any(Number), high: expect.any(Number) },
+    });
     expect(answer.findings.findings.length).toBeGreaterThan(0);
 
     const health = await (await fetch(`${first.base}/healthz`)).json();
@@ -108,12 +120,27 @@ describe('the first inquiry, as a newcomer meets it', () => {
   }, 90_000);
 
   it.each([
-    ['an artifact type', { subject: { presentations: [{ type: 'email', value: 'jane@example.org' }] } }, 'I15', 'GET /v1/registry/artifact-types'],
+    [
+      'an artifact type',
+      { subject: { presentations: [{ type: 'email', value: 'jane@example.org' }] } },
+      'I15',
+      'GET /v1/registry/artifact-types',
+    ],
     ['a purpose', { purpose: 'curiosity_xyz' }, 'I13', 'GET /v1/registry/purposes'],
     ['an intent', { intent: 'whim_xyz' }, 'I14', 'GET /v1/registry/intents'],
   ])('a refusal of %s not registered names where the registered ones are listed, never the input', async (_what, change, rule, listing) => {
-    const body = { subject: { presentations: [{ type: 'EMAIL', value: 'jane@example.org' }] }, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'other' }, ...change };
-    const res = await fetch(`${second!.base}/v1/inquiries`, { method: 'POST', headers: { authorization: `Bearer ${secondKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const body = {
+      subject: { presentations: [{ type: 'EMAIL', value: 'jane@example.org' }] },
+      intent: 'counterparty_check',
+      purpose: 'fraud_prevention',
+      stake: { kind: 'other' },
+      ...change,
+    };
+    const res = await fetch(`${second!.base}/v1/inquiries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secondKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(422);
     const text = await res.text();
     const item = JSON.parse(text).detail.find((d: { type: string }) => d.type === rule);
@@ -126,13 +153,26 @@ describe('the first inquiry, as a newcomer meets it', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
-    for (const href of ['/docs', '/console', '/examples/session', '/healthz', '/v1/registry/artifact-types', '/v1/registry/intents', '/v1/registry/purposes']) {
+    for (const href of [
+      '/docs',
+      '/console',
+      '/examples/session',
+      '/healthz',
+      '/v1/registry/artifact-types',
+      '/v1/registry/intents',
+      '/v1/registry/purposes',
+    ]) {
       expect(html).toContain(`href="${href}"`);
     }
     expect(html).toContain('curl -s');
 
     const json = await fetch(`${second!.base}/`, { headers: { accept: 'application/json' } });
-    expect(((await json.json()) as { links: unknown }).links).toMatchObject({ docs: '/docs', console: '/console', session_example: '/examples/session', purposes: '/v1/registry/purposes' });
+    expect(((await json.json()) as { links: unknown }).links).toMatchObject({
+      docs: '/docs',
+      console: '/console',
+      session_example: '/examples/session',
+      purposes: '/v1/registry/purposes',
+    });
 
     const icon = await fetch(`${second!.base}/favicon.ico`);
     expect(icon.status).toBe(200);

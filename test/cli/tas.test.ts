@@ -9,10 +9,16 @@ const TAS = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
 const dbName = `tas_cli_${randomBytes(5).toString('hex')}`;
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${dbName}`;
 
-function tas(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+function tas(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin?: string,
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TAS, ...args], { env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env } });
+    const child = spawn(process.execPath, [TAS, ...args], {
+      env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -55,7 +61,17 @@ describe('tas', () => {
   });
 
   it('score reproduces a worked example of the methodology from stdin', async () => {
-    const input = JSON.stringify({ methodology_version: 'trust-method/1', as_of: '2025-01-01T00:00:00Z', evidence: Array.from({ length: 5 }, () => ({ provenance_class: 'third_party', trust_band: 'high', observed_at: '2025-01-01T00:00:00Z', disposition: 'supports' })), absences: 2 });
+    const input = JSON.stringify({
+      methodology_version: 'trust-method/1',
+      as_of: '2025-01-01T00:00:00Z',
+      evidence: Array.from({ length: 5 }, () => ({
+        provenance_class: 'third_party',
+        trust_band: 'high',
+        observed_at: '2025-01-01T00:00:00Z',
+        disposition: 'supports',
+      })),
+      absences: 2,
+    });
     const r = await tas(['score', '-'], {}, input);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ methodology_version: 'trust-method/1', score: 86, low: 56, high: 100 });
@@ -108,14 +124,23 @@ describe('tas as an operator meets it (issue 18)', () => {
     expect((await stat(dir)).isDirectory()).toBe(true);
   });
 
-  it.each(['serve', 'worker', 'migrate', 'tenant', 'key', 'score', 'audit', 'calibration', 'export'])('tas %s --help prints its usage with an example and exits 0', async (command) => {
-    const r = await tas([command, '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`tas ${command}`);
-    expect(r.stdout).toContain('example:');
-  });
+  it.each(['serve', 'worker', 'migrate', 'tenant', 'key', 'score', 'audit', 'calibration', 'export'])(
+    'tas %s --help prints its usage with an example and exits 0',
+    async (command) => {
+      const r = await tas([command, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`tas ${command}`);
+      expect(r.stdout).toContain('example:');
+    },
+  );
 
-  it.each([['export', 'verify'], ['export', 'rotate-key'], ['tenant', 'create'], ['key', 'mint'], ['audit', 'verify']])('tas %s %s --help prints the usage and exits 0, never reading --help as an argument', async (command, sub) => {
+  it.each([
+    ['export', 'verify'],
+    ['export', 'rotate-key'],
+    ['tenant', 'create'],
+    ['key', 'mint'],
+    ['audit', 'verify'],
+  ])('tas %s %s --help prints the usage and exits 0, never reading --help as an argument', async (command, sub) => {
     const r = await tas([command, sub, '--help']);
     expect([r.code, r.stdout.includes('example:')]).toEqual([0, true]);
     expect(r.stderr).toBe('');

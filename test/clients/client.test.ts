@@ -21,7 +21,10 @@ beforeAll(async () => {
     json(res, 200, { risk });
     risk = risk === 'low' ? 'high' : 'low';
   };
-  ts = await startTestService({ TAS_MIN_MONITOR_CADENCE_SECONDS: '1', TAS_PROVIDERS_FILE: providersFile(provider.url, 'Client Test Intel', 5000) });
+  ts = await startTestService({
+    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
+    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Client Test Intel', 5000),
+  });
 });
 afterAll(async () => {
   await ts?.stop();
@@ -53,7 +56,14 @@ describe('the typed client', () => {
   it('follows a monitor over SSE through a dropped connection: no event missed or repeated', async () => {
     const client = createTasClient({ baseUrl: ts.base, key: ts.tenant.keys.test });
     const { data: monitor } = await client.POST('/v1/monitors', {
-      body: { subject: SUBJECT, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'account', deadline_ms: 3000 }, cadence_seconds: 1, triggers: { score_moves_by: 5 } },
+      body: {
+        subject: SUBJECT,
+        intent: 'counterparty_check',
+        purpose: 'fraud_prevention',
+        stake: { kind: 'account', deadline_ms: 3000 },
+        cadence_seconds: 1,
+        triggers: { score_moves_by: 5 },
+      },
     });
     expect(monitor).toBeDefined();
     const seen: EventEnvelope[] = [];
@@ -64,16 +74,26 @@ describe('the typed client', () => {
       connections += 1;
       if (connections > 1 || !res.body) return res;
       let events = 0;
-      const cut = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, c) {
-          c.enqueue(chunk);
-          events += (new TextDecoder().decode(chunk).match(/\nid: /g) ?? []).length + (new TextDecoder().decode(chunk).startsWith('id: ') ? 1 : 0);
-          if (events >= 2) c.terminate();
-        },
-      }));
+      const cut = res.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, c) {
+            c.enqueue(chunk);
+            events +=
+              (new TextDecoder().decode(chunk).match(/\nid: /g) ?? []).length +
+              (new TextDecoder().decode(chunk).startsWith('id: ') ? 1 : 0);
+            if (events >= 2) c.terminate();
+          },
+        }),
+      );
       return new Response(cut, { status: res.status, headers: res.headers });
     };
-    const stream = streamEvents({ url: monitor!.events_url, key: ts.tenant.keys.test, onEvent: (e) => seen.push(e), retryMs: 100, fetch: flaky });
+    const stream = streamEvents({
+      url: monitor!.events_url,
+      key: ts.tenant.keys.test,
+      onEvent: (e) => seen.push(e),
+      retryMs: 100,
+      fetch: flaky,
+    });
     try {
       await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(4), { timeout: 30_000, interval: 100 });
     } finally {
@@ -100,7 +120,10 @@ describe('the typed client', () => {
       socket.once('error', reject);
     });
     socket.send(JSON.stringify({ type: 'text', line: 'reach me at second.address@example.org' }));
-    await vi.waitFor(() => expect(messages.map((m) => m.type)).toEqual(expect.arrayContaining(['ready', 'assessment.issued', 'ack'])), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(messages.map((m) => m.type)).toEqual(expect.arrayContaining(['ready', 'assessment.issued', 'ack'])), {
+      timeout: 10_000,
+      interval: 50,
+    });
     socket.close();
   });
 
@@ -112,7 +135,9 @@ describe('the typed client', () => {
       const url = receiver.url;
       const { data: hook } = await admin.POST('/v1/admin/webhooks', { body: { url, event_types: ['InquiryConcluded'] } });
       const client = createTasClient({ baseUrl: ts.base, key: ts.tenant.keys.test });
-      await client.POST('/v1/inquiries', { body: { subject: SUBJECT, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'account' } } });
+      await client.POST('/v1/inquiries', {
+        body: { subject: SUBJECT, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'account' } },
+      });
       await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
       const delivery = received[0]!;
       const headers = delivery.headers as Record<string, string>;

@@ -54,14 +54,30 @@ describe('the packed client', () => {
     await run('mkdir', ['-p', project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
     // The tarball's dependencies come from the npm cache when it holds them (offline), else the registry.
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+      cwd: project,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect(readdirSync(join(project, 'node_modules', '@tas', 'client', 'dist')).sort()).toEqual(['index.d.ts', 'index.js', 'schema.d.ts']);
 
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, outDir: 'out' },
-      include: ['main.ts'],
-    }));
-    writeFileSync(join(project, 'main.ts'), `
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          types: [],
+          strict: true,
+          outDir: 'out',
+        },
+        include: ['main.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'main.ts'),
+      `
 import { createTasClient, type Schemas } from '@tas/client';
 
 const client = createTasClient({ baseUrl: process.env.TAS_URL!, key: process.env.TAS_KEY! });
@@ -81,10 +97,14 @@ const status: Schemas['InquiryResponse']['status'] = data.status;
 export const untyped = () => client.POST('/v1/inquiries', { body: { intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'account' } } });
 console.log(JSON.stringify({ score, status }));
 declare const process: { env: Record<string, string | undefined> };
-`);
+`,
+    );
     // The root's TypeScript, run in the consumer project: it sees only the installed package.
     await run(process.execPath, [TSC, '-p', project], { cwd: project });
-    const { stdout } = await run(process.execPath, [join(project, 'out', 'main.js')], { cwd: project, env: { PATH: process.env.PATH ?? '', TAS_URL: ts.base, TAS_KEY: ts.tenant.keys.test } });
+    const { stdout } = await run(process.execPath, [join(project, 'out', 'main.js')], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', TAS_URL: ts.base, TAS_KEY: ts.tenant.keys.test },
+    });
     const answer = JSON.parse(stdout) as { score: number; status: string };
     expect(answer.score).toBeGreaterThanOrEqual(0);
     expect(answer.score).toBeLessThanOrEqual(100);

@@ -21,14 +21,34 @@ beforeAll(async () => {
   // Two entities of the tenant already carry the phone the expansion's seed will present.
   for (const email of ['ring.one@example.org', 'ring.two@example.org']) {
     const res = await fetch(`${ts.base}/v1/inquiries`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
-      body: JSON.stringify({ subject: { presentations: [{ type: 'EMAIL', value: email }, { type: 'PHONE', value: phone }] }, intent: 'investigation', purpose: 'investigation', stake: { kind: 'other' } }),
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        subject: {
+          presentations: [
+            { type: 'EMAIL', value: email },
+            { type: 'PHONE', value: phone },
+          ],
+        },
+        intent: 'investigation',
+        purpose: 'investigation',
+        stake: { kind: 'other' },
+      }),
     });
     expect(res.status).toBe(200);
   }
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -87,7 +107,11 @@ describe("the investigator's console", () => {
     expect(await page.locator('#material-items li').count()).toBeGreaterThan(0);
     // A file goes as bytes: declared by its hash, PUT to the signed URL, extracted by the worker.
     await page.fill('#material-text', '');
-    await page.setInputFiles('#material-file', { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('Forward it to file.upload@example.org today.') });
+    await page.setInputFiles('#material-file', {
+      name: 'note.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Forward it to file.upload@example.org today.'),
+    });
     await submitAndSee(page, '#material-form', /Material extracted: 1 item/);
     expect(await page.textContent('#material-items')).toContain('EMAIL: file.upload@example.org');
 
@@ -152,10 +176,18 @@ describe("the investigator's console", () => {
   }, 180_000);
 
   it('finds a case from the list, an inquiry and its entity by id, without ids from elsewhere', async () => {
-    const inquiry = await (await fetch(`${ts.base}/v1/inquiries`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
-      body: JSON.stringify({ subject: { presentations: [{ type: 'EMAIL', value: 'find.me@example.org' }] }, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'other' } }),
-    })).json() as { inquiry_id: string; assessment: { entity_id: string } };
+    const inquiry = (await (
+      await fetch(`${ts.base}/v1/inquiries`, {
+        method: 'POST',
+        headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          subject: { presentations: [{ type: 'EMAIL', value: 'find.me@example.org' }] },
+          intent: 'counterparty_check',
+          purpose: 'fraud_prevention',
+          stake: { kind: 'other' },
+        }),
+      })
+    ).json()) as { inquiry_id: string; assessment: { entity_id: string } };
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -169,7 +201,10 @@ describe("the investigator's console", () => {
     // The tenant's cases, listed with the case key alone (GET /v1/cases, no admin key, no audit trail):
     // the case of the first test is there by its title, and opens with a click.
     await page.click('#list-cases');
-    await page.locator('#status').filter({ hasText: /\d+ case\(s\)/ }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('#status')
+      .filter({ hasText: /\d+ case\(s\)/ })
+      .waitFor({ timeout: 15_000 });
     await page.locator('#case-list button', { hasText: '<b>Mule ring</b>' }).click();
     await page.locator('#status').filter({ hasText: 'Case <b>Mule ring</b>: closed' }).waitFor({ timeout: 15_000 });
 

@@ -6,7 +6,14 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsealedRowsQuery } from '../../src/audit/chainStore.js';
 import { createDb, withSystem, withTenant, type Db, type Tx } from '../../src/platform/db/pool.js';
-import { historyStatement, identifiersQuery, priorAssessmentsQuery, sharedValuesQuery, testimonyQuery, velocityQuery } from '../../src/entities/history.js';
+import {
+  historyStatement,
+  identifiersQuery,
+  priorAssessmentsQuery,
+  sharedValuesQuery,
+  testimonyQuery,
+  velocityQuery,
+} from '../../src/entities/history.js';
 import { membersQuery, survivorQuery } from '../../src/entities/resolve.js';
 import { cloneDatabase, ownerClient } from '../support/database.js';
 import { nodesOf, rowsRead, type PlanNode } from '../support/plans.js';
@@ -33,43 +40,68 @@ beforeAll(async () => {
   // No ANALYZE: the tables are as a busy tenant's look before autovacuum reaches them.
   await owner.query(`SET synchronous_commit = off`);
   await owner.query(`ALTER TABLE entities SET (autovacuum_enabled = false)`);
-  for (const t of ['entity_identifiers', 'entity_links', 'observations', 'audit_log', 'audit_unsealed', 'inquiries', 'assessments']) await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
+  for (const t of ['entity_identifiers', 'entity_links', 'observations', 'audit_log', 'audit_unsealed', 'inquiries', 'assessments'])
+    await owner.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO entities (id, tenant_id, mode)
-    SELECT md5('e' || g)::uuid, $1, 'live' FROM generate_series(1, ${ROWS}) g`, [tenantId]);
-  await owner.query(`
+    SELECT md5('e' || g)::uuid, $1, 'live' FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
+  await owner.query(
+    `
     INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
-    SELECT $1, 'live', 'EMAIL', 'user' || g || '@example.org', 'user' || g || '@example.org', md5('e' || g)::uuid FROM generate_series(1, ${ROWS}) g`, [tenantId]);
-  await owner.query(`
+    SELECT $1, 'live', 'EMAIL', 'user' || g || '@example.org', 'user' || g || '@example.org', md5('e' || g)::uuid FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
+  await owner.query(
+    `
     INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
-    SELECT $1, 'live', 'PHONE', '+4420' || (g % 20000), '+4420' || (g % 20000), md5('e' || g)::uuid FROM generate_series(1, ${ROWS}) g`, [tenantId]);
-  await owner.query(`
+    SELECT $1, 'live', 'PHONE', '+4420' || (g % 20000), '+4420' || (g % 20000), md5('e' || g)::uuid FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
+  await owner.query(
+    `
     INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
     SELECT md5('o' || g)::uuid, $1, 'live', md5('e' || g)::uuid, 'observation', 'tenant_supplied', '{"stance":"neutral"}', now()
-    FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+    FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
   // A long audit log already sealed (its work list emptied), then five rows waiting past the horizon.
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status)
-    SELECT md5('a' || g)::uuid, now() - interval '1 hour', $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+    SELECT md5('a' || g)::uuid, now() - interval '1 hour', $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
   await owner.query(`DELETE FROM audit_unsealed`);
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status)
-    SELECT md5('w' || g)::uuid, now() - interval '1 minute', $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, 5) g`, [tenantId]);
+    SELECT md5('w' || g)::uuid, now() - interval '1 minute', $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, 5) g`,
+    [tenantId],
+  );
   // A day of inquiries, each presenting its own email and one of 20,000 phones.
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO inquiries (id, tenant_id, mode, status, intent, purpose, request, principal)
     SELECT md5('i' || g)::uuid, $1, 'live', 'concluded', 'onboarding', 'fraud_prevention',
       jsonb_build_object('presentations', jsonb_build_array(
         jsonb_build_object('type', 'EMAIL', 'value', 'user' || g || '@example.org', 'normalised', 'user' || g || '@example.org'),
         jsonb_build_object('type', 'PHONE', 'value', '+4420' || (g % 20000), 'normalised', '+4420' || (g % 20000)))),
       'key:plans'
-    FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+    FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
   // Each entity's ledger entry for its inquiry; two entities merged into e17, which a returning subject reads.
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of, methodology_version, evidence, inputs)
     SELECT md5('s' || g)::uuid, $1, 'live', md5('i' || g)::uuid, md5('e' || g)::uuid, 50, 20, 80, false, now(), 'trust-method/2', '{}', '{}'
-    FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+    FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
   await owner.query(`UPDATE entities SET merged_into = md5('e17')::uuid WHERE id IN (md5('e18')::uuid, md5('e19')::uuid)`);
   db = await createDb(database.url);
 }, 180_000);
@@ -80,10 +112,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-
 // The values looked up carry a handful of rows each; reading more than this from a table of 100,000 is a scan in disguise.
 const MAX_ROWS_READ = 1_000;
-
 
 async function planOf(query: Parameters<Tx['any']>[0], as: 'tenant' | 'system' = 'tenant'): Promise<PlanNode[]> {
   const explain = (tx: Tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`);
@@ -99,7 +129,9 @@ async function buffersOf(query: Parameters<Tx['any']>[0]): Promise<number> {
     let touched = 0;
     for (let call = 0; call < 2; call += 1) {
       const rows = await tx.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${query}`);
-      const plan = (rows[0] as { 'QUERY PLAN': { Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }[] })['QUERY PLAN'][0]!.Plan;
+      const plan = (rows[0] as { 'QUERY PLAN': { Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }[] })[
+        'QUERY PLAN'
+      ][0]!.Plan;
       touched = plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
     }
     return touched;
@@ -115,7 +147,11 @@ async function buffersOf(query: Parameters<Tx['any']>[0]): Promise<number> {
 async function genericPlanOf(query: { sql: string; values: readonly unknown[] }, as: 'tenant' | 'system' = 'tenant'): Promise<PlanNode[]> {
   await owner.query('BEGIN');
   try {
-    if (as === 'tenant') await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [tenantId]);
+    if (as === 'tenant')
+      await owner.query(
+        `SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`,
+        [tenantId],
+      );
     else await owner.query(`SELECT set_config('role', 'tas_system', true)`);
     await owner.query('SET LOCAL plan_cache_mode = force_generic_plan');
     await owner.query(`PREPARE generic_plan AS ${query.sql.replace(/\$slonik_(\d+)/g, '$$$1')}`);
@@ -132,7 +168,9 @@ async function genericPlanOf(query: { sql: string; values: readonly unknown[] },
 /** Sequential scans of a large table, and scans reading more of one than a look-up carries. */
 function scansOfLargeTables(nodes: PlanNode[]): string[] {
   const large = nodes.filter((n) => LARGE.includes(n['Relation Name'] ?? ''));
-  return large.filter((n) => n['Node Type'] === 'Seq Scan' || rowsRead(n) > MAX_ROWS_READ).map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`);
+  return large
+    .filter((n) => n['Node Type'] === 'Seq Scan' || rowsRead(n) > MAX_ROWS_READ)
+    .map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`);
 }
 
 describe('hot query plans on unanalysed tables of 100,000 rows', () => {
@@ -140,12 +178,20 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
     // The statement lives in tas_shared_values (000023), whose plan hides inside one Function Scan
     // node; the node's buffer counts include its statement's. Look-ups by value touch a few dozen
     // pages; walking the 100,000 identifiers or links touches thousands.
-    expect(await buffersOf(sharedValuesQuery([randomUUID()], [
-      { type: 'EMAIL', normalised: 'user17@example.org' }, { type: 'PHONE', normalised: '+442017' },
-    ]))).toBeLessThan(200);
+    expect(
+      await buffersOf(
+        sharedValuesQuery(
+          [randomUUID()],
+          [
+            { type: 'EMAIL', normalised: 'user17@example.org' },
+            { type: 'PHONE', normalised: '+442017' },
+          ],
+        ),
+      ),
+    ).toBeLessThan(200);
   });
 
-  it('the owner look-up (identifier locks, then the owners) reads by index, never walking the tenant\'s identifiers', async () => {
+  it("the owner look-up (identifier locks, then the owners) reads by index, never walking the tenant's identifiers", async () => {
     // tas_lock_and_find_owners (000026, rewritten in 000029): its join of the presented values with the
     // identifiers was planned as a walk of every identifier of the tenant, filtered, and grew with it.
     const lookup = sql.unsafe`SELECT id, created_at FROM tas_lock_and_find_owners(ARRAY[17]::int8[], ARRAY['EMAIL'], ARRAY['user17@example.org'], 16)`;
@@ -155,27 +201,41 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
   });
 
   it('and answers what the rows say: the phone is shared by the other carriers of its value', async () => {
-    const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sharedValuesQuery([], [{ type: 'PHONE', normalised: '+442017' }])));
+    const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) =>
+      tx.any(sharedValuesQuery([], [{ type: 'PHONE', normalised: '+442017' }])),
+    );
     expect(rows).toEqual([{ type: 'PHONE', normalised: '+442017', others: ROWS / 20000, adverse: 0 }]);
   });
 
-  it("the audit sealer reads its work list, not the log: a run over a long sealed log reads what waits", async () => {
+  it('the audit sealer reads its work list, not the log: a run over a long sealed log reads what waits', async () => {
     const nodes = await planOf(unsealedRowsQuery(15_000, 1000), 'system');
     const large = nodes.filter((n) => LARGE.includes(n['Relation Name'] ?? ''));
     expect(large.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
-    expect(large.filter((n) => rowsRead(n) > MAX_ROWS_READ).map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`)).toEqual([]);
+    expect(
+      large.filter((n) => rowsRead(n) > MAX_ROWS_READ).map((n) => `${n['Node Type']} on ${n['Relation Name']}: ${rowsRead(n)} rows`),
+    ).toEqual([]);
     const taken = await withSystem(db, (tx) => tx.any(unsealedRowsQuery(15_000, 1000)));
     expect(taken).toHaveLength(5);
   });
 
   it('the velocity look-up probes the presentations index, under row-level security too', async () => {
     // As for shared values: an index probe touches a few pages, reading the day's 100,000 inquiries thousands.
-    expect(await buffersOf(velocityQuery([
-      { type: 'EMAIL', normalised: 'user17@example.org' }, { type: 'PHONE', normalised: '+442017' },
-    ]))).toBeLessThan(200);
-    const counts = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(velocityQuery([
-      { type: 'EMAIL', normalised: 'user17@example.org' }, { type: 'PHONE', normalised: '+442017' },
-    ])));
+    expect(
+      await buffersOf(
+        velocityQuery([
+          { type: 'EMAIL', normalised: 'user17@example.org' },
+          { type: 'PHONE', normalised: '+442017' },
+        ]),
+      ),
+    ).toBeLessThan(200);
+    const counts = await withTenant(db, { tenantId, mode: 'live' }, (tx) =>
+      tx.any(
+        velocityQuery([
+          { type: 'EMAIL', normalised: 'user17@example.org' },
+          { type: 'PHONE', normalised: '+442017' },
+        ]),
+      ),
+    );
     expect(counts).toEqual([
       { type: 'EMAIL', normalised: 'user17@example.org', last_hour: 1, last_day: 1 },
       { type: 'PHONE', normalised: '+442017', last_hour: ROWS / 20000, last_day: ROWS / 20000 },
@@ -185,7 +245,9 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
   it('the hot functions never JIT-compile: their look-ups would pay milliseconds of compilation for microseconds of work', async () => {
     // On a million inquiries the planner's estimate for the velocity probe passed jit_above_cost and
     // every inquiry paid 13-18 ms of compilation (000024); the setting is part of each function.
-    const rows = await owner.query(`SELECT proname, proconfig FROM pg_proc WHERE proname IN ('tas_presentation_velocity', 'tas_shared_values') ORDER BY proname`);
+    const rows = await owner.query(
+      `SELECT proname, proconfig FROM pg_proc WHERE proname IN ('tas_presentation_velocity', 'tas_shared_values') ORDER BY proname`,
+    );
     expect(rows.rows).toEqual([
       { proname: 'tas_presentation_velocity', proconfig: expect.arrayContaining(['jit=off']) },
       { proname: 'tas_shared_values', proconfig: expect.arrayContaining(['jit=off', 'plan_cache_mode=force_generic_plan']) },
@@ -201,22 +263,25 @@ describe('hot query plans on unanalysed tables of 100,000 rows', () => {
     ['the prior assessments', () => priorAssessmentsQuery(members(), null)],
     ['the testimony', () => testimonyQuery(members())],
     ['the known values', () => identifiersQuery(members())],
-    ['the whole history in one statement', () => historyStatement(e18, [{ type: 'EMAIL', value: 'user17@example.org', normalised: 'user17@example.org' }], null)],
+    [
+      'the whole history in one statement',
+      () => historyStatement(e18, [{ type: 'EMAIL', value: 'user17@example.org', normalised: 'user17@example.org' }], null),
+    ],
   ];
 
   it.each(RETURNING)('%s of a returning subject reads by index, never scanning a large table', async (_name, query) => {
     expect(scansOfLargeTables(await planOf(query()))).toEqual([]);
   });
 
-  it.each(RETURNING)('%s keeps to its indexes as a prepared statement\'s generic plan too', async (_name, query) => {
+  it.each(RETURNING)("%s keeps to its indexes as a prepared statement's generic plan too", async (_name, query) => {
     expect(scansOfLargeTables(await genericPlanOf(query()))).toEqual([]);
   });
 
   it.each([
-    ['the audit sealer\'s work list', () => unsealedRowsQuery(15_000, 1000), 'system'],
+    ["the audit sealer's work list", () => unsealedRowsQuery(15_000, 1000), 'system'],
     ['the shared-values look-up', () => sharedValuesQuery([randomUUID()], [{ type: 'EMAIL', normalised: 'user17@example.org' }]), 'tenant'],
     ['the velocity look-up', () => velocityQuery([{ type: 'PHONE', normalised: '+442017' }]), 'tenant'],
-  ] as const)('%s keeps to its indexes as a prepared statement\'s generic plan too', async (_name, query, as) => {
+  ] as const)("%s keeps to its indexes as a prepared statement's generic plan too", async (_name, query, as) => {
     expect(scansOfLargeTables(await genericPlanOf(query(), as))).toEqual([]);
   });
 });

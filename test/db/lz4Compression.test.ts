@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('000034: large JSON values compressed with lz4', () => {
-  it('sets lz4 on the columns that hold an inquiry\'s large values', async () => {
+  it("sets lz4 on the columns that hold an inquiry's large values", async () => {
     const { rows } = await owner.query<{ col: string; method: string }>(`
       SELECT attrelid::regclass || '.' || attname AS col, attcompression AS method FROM pg_attribute
       WHERE (attrelid, attname) IN (('assessments'::regclass, 'findings'), ('assessments'::regclass, 'inputs'),
@@ -38,5 +38,4 @@ describe('000034: large JSON values compressed with lz4', () => {
     // 'l' is lz4; '' is the server's default (pglz), which a server without lz4 keeps.
     for (const row of rows) expect(row.method, row.col).toBe(lz4Available ? 'l' : '');
   });
-
 });

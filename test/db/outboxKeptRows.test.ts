@@ -25,11 +25,17 @@ describe('000033: the outbox rows kept by the old relay', () => {
   it('deletes the rows already carried out and keeps the pending ones', async () => {
     const tenantId = randomUUID();
     await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'outbox-kept')`, [tenantId]);
-    await owner.query(`
+    await owner.query(
+      `
       INSERT INTO outbox (tenant_id, mode, kind, payload, dispatched_at)
-      SELECT $1, 'live', 'publish', '{}', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END FROM generate_series(1, 30) g`, [tenantId]);
+      SELECT $1, 'live', 'publish', '{}', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END FROM generate_series(1, 30) g`,
+      [tenantId],
+    );
     await owner.query(readFileSync(new URL('../../sql/000033_outbox_kept_rows_removed.sql', import.meta.url), 'utf8'));
-    const { rows } = await owner.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE dispatched_at IS NULL)::int AS pending FROM outbox WHERE tenant_id = $1`, [tenantId]);
+    const { rows } = await owner.query(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE dispatched_at IS NULL)::int AS pending FROM outbox WHERE tenant_id = $1`,
+      [tenantId],
+    );
     expect(rows[0]).toEqual({ n: 10, pending: 10 });
   });
 });

@@ -25,52 +25,70 @@ let database: { url: string; drop: () => Promise<void> };
 let owner: pg.Client;
 let db: Db;
 
-
 beforeAll(async () => {
   database = await cloneDatabase();
   owner = await ownerClient(database.url);
-  for (const table of ['outbox', 'audit_log', 'audit_unsealed', 'audit_chain']) await owner.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+  for (const table of ['outbox', 'audit_log', 'audit_unsealed', 'audit_chain'])
+    await owner.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
   // One connection, so every call below runs on the session whose plans are read back.
   // One connection kept for the whole file: the statements prepared while the tables were small must
   // still be on it when the grown tables are read (slonik would close it after 5 s idle, and the
   // setup takes longer than that on a loaded machine).
   db = await createDb(database.url, { maximumPoolSize: 1, idleTimeout: 600_000 });
-  const { rows } = await owner.query<{ id: string }>(`
-    INSERT INTO outbox (tenant_id, mode, kind, payload) SELECT $1, 'live', 'test', '{}' FROM generate_series(1, 200) RETURNING id`, [tenantId]);
+  const { rows } = await owner.query<{ id: string }>(
+    `
+    INSERT INTO outbox (tenant_id, mode, kind, payload) SELECT $1, 'live', 'test', '{}' FROM generate_series(1, 200) RETURNING id`,
+    [tenantId],
+  );
   const ids = rows.map((r) => Number(r.id));
   // Ten rounds of 15 rows (a batch under load) while the table holds 200: the plan cache settles on a
   // generic plan, which it prefers once the custom plans' estimates (15 rows) exceed its own (10).
   for (let round = 0; round < 10; round += 1) {
-    await deleteDispatchedLazily(db, ids.slice(round * 10, round * 10 + 5).map((id) => ({ id, tenantId })));
+    await deleteDispatchedLazily(
+      db,
+      ids.slice(round * 10, round * 10 + 5).map((id) => ({ id, tenantId })),
+    );
     await db.transaction(async (tx) => {
       await scopeRelay(tx);
       const claimed = await claimOutboxByIds(tx, ids.slice(round * 10 + 5, round * 10 + 20));
-      await deleteDispatched(tx, claimed.slice(0, 5).map((r) => r.id));
+      await deleteDispatched(
+        tx,
+        claimed.slice(0, 5).map((r) => r.id),
+      );
       await claimStaleOutbox(tx, 60_000, 100);
     });
   }
   // The sealer's passes over a young audit log: a few calls waiting past the horizon each time, in two chains.
   for (let round = 0; round < 10; round += 1) {
-    await insertAuditRows(`r${round}`, 12, 'interval \'1 hour\'');
+    await insertAuditRows(`r${round}`, 12, "interval '1 hour'");
     await sealAudit(db, 0);
   }
   await owner.query(`SET synchronous_commit = off`);
   // Then a long log, already sealed (its work list emptied, its chain written), and a few calls waiting again.
-  await insertAuditRows('old', ROWS, 'interval \'2 hours\'');
-  await owner.query(`
+  await insertAuditRows('old', ROWS, "interval '2 hours'");
+  await owner.query(
+    `
     INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
-    SELECT md5('old' || g)::uuid, 'bulk', $1, 'live', g, '\\x00', '\\x00' FROM generate_series(1, ${ROWS}) g`, [tenantId]);
+    SELECT md5('old' || g)::uuid, 'bulk', $1, 'live', g, '\\x00', '\\x00' FROM generate_series(1, ${ROWS}) g`,
+    [tenantId],
+  );
   await owner.query(`DELETE FROM audit_unsealed`);
-  await insertAuditRows('new', 5, 'interval \'1 minute\'');
-  await owner.query(`
-    INSERT INTO outbox (tenant_id, mode, kind, payload) SELECT $1, 'live', 'test', '{}' FROM generate_series(1, ${ROWS})`, [tenantId]);
+  await insertAuditRows('new', 5, "interval '1 minute'");
+  await owner.query(
+    `
+    INSERT INTO outbox (tenant_id, mode, kind, payload) SELECT $1, 'live', 'test', '{}' FROM generate_series(1, ${ROWS})`,
+    [tenantId],
+  );
 }, 120_000);
 
 async function insertAuditRows(tag: string, count: number, age: string): Promise<void> {
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status)
-    SELECT md5($2 || g)::uuid, now() - ${age}, $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, ${count}) g`, [tenantId, tag]);
+    SELECT md5($2 || g)::uuid, now() - ${age}, $1, 'live', 'key:plans', 'test', 200 FROM generate_series(1, ${count}) g`,
+    [tenantId, tag],
+  );
 }
 
 afterAll(async () => {
@@ -103,8 +121,12 @@ describe('relay statements planned while the outbox was nearly empty', () => {
   it('forgetting carried-out rows in one statement (tas_outbox_forget) reads a few pages of the grown outbox, not all of it', async () => {
     // EXPLAIN's buffer counts include the statements inside the function, planned (and cached) on this session.
     const touched = await db.transaction(async (tx) => {
-      const rows = await tx.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT tas_outbox_forget('{1,2}', ARRAY[${tenantId}, ${tenantId}]::uuid[])`);
-      const plan = (rows[0] as { 'QUERY PLAN': { Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }[] })['QUERY PLAN'][0]!.Plan;
+      const rows = await tx.any(
+        sql.unsafe`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT tas_outbox_forget('{1,2}', ARRAY[${tenantId}, ${tenantId}]::uuid[])`,
+      );
+      const plan = (rows[0] as { 'QUERY PLAN': { Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }[] })[
+        'QUERY PLAN'
+      ][0]!.Plan;
       return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
     });
     // The outbox holds about 1,100 pages now; a key look-up of two ids touches a handful.
@@ -126,13 +148,19 @@ describe('relay statements planned while the outbox was nearly empty', () => {
 
 describe('sealer statements planned while the audit log was young', () => {
   it('reads the calls waiting to be sealed by their list, not by reading the grown log', async () => {
-    const { nodes, genericPlans } = await cachedPlanOf('%FROM audit_unsealed u JOIN audit_log l%', (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}(0, 1000)`);
+    const { nodes, genericPlans } = await cachedPlanOf(
+      '%FROM audit_unsealed u JOIN audit_log l%',
+      (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}(0, 1000)`,
+    );
     expect(genericPlans).toBeGreaterThan(0);
     expect(seqScansOf('audit_log', nodes)).toEqual([]);
   });
 
-  it('finds a chain\'s head by its key, not by reading the grown chain', async () => {
-    const { nodes } = await cachedPlanOf('%FROM audit_chain c WHERE c.chain_key%', (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('{bulk}')`);
+  it("finds a chain's head by its key, not by reading the grown chain", async () => {
+    const { nodes } = await cachedPlanOf(
+      '%FROM audit_chain c WHERE c.chain_key%',
+      (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('{bulk}')`,
+    );
     expect(seqScansOf('audit_chain', nodes)).toEqual([]);
   });
 

@@ -21,7 +21,9 @@ beforeAll(async () => {
   db = await cloneDatabase();
   owner = await ownerClient(db.url);
   for (const t of [A, B]) await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [t, `t-${t}`]);
-  const res = await owner.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY 1`);
+  const res = await owner.query(
+    `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY 1`,
+  );
   tenantTables = res.rows.map((r) => r.table_name as string);
   for (const table of tenantTables) {
     const fixture = FIXTURES[table];
@@ -38,7 +40,10 @@ afterAll(async () => {
 async function visibleAs(tenant: string, mode: string, table: string): Promise<{ tenant_id: string; mode: string }[]> {
   await owner.query('BEGIN');
   try {
-    await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', $2, true)`, [tenant, mode]);
+    await owner.query(
+      `SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', $2, true)`,
+      [tenant, mode],
+    );
     return (await owner.query(`SELECT tenant_id::text, mode FROM ${table}`)).rows;
   } finally {
     await owner.query('ROLLBACK');
@@ -55,7 +60,10 @@ describe('row-level security', () => {
     for (const table of tenantTables) {
       const rows = await visibleAs(A, 'live', table);
       expect(rows.length, table).toBeGreaterThan(0);
-      expect(rows.filter((r) => r.tenant_id !== A || r.mode !== 'live'), table).toEqual([]);
+      expect(
+        rows.filter((r) => r.tenant_id !== A || r.mode !== 'live'),
+        table,
+      ).toEqual([]);
     }
   });
 
@@ -66,7 +74,10 @@ describe('row-level security', () => {
   it('the service role cannot update or delete the audit trail', async () => {
     await owner.query('BEGIN');
     try {
-      await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [A]);
+      await owner.query(
+        `SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`,
+        [A],
+      );
       await expect(owner.query(`UPDATE audit_log SET status = 500`)).rejects.toThrow(/permission denied/);
     } finally {
       await owner.query('ROLLBACK');
@@ -93,7 +104,10 @@ describe('row-level security', () => {
       for (const other of [B, randomUUID()]) {
         await owner.query('BEGIN');
         try {
-          await owner.query(`SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [A]);
+          await owner.query(
+            `SELECT set_config('role', 'tas_service', true), set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`,
+            [A],
+          );
           await expect(owner.query(insert[table]!, [other])).rejects.toThrow(/row-level security|permission denied/);
         } finally {
           await owner.query('ROLLBACK');

@@ -36,13 +36,21 @@ beforeAll(async () => {
   db = await cloneDatabase();
   owner = await ownerClient(db.url);
   for (const t of [A, B]) await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [t, `t-${t}`]);
-  const tables = (await owner.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'tenant_id'`)).rows;
+  const tables = (
+    await owner.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'tenant_id'`)
+  ).rows;
   for (const { table_name: table } of tables) {
     for (const m of ['live', 'test'] as const) await FIXTURES[table]?.(owner, B, m);
   }
-  await owner.query(`INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash) VALUES ($1, $2, 'live', 'k', '{admin}', '\\x01', '\\x02')`, [B_KEY, B]);
-  await owner.query(`INSERT INTO inquiries (id, tenant_id, mode, status, intent, purpose, request, principal)
-    VALUES ($1, $2, 'live', 'concluded', 'i', 'p', '{"presentations":[{"type":"EMAIL","normalised":"b@b.example"}]}', 'k')`, [randomUUID(), B]);
+  await owner.query(
+    `INSERT INTO api_keys (id, tenant_id, mode, name, scopes, salt, hash) VALUES ($1, $2, 'live', 'k', '{admin}', '\\x01', '\\x02')`,
+    [B_KEY, B],
+  );
+  await owner.query(
+    `INSERT INTO inquiries (id, tenant_id, mode, status, intent, purpose, request, principal)
+    VALUES ($1, $2, 'live', 'concluded', 'i', 'p', '{"presentations":[{"type":"EMAIL","normalised":"b@b.example"}]}', 'k')`,
+    [randomUUID(), B],
+  );
   app = new pg.Client({ connectionString: serviceLoginUrl(db.url) });
   await app.connect();
 });
@@ -56,7 +64,10 @@ afterAll(async () => {
 async function asApp<T>(role: string | null, tenant: string, fn: () => Promise<T>): Promise<T> {
   await app.query('BEGIN');
   try {
-    await app.query(`SELECT set_config('tas.tenant_id', $1, true), set_config('tas.mode', $2, true)`, [tenant, tenant === '' ? '' : 'live']);
+    await app.query(`SELECT set_config('tas.tenant_id', $1, true), set_config('tas.mode', $2, true)`, [
+      tenant,
+      tenant === '' ? '' : 'live',
+    ]);
     if (role !== null) await app.query(`SELECT set_config('role', $1, true)`, [role]);
     return await fn();
   } finally {
@@ -81,7 +92,9 @@ async function othersVisible(relation: string, hasTenant: boolean): Promise<numb
 
 describe('roles the service login can become', () => {
   it('is tas_service alone (not tas_system, not any role whose policies see every tenant)', async () => {
-    const { rows } = await app.query(`SELECT rolname FROM pg_roles WHERE pg_has_role(session_user, oid, 'MEMBER') AND rolname <> session_user ORDER BY 1`);
+    const { rows } = await app.query(
+      `SELECT rolname FROM pg_roles WHERE pg_has_role(session_user, oid, 'MEMBER') AND rolname <> session_user ORDER BY 1`,
+    );
     expect(rows.map((r) => r.rolname)).toEqual(['tas_service']);
   });
 
@@ -98,12 +111,19 @@ describe('roles the service login can become', () => {
     }
   });
 
-  it('as the login itself or any role it can become, with A\'s tenant set or none, no relation shows a row that is not A\'s', async () => {
-    const relations = (await owner.query(`
+  it("as the login itself or any role it can become, with A's tenant set or none, no relation shows a row that is not A's", async () => {
+    const relations = (
+      await owner.query(`
       SELECT c.relname, c.relkind, EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) AS has_tenant
       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY 1`)).rows as { relname: string; has_tenant: boolean }[];
-    const roles = [null, ...(await app.query(`SELECT rolname FROM pg_roles WHERE pg_has_role(session_user, oid, 'MEMBER') AND rolname <> session_user`)).rows.map((r) => r.rolname as string)];
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY 1`)
+    ).rows as { relname: string; has_tenant: boolean }[];
+    const roles = [
+      null,
+      ...(
+        await app.query(`SELECT rolname FROM pg_roles WHERE pg_has_role(session_user, oid, 'MEMBER') AND rolname <> session_user`)
+      ).rows.map((r) => r.rolname as string),
+    ];
     for (const role of roles) {
       for (const tenant of [A, '']) {
         const seen = await asApp(role, tenant, async () => {
@@ -111,7 +131,10 @@ describe('roles the service login can become', () => {
           for (const r of relations) if (!SHARED_TABLES.has(r.relname)) out[r.relname] = await othersVisible(r.relname, r.has_tenant);
           return out;
         });
-        expect(Object.entries(seen).filter(([, n]) => n > 0), `${role ?? 'tas_app'} with tenant '${tenant}'`).toEqual([]);
+        expect(
+          Object.entries(seen).filter(([, n]) => n > 0),
+          `${role ?? 'tas_app'} with tenant '${tenant}'`,
+        ).toEqual([]);
       }
     }
     // The zeros are real: the owner sees B's rows in every tenant table.
@@ -122,7 +145,9 @@ describe('roles the service login can become', () => {
   });
 
   it('there is no view, and every tenant table is under forced row-level security', async () => {
-    const views = await owner.query(`SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('v', 'm')`);
+    const views = await owner.query(
+      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('v', 'm')`,
+    );
     expect(views.rows).toEqual([]);
     const loose = await owner.query(`
       SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -134,7 +159,7 @@ describe('roles the service login can become', () => {
 });
 
 describe('functions the service login can execute', () => {
-  it('those with their owner\'s rights are the narrow doors only, owned by a role that is no superuser and bypasses nothing, with a pinned search path', async () => {
+  it("those with their owner's rights are the narrow doors only, owned by a role that is no superuser and bypasses nothing, with a pinned search path", async () => {
     const { rows } = await app.query(`
       SELECT p.oid::regprocedure::text AS sig, o.rolsuper, o.rolbypassrls, o.rolcanlogin, p.proconfig
       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_roles o ON o.oid = p.proowner
@@ -143,7 +168,12 @@ describe('functions the service login can execute', () => {
       ORDER BY 1`);
     expect(rows.map((r) => r.sig.replaceAll(' ', '')).sort()).toEqual(NARROW_DOORS);
     for (const r of rows) {
-      expect({ sig: r.sig, super: r.rolsuper, bypass: r.rolbypassrls, login: r.rolcanlogin }).toEqual({ sig: r.sig, super: false, bypass: false, login: false });
+      expect({ sig: r.sig, super: r.rolsuper, bypass: r.rolbypassrls, login: r.rolcanlogin }).toEqual({
+        sig: r.sig,
+        super: false,
+        bypass: false,
+        login: false,
+      });
       expect(r.proconfig, r.sig).toContain('search_path=public, pg_temp');
     }
   });
@@ -159,21 +189,23 @@ describe('functions the service login can execute', () => {
     }
   });
 
-  it('tas_outbox_forget is the system login\'s only', async () => {
+  it("tas_outbox_forget is the system login's only", async () => {
     const { rows } = await app.query(`
       SELECT has_function_privilege(session_user, p.oid, 'EXECUTE') AS login, has_function_privilege('tas_service', p.oid, 'EXECUTE') AS service
       FROM pg_proc p WHERE p.proname = 'tas_outbox_forget'`);
     expect(rows).toEqual([{ login: false, service: false }]);
   });
 
-  it('tas_key_used with tenant A named cannot mark B\'s key', async () => {
+  it("tas_key_used with tenant A named cannot mark B's key", async () => {
     await app.query(`SELECT tas_key_used($1, $2)`, [B_KEY, A]);
     const { rows } = await owner.query(`SELECT last_used_at FROM api_keys WHERE id = $1`, [B_KEY]);
     expect(rows[0].last_used_at).toBeNull();
   });
 
-  it('tas_key_verify_any gives B\'s key row to no one who lacks its hash, tas_key_rehash replaces nothing without it, and tas_key_salt nothing of B', async () => {
-    const { rows } = await app.query(`SELECT count(*)::int AS n FROM tas_key_verify_any($1, ARRAY['\\x01'::bytea, '\\x03'::bytea])`, [B_KEY]);
+  it("tas_key_verify_any gives B's key row to no one who lacks its hash, tas_key_rehash replaces nothing without it, and tas_key_salt nothing of B", async () => {
+    const { rows } = await app.query(`SELECT count(*)::int AS n FROM tas_key_verify_any($1, ARRAY['\\x01'::bytea, '\\x03'::bytea])`, [
+      B_KEY,
+    ]);
     expect(rows[0].n).toBe(0);
     const moved = await app.query(`SELECT tas_key_rehash($1, '\\x01', '\\x04', 'pk_000000000000') AS moved`, [B_KEY]);
     expect(moved.rows[0].moved).toBe(false);
@@ -181,9 +213,15 @@ describe('functions the service login can execute', () => {
     expect(Object.keys(salt.rows[0])).toEqual(['s']);
   });
 
-  it('tas_presentation_velocity under A counts none of B\'s inquiries (and, under B, does count them)', async () => {
-    const count = (tenant: string) => asApp('tas_service', tenant, async () =>
-      (await app.query(`SELECT last_day FROM tas_presentation_velocity(ARRAY['EMAIL'], ARRAY['b@b.example'])`)).rows[0].last_day as number);
+  it("tas_presentation_velocity under A counts none of B's inquiries (and, under B, does count them)", async () => {
+    const count = (tenant: string) =>
+      asApp(
+        'tas_service',
+        tenant,
+        async () =>
+          (await app.query(`SELECT last_day FROM tas_presentation_velocity(ARRAY['EMAIL'], ARRAY['b@b.example'])`)).rows[0]
+            .last_day as number,
+      );
     expect(await count(A)).toBe(0);
     expect(await count(B)).toBe(1);
   });

@@ -79,7 +79,9 @@ describe('resolveEntity', () => {
     expect(new Set([phoneOnly.entityId, first.entityId, second.entityId]).size).toBe(3);
     expect([first.merged, second.merged]).toEqual([[], []]);
     expect(await ownerOf('PHONE', '+447400100009')).toBe(phoneOnly.entityId);
-    const links = await db.anyFirst(sql.unsafe`SELECT entity_id FROM entity_links WHERE normalised = '+447400100009' ORDER BY first_seen_at`);
+    const links = await db.anyFirst(
+      sql.unsafe`SELECT entity_id FROM entity_links WHERE normalised = '+447400100009' ORDER BY first_seen_at`,
+    );
     expect(links).toEqual([first.entityId, second.entityId]);
   });
 
@@ -131,14 +133,19 @@ describe('resolveEntity', () => {
     const racers = 8;
     let arrived = 0;
     let release!: () => void;
-    const allOpen = new Promise<void>((r) => { release = r; });
-    const results = await Promise.all(Array.from({ length: racers }, () =>
-      withTenant(db, { tenantId: tenantA, mode: 'live' }, async (tx) => {
-        arrived += 1;
-        if (arrived === racers) release();
-        await allOpen;
-        return resolveEntity(tx, { tenantId: tenantA, mode: 'live' }, [p('EMAIL', 'race@example.com')]);
-      })));
+    const allOpen = new Promise<void>((r) => {
+      release = r;
+    });
+    const results = await Promise.all(
+      Array.from({ length: racers }, () =>
+        withTenant(db, { tenantId: tenantA, mode: 'live' }, async (tx) => {
+          arrived += 1;
+          if (arrived === racers) release();
+          await allOpen;
+          return resolveEntity(tx, { tenantId: tenantA, mode: 'live' }, [p('EMAIL', 'race@example.com')]);
+        }),
+      ),
+    );
     expect(new Set(results.map((r) => r.entityId)).size).toBe(1);
     expect(await entityCount()).toBe(before + 1);
   });
@@ -147,10 +154,14 @@ describe('resolveEntity', () => {
     const values = ['+44 7400 200001', '+44 7400 200002', '+44 7400 200003', '+44 7400 200004'];
     await Promise.all(values.map((v) => resolve(tenantA, [p('PHONE', v)])));
     await Promise.all(values.slice(1).map((v, i) => resolve(tenantA, [p('PHONE', values[i]!), p('PHONE', v)])));
-    const final = await resolve(tenantA, values.map((v) => p('PHONE', v)));
+    const final = await resolve(
+      tenantA,
+      values.map((v) => p('PHONE', v)),
+    );
     const owners = await Promise.all(values.map((v) => ownerOf('PHONE', p('PHONE', v).normalised)));
     const survivors = await withTenant(db, { tenantId: tenantA, mode: 'live' }, async (tx) =>
-      Promise.all(owners.map(async (o) => (await survivorOf(tx, o!))?.id)));
+      Promise.all(owners.map(async (o) => (await survivorOf(tx, o!))?.id)),
+    );
     expect(new Set(survivors)).toEqual(new Set([final.entityId]));
   });
 });
@@ -159,7 +170,11 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
   // Fails with a division by zero whenever it is evaluated: it must be only when there are no owners.
   const failsIfAsked = () => sql.fragment`(SELECT 1 / (count(*) - count(*))::int FROM entities)`;
 
-  function resolveDeferred(presentations: NormalisedPresentation[], whenNew: (id: string) => ReturnType<typeof sql.fragment>, entityId?: string) {
+  function resolveDeferred(
+    presentations: NormalisedPresentation[],
+    whenNew: (id: string) => ReturnType<typeof sql.fragment>,
+    entityId?: string,
+  ) {
     return withTenant(db, { tenantId: tenantA, mode: 'live' }, async (tx) => {
       const r = await resolveEntity(tx, { tenantId: tenantA, mode: 'live' }, presentations, { entityId, deferWrites: true, whenNew });
       // The caller sends the deferred rows in its last statement; here, as the inquiry does, in one.
@@ -172,8 +187,11 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
     });
   }
 
-  it('given a new value, then the new entity\'s question is answered with the owners, and its rows wait for the caller', async () => {
-    const r = await resolveDeferred([p('EMAIL', 'deferred.new@example.com')], (id) => sql.fragment`json_build_object('asked_for', ${id}::text)`);
+  it("given a new value, then the new entity's question is answered with the owners, and its rows wait for the caller", async () => {
+    const r = await resolveDeferred(
+      [p('EMAIL', 'deferred.new@example.com')],
+      (id) => sql.fragment`json_build_object('asked_for', ${id}::text)`,
+    );
     expect(r.created).toBe(true);
     expect(r.alongside).toEqual({ asked_for: r.entityId });
     expect(r.writes?.map((w) => w.table)).toEqual(['entities', 'entity_identifiers', 'entity_links']);
@@ -182,7 +200,10 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
 
   it('given a known value, then the question is never evaluated, and its new values wait for the caller', async () => {
     const first = await resolve(tenantA, [p('EMAIL', 'deferred.known@example.com')]);
-    const again = await resolveDeferred([p('EMAIL', 'deferred.known@example.com'), p('EMAIL', 'deferred.known.too@example.com'), p('PHONE', '+44 7400 500001')], failsIfAsked);
+    const again = await resolveDeferred(
+      [p('EMAIL', 'deferred.known@example.com'), p('EMAIL', 'deferred.known.too@example.com'), p('PHONE', '+44 7400 500001')],
+      failsIfAsked,
+    );
     expect([again.entityId, again.merged, again.created, again.alongside]).toEqual([first.entityId, [], false, undefined]);
     expect(again.writes?.map((w) => w.table)).toEqual(['entity_identifiers', 'entity_links']);
     expect(await ownerOf('EMAIL', 'deferred.known.too@example.com')).toBe(first.entityId);
@@ -191,7 +212,10 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
   it('given values of two entities, then they merge at once and nothing is deferred', async () => {
     const older = await resolve(tenantA, [p('EMAIL', 'deferred.merge.a@example.com')]);
     const newer = await resolve(tenantA, [p('EMAIL', 'deferred.merge.b@example.com')]);
-    const both = await resolveDeferred([p('EMAIL', 'deferred.merge.a@example.com'), p('EMAIL', 'deferred.merge.b@example.com')], failsIfAsked);
+    const both = await resolveDeferred(
+      [p('EMAIL', 'deferred.merge.a@example.com'), p('EMAIL', 'deferred.merge.b@example.com')],
+      failsIfAsked,
+    );
     expect(both).toEqual({ entityId: older.entityId, merged: [newer.entityId], created: false });
     expect(await ownerOf('EMAIL', 'deferred.merge.b@example.com')).toBe(older.entityId);
   });
@@ -199,11 +223,17 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
   it('given an explicit entity and a value of another, then they merge into the oldest, as without the question', async () => {
     const first = await resolve(tenantA, [p('ACCOUNT', 'deferred-seller-001')]);
     const second = await resolve(tenantA, [p('ACCOUNT', 'deferred-seller-002')]);
-    expect(await resolveDeferred([p('ACCOUNT', 'deferred-seller-002')], failsIfAsked, first.entityId))
-      .toEqual({ entityId: first.entityId, merged: [second.entityId], created: false });
+    expect(await resolveDeferred([p('ACCOUNT', 'deferred-seller-002')], failsIfAsked, first.entityId)).toEqual({
+      entityId: first.entityId,
+      merged: [second.entityId],
+      created: false,
+    });
     const third = await resolve(tenantA, [p('ACCOUNT', 'deferred-seller-003')]);
-    expect(await resolveDeferred([p('ACCOUNT', 'deferred-seller-001')], failsIfAsked, third.entityId))
-      .toEqual({ entityId: first.entityId, merged: [third.entityId], created: false });
+    expect(await resolveDeferred([p('ACCOUNT', 'deferred-seller-001')], failsIfAsked, third.entityId)).toEqual({
+      entityId: first.entityId,
+      merged: [third.entityId],
+      created: false,
+    });
   });
 
   it('given no resolving value, then the question is asked on its own', async () => {
@@ -213,8 +243,9 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
 
   it('given the same new value presented concurrently, then exactly one entity owns it', async () => {
     const before = await entityCount();
-    const results = await Promise.all(Array.from({ length: 8 }, () =>
-      resolveDeferred([p('EMAIL', 'deferred.race@example.com')], () => sql.fragment`json_build_object()`)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => resolveDeferred([p('EMAIL', 'deferred.race@example.com')], () => sql.fragment`json_build_object()`)),
+    );
     expect(new Set(results.map((r) => r.entityId)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(await entityCount()).toBe(before + 1);
@@ -222,21 +253,31 @@ describe('resolveEntity for an inquiry (deferWrites, whenNew)', () => {
 });
 
 describe('loadEnvironment in one statement', () => {
-  it('given an absorbed entity\'s id, then the history is its survivor\'s, over every member, as the separate reads gave it', async () => {
+  it("given an absorbed entity's id, then the history is its survivor's, over every member, as the separate reads gave it", async () => {
     const older = await resolve(tenantA, [p('EMAIL', 'one.statement@example.com'), p('PHONE', '+44 7400 600001')]);
     const newer = await resolve(tenantA, [p('EMAIL', 'one.statement.alias@example.com'), p('PHONE', '+44 7400 600002')]);
     await resolve(tenantA, [p('EMAIL', 'one.statement@example.com'), p('EMAIL', 'one.statement.alias@example.com')]);
     const subject = [p('EMAIL', 'one.statement@example.com')];
     const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, newer.entityId, subject));
-    expect(env.graph.coPresented.map((k) => k.normalised).sort()).toEqual(['+447400600001', '+447400600002', 'one.statement.alias@example.com']);
-    expect(env.graph.shared).toEqual([{ type: 'EMAIL', value: 'one.statement@example.com', normalised: 'one.statement@example.com', otherEntities: 0, adverseEntities: 0 }]);
+    expect(env.graph.coPresented.map((k) => k.normalised).sort()).toEqual([
+      '+447400600001',
+      '+447400600002',
+      'one.statement.alias@example.com',
+    ]);
+    expect(env.graph.shared).toEqual([
+      { type: 'EMAIL', value: 'one.statement@example.com', normalised: 'one.statement@example.com', otherEntities: 0, adverseEntities: 0 },
+    ]);
     const bySurvivor = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, older.entityId, subject));
     expect(bySurvivor).toEqual(env);
   });
 
   it('given an unknown entity id, then an empty history', async () => {
     const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) => loadEnvironment(tx, randomUUID(), [p('NAME', 'Nobody')]));
-    expect(env).toEqual({ velocity: [], history: { assessments: [], observations: [], outcomes: [] }, graph: { shared: [], coPresented: [] } });
+    expect(env).toEqual({
+      velocity: [],
+      history: { assessments: [], observations: [], outcomes: [] },
+      graph: { shared: [], coPresented: [] },
+    });
   });
 });
 
@@ -290,7 +331,13 @@ describe('loadEnvironment', () => {
     expect(env.history.assessments.map((a) => a.score)).toEqual([40, 60]);
     expect(env.history.assessments[0]).toEqual({ score: 40, low: 30, high: 50, as_of: '2025-01-01T00:00:00.000Z' });
     expect(env.history.observations).toEqual([
-      { id: expect.any(String), provenance_class: 'tenant_supplied', summary: 'Paid on time.', observed_at: '2025-01-05T00:00:00.000Z', stance: 'neutral' },
+      {
+        id: expect.any(String),
+        provenance_class: 'tenant_supplied',
+        summary: 'Paid on time.',
+        observed_at: '2025-01-05T00:00:00.000Z',
+        stance: 'neutral',
+      },
     ]);
     expect(env.history.outcomes).toEqual([{ kind: 'defaulted', observed_at: '2025-02-05T00:00:00.000Z' }]);
   });
@@ -311,7 +358,8 @@ describe('loadEnvironment', () => {
   it('given an entity with no past, then empty history', async () => {
     const fresh = await resolve(tenantA, [p('EMAIL', 'fresh@example.com')]);
     const env = await withTenant(db, { tenantId: tenantA, mode: 'live' }, (tx) =>
-      loadEnvironment(tx, fresh.entityId, [p('EMAIL', 'fresh@example.com')]));
+      loadEnvironment(tx, fresh.entityId, [p('EMAIL', 'fresh@example.com')]),
+    );
     expect(env.history).toEqual({ assessments: [], observations: [], outcomes: [] });
   });
 });

@@ -11,15 +11,22 @@ import { bearer, startTestService, type TestService } from '../support/service.j
  */
 let ts: TestService;
 beforeAll(async () => {
-  ts = await startTestService({
-    TAS_ADDRESS_FAILURES_PER_SEC: '5', TAS_TRUSTED_PROXIES: '127.0.0.1', TAS_TENANT_RATE_LIMIT_PER_SEC: '8', TAS_RATE_LIMIT_PER_SEC: '1000',
-  }, { workers: false });
+  ts = await startTestService(
+    {
+      TAS_ADDRESS_FAILURES_PER_SEC: '5',
+      TAS_TRUSTED_PROXIES: '127.0.0.1',
+      TAS_TENANT_RATE_LIMIT_PER_SEC: '8',
+      TAS_RATE_LIMIT_PER_SEC: '1000',
+    },
+    { workers: false },
+  );
 });
 afterAll(async () => ts?.stop());
 
-const registry = (key: string | null, forwardedFor: string) => fetch(`${ts.base}/v1/registry/purposes`, {
-  headers: { ...(key === null ? {} : bearer(key)), 'x-forwarded-for': forwardedFor },
-});
+const registry = (key: string | null, forwardedFor: string) =>
+  fetch(`${ts.base}/v1/registry/purposes`, {
+    headers: { ...(key === null ? {} : bearer(key)), 'x-forwarded-for': forwardedFor },
+  });
 
 describe('the limit before authentication', () => {
   it('given a flood of bad keys from one client, then 429 with Retry-After once over the limit, for a good key too, while another client is untouched', async () => {
@@ -63,8 +70,12 @@ describe('the address of a call', () => {
 });
 
 describe('the per-tenant limit', () => {
-  it('given two keys of one tenant, then together they are held to the tenant\'s rate, and another tenant is not', async () => {
-    const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, { name: 'second', scopes: ['registry'], mode: 'test' });
+  it("given two keys of one tenant, then together they are held to the tenant's rate, and another tenant is not", async () => {
+    const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, {
+      name: 'second',
+      scopes: ['registry'],
+      mode: 'test',
+    });
     await new Promise((r) => setTimeout(r, 1100));
     const keys = [ts.tenant.keys.test, minted.body.secret as string];
     const statuses: number[] = [];

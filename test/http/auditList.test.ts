@@ -47,10 +47,13 @@ describe('GET /v1/admin/audit', () => {
 describe('the cost of a call', () => {
   it('an inquiry is audited with the cost of the checks it ran (0 for offline checks only), in check units', async () => {
     const res = await fetch(`${ts.base}/v1/inquiries`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
       body: JSON.stringify({
         subject: { presentations: [{ type: 'EMAIL', value: 'costed@example.org' }] },
-        intent: 'pre_transaction', purpose: 'fraud_prevention', stake: { kind: 'payment', amount: 5, currency: 'GBP' },
+        intent: 'pre_transaction',
+        purpose: 'fraud_prevention',
+        stake: { kind: 'payment', amount: 5, currency: 'GBP' },
       }),
     });
     expect(res.status).toBe(200);
@@ -63,7 +66,11 @@ describe('the cost of a call', () => {
       if (!p.link) break;
       query = p.link.slice(p.link.indexOf('?'), p.link.indexOf('>'));
     }
-    expect(rows.find((r) => r.audit_id === auditId)).toMatchObject({ action: 'createInquiry', cost_amount: 0, cost_currency: 'check-units' });
+    expect(rows.find((r) => r.audit_id === auditId)).toMatchObject({
+      action: 'createInquiry',
+      cost_amount: 0,
+      cost_currency: 'check-units',
+    });
   });
 });
 

@@ -63,32 +63,47 @@ describe('every operation of the contract', () => {
     expect(OPERATIONS.length).toBeGreaterThanOrEqual(45);
   });
 
-  it.each(keyed.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s without a key: 401 with WWW-Authenticate', async (_name, op) => {
-    const r = await call(op, {});
-    expect(r.status).toBe(401);
-    expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(r.headers.get('content-type')).toBe('application/problem+json');
-  });
+  it.each(keyed.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+    '%s without a key: 401 with WWW-Authenticate',
+    async (_name, op) => {
+      const r = await call(op, {});
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(r.headers.get('content-type')).toBe('application/problem+json');
+    },
+  );
 
-  it.each(scoped.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s with a key lacking the scope: 403 naming it', async (_name, op) => {
-    const r = await call(op, { headers: bearer(keyWithoutScope(op)) });
-    expect(r.status).toBe(403);
-    expect(JSON.parse(r.text).missing_scope).toBe(op.auth);
-  });
+  it.each(scoped.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+    '%s with a key lacking the scope: 403 naming it',
+    async (_name, op) => {
+      const r = await call(op, { headers: bearer(keyWithoutScope(op)) });
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.text).missing_scope).toBe(op.auth);
+    },
+  );
 
-  it.each(withBody.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s with an unknown field: 422 extra_forbidden', async (_name, op) => {
-    const body = op.path.endsWith('/batch') ? [{ unexpected_field: 1 }] : { unexpected_field: 1 };
-    const r = await call(op, { headers: bearer(op.auth === 'admin' ? ts.tenant.keys.test_admin : ts.tenant.keys.test), body });
-    expect(r.status).toBe(422);
-    const detail = JSON.parse(r.text).detail as { loc: unknown[]; type: string }[];
-    expect(detail.some((d) => d.type === 'extra_forbidden' && d.loc.includes('unexpected_field'))).toBe(true);
-  });
+  it.each(withBody.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+    '%s with an unknown field: 422 extra_forbidden',
+    async (_name, op) => {
+      const body = op.path.endsWith('/batch') ? [{ unexpected_field: 1 }] : { unexpected_field: 1 };
+      const r = await call(op, { headers: bearer(op.auth === 'admin' ? ts.tenant.keys.test_admin : ts.tenant.keys.test), body });
+      expect(r.status).toBe(422);
+      const detail = JSON.parse(r.text).detail as { loc: unknown[]; type: string }[];
+      expect(detail.some((d) => d.type === 'extra_forbidden' && d.loc.includes('unexpected_field'))).toBe(true);
+    },
+  );
 
-  it.each(withQueryOnly.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s with an unknown query parameter: 422 extra_forbidden', async (_name, op) => {
-    const r = await call(op, { headers: bearer(op.auth === 'admin' ? ts.tenant.keys.test_admin : ts.tenant.keys.test), query: '?unexpected_param=1' });
-    expect(r.status).toBe(422);
-    expect(JSON.parse(r.text).detail[0]).toMatchObject({ loc: ['query', 'unexpected_param'], type: 'extra_forbidden' });
-  });
+  it.each(withQueryOnly.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+    '%s with an unknown query parameter: 422 extra_forbidden',
+    async (_name, op) => {
+      const r = await call(op, {
+        headers: bearer(op.auth === 'admin' ? ts.tenant.keys.test_admin : ts.tenant.keys.test),
+        query: '?unexpected_param=1',
+      });
+      expect(r.status).toBe(422);
+      expect(JSON.parse(r.text).detail[0]).toMatchObject({ loc: ['query', 'unexpected_param'], type: 'extra_forbidden' });
+    },
+  );
 
   it('writes exactly one audit row per call made', async () => {
     // No wait: a call is answered only once its audit row is durable.

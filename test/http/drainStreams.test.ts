@@ -20,7 +20,11 @@ describe('stopping the service with a stream open', () => {
     const opened = await fetch(`${ts.base}/v1/cases`, {
       method: 'POST',
       headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Drain', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-9', issued_by: 'Court' } }),
+      body: JSON.stringify({
+        title: 'Drain',
+        purpose: 'investigation',
+        authorization: { kind: 'court_order', reference: 'CO-9', issued_by: 'Court' },
+      }),
     });
     expect(opened.status).toBe(201);
     const caseId = ((await opened.json()) as { case_id: string }).case_id;

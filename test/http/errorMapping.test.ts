@@ -11,7 +11,10 @@ describe('classifyError', () => {
     ['a terminated backend', new Error('Backend has been terminated unexpectedly.')],
     ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
     ['Redis without its offline queue', new Error("Stream isn't writeable and enableOfflineQueue options is false")],
-    ['ioredis giving up a command', Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' })],
+    [
+      'ioredis giving up a command',
+      Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' }),
+    ],
     ['a wrapped cause', new Error('query failed', { cause: Object.assign(new Error('x'), { code: '57P01' }) })],
   ])('%s is 503 with Retry-After', (_what, error) => {
     const problem = classifyError(error);

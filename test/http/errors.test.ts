@@ -36,13 +36,21 @@ describe('errors in the contract shapes', () => {
 
   it('a body over the limit is a 413 problem, declared or streamed', async () => {
     const big = JSON.stringify({ pad: 'x'.repeat(10_000) });
-    const res = await fetch(`${ts.base}/v1/observations`, { method: 'POST', headers: { ...bearer(ts.tenant.keys.test), ...json }, body: big });
+    const res = await fetch(`${ts.base}/v1/observations`, {
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test), ...json },
+      body: big,
+    });
     expect(res.status).toBe(413);
     await problem(res);
   });
 
   it('a body that is not JSON by content type is a 415 problem', async () => {
-    const res = await fetch(`${ts.base}/v1/observations`, { method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'text/plain' }, body: 'hello' });
+    const res = await fetch(`${ts.base}/v1/observations`, {
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(res.status).toBe(415);
     await problem(res);
   });
@@ -87,17 +95,20 @@ describe('errors in the contract shapes', () => {
 
   it('over the per-key rate limit: 429 with Retry-After', async () => {
     const { keys } = await ts.provision('ratelimited');
-    const statuses = await Promise.all(Array.from({ length: 60 }, () => fetch(`${ts.base}/v1/health`, { headers: bearer(keys.test) }).then(async (r) => {
-      if (r.status === 429) {
-        expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        await problem(r);
-      } else await r.arrayBuffer();
-      return r.status;
-    })));
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        fetch(`${ts.base}/v1/health`, { headers: bearer(keys.test) }).then(async (r) => {
+          if (r.status === 429) {
+            expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+            await problem(r);
+          } else await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
   });
-
 
   it('/healthz is open and says nothing about tenants', async () => {
     const res = await fetch(`${ts.base}/healthz`);

@@ -95,7 +95,11 @@ describe('framing through the real server', () => {
     ['a bare CR inside the head', 'GET /healthz HTTP/1.1\rHost: t\r\n\r\n', 505],
     ['HTTP/1.0', 'GET /healthz HTTP/1.0\r\nHost: t\r\n\r\n', 505],
     ['a NUL in the request target', 'GET /heal\u0000thz HTTP/1.1\r\nHost: t\r\n\r\n', 505],
-    ['100 header fields', `GET /healthz HTTP/1.1\r\nHost: t\r\n${Array.from({ length: 100 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`, 431],
+    [
+      '100 header fields',
+      `GET /healthz HTTP/1.1\r\nHost: t\r\n${Array.from({ length: 100 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`,
+      431,
+    ],
   ])('given %s, then the parser answers %s at once and closes', async (_given, raw, status) => {
     const started = Date.now();
     const r = await exchangeRaw(port, raw);
@@ -105,9 +109,18 @@ describe('framing through the real server', () => {
   });
 
   it.each([
-    ['a 6 KiB request target (above the parser\'s own 4 KiB default)', `GET /healthz?x=${'a'.repeat(6 * 1024)} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`],
-    ['60 header fields', `GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n${Array.from({ length: 60 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`],
-    ['a 7 KiB target and a 15 KiB header section, each within its own limit', `GET /healthz?x=${'a'.repeat(7 * 1024)} HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Big: ${'b'.repeat(15 * 1024)}\r\n\r\n`],
+    [
+      "a 6 KiB request target (above the parser's own 4 KiB default)",
+      `GET /healthz?x=${'a'.repeat(6 * 1024)} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`,
+    ],
+    [
+      '60 header fields',
+      `GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n${Array.from({ length: 60 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`,
+    ],
+    [
+      'a 7 KiB target and a 15 KiB header section, each within its own limit',
+      `GET /healthz?x=${'a'.repeat(7 * 1024)} HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Big: ${'b'.repeat(15 * 1024)}\r\n\r\n`,
+    ],
   ])('given %s, then it is answered 200', async (_given, raw) => {
     const r = await exchangeRaw(port, raw);
     expect(r.text.startsWith('HTTP/1.1 200 ')).toBe(true);

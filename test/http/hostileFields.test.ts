@@ -19,17 +19,52 @@ let owner: pg.Client;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 const HOSTILE: readonly unknown[] = [
-  null, -1, 1e308, 2 ** 63, true, '', 'x'.repeat(70_000), '\u0000', 'a\u0000b', '\ud800', '\u202e', '9999-12-31T23:59:59Z',
-  {}, [], Array.from({ length: 2_000 }, () => 'x'), { a: { b: { c: { d: {} } } } },
+  null,
+  -1,
+  1e308,
+  2 ** 63,
+  true,
+  '',
+  'x'.repeat(70_000),
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\u202e',
+  '9999-12-31T23:59:59Z',
+  {},
+  [],
+  Array.from({ length: 2_000 }, () => 'x'),
+  { a: { b: { c: { d: {} } } } },
 ];
-const RAW_BODIES: readonly string[] = ['', 'null', '[]', '{', '"x"', '1', '['.repeat(50_000), '{"a":'.repeat(5_000), '\u0000', '{"__proto__":{"polluted":1}}'];
+const RAW_BODIES: readonly string[] = [
+  '',
+  'null',
+  '[]',
+  '{',
+  '"x"',
+  '1',
+  '['.repeat(50_000),
+  '{"a":'.repeat(5_000),
+  '\u0000',
+  '{"__proto__":{"polluted":1}}',
+];
 const QUERY_VALUES: readonly string[] = ['', '-1', '1e308', 'x'.repeat(4_000), '%00', '%ED%A0%80', 'null', '[]', '9999-12-31T23:59:59Z'];
 // A call that takes longer than this is a hang for this sweep's purposes (the edge answers these in milliseconds).
 const HANG_MS = 10_000;
 const SAMPLE_UUID = '0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee';
 
-interface Operation { method: string; path: string; example?: unknown; query: string[]; admin: boolean }
-interface Answer { status: number; contentType: string; text: string }
+interface Operation {
+  method: string;
+  path: string;
+  example?: unknown;
+  query: string[];
+  admin: boolean;
+}
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
 
 let calls = 0;
 
@@ -86,7 +121,12 @@ beforeAll(async () => {
   owner = await ownerClient(ts.dbUrl);
   // The document's own call is audited like any other.
   calls += 1;
-  const doc = (await (await fetch(`${ts.base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { example?: unknown }> }; parameters?: { in: string; name: string }[] }>> };
+  const doc = (await (await fetch(`${ts.base}/openapi.json`)).json()) as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { content?: Record<string, { example?: unknown }> }; parameters?: { in: string; name: string }[] }>
+    >;
+  };
   operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops)
       .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
@@ -130,11 +170,13 @@ describe('hostile values in every field of every operation', () => {
     const op = operations.find((o) => o.method === 'POST' && o.path === '/v1/inquiries')!;
     const before = await storedInquiries();
     let accepted = 0;
-    const tasks = leaves(op.example).flatMap((at) => HOSTILE.map((value) => async () => {
-      const answer = await send(op.method, op.path, keyOf(op), JSON.stringify(replaced(op.example, at, value)));
-      expectContractShape(answer, `${op.method} ${op.path} with ${JSON.stringify(at)} = ${JSON.stringify(value)?.slice(0, 40)}`);
-      if (answer.status < 300) accepted += 1;
-    }));
+    const tasks = leaves(op.example).flatMap((at) =>
+      HOSTILE.map((value) => async () => {
+        const answer = await send(op.method, op.path, keyOf(op), JSON.stringify(replaced(op.example, at, value)));
+        expectContractShape(answer, `${op.method} ${op.path} with ${JSON.stringify(at)} = ${JSON.stringify(value)?.slice(0, 40)}`);
+        if (answer.status < 300) accepted += 1;
+      }),
+    );
     await inBatches(tasks);
     expect(accepted).toBeGreaterThan(0);
     expect(accepted).toBeLessThan(tasks.length);
@@ -182,7 +224,12 @@ describe('hostile values in every field of every operation', () => {
       const body = op.example === undefined ? undefined : JSON.stringify(op.example);
       for (const name of op.query) {
         for (const value of QUERY_VALUES) {
-          tasks.push(async () => expectContractShape(await send(op.method, `${pathOf(op)}?${name}=${value}`, keyOf(op), body), `${op.method} ${op.path}?${name}=${value.slice(0, 20)}`));
+          tasks.push(async () =>
+            expectContractShape(
+              await send(op.method, `${pathOf(op)}?${name}=${value}`, keyOf(op), body),
+              `${op.method} ${op.path}?${name}=${value.slice(0, 20)}`,
+            ),
+          );
         }
       }
       if (!op.path.includes('{')) continue;

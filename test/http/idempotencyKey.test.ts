@@ -22,7 +22,11 @@ afterAll(async () => {
 async function post(path: string, body: unknown, key?: string) {
   const res = await fetch(`${ts.base}${path}`, {
     method: 'POST',
-    headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json', ...(key === undefined ? {} : { 'Idempotency-Key': key }) },
+    headers: {
+      ...bearer(ts.tenant.keys.test),
+      'content-type': 'application/json',
+      ...(key === undefined ? {} : { 'Idempotency-Key': key }),
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
@@ -30,7 +34,10 @@ async function post(path: string, body: unknown, key?: string) {
 
 const testimony = (summary: string, purpose = 'fraud_prevention') => ({
   subject: { presentations: [{ type: 'EMAIL', value: 'retry.me@example.org' }] },
-  provenance_class: 'tenant_supplied', summary, observed_at: '2026-10-01T00:00:00Z', purpose,
+  provenance_class: 'tenant_supplied',
+  summary,
+  observed_at: '2026-10-01T00:00:00Z',
+  purpose,
 });
 const count = async (table: string) => Number((await owner.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
 
@@ -66,7 +73,11 @@ describe('Idempotency-Key on creating POSTs', () => {
   });
 
   it('a case opened twice with one key is one case', async () => {
-    const body = { title: 'Once', purpose: 'investigation', authorization: { kind: 'court_order', reference: 'CO-11', issued_by: 'Court' } };
+    const body = {
+      title: 'Once',
+      purpose: 'investigation',
+      authorization: { kind: 'court_order', reference: 'CO-11', issued_by: 'Court' },
+    };
     const before = await count("actors WHERE kind = 'case'");
     const a = await post('/v1/cases', body, 'case-once');
     const b = await post('/v1/cases', body, 'case-once');

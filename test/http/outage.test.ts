@@ -29,11 +29,19 @@ function startProxy(): Promise<void> {
     const upstream = connect(5432, '127.0.0.1');
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
-    const drop = () => { client.destroy(); upstream.destroy(); };
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   });
-  return new Promise((r) => proxy.listen(0, '127.0.0.1', () => { proxyPort = (proxy.address() as AddressInfo).port; r(); }));
+  return new Promise((r) =>
+    proxy.listen(0, '127.0.0.1', () => {
+      proxyPort = (proxy.address() as AddressInfo).port;
+      r();
+    }),
+  );
 }
 
 /** Resolves once something accepts connections on the port (the spawned server is up), or fails after 10 s. */
@@ -41,7 +49,10 @@ async function listening(port: number): Promise<void> {
   const until = Date.now() + 10_000;
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (up) return;
@@ -51,7 +62,9 @@ async function listening(port: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   await listening(redisPort);
   await startProxy();
   // An RDAP service on loopback makes the domain-age look-up a worker check of every inquiry below.
@@ -84,9 +97,20 @@ describe('outages', () => {
     const started = Date.now();
     const auditId = '7d1f3b52-6c1e-4c9b-9a51-3f0e6f1d2c11';
     const where = await writer.append({
-      audit_id: auditId, occurred_at: new Date().toISOString(), tenant_id: null, mode: null, principal: 'anonymous',
-      action: 'outage-test', target_kind: null, target_id: null, status: 502, rule: null, purpose: null,
-      cost_amount: null, cost_currency: null, request_id: null,
+      audit_id: auditId,
+      occurred_at: new Date().toISOString(),
+      tenant_id: null,
+      mode: null,
+      principal: 'anonymous',
+      action: 'outage-test',
+      target_kind: null,
+      target_id: null,
+      status: 502,
+      rule: null,
+      purpose: null,
+      cost_amount: null,
+      cost_currency: null,
+      request_id: null,
     });
     expect(where).toBe('spool');
     expect(Date.now() - started).toBeLessThan(3000);
@@ -109,17 +133,22 @@ describe('outages', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(res.status).toBe(200);
     const inquiry = await fetch(`${ts.base}/v1/inquiries`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
       body: JSON.stringify({
         subject: { presentations: [{ type: 'EMAIL', value: 'redis.down@example.org' }] },
-        intent: 'pre_transaction', purpose: 'fraud_prevention', stake: { kind: 'payment', amount: 10, currency: 'GBP' },
+        intent: 'pre_transaction',
+        purpose: 'fraud_prevention',
+        stake: { kind: 'payment', amount: 10, currency: 'GBP' },
       }),
     });
     expect(inquiry.status).toBe(200);
     const answer = (await inquiry.json()) as any;
     expect(answer.status).toBe('concluded');
     // Its worker check (the email domain's age) could be neither queued nor reported: an absence, not a 503.
-    expect(answer.findings.absences).toContainEqual(expect.objectContaining({ kind: 'error', reason: 'The check queue is unreachable, so the check was not run.' }));
+    expect(answer.findings.absences).toContainEqual(
+      expect.objectContaining({ kind: 'error', reason: 'The check queue is unreachable, so the check was not run.' }),
+    );
     expect(registry.requests.filter((r) => r.url?.includes('example.org'))).toEqual([]);
     const health = (await (await fetch(`${ts.base}/healthz`)).json()) as { status: string; redis: string; database: string };
     expect(health).toMatchObject({ status: 'degraded', redis: 'unreachable', database: 'reachable' });

@@ -59,7 +59,9 @@ describe('the rate limiter', () => {
 
 describe('through the server', () => {
   it('every keyed answer carries RateLimit fields, and a 429 carries Retry-After', async () => {
-    const answers = await Promise.all(Array.from({ length: 12 }, () => fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) })),
+    );
     for (const a of answers) expect(a.headers.get('ratelimit-policy')).toBe('"per-key";q=5;w=1');
     const refused = answers.filter((a) => a.status === 429);
     expect(refused.length).toBeGreaterThan(0);

@@ -12,7 +12,11 @@ let ts: TestService;
 let narrow: string;
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
-  const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, { name: 'no findings', scopes: ['inquiries', 'observations'], mode: 'test' });
+  const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, {
+    name: 'no findings',
+    scopes: ['inquiries', 'observations'],
+    mode: 'test',
+  });
   narrow = minted.body.secret as string;
 });
 afterAll(async () => ts?.stop());
@@ -36,11 +40,17 @@ describe('an idempotent replay', () => {
   it('given an Idempotency-Key on a replayable POST, then another key with other scopes is refused, the same key is replayed', async () => {
     const observation = {
       subject: { presentations: [{ type: 'EMAIL', value: 'someone@example.org' }] },
-      provenance_class: 'tenant_supplied', summary: 'Paid on time', observed_at: '2026-11-01T00:00:00Z', purpose: 'fraud_prevention',
+      provenance_class: 'tenant_supplied',
+      summary: 'Paid on time',
+      observed_at: '2026-11-01T00:00:00Z',
+      purpose: 'fraud_prevention',
     };
-    const post = (key: string) => fetch(`${ts.base}/v1/observations`, {
-      method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json', 'idempotency-key': 'replay-scopes-2' }, body: JSON.stringify(observation),
-    });
+    const post = (key: string) =>
+      fetch(`${ts.base}/v1/observations`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'content-type': 'application/json', 'idempotency-key': 'replay-scopes-2' },
+        body: JSON.stringify(observation),
+      });
     const first = await post(ts.tenant.keys.test);
     expect(first.status).toBe(201);
     const other = await post(narrow);

@@ -56,14 +56,37 @@ async function actor(kind: string, tenantId = ts.tenant.tenant_id, mode = 'live'
 function documentedAssessment(inquiryId: string) {
   const at = new Date().toISOString();
   return {
-    assessment_id: randomUUID(), inquiry_id: inquiryId, score: 50, low: 5, high: 95, preliminary: false, as_of: at,
-    methodology_version: 'trust-method/2', label: null, entity_id: null,
-    evidence: { signals: 0, failed_signals: 0, contradictions: 0, by_provenance_class: {}, by_trust_band: { high: 0, medium: 0, low: 0 }, oldest_observed_at: at, newest_observed_at: at },
+    assessment_id: randomUUID(),
+    inquiry_id: inquiryId,
+    score: 50,
+    low: 5,
+    high: 95,
+    preliminary: false,
+    as_of: at,
+    methodology_version: 'trust-method/2',
+    label: null,
+    entity_id: null,
+    evidence: {
+      signals: 0,
+      failed_signals: 0,
+      contradictions: 0,
+      by_provenance_class: {},
+      by_trust_band: { high: 0, medium: 0, low: 0 },
+      oldest_observed_at: at,
+      newest_observed_at: at,
+    },
   };
 }
 
 async function append(streamId: string, seq: number, type = 'CaseChanged', payload?: Record<string, unknown>): Promise<StreamEvent> {
-  const body = payload ?? { case_id: streamId, change: 'assertion', state: 'open', legal_hold: false, principal: 'key:test', summary: `step ${seq}` };
+  const body = payload ?? {
+    case_id: streamId,
+    change: 'assertion',
+    state: 'open',
+    legal_hold: false,
+    principal: 'key:test',
+    summary: `step ${seq}`,
+  };
   const { rows } = await owner.query(
     `INSERT INTO actor_events (stream_id, seq, tenant_id, mode, type, payload) VALUES ($1, $2, $3, 'live', $4, $5) RETURNING occurred_at`,
     [streamId, seq, ts.tenant.tenant_id, type, body],
@@ -249,7 +272,15 @@ describe('stream transport (handler with injected heartbeat and buffer bound)', 
     const op = OPERATIONS.find((o) => o.operationId === 'streamCaseEvents')!;
     const router = createRouter<BoundRoute>();
     const log = pino({ level: 'info' }, { write: (line: string) => void handlerLogs.push(line) });
-    const handler = createEventStreamHandler({ db, hub, log, kind: 'case', paramName: 'case_id', heartbeatMs: 50, maxBufferedBytes: 64 * 1024 });
+    const handler = createEventStreamHandler({
+      db,
+      hub,
+      log,
+      kind: 'case',
+      paramName: 'case_id',
+      heartbeatMs: 50,
+      maxBufferedBytes: 64 * 1024,
+    });
     router.add(op.method, op.path, { op, handler });
     const pipeline = createPipeline({
       router,

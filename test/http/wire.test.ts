@@ -21,7 +21,9 @@ describe('X-Request-Id', () => {
     const res = await fetch(`${ts.base}/v1/health`, { headers: { ...bearer(ts.tenant.keys.test), 'x-request-id': 'checkout-7f3a:42' } });
     expect(res.headers.get('x-request-id')).toBe('checkout-7f3a:42');
     const auditId = res.headers.get('x-service-audit-id');
-    await expect.poll(async () => (await owner.query('SELECT request_id FROM audit_log WHERE audit_id = $1', [auditId])).rows[0]?.request_id).toBe('checkout-7f3a:42');
+    await expect
+      .poll(async () => (await owner.query('SELECT request_id FROM audit_log WHERE audit_id = $1', [auditId])).rows[0]?.request_id)
+      .toBe('checkout-7f3a:42');
     expect(ts.logs.some((line) => line.includes('checkout-7f3a:42'))).toBe(true);
   });
 
@@ -48,7 +50,10 @@ describe('HEAD', () => {
 
   it('on an event stream, gives the head without opening the stream', async () => {
     const inquiry = await inquire(ts, EMAIL_AND_PHONE);
-    const head = await fetch(`${ts.base}/v1/inquiries/${inquiry.body.inquiry_id}/events`, { method: 'HEAD', headers: bearer(ts.tenant.keys.test) });
+    const head = await fetch(`${ts.base}/v1/inquiries/${inquiry.body.inquiry_id}/events`, {
+      method: 'HEAD',
+      headers: bearer(ts.tenant.keys.test),
+    });
     expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
   });
 
@@ -88,7 +93,11 @@ describe('conditional GET and compression', () => {
 describe('403', () => {
   it('names the missing scope in an RFC 6750 challenge', async () => {
     const keyWithoutAdmin = ts.tenant.keys.test;
-    const res = await fetch(`${ts.base}/v1/admin/keys`, { method: 'POST', headers: { ...bearer(keyWithoutAdmin), 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${ts.base}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { ...bearer(keyWithoutAdmin), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="admin"');
   });

@@ -16,9 +16,9 @@ let registry: HttpFixture;
 let ts: TestService;
 let owner: pg.Client;
 beforeAll(async () => {
-  registry = await startHttpFixture((request, response) => (request.url === '/help'
-    ? sendJson(response, 200, { rdapConformance: ['rdap_level_0'] })
-    : sendJson(response, 503, { errorCode: 503 })));
+  registry = await startHttpFixture((request, response) =>
+    request.url === '/help' ? sendJson(response, 200, { rdapConformance: ['rdap_level_0'] }) : sendJson(response, 503, { errorCode: 503 }),
+  );
   ts = await startTestService({ TAS_RDAP_BASE_URL: registry.baseUrl, TAS_NETWORK_TIMEOUT_MS: '300' });
   owner = await ownerClient(ts.dbUrl);
 });

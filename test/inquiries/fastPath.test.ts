@@ -45,20 +45,29 @@ describe('POST /v1/inquiries, fast tier', () => {
   it('a concluded inquiry keeps its evidence once, in its ledger entry, not again in its actor snapshot', async () => {
     const r = await inquire(ts, EMAIL_AND_PHONE);
     expect(r.body.status).toBe('concluded');
-    const actor = await owner.query("SELECT snapshot->'context'->'signals' AS signals, snapshot->'context'->'absences' AS absences, snapshot->>'value' AS state FROM actors WHERE id = $1", [r.body.inquiry_id]);
+    const actor = await owner.query(
+      "SELECT snapshot->'context'->'signals' AS signals, snapshot->'context'->'absences' AS absences, snapshot->>'value' AS state FROM actors WHERE id = $1",
+      [r.body.inquiry_id],
+    );
     expect(actor.rows).toEqual([{ signals: [], absences: [], state: 'concluded' }]);
     // The ledger entry holds every finding and every admitted signal (neutral ones included), of which some are scored.
-    const ledger = await owner.query("SELECT jsonb_array_length(findings->'findings') AS findings, jsonb_array_length(inputs->'evidence') AS admitted, (SELECT count(*)::int FROM jsonb_array_elements(inputs->'evidence') e WHERE e->>'disposition' <> 'neutral') AS scored FROM assessments WHERE inquiry_id = $1", [r.body.inquiry_id]);
+    const ledger = await owner.query(
+      "SELECT jsonb_array_length(findings->'findings') AS findings, jsonb_array_length(inputs->'evidence') AS admitted, (SELECT count(*)::int FROM jsonb_array_elements(inputs->'evidence') e WHERE e->>'disposition' <> 'neutral') AS scored FROM assessments WHERE inquiry_id = $1",
+      [r.body.inquiry_id],
+    );
     expect(ledger.rows[0].findings).toBe(r.body.findings.findings.length);
     expect(ledger.rows[0].admitted).toBe(r.body.assessment.evidence.signals);
     expect(ledger.rows[0].scored).toBeGreaterThan(0);
     expect(ledger.rows[0].scored).toBeLessThan(ledger.rows[0].admitted);
   });
 
-  it('a concluded inquiry\'s row is written concluded, with its conclusion time, in the transaction that writes its actor', async () => {
+  it("a concluded inquiry's row is written concluded, with its conclusion time, in the transaction that writes its actor", async () => {
     const r = await inquire(ts, EMAIL_AND_PHONE);
     expect(r.body.status).toBe('concluded');
-    const row = await owner.query('SELECT status, concluded_at IS NOT NULL AS concluded, concluded_at >= created_at AS ordered, xmin = (SELECT xmin FROM actors WHERE id = $1) AS one_transaction FROM inquiries WHERE id = $1', [r.body.inquiry_id]);
+    const row = await owner.query(
+      'SELECT status, concluded_at IS NOT NULL AS concluded, concluded_at >= created_at AS ordered, xmin = (SELECT xmin FROM actors WHERE id = $1) AS one_transaction FROM inquiries WHERE id = $1',
+      [r.body.inquiry_id],
+    );
     expect(row.rows).toEqual([{ status: 'concluded', concluded: true, ordered: true, one_transaction: true }]);
   });
 
@@ -70,14 +79,20 @@ describe('POST /v1/inquiries, fast tier', () => {
     await owner.query(`CREATE TRIGGER refuse_marked_inquiry BEFORE INSERT ON inquiries FOR EACH ROW
       WHEN (NEW.request::text LIKE '%refuse-last-statement%') EXECUTE FUNCTION refuse_marked_inquiry()`);
     try {
-      const marked = { ...EMAIL_AND_PHONE, subject: { ...EMAIL_AND_PHONE.subject, presentations: [{ type: 'EMAIL', value: 'refuse-last-statement@example.com' }] } };
+      const marked = {
+        ...EMAIL_AND_PHONE,
+        subject: { ...EMAIL_AND_PHONE.subject, presentations: [{ type: 'EMAIL', value: 'refuse-last-statement@example.com' }] },
+      };
       const r = await inquire(ts, marked);
       expect(r.status).toBeGreaterThanOrEqual(500);
       const auditId = r.headers.get('x-service-audit-id');
       const audit = await owner.query('SELECT action, status FROM audit_log WHERE audit_id = $1', [auditId]);
       expect(audit.rows).toEqual([{ action: 'createInquiry', status: r.status }]);
-      const left = await owner.query(`SELECT (SELECT count(*)::int FROM inquiries WHERE request::text LIKE '%refuse-last-statement%') AS inquiries,
-        (SELECT count(*)::int FROM audit_log WHERE request_id = $1 AND status = 200) AS acknowledged`, [r.headers.get('x-request-id')]);
+      const left = await owner.query(
+        `SELECT (SELECT count(*)::int FROM inquiries WHERE request::text LIKE '%refuse-last-statement%') AS inquiries,
+        (SELECT count(*)::int FROM audit_log WHERE request_id = $1 AND status = 200) AS acknowledged`,
+        [r.headers.get('x-request-id')],
+      );
       expect(left.rows).toEqual([{ inquiries: 0, acknowledged: 0 }]);
     } finally {
       await owner.query('DROP TRIGGER refuse_marked_inquiry ON inquiries');
@@ -98,15 +113,26 @@ describe('POST /v1/inquiries, fast tier', () => {
       WHEN (NEW.request::text LIKE '%retried-once%') EXECUTE FUNCTION retry_marked_inquiry()`);
     try {
       const subject = { presentations: [{ type: 'EMAIL', value: 'retried-once@example.com' }] };
-      const context = [{ subject, provenance_class: 'tenant_supplied', summary: 'Refund abuse reported.', observed_at: new Date().toISOString(), purpose: 'fraud_prevention' }];
+      const context = [
+        {
+          subject,
+          provenance_class: 'tenant_supplied',
+          summary: 'Refund abuse reported.',
+          observed_at: new Date().toISOString(),
+          purpose: 'fraud_prevention',
+        },
+      ];
       const r = await inquire(ts, { ...EMAIL_AND_PHONE, subject, context });
       expect(r.status).toBe(200);
-      const rows = await owner.query(`SELECT
+      const rows = await owner.query(
+        `SELECT
           (SELECT count(*)::int FROM entities WHERE id = $1::uuid) AS entities,
           (SELECT count(*)::int FROM entity_identifiers WHERE normalised = 'retried-once@example.com') AS identifiers,
           (SELECT count(*)::int FROM observations WHERE body->>'inquiry_id' = $2::text) AS testimony,
           (SELECT count(*)::int FROM assessments WHERE inquiry_id = $2::uuid) AS ledger,
-          (SELECT nextval('retry_marked_inquiry')::int) AS attempts_before`, [r.body.assessment.entity_id, r.body.inquiry_id]);
+          (SELECT nextval('retry_marked_inquiry')::int) AS attempts_before`,
+        [r.body.assessment.entity_id, r.body.inquiry_id],
+      );
       expect(rows.rows).toEqual([{ entities: 1, identifiers: 1, testimony: 1, ledger: 1, attempts_before: 3 }]);
     } finally {
       await owner.query('DROP TRIGGER retry_marked_inquiry ON inquiries');
@@ -130,7 +156,8 @@ describe('POST /v1/inquiries, fast tier', () => {
 
   it('a key without the findings scope gets the assessment without findings', async () => {
     const mint = await fetch(`${ts.base}/v1/admin/keys`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'no-findings', scopes: ['inquiries'], mode: 'test' }),
     });
     const key = ((await mint.json()) as any).secret as string;
@@ -144,7 +171,9 @@ describe('POST /v1/inquiries, fast tier', () => {
     const first = await inquire(ts, EMAIL_AND_PHONE);
     const second = await inquire(ts, { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'EMAIL', value: 'Jane.Doe@gmail.com ' }] } });
     expect(second.body.assessment.entity_id).toBe(first.body.assessment.entity_id);
-    const ledger = await fetch(`${ts.base}/v1/entities/${first.body.assessment.entity_id}/ledger`, { headers: bearer(ts.tenant.keys.test) });
+    const ledger = await fetch(`${ts.base}/v1/entities/${first.body.assessment.entity_id}/ledger`, {
+      headers: bearer(ts.tenant.keys.test),
+    });
     expect(ledger.status).toBe(200);
     const entries = (await ledger.json()) as any[];
     expect(entries.length).toBeGreaterThanOrEqual(2);
@@ -160,7 +189,13 @@ describe('POST /v1/inquiries, fast tier', () => {
     const latest = entries.at(-1);
     const tas = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
     const whole = JSON.parse(execFileSync(process.execPath, [tas, 'score', '-'], { input: JSON.stringify(latest), encoding: 'utf8' }));
-    expect(whole).toMatchObject({ methodology_version: 'trust-method/3', reproduces: true, score: latest.assessment.score, low: latest.assessment.low, high: latest.assessment.high });
+    expect(whole).toMatchObject({
+      methodology_version: 'trust-method/3',
+      reproduces: true,
+      score: latest.assessment.score,
+      low: latest.assessment.low,
+      high: latest.assessment.high,
+    });
     expect(whole).not.toHaveProperty('not_compared');
     expect(whole).not.toHaveProperty('differs');
     expect(whole.evidence).toEqual(latest.assessment.evidence);
@@ -171,7 +206,14 @@ describe('refusals of POST /v1/inquiries', () => {
   const I13 = { detail: [{ loc: ['body', 'purpose'], msg: expect.any(String), type: 'I13' }] };
 
   it.each([
-    ['missing', (() => { const { purpose: _p, ...rest } = EMAIL_AND_PHONE; return rest; })(), {}],
+    [
+      'missing',
+      (() => {
+        const { purpose: _p, ...rest } = EMAIL_AND_PHONE;
+        return rest;
+      })(),
+      {},
+    ],
     ['unregistered', { ...EMAIL_AND_PHONE, purpose: 'marketing' }, {}],
     ['not granted to this tenant', { ...EMAIL_AND_PHONE, purpose: 'investigation' }, {}],
     ['contradicted by X-Purpose', EMAIL_AND_PHONE, { 'x-purpose': 'credit_risk' }],
@@ -188,8 +230,15 @@ describe('refusals of POST /v1/inquiries', () => {
   it('a purpose the policy does not allow is refused the same way', async () => {
     const t = await ts.provision('policy-purpose');
     const publish = await fetch(`${ts.base}/v1/admin/policies`, {
-      method: 'POST', headers: { ...bearer(t.keys.test_admin), 'content-type': 'application/json' },
-      body: JSON.stringify({ allowed_purposes: ['credit_risk'], allowed_intents: ['pre_transaction'], render_ceiling: 'template', show_findings: true, rules: [] }),
+      method: 'POST',
+      headers: { ...bearer(t.keys.test_admin), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        allowed_purposes: ['credit_risk'],
+        allowed_intents: ['pre_transaction'],
+        render_ceiling: 'template',
+        show_findings: true,
+        rules: [],
+      }),
     });
     expect(publish.status).toBe(201);
     const r = await inquire(ts, EMAIL_AND_PHONE, t.keys.test);
@@ -201,7 +250,12 @@ describe('refusals of POST /v1/inquiries', () => {
     ['async mode', { ...EMAIL_AND_PHONE, mode: 'async' }, 'I16', ['body', 'mode']],
     ['stream mode', { ...EMAIL_AND_PHONE, mode: 'stream' }, 'I16', ['body', 'mode']],
     ['an unregistered intent', { ...EMAIL_AND_PHONE, intent: 'hunting' }, 'I14', ['body', 'intent']],
-    ['an unregistered artifact type', { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'PASSPORT', value: 'X1' }] } }, 'I15', ['body', 'subject', 'presentations', 0, 'type']],
+    [
+      'an unregistered artifact type',
+      { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'PASSPORT', value: 'X1' }] } },
+      'I15',
+      ['body', 'subject', 'presentations', 0, 'type'],
+    ],
   ])('%s: 422 naming rule %s', async (_label, body, rule, loc) => {
     const r = await inquire(ts, body);
     expect(r.status).toBe(422);
@@ -235,9 +289,13 @@ describe('reports', () => {
     const { builtInCatalogue } = await import('../../src/checks/catalogue.js');
     const served = (await (await fetch(`${ts.base}/openapi.json`)).json()) as { 'x-check-catalogue': { id: string }[] };
     const running = new Set(served['x-check-catalogue'].map((c) => c.id));
-    const expected = [...new Set((await builtInCatalogue())
-      .filter((c) => !running.has(c.id) && c.artifact_types.some((t) => t === 'EMAIL' || t === 'PHONE'))
-      .flatMap((c) => c.answers.length > 0 ? [c.answers[0]!.kind] : []))].sort();
+    const expected = [
+      ...new Set(
+        (await builtInCatalogue())
+          .filter((c) => !running.has(c.id) && c.artifact_types.some((t) => t === 'EMAIL' || t === 'PHONE'))
+          .flatMap((c) => (c.answers.length > 0 ? [c.answers[0]!.kind] : [])),
+      ),
+    ].sort();
     expect(off.length).toBeGreaterThan(0);
     expect(off).toEqual(expected);
     const section = (r: typeof en, key: string) => InquiryResponse.parse(r.body).report!.sections.find((x) => x.key === key)!.body;

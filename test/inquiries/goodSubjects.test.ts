@@ -44,9 +44,17 @@ describe('the inline tier', () => {
 
   it("a mailbox at an organisation's own established domain supports; beside the site itself it is the same fact, counted once", async () => {
     const mailbox = await inquire(ts, about([{ type: 'EMAIL', value: 'jane.doe@stripe.com' }]));
-    expect(findingsOf(mailbox.body, 'established_site')).toEqual([expect.objectContaining({ disposition: 'supports', about_type: 'EMAIL' })]);
+    expect(findingsOf(mailbox.body, 'established_site')).toEqual([
+      expect.objectContaining({ disposition: 'supports', about_type: 'EMAIL' }),
+    ]);
     const site = await inquire(ts, about([{ type: 'DOMAIN', value: 'stripe.com' }]));
-    const both = await inquire(ts, about([{ type: 'DOMAIN', value: 'stripe.com' }, { type: 'URL', value: 'https://www.stripe.com/' }]));
+    const both = await inquire(
+      ts,
+      about([
+        { type: 'DOMAIN', value: 'stripe.com' },
+        { type: 'URL', value: 'https://www.stripe.com/' },
+      ]),
+    );
     expect(findingsOf(both.body, 'established_site')).toHaveLength(2);
     expect(scored(both.body)).toEqual(scored(site.body));
   });
@@ -86,16 +94,28 @@ describe('the network tier, against loopback DNS and RDAP servers', () => {
     dns = await startDnsFixture({
       // The resolver's canary (TAS_DNS_CANARY's default) answers, so its answers count.
       'example.com': { A: ['192.0.2.1'] },
-      'northwind-traders.co.uk': { MX: [{ exchange: 'aspmx.l.google.com', priority: 1 }], NS: ['ns1.dns-host.example', 'ns2.dns-host.example'] },
+      'northwind-traders.co.uk': {
+        MX: [{ exchange: 'aspmx.l.google.com', priority: 1 }],
+        NS: ['ns1.dns-host.example', 'ns2.dns-host.example'],
+      },
       'ns1.dns-host.example': { A: ['192.0.2.53'] },
       'ns2.dns-host.example': { A: ['192.0.2.54'] },
     });
     rdap = await startHttpFixture((request, response) => {
       const registered = request.url?.endsWith('/domain/northwind-traders.co.uk') ? '2009-03-02T00:00:00Z' : null;
       if (registered === null) return sendJson(response, 404, { errorCode: 404 });
-      sendJson(response, 200, { objectClassName: 'domain', ldhName: 'northwind-traders.co.uk', events: [{ eventAction: 'registration', eventDate: registered }] }, { 'content-type': 'application/rdap+json' });
+      sendJson(
+        response,
+        200,
+        { objectClassName: 'domain', ldhName: 'northwind-traders.co.uk', events: [{ eventAction: 'registration', eventDate: registered }] },
+        { 'content-type': 'application/rdap+json' },
+      );
     });
-    ts = await startTestService({ TAS_DNS_SERVERS: dns.server, TAS_RDAP_BASE_URL: `${rdap.baseUrl}/rdap/`, TAS_NETWORK_TIMEOUT_MS: '2000' });
+    ts = await startTestService({
+      TAS_DNS_SERVERS: dns.server,
+      TAS_RDAP_BASE_URL: `${rdap.baseUrl}/rdap/`,
+      TAS_NETWORK_TIMEOUT_MS: '2000',
+    });
   });
   afterAll(async () => {
     await ts?.stop();
@@ -103,14 +123,20 @@ describe('the network tier, against loopback DNS and RDAP servers', () => {
     await rdap?.close();
   });
 
-  it("a company mailbox: mail run by a well-known provider, a consistent delegation and an old registration each support it", async () => {
-    const r = await inquire(ts, about([{ type: 'EMAIL', value: 'jane@northwind-traders.co.uk' }], undefined, {
-      tier_ceiling: 't1',
-      stake: { kind: 'payment', amount: 5000, currency: 'GBP', deadline_ms: 8000 },
-    }));
+  it('a company mailbox: mail run by a well-known provider, a consistent delegation and an old registration each support it', async () => {
+    const r = await inquire(
+      ts,
+      about([{ type: 'EMAIL', value: 'jane@northwind-traders.co.uk' }], undefined, {
+        tier_ceiling: 't1',
+        stake: { kind: 'payment', amount: 5000, currency: 'GBP', deadline_ms: 8000 },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('concluded');
-    const supporting = r.body.findings.findings.filter((f: any) => f.disposition === 'supports').map((f: any) => f.kind).sort();
+    const supporting = r.body.findings.findings
+      .filter((f: any) => f.disposition === 'supports')
+      .map((f: any) => f.kind)
+      .sort();
     expect(supporting).toEqual(expect.arrayContaining(['domain_age', 'domain_delegation', 'known_mail_provider']));
     expect(findingsOf(r.body, 'known_mail_provider')[0].statement).toMatch(/google.com, a well-known mail provider/);
     expect(r.body.assessment.score).toBeGreaterThan(70);

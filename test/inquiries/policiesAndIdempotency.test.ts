@@ -20,8 +20,15 @@ afterAll(async () => {
 
 async function publish(adminKey: string, rules: unknown[]) {
   const res = await fetch(`${ts.base}/v1/admin/policies`, {
-    method: 'POST', headers: { ...bearer(adminKey), 'content-type': 'application/json' },
-    body: JSON.stringify({ allowed_purposes: ['fraud_prevention'], allowed_intents: ['pre_transaction'], render_ceiling: 'template', show_findings: true, rules }),
+    method: 'POST',
+    headers: { ...bearer(adminKey), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      allowed_purposes: ['fraud_prevention'],
+      allowed_intents: ['pre_transaction'],
+      render_ceiling: 'template',
+      show_findings: true,
+      rules,
+    }),
   });
   expect(res.status).toBe(201);
   return (await res.json()) as { policy_version: number };
@@ -76,7 +83,9 @@ describe('idempotency_key', () => {
     const byField = await inquire(ts, { ...EMAIL_AND_PHONE, idempotency_key: 'order-3003' });
     expect(byField.headers.get('idempotent-replayed')).toBe('true');
     expect(byField.body.inquiry_id).toBe(first.body.inquiry_id);
-    const both = await inquire(ts, { ...EMAIL_AND_PHONE, idempotency_key: 'order-3004' }, ts.tenant.keys.test, { 'idempotency-key': 'order-3005' });
+    const both = await inquire(ts, { ...EMAIL_AND_PHONE, idempotency_key: 'order-3004' }, ts.tenant.keys.test, {
+      'idempotency-key': 'order-3005',
+    });
     expect(both.status).toBe(422);
     expect(both.body.detail[0]).toMatchObject({ type: 'idempotency_key_conflict', loc: ['header', 'Idempotency-Key'] });
   });

@@ -14,15 +14,22 @@ const job = { queue: 'checks', name: 'check.run', jobId: 'k1', data: {} };
 function reasoning(preliminaryAllowed: boolean, pending: string[]): AnyMachineSnapshot {
   const [s0] = initialTransition(inquiryMachine, { inquiry_id: 'i', preliminaryAllowed });
   const [s1] = transition(inquiryMachine, s0, {
-    type: 'inquiry.evaluated', signals: [], absences: [], pending: pending.map((key) => ({ key, job: { ...job, jobId: key } })),
-    assessment, narrowEnough: false, deadlineMs: 100, maxReasoningMs: 1000,
+    type: 'inquiry.evaluated',
+    signals: [],
+    absences: [],
+    pending: pending.map((key) => ({ key, job: { ...job, jobId: key } })),
+    assessment,
+    narrowEnough: false,
+    deadlineMs: 100,
+    maxReasoningMs: 1000,
   });
   return s1;
 }
 
 function recordedFlag(snapshot: AnyMachineSnapshot, event: InquiryEvent): boolean | null {
   const [, actions] = transition(inquiryMachine, snapshot, event);
-  const record = actions.find((a) => a.type === 'recordAssessment') as unknown as { params: { assessment: { preliminary: boolean } } } | undefined;
+  const record = actions.find((a) => a.type === 'recordAssessment') as unknown as
+    { params: { assessment: { preliminary: boolean } } } | undefined;
   return record ? record.params.assessment.preliminary : null;
 }
 
@@ -30,21 +37,36 @@ describe('willBePreliminary agrees with the inquiry machine', () => {
   for (const allowed of [true, false]) {
     it(`deadline in reasoning, preliminary ${allowed ? 'allowed' : 'not allowed'}`, () => {
       const s = reasoning(allowed, ['k1', 'k2']);
-      expect(recordedFlag(s, { type: 'deadline.reached', assessment, timeoutAbsences: [] })).toBe(willBePreliminary('reasoning', 'deadline.reached', false, allowed));
+      expect(recordedFlag(s, { type: 'deadline.reached', assessment, timeoutAbsences: [] })).toBe(
+        willBePreliminary('reasoning', 'deadline.reached', false, allowed),
+      );
     });
     for (const settled of [true, false]) {
       it(`check report in preliminary, settled ${settled}, allowed ${allowed}`, () => {
-        const [p] = transition(inquiryMachine, reasoning(true, ['k1', 'k2']), { type: 'deadline.reached', assessment, timeoutAbsences: [] });
+        const [p] = transition(inquiryMachine, reasoning(true, ['k1', 'k2']), {
+          type: 'deadline.reached',
+          assessment,
+          timeoutAbsences: [],
+        });
         const flag = recordedFlag(p, { type: 'check.reported', key: 'k1', signals: [], absences: [], assessment, narrowEnough: settled });
         expect(flag).toBe(willBePreliminary('preliminary', 'check.reported', settled, true));
       });
       it(`settling check report in reasoning, allowed ${allowed}`, () => {
-        const flag = recordedFlag(reasoning(allowed, ['k1']), { type: 'check.reported', key: 'k1', signals: [], absences: [], assessment, narrowEnough: settled });
+        const flag = recordedFlag(reasoning(allowed, ['k1']), {
+          type: 'check.reported',
+          key: 'k1',
+          signals: [],
+          absences: [],
+          assessment,
+          narrowEnough: settled,
+        });
         expect(flag).toBe(willBePreliminary('reasoning', 'check.reported', true, allowed));
       });
     }
     it(`expiry, allowed ${allowed}`, () => {
-      expect(recordedFlag(reasoning(allowed, ['k1']), { type: 'reasoning.expired', assessment, timeoutAbsences: [] })).toBe(willBePreliminary('reasoning', 'reasoning.expired', false, allowed));
+      expect(recordedFlag(reasoning(allowed, ['k1']), { type: 'reasoning.expired', assessment, timeoutAbsences: [] })).toBe(
+        willBePreliminary('reasoning', 'reasoning.expired', false, allowed),
+      );
     });
   }
 });

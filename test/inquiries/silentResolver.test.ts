@@ -36,7 +36,9 @@ const DOMAIN_AT_T1 = {
 
 describe('an inquiry while the resolver is silent', () => {
   it('concludes at once with the DNS checks as absences, and queues no job for them', async () => {
-    await expect.poll(async () => ((await (await fetch(`${ts.base}/healthz`)).json()) as any).resolver, { timeout: 5000, interval: 50 }).toBe('degraded');
+    await expect
+      .poll(async () => ((await (await fetch(`${ts.base}/healthz`)).json()) as any).resolver, { timeout: 5000, interval: 50 })
+      .toBe('degraded');
 
     const r = await inquire(ts, DOMAIN_AT_T1);
     expect(r.status).toBe(200);

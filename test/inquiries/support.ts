@@ -27,7 +27,11 @@ export async function startProviderFixture(): Promise<ProviderFixture> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   fixture.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fixture.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
+  fixture.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return fixture;
 }
 
@@ -39,29 +43,37 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
 /** Writes a providers file with one EMAIL provider pointing at the fixture, named `name`. */
 export function providersFile(fixtureUrl: string, name: string, timeoutMs = 5000): string {
   const path = join(tmpdir(), `tas-providers-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(path, JSON.stringify([{
-    name,
-    id: 'email_reputation',
-    kind: 'email_reputation',
-    artifact_types: ['EMAIL'],
-    tier: 't2',
-    provenance_class: 'third_party',
-    trust_band: 'high',
-    data_class: 'C1',
-    cost: 1,
-    timeout_ms: timeoutMs,
-    request: { method: 'GET', url_template: `${fixtureUrl}/lookup?email={normalised}`, auth: { type: 'none' } },
-    mapping: [
-      { path: '/risk', op: 'eq', value: 'low', disposition: 'supports', statement: 'The email address has a clean reputation.' },
-      { path: '/risk', op: 'eq', value: 'high', disposition: 'weakens', statement: 'The email address has a poor reputation.' },
-    ],
-  }]));
+  writeFileSync(
+    path,
+    JSON.stringify([
+      {
+        name,
+        id: 'email_reputation',
+        kind: 'email_reputation',
+        artifact_types: ['EMAIL'],
+        tier: 't2',
+        provenance_class: 'third_party',
+        trust_band: 'high',
+        data_class: 'C1',
+        cost: 1,
+        timeout_ms: timeoutMs,
+        request: { method: 'GET', url_template: `${fixtureUrl}/lookup?email={normalised}`, auth: { type: 'none' } },
+        mapping: [
+          { path: '/risk', op: 'eq', value: 'low', disposition: 'supports', statement: 'The email address has a clean reputation.' },
+          { path: '/risk', op: 'eq', value: 'high', disposition: 'weakens', statement: 'The email address has a poor reputation.' },
+        ],
+      },
+    ]),
+  );
   return path;
 }
 
 export const EMAIL_AND_PHONE = {
   subject: {
-    presentations: [{ type: 'EMAIL', value: 'jane.doe@gmail.com' }, { type: 'PHONE', value: '+44 20 7946 0958' }],
+    presentations: [
+      { type: 'EMAIL', value: 'jane.doe@gmail.com' },
+      { type: 'PHONE', value: '+44 20 7946 0958' },
+    ],
     claim: { country: 'GB', name: 'Jane Doe' },
   },
   intent: 'pre_transaction',

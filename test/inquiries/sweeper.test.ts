@@ -27,10 +27,13 @@ describe('the deadline sweeper', () => {
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 200 } });
     expect(r.status).toBe(200);
     expect(r.body.status).not.toBe('concluded');
-    const fire = (scope: { tenantId: string; mode: 'live' | 'test' }, id: string) => ts.service.core.inquiries.fireTimer(scope, id, 'reasoning.expired');
+    const fire = (scope: { tenantId: string; mode: 'live' | 'test' }, id: string) =>
+      ts.service.core.inquiries.fireTimer(scope, id, 'reasoning.expired');
     expect(await sweepOverdueInquiries(ts.service.db, fire, 60_000)).toBe(0);
     expect(await sweepOverdueInquiries(ts.service.db, fire, 0)).toBeGreaterThanOrEqual(1);
-    const after = (await (await fetch(`${ts.base}/v1/inquiries/${r.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) })).json()) as any;
+    const after = (await (
+      await fetch(`${ts.base}/v1/inquiries/${r.body.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) })
+    ).json()) as any;
     expect(after.status).toBe('concluded');
     expect(await sweepOverdueInquiries(ts.service.db, fire, 0)).toBe(0);
   });

@@ -62,9 +62,16 @@ describe('an RDAP service that cannot be reached', () => {
       expect(r.body.status).toBe('concluded');
       // Nothing was waited for: no check was queued (pendingIndex) and no look-up sent (connections,
       // below). Asserted on what happened, not on a clock, which a loaded machine stretches.
-      const pending = (await owner.query(`SELECT request->'pendingIndex' AS pending FROM inquiries WHERE id = $1`, [r.body.inquiry_id])).rows[0].pending;
+      const pending = (await owner.query(`SELECT request->'pendingIndex' AS pending FROM inquiries WHERE id = $1`, [r.body.inquiry_id]))
+        .rows[0].pending;
       expect(pending).toEqual({});
-      expect(r.body.findings.absences).toContainEqual(expect.objectContaining({ about: domain, kind: 'error', reason: 'The registration registry cannot be reached, so it was not asked.' }));
+      expect(r.body.findings.absences).toContainEqual(
+        expect.objectContaining({
+          about: domain,
+          kind: 'error',
+          reason: 'The registration registry cannot be reached, so it was not asked.',
+        }),
+      );
     }
     expect(connections.length).toBe(probes);
   });

@@ -34,7 +34,10 @@ afterAll(async () => {
 function respondAfter(ms: number, body: unknown): Promise<void> {
   return new Promise((answered) => {
     provider.handler = (_req, res) => {
-      setTimeout(() => { json(res, 200, body); answered(); }, ms);
+      setTimeout(() => {
+        json(res, 200, body);
+        answered();
+      }, ms);
     };
   });
 }
@@ -42,13 +45,22 @@ function respondAfter(ms: number, body: unknown): Promise<void> {
 function collectEvents(url: string, key: string, until: string): Promise<{ type: string; id: string; data: any }[]> {
   return new Promise((resolve, reject) => {
     const got: { type: string; id: string; data: any }[] = [];
-    const es = new EventSource(url, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(key) } }) });
-    const timer = setTimeout(() => { es.close(); reject(new Error(`no ${until} within 10 s; got ${got.map((g) => g.type)}`)); }, 10_000);
+    const es = new EventSource(url, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(key) } }),
+    });
+    const timer = setTimeout(() => {
+      es.close();
+      reject(new Error(`no ${until} within 10 s; got ${got.map((g) => g.type)}`));
+    }, 10_000);
     for (const type of ['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']) {
       es.addEventListener(type, (e) => {
         seen.push(e.data);
         got.push({ type, id: e.lastEventId, data: JSON.parse(e.data) });
-        if (type === until) { clearTimeout(timer); es.close(); resolve(got); }
+        if (type === until) {
+          clearTimeout(timer);
+          es.close();
+          resolve(got);
+        }
       });
     }
   });
@@ -62,7 +74,11 @@ describe('inquiries with a worker check', () => {
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('concluded');
     const finding = r.body.findings.findings.find((f: any) => f.kind === 'email_reputation');
-    expect(finding).toMatchObject({ disposition: 'supports', provenance_class: 'third_party', statement: 'The email address has a clean reputation.' });
+    expect(finding).toMatchObject({
+      disposition: 'supports',
+      provenance_class: 'third_party',
+      statement: 'The email address has a clean reputation.',
+    });
   });
 
   it('pre_transaction, provider slower than the deadline: a preliminary answer in time, then the revision and the conclusion on SSE', async () => {
@@ -92,7 +108,9 @@ describe('inquiries with a worker check', () => {
     expect(final.status).toBe('concluded');
     expect(final.findings.findings.some((f: any) => f.kind === 'email_reputation' && f.disposition === 'weakens')).toBe(true);
     // Born preliminary beside its actor, the row was concluded by a later command, which set its conclusion time.
-    const row = await owner.query('SELECT status, concluded_at > created_at AS concluded_later FROM inquiries WHERE id = $1', [body.inquiry_id]);
+    const row = await owner.query('SELECT status, concluded_at > created_at AS concluded_later FROM inquiries WHERE id = $1', [
+      body.inquiry_id,
+    ]);
     expect(row.rows).toEqual([{ status: 'concluded', concluded_later: true }]);
   });
 
@@ -110,10 +128,13 @@ describe('inquiries with a worker check', () => {
     // The late answer changes nothing: once the provider has answered and its check job is done,
     // the inquiry stays concluded with one ledger entry.
     await lateAnswer;
-    await vi.waitFor(async () => {
-      const jobs = await ts.service.core.queues.queue('checks').getJobs(['active', 'waiting', 'delayed', 'prioritized']);
-      expect(jobs.filter((j) => j?.data.actorId === r.body.inquiry_id)).toEqual([]);
-    }, { timeout: 10_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        const jobs = await ts.service.core.queues.queue('checks').getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+        expect(jobs.filter((j) => j?.data.actorId === r.body.inquiry_id)).toEqual([]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     const ledger = await owner.query('SELECT count(*)::int AS n FROM assessments WHERE inquiry_id = $1', [r.body.inquiry_id]);
     expect(ledger.rows[0].n).toBe(1);
   });
@@ -132,7 +153,10 @@ describe('inquiries with a worker check', () => {
     for (const needle of [PROVIDER_NAME, 'ZebraSecretIntel', PAYLOAD_MARKER]) {
       expect(haystacks.filter((h) => h.includes(needle))).toEqual([]);
     }
-    const stored = await owner.query(`SELECT count(*)::int AS n FROM assessments WHERE findings::text LIKE '%ZebraSecret%' OR findings::text LIKE $1`, [`%${PAYLOAD_MARKER}%`]);
+    const stored = await owner.query(
+      `SELECT count(*)::int AS n FROM assessments WHERE findings::text LIKE '%ZebraSecret%' OR findings::text LIKE $1`,
+      [`%${PAYLOAD_MARKER}%`],
+    );
     expect(stored.rows[0].n).toBe(0);
   });
 });

@@ -25,8 +25,15 @@ const LATER = '2026-01-02T00:00:00.000Z';
 const who = 'key:k1';
 
 const openEvent: CaseEvent = {
-  type: 'case.open', at: AT, principal: who, title: 'T', purpose: 'investigation', description: null,
-  authorization: { kind: 'court_order', reference: 'CO-1', issued_by: 'Court' }, budget: 100, entity_ids: [ENTITY],
+  type: 'case.open',
+  at: AT,
+  principal: who,
+  title: 'T',
+  purpose: 'investigation',
+  description: null,
+  authorization: { kind: 'court_order', reference: 'CO-1', issued_by: 'Court' },
+  budget: 100,
+  entity_ids: [ENTITY],
 };
 
 const opened = (): { value: CaseStateName; context: CaseContext } => {
@@ -52,8 +59,25 @@ const requestChanges: CaseEvent = { type: 'case.review', ...stamp, outcome: 'req
 const close: CaseEvent = { type: 'case.close', ...stamp, finding: 'confirmed' };
 const addMember: CaseEvent = { type: 'case.member', ...stamp, action: 'add', member: 'analyst-7', role: 'analyst' };
 const removeMember: CaseEvent = { type: 'case.member', ...stamp, action: 'remove', member: 'analyst-7', role: 'analyst' };
-const intake: CaseEvent = { type: 'case.intake', ...stamp, intake_id: 'i1', keys: ['EMAIL:a@b.c'], entity_ids: [ENTITY], accepted: 1, duplicate: 0, rejected: 0 };
-const assert: CaseEvent = { type: 'case.assert', ...stamp, observation_id: 'o1', disposition: 'supports', entity_id: null, material_ids: [], finding_ids: [] };
+const intake: CaseEvent = {
+  type: 'case.intake',
+  ...stamp,
+  intake_id: 'i1',
+  keys: ['EMAIL:a@b.c'],
+  entity_ids: [ENTITY],
+  accepted: 1,
+  duplicate: 0,
+  rejected: 0,
+};
+const assert: CaseEvent = {
+  type: 'case.assert',
+  ...stamp,
+  observation_id: 'o1',
+  disposition: 'supports',
+  entity_id: null,
+  material_ids: [],
+  finding_ids: [],
+};
 
 describe('case machine', () => {
   it('is version 1 with id case', () => {
@@ -72,7 +96,15 @@ describe('case machine', () => {
     const [s0] = initialTransition(caseMachine, input);
     const [s1, actions] = transition(caseMachine, s0, openEvent);
     expect(s1.value).toBe('open');
-    expect(s1.context).toMatchObject({ title: 'T', purpose: 'investigation', budget_limit: 100, sequence: 1, created_at: AT, updated_at: AT, entity_ids: [ENTITY] });
+    expect(s1.context).toMatchObject({
+      title: 'T',
+      purpose: 'investigation',
+      budget_limit: 100,
+      sequence: 1,
+      created_at: AT,
+      updated_at: AT,
+      entity_ids: [ENTITY],
+    });
     expect(s1.context.members).toEqual([{ principal: who, role: 'lead', added_at: AT }]);
     expect(plain(actions)).toEqual([changed('opened', 'open', false, 'Case opened: T')]);
     // A second open is refused.
@@ -112,7 +144,10 @@ describe('case machine', () => {
     expect(after.context.updated_at).toBe(LATER);
     expect(actions).toHaveLength(1);
     const [only] = plain(actions);
-    expect(only).toMatchObject({ type: 'appendEvent', params: { type: 'CaseChanged', payload: { change, state: next, legal_hold: heldAfter } } });
+    expect(only).toMatchObject({
+      type: 'appendEvent',
+      params: { type: 'CaseChanged', payload: { change, state: next, legal_hold: heldAfter } },
+    });
     expect(CaseChanged.safeParse((only!.params as { payload: unknown }).payload).success).toBe(true);
   });
 
@@ -156,7 +191,13 @@ describe('case machine', () => {
     }
     expect(snap.value).toBe('closed');
     expect(changes).toEqual(['opened', 'member_added', 'intake', 'assertion', 'held', 'released', 'signed_off', 'closed']);
-    expect(snap.context).toMatchObject({ sequence: 8, finding: 'confirmed', closed_at: LATER, legal_hold: false, intake_keys: ['EMAIL:a@b.c'] });
+    expect(snap.context).toMatchObject({
+      sequence: 8,
+      finding: 'confirmed',
+      closed_at: LATER,
+      legal_hold: false,
+      intake_keys: ['EMAIL:a@b.c'],
+    });
     expect(snap.context.assertions.map((a) => a.observation_id)).toEqual(['o1']);
   });
 });

@@ -19,8 +19,15 @@ import { anAssessment } from './anAssessment.js';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const signal = (kind: string): Signal => ({
-  kind, about: 'a@example.com', about_type: 'EMAIL', disposition: 'supports', statement: `${kind} holds`,
-  provenance_class: 'computed', trust_band: 'high', data_class: 'C0', observed_at: '2025-01-01T00:00:00.000Z',
+  kind,
+  about: 'a@example.com',
+  about_type: 'EMAIL',
+  disposition: 'supports',
+  statement: `${kind} holds`,
+  provenance_class: 'computed',
+  trust_band: 'high',
+  data_class: 'C0',
+  observed_at: '2025-01-01T00:00:00.000Z',
 });
 const absence = (kind: Absence['kind'], about = 'a@example.com'): Absence => ({ about, about_type: 'EMAIL', kind, reason: `${kind}` });
 const assessment = (id: string) => anAssessment(id, { score: 61, low: 50, high: 70 });
@@ -32,18 +39,36 @@ const A1 = absence('no_data');
 const T1 = absence('timeout', 'example.com');
 
 const base: InquiryContext = {
-  inquiry_id: ID, preliminaryAllowed: false, pending: [], signals: [], absences: [], assessmentsIssued: 0, latestAssessmentId: null,
+  inquiry_id: ID,
+  preliminaryAllowed: false,
+  pending: [],
+  signals: [],
+  absences: [],
+  assessmentsIssued: 0,
+  latestAssessmentId: null,
 };
 const ctx = (over: Partial<InquiryContext> = {}): InquiryContext => ({ ...base, ...over });
-const given = (value: InquiryStatus, over: Partial<InquiryContext> = {}) =>
-  inquiryMachine.resolveState({ value, context: ctx(over) });
+const given = (value: InquiryStatus, over: Partial<InquiryContext> = {}) => inquiryMachine.resolveState({ value, context: ctx(over) });
 
 const evaluated = (over: Partial<Extract<InquiryEvent, { type: 'inquiry.evaluated' }>> = {}): InquiryEvent => ({
-  type: 'inquiry.evaluated', signals: [S1], absences: [A1], pending: [], assessment: assessment('as-1'),
-  narrowEnough: false, deadlineMs: 3000, maxReasoningMs: 60_000, ...over,
+  type: 'inquiry.evaluated',
+  signals: [S1],
+  absences: [A1],
+  pending: [],
+  assessment: assessment('as-1'),
+  narrowEnough: false,
+  deadlineMs: 3000,
+  maxReasoningMs: 60_000,
+  ...over,
 });
 const reported = (key: string, over: Partial<Extract<InquiryEvent, { type: 'check.reported' }>> = {}): InquiryEvent => ({
-  type: 'check.reported', key, signals: [S2], absences: [], assessment: assessment('as-2'), narrowEnough: false, ...over,
+  type: 'check.reported',
+  key,
+  signals: [S2],
+  absences: [],
+  assessment: assessment('as-2'),
+  narrowEnough: false,
+  ...over,
 });
 const deadline = (id = 'as-3'): InquiryEvent => ({ type: 'deadline.reached', assessment: assessment(id), timeoutAbsences: [T1] });
 const expired = (id = 'as-4'): InquiryEvent => ({ type: 'reasoning.expired', assessment: assessment(id), timeoutAbsences: [T1] });
@@ -52,14 +77,25 @@ const rejected: InquiryEvent = { type: 'inquiry.rejected', rule: 'I13' };
 // The runtime's view of the actions: type and params, nothing else.
 const plain = (actions: readonly { type: string; params?: unknown }[]) => actions.map(({ type, params }) => ({ type, params }));
 const status = (s: InquiryStatus) => ({ type: 'updateInquiryStatus', params: { status: s } });
-const record = (id: string, preliminary: boolean) => ({ type: 'recordAssessment', params: { assessment: { ...assessment(id), preliminary }, record: null } });
+const record = (id: string, preliminary: boolean) => ({
+  type: 'recordAssessment',
+  params: { assessment: { ...assessment(id), preliminary }, record: null },
+});
 // The documented payloads (src/events/schemas.ts): the assessment nested, with the inquiry and its status; a revision names the one before.
 const announce = (type: string, id: string, preliminary: boolean, previous?: string) => {
   const head = { inquiry_id: ID, status: preliminary ? 'preliminary' : 'concluded', assessment: { ...assessment(id), preliminary } };
-  return { type: 'appendEvent', params: { type, payload: previous === undefined ? head : { ...head, previous_assessment_id: previous, case_id: null } } };
+  return {
+    type: 'appendEvent',
+    params: { type, payload: previous === undefined ? head : { ...head, previous_assessment_id: previous, case_id: null } },
+  };
 };
-const concludedWith = (id: string) =>
-  ({ type: 'appendEvent', params: { type: 'InquiryConcluded', payload: { inquiry_id: ID, assessment: { ...assessment(id), preliminary: false }, concluded_at: assessment(id).as_of } } });
+const concludedWith = (id: string) => ({
+  type: 'appendEvent',
+  params: {
+    type: 'InquiryConcluded',
+    payload: { inquiry_id: ID, assessment: { ...assessment(id), preliminary: false }, concluded_at: assessment(id).as_of },
+  },
+});
 
 describe('inquiry machine', () => {
   it('is version 1 with id inquiry', () => {
@@ -105,7 +141,12 @@ describe('inquiry machine', () => {
     {
       name: 'accepted, evaluated not narrow with checks pending: reasons, enqueues each job and arms both timers',
       given: ['accepted'],
-      when: evaluated({ pending: [{ key: 'dns', job: job('dns') }, { key: 'rdap', job: job('rdap') }] }),
+      when: evaluated({
+        pending: [
+          { key: 'dns', job: job('dns') },
+          { key: 'rdap', job: job('rdap') },
+        ],
+      }),
       then: {
         value: 'reasoning',
         context: { signals: [S1], absences: [A1], pending: ['dns', 'rdap'] },
@@ -246,8 +287,16 @@ describe('inquiry machine', () => {
     { name: 'a report for a key that is not pending', given: ['reasoning', { pending: ['dns'] }], when: reported('whois') },
     { name: 'a second evaluation', given: ['reasoning', { pending: ['dns'] }], when: evaluated() },
     { name: 'a rejection once reasoning', given: ['reasoning', { pending: ['dns'] }], when: rejected },
-    { name: 'a narrow-enough report for a key that is not pending', given: ['reasoning', { pending: ['dns'] }], when: reported('x', { narrowEnough: true }) },
-    { name: 'a report for a key that is not pending', given: ['preliminary', { pending: ['dns'], assessmentsIssued: 1 }], when: reported('whois') },
+    {
+      name: 'a narrow-enough report for a key that is not pending',
+      given: ['reasoning', { pending: ['dns'] }],
+      when: reported('x', { narrowEnough: true }),
+    },
+    {
+      name: 'a report for a key that is not pending',
+      given: ['preliminary', { pending: ['dns'], assessmentsIssued: 1 }],
+      when: reported('whois'),
+    },
     { name: 'the deadline again', given: ['preliminary', { pending: ['dns'], assessmentsIssued: 1 }], when: deadline() },
     { name: 'a second evaluation', given: ['preliminary', { pending: ['dns'], assessmentsIssued: 1 }], when: evaluated() },
     { name: 'a late check report', given: ['concluded', { pending: ['dns'], assessmentsIssued: 1 }], when: reported('dns') },
@@ -275,7 +324,12 @@ describe('inquiry machine', () => {
   it('given a full pre_transaction run, when driven end to end, then every assessment is counted once', () => {
     let [snap] = initialTransition(inquiryMachine, { inquiry_id: ID, preliminaryAllowed: true });
     const steps: InquiryEvent[] = [
-      evaluated({ pending: [{ key: 'dns', job: job('dns') }, { key: 'rdap', job: job('rdap') }] }),
+      evaluated({
+        pending: [
+          { key: 'dns', job: job('dns') },
+          { key: 'rdap', job: job('rdap') },
+        ],
+      }),
       deadline('p-1'),
       reported('dns', { assessment: assessment('p-2') }),
       reported('dns', { assessment: assessment('dup') }),
@@ -313,8 +367,15 @@ describe('the ledger record travels with the assessment, not into the announced 
     const [start] = initialTransition(inquiryMachine, { inquiry_id: 'inq-r', preliminaryAllowed: false });
     const ledger = { inputs: { absences: 0 }, findings: { secret: 'kept in the ledger only' } };
     const [, actions] = transition(inquiryMachine, start, {
-      type: 'inquiry.evaluated', signals: [], absences: [], pending: [], assessment: anAssessment('a-r'), record: ledger,
-      narrowEnough: true, deadlineMs: 1000, maxReasoningMs: 5000,
+      type: 'inquiry.evaluated',
+      signals: [],
+      absences: [],
+      pending: [],
+      assessment: anAssessment('a-r'),
+      record: ledger,
+      narrowEnough: true,
+      deadlineMs: 1000,
+      maxReasoningMs: 5000,
     });
     const recorded = actions.find((a) => a.type === 'recordAssessment') as unknown as { params: { record: unknown } };
     const announced = actions.find((a) => a.type === 'appendEvent') as unknown as { params: { payload: Record<string, unknown> } };

@@ -24,7 +24,8 @@ const TENANT = '00000000-0000-4000-8000-00000000000b';
 const CASE = '00000000-0000-4000-8000-00000000000c';
 const input = { monitor_id: ID, tenant_id: TENANT, mode: 'test' as const, case_id: null };
 
-const assessment = (id: string, score = 60): Assessment => anAssessment(id, { score, low: score - 10, high: score + 10, label: null, as_of: `2026-11-25T10:00:0${id.at(-1)}.000Z` });
+const assessment = (id: string, score = 60): Assessment =>
+  anAssessment(id, { score, low: score - 10, high: score + 10, label: null, as_of: `2026-11-25T10:00:0${id.at(-1)}.000Z` });
 const A1 = assessment('as-1', 70);
 const A2 = assessment('as-2', 40);
 
@@ -33,8 +34,13 @@ const ctx = (over: Partial<MonitorContext> = {}): MonitorContext => ({ ...base, 
 const given = (value: MonitorStatus, over: Partial<MonitorContext> = {}) => monitorMachine.resolveState({ value, context: ctx(over) });
 
 const due = (runId: string): MonitorEvent => ({ type: 'monitor.rescanDue', runId });
-const completed = (runId: string, a: Assessment, triggered: TriggerHit[] = [], previous: Assessment | null = null): MonitorEvent =>
-  ({ type: 'rescan.completed', runId, assessment: a, previous, triggered });
+const completed = (runId: string, a: Assessment, triggered: TriggerHit[] = [], previous: Assessment | null = null): MonitorEvent => ({
+  type: 'rescan.completed',
+  runId,
+  assessment: a,
+  previous,
+  triggered,
+});
 const failed = (runId: string): MonitorEvent => ({ type: 'rescan.failed', runId, reason: 'I13' });
 const unchanged = (runId: string): MonitorEvent => ({ type: 'rescan.unchanged', runId, checkedAt: '2026-11-25T11:00:00.000Z' });
 const heartbeat = { type: 'recordMonitorHeartbeat', params: { checkedAt: '2026-11-25T11:00:00.000Z' } };
@@ -52,7 +58,11 @@ const triggeredEvent = (a: Assessment, previous: Assessment | null, reasons: str
 
 const copiedToCase = (a: Assessment, previous: Assessment | null, reasons: string[], caseId: string) => ({
   type: 'copyToCaseStream',
-  params: { caseId, type: 'MonitorTriggered', payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId } },
+  params: {
+    caseId,
+    type: 'MonitorTriggered',
+    payload: { monitor_id: ID, reasons, assessment: a, previous_assessment: previous, case_id: caseId },
+  },
 });
 
 describe('monitor machine', () => {
@@ -70,7 +80,9 @@ describe('monitor machine', () => {
 
   it('derives the rescan job id from the run id, so a second enqueue of one run adds nothing', () => {
     expect(rescanJobOf(input, 'repeat:m:1000')).toEqual({
-      queue: 'monitors', name: 'monitor.run', jobId: 'repeat:m:1000.run',
+      queue: 'monitors',
+      name: 'monitor.run',
+      jobId: 'repeat:m:1000.run',
       data: { tenantId: TENANT, mode: 'test', monitorId: ID, runId: 'repeat:m:1000' },
     });
   });

@@ -28,26 +28,64 @@ const DRAIN = 10_000;
 const EMAIL: NormalisedPresentation = { type: 'EMAIL', value: 'a@example.com', normalised: 'a@example.com' };
 const PHONE: NormalisedPresentation = { type: 'PHONE', value: '+44 20 7946 0958', normalised: '+442079460958' };
 const TESTIMONY: Signal = {
-  kind: 'session_testimony', about: 'a@example.com', about_type: 'EMAIL', disposition: 'neutral', statement: 'Testimony (frame 2).',
-  provenance_class: 'tenant_supplied', trust_band: 'medium', data_class: 'C1', observed_at: '2025-01-01T00:00:01.000Z',
+  kind: 'session_testimony',
+  about: 'a@example.com',
+  about_type: 'EMAIL',
+  disposition: 'neutral',
+  statement: 'Testimony (frame 2).',
+  provenance_class: 'tenant_supplied',
+  trust_band: 'medium',
+  data_class: 'C1',
+  observed_at: '2025-01-01T00:00:01.000Z',
 };
-const NOTE: ObservationNote = { provenance_class: 'tenant_supplied', summary: 'paid late twice', observed_at: '2025-01-01T00:00:01.000Z', data_class: 'C1' };
+const NOTE: ObservationNote = {
+  provenance_class: 'tenant_supplied',
+  summary: 'paid late twice',
+  observed_at: '2025-01-01T00:00:01.000Z',
+  data_class: 'C1',
+};
 const assessment = (id: string) => anAssessment(id, { inquiry_id: INQ, score: 55, low: 20, high: 85 });
 const record = { inputs: { evidence: [] }, findings: { findings: [] } };
 const final = (id: string): Final => ({ assessment: assessment(id), record });
 const finding = (id: string) => ({ finding_id: id, statement: 's' });
 
 const base: SessionContext = {
-  session_id: ID, inquiry_id: INQ, retention_mode: 'standard', showFindings: true, idleTimeoutMs: IDLE, drainTimeoutMs: DRAIN,
-  connected: false, lastActivityAt: T0, idleChecks: 1, presentations: [], claim: null, testimony: [], pendingObservations: [],
-  entityId: null, findingIds: [], framesAccepted: 0, assessmentsIssued: 0, latestAssessmentId: null, closeReason: null,
+  session_id: ID,
+  inquiry_id: INQ,
+  retention_mode: 'standard',
+  showFindings: true,
+  idleTimeoutMs: IDLE,
+  drainTimeoutMs: DRAIN,
+  connected: false,
+  lastActivityAt: T0,
+  idleChecks: 1,
+  presentations: [],
+  claim: null,
+  testimony: [],
+  pendingObservations: [],
+  entityId: null,
+  findingIds: [],
+  framesAccepted: 0,
+  assessmentsIssued: 0,
+  latestAssessmentId: null,
+  closeReason: null,
 };
 const ctx = (over: Partial<SessionContext> = {}): SessionContext => ({ ...base, ...over });
 const given = (value: SessionStateValue, over: Partial<SessionContext> = {}) => sessionMachine.resolveState({ value, context: ctx(over) });
 
 const evaluated = (over: Partial<Extract<SessionEvent, { type: 'evidence.evaluated' }>> = {}): SessionEvent => ({
-  type: 'evidence.evaluated', seq: 1, at: T0 + 1000, presentations: [EMAIL], claim: null, testimony: [], observations: [],
-  entityId: 'ent-1', assessment: assessment('as-1'), record, addedFindings: [], ...over,
+  type: 'evidence.evaluated',
+  seq: 1,
+  at: T0 + 1000,
+  presentations: [EMAIL],
+  claim: null,
+  testimony: [],
+  observations: [],
+  entityId: 'ent-1',
+  assessment: assessment('as-1'),
+  record,
+  addedFindings: [],
+  ...over,
 });
 const closeWith = (reason: string, id = 'as-f', at = T0 + 5000): SessionEvent => ({ type: 'session.close', reason, at, final: final(id) });
 
@@ -55,12 +93,22 @@ const plain = (actions: readonly { type: string; params?: unknown }[]) => action
 const recorded = (id: string) => ({ type: 'recordAssessment', params: { assessment: assessment(id), record } });
 const appended = (type: string, payload: Record<string, unknown>) => ({ type: 'appendEvent', params: { type, payload } });
 const status = (state: SessionStateValue, reason: string | null) => ({ type: 'updateSessionStatus', params: { state, reason } });
-const idleTimer = (n: number, delayMs: number) =>
-  ({ type: 'scheduleEvent', params: { event: { type: 'session.idleCheck' }, delayMs, timerId: `${ID}.idle.${n}` } });
-const closed = (reason: string, id: string, over: Record<string, unknown> = {}) => appended('session.closed', {
-  session_id: ID, inquiry_id: INQ, reason, retention_mode: 'standard', assessment: assessment(id), previous_assessment_id: null,
-  frames_accepted: 0, closed_at: new Date(T0 + 5000).toISOString(), ...over,
+const idleTimer = (n: number, delayMs: number) => ({
+  type: 'scheduleEvent',
+  params: { event: { type: 'session.idleCheck' }, delayMs, timerId: `${ID}.idle.${n}` },
 });
+const closed = (reason: string, id: string, over: Record<string, unknown> = {}) =>
+  appended('session.closed', {
+    session_id: ID,
+    inquiry_id: INQ,
+    reason,
+    retention_mode: 'standard',
+    assessment: assessment(id),
+    previous_assessment_id: null,
+    frames_accepted: 0,
+    closed_at: new Date(T0 + 5000).toISOString(),
+    ...over,
+  });
 // What `closed` keeps: counters and ids; the working state is dropped (retention).
 const forgotten = { presentations: [], claim: null, testimony: [], pendingObservations: [], findingIds: [], connected: false };
 
@@ -72,8 +120,14 @@ describe('session machine', () => {
 
   it('given input, when it starts, then it is open and arms its first idle check', () => {
     const [snap, actions] = initialTransition(sessionMachine, {
-      session_id: ID, inquiry_id: INQ, retention_mode: 'standard', showFindings: true, idleTimeoutMs: IDLE, drainTimeoutMs: DRAIN,
-      claim: { country: 'GB' }, openedAt: T0,
+      session_id: ID,
+      inquiry_id: INQ,
+      retention_mode: 'standard',
+      showFindings: true,
+      idleTimeoutMs: IDLE,
+      drainTimeoutMs: DRAIN,
+      claim: { country: 'GB' },
+      openedAt: T0,
     });
     expect(snap.value).toBe('open');
     expect(snap.context).toEqual(ctx({ claim: { country: 'GB' } }));
@@ -100,11 +154,25 @@ describe('session machine', () => {
       when: evaluated({ addedFindings: [finding('f1'), finding('f2')] }),
       then: {
         value: 'open',
-        context: { presentations: [EMAIL], entityId: 'ent-1', findingIds: ['f1', 'f2'], framesAccepted: 1, lastActivityAt: T0 + 1000, assessmentsIssued: 1, latestAssessmentId: 'as-1' },
+        context: {
+          presentations: [EMAIL],
+          entityId: 'ent-1',
+          findingIds: ['f1', 'f2'],
+          framesAccepted: 1,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 1,
+          latestAssessmentId: 'as-1',
+        },
         actions: [
           recorded('as-1'),
           appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') }),
-          appended('findings.added', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment_id: 'as-1', findings: [finding('f1'), finding('f2')] }),
+          appended('findings.added', {
+            session_id: ID,
+            inquiry_id: INQ,
+            frame_seq: 1,
+            assessment_id: 'as-1',
+            findings: [finding('f1'), finding('f2')],
+          }),
         ],
       },
     },
@@ -115,7 +183,10 @@ describe('session machine', () => {
       then: {
         value: 'open',
         context: { presentations: [EMAIL], entityId: 'ent-1', assessmentsIssued: 1, latestAssessmentId: 'as-1' },
-        actions: [recorded('as-1'), appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 0, assessment: assessment('as-1') })],
+        actions: [
+          recorded('as-1'),
+          appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 0, assessment: assessment('as-1') }),
+        ],
       },
     },
     {
@@ -124,10 +195,24 @@ describe('session machine', () => {
       when: evaluated({ seq: 2, presentations: [EMAIL, PHONE], assessment: assessment('as-2') }),
       then: {
         value: 'open',
-        context: { presentations: [EMAIL, PHONE], entityId: 'ent-1', findingIds: ['f1'], framesAccepted: 2, lastActivityAt: T0 + 1000, assessmentsIssued: 2, latestAssessmentId: 'as-2' },
+        context: {
+          presentations: [EMAIL, PHONE],
+          entityId: 'ent-1',
+          findingIds: ['f1'],
+          framesAccepted: 2,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 2,
+          latestAssessmentId: 'as-2',
+        },
         actions: [
           recorded('as-2'),
-          appended('assessment.revised', { session_id: ID, inquiry_id: INQ, frame_seq: 2, assessment: assessment('as-2'), previous_assessment_id: 'as-1' }),
+          appended('assessment.revised', {
+            session_id: ID,
+            inquiry_id: INQ,
+            frame_seq: 2,
+            assessment: assessment('as-2'),
+            previous_assessment_id: 'as-1',
+          }),
         ],
       },
     },
@@ -137,8 +222,20 @@ describe('session machine', () => {
       when: evaluated({ addedFindings: [finding('f1')] }),
       then: {
         value: 'open',
-        context: { showFindings: false, presentations: [EMAIL], entityId: 'ent-1', findingIds: ['f1'], framesAccepted: 1, lastActivityAt: T0 + 1000, assessmentsIssued: 1, latestAssessmentId: 'as-1' },
-        actions: [recorded('as-1'), appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') })],
+        context: {
+          showFindings: false,
+          presentations: [EMAIL],
+          entityId: 'ent-1',
+          findingIds: ['f1'],
+          framesAccepted: 1,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 1,
+          latestAssessmentId: 'as-1',
+        },
+        actions: [
+          recorded('as-1'),
+          appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') }),
+        ],
       },
     },
     {
@@ -147,21 +244,54 @@ describe('session machine', () => {
       when: evaluated({ presentations: [], entityId: null, testimony: [TESTIMONY], observations: [NOTE] }),
       then: {
         value: 'open',
-        context: { testimony: [TESTIMONY], pendingObservations: [NOTE], framesAccepted: 1, lastActivityAt: T0 + 1000, assessmentsIssued: 1, latestAssessmentId: 'as-1' },
-        actions: [recorded('as-1'), appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') })],
+        context: {
+          testimony: [TESTIMONY],
+          pendingObservations: [NOTE],
+          framesAccepted: 1,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 1,
+          latestAssessmentId: 'as-1',
+        },
+        actions: [
+          recorded('as-1'),
+          appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') }),
+        ],
       },
     },
     {
       name: 'more testimony: the event carries the whole evidence, which replaces the old (never appended twice)',
-      given: ['open', { testimony: [TESTIMONY], pendingObservations: [NOTE], assessmentsIssued: 1, latestAssessmentId: 'as-1', framesAccepted: 1 }],
-      when: evaluated({ seq: 2, presentations: [], entityId: null, testimony: [TESTIMONY, { ...TESTIMONY, statement: 'Testimony (frame 3).' }], observations: [NOTE], assessment: assessment('as-2') }),
+      given: [
+        'open',
+        { testimony: [TESTIMONY], pendingObservations: [NOTE], assessmentsIssued: 1, latestAssessmentId: 'as-1', framesAccepted: 1 },
+      ],
+      when: evaluated({
+        seq: 2,
+        presentations: [],
+        entityId: null,
+        testimony: [TESTIMONY, { ...TESTIMONY, statement: 'Testimony (frame 3).' }],
+        observations: [NOTE],
+        assessment: assessment('as-2'),
+      }),
       then: {
         value: 'open',
         context: {
-          testimony: [TESTIMONY, { ...TESTIMONY, statement: 'Testimony (frame 3).' }], pendingObservations: [NOTE, NOTE],
-          framesAccepted: 2, lastActivityAt: T0 + 1000, assessmentsIssued: 2, latestAssessmentId: 'as-2',
+          testimony: [TESTIMONY, { ...TESTIMONY, statement: 'Testimony (frame 3).' }],
+          pendingObservations: [NOTE, NOTE],
+          framesAccepted: 2,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 2,
+          latestAssessmentId: 'as-2',
         },
-        actions: [recorded('as-2'), appended('assessment.revised', { session_id: ID, inquiry_id: INQ, frame_seq: 2, assessment: assessment('as-2'), previous_assessment_id: 'as-1' })],
+        actions: [
+          recorded('as-2'),
+          appended('assessment.revised', {
+            session_id: ID,
+            inquiry_id: INQ,
+            frame_seq: 2,
+            assessment: assessment('as-2'),
+            previous_assessment_id: 'as-1',
+          }),
+        ],
       },
     },
     {
@@ -170,8 +300,18 @@ describe('session machine', () => {
       when: evaluated({ presentations: [], entityId: null, testimony: [TESTIMONY], observations: [NOTE] }),
       then: {
         value: 'open',
-        context: { retention_mode: 'transient', testimony: [TESTIMONY], framesAccepted: 1, lastActivityAt: T0 + 1000, assessmentsIssued: 1, latestAssessmentId: 'as-1' },
-        actions: [recorded('as-1'), appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') })],
+        context: {
+          retention_mode: 'transient',
+          testimony: [TESTIMONY],
+          framesAccepted: 1,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 1,
+          latestAssessmentId: 'as-1',
+        },
+        actions: [
+          recorded('as-1'),
+          appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') }),
+        ],
       },
     },
     {
@@ -182,11 +322,31 @@ describe('session machine', () => {
     },
     {
       name: 'a close frame: the final assessment, the testimony recorded as observations, session.closed',
-      given: ['open', { connected: true, presentations: [EMAIL], testimony: [TESTIMONY], pendingObservations: [NOTE], entityId: 'ent-1', assessmentsIssued: 1, latestAssessmentId: 'as-1', framesAccepted: 2, findingIds: ['f1'] }],
+      given: [
+        'open',
+        {
+          connected: true,
+          presentations: [EMAIL],
+          testimony: [TESTIMONY],
+          pendingObservations: [NOTE],
+          entityId: 'ent-1',
+          assessmentsIssued: 1,
+          latestAssessmentId: 'as-1',
+          framesAccepted: 2,
+          findingIds: ['f1'],
+        },
+      ],
       when: closeWith('ended'),
       then: {
         value: 'closed',
-        context: { ...forgotten, entityId: 'ent-1', framesAccepted: 2, closeReason: 'ended', assessmentsIssued: 2, latestAssessmentId: 'as-f' },
+        context: {
+          ...forgotten,
+          entityId: 'ent-1',
+          framesAccepted: 2,
+          closeReason: 'ended',
+          assessmentsIssued: 2,
+          latestAssessmentId: 'as-f',
+        },
         actions: [
           recorded('as-f'),
           { type: 'recordObservations', params: { entityId: 'ent-1', sessionId: ID, observations: [NOTE] } },
@@ -225,8 +385,20 @@ describe('session machine', () => {
       when: evaluated(),
       then: {
         value: 'closing',
-        context: { connected: true, closeReason: 'done', presentations: [EMAIL], entityId: 'ent-1', framesAccepted: 1, lastActivityAt: T0 + 1000, assessmentsIssued: 1, latestAssessmentId: 'as-1' },
-        actions: [recorded('as-1'), appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') })],
+        context: {
+          connected: true,
+          closeReason: 'done',
+          presentations: [EMAIL],
+          entityId: 'ent-1',
+          framesAccepted: 1,
+          lastActivityAt: T0 + 1000,
+          assessmentsIssued: 1,
+          latestAssessmentId: 'as-1',
+        },
+        actions: [
+          recorded('as-1'),
+          appended('assessment.issued', { session_id: ID, inquiry_id: INQ, frame_seq: 1, assessment: assessment('as-1') }),
+        ],
       },
     },
     {
@@ -274,8 +446,16 @@ describe('session machine', () => {
   });
 
   it.each<{ name: string; given: [SessionStateValue, Partial<SessionContext>?]; when: SessionEvent }>([
-    { name: 'a second REST close while closing', given: ['closing', { connected: true, closeReason: 'done' }], when: { type: 'session.closeRequested', reason: 'again', at: T0 } },
-    { name: 'an idle check while closing', given: ['closing', { connected: true }], when: { type: 'session.idleCheck', at: T0 + IDLE, final: final('x') } },
+    {
+      name: 'a second REST close while closing',
+      given: ['closing', { connected: true, closeReason: 'done' }],
+      when: { type: 'session.closeRequested', reason: 'again', at: T0 },
+    },
+    {
+      name: 'an idle check while closing',
+      given: ['closing', { connected: true }],
+      when: { type: 'session.idleCheck', at: T0 + IDLE, final: final('x') },
+    },
     { name: 'a drain expiry while open', given: ['open'], when: { type: 'session.drainExpired', at: T0, final: final('x') } },
     { name: 'a late frame', given: ['closed', { assessmentsIssued: 1 }], when: evaluated() },
     { name: 'a late close', given: ['closed', { assessmentsIssued: 1 }], when: closeWith('again') },
@@ -301,12 +481,31 @@ describe('session machine', () => {
 
   it('given a snapshot persisted as JSON, when restored, then it continues where it left off', () => {
     const [start] = initialTransition(sessionMachine, {
-      session_id: ID, inquiry_id: INQ, retention_mode: 'transient', showFindings: true, idleTimeoutMs: IDLE, drainTimeoutMs: DRAIN, claim: null, openedAt: T0,
+      session_id: ID,
+      inquiry_id: INQ,
+      retention_mode: 'transient',
+      showFindings: true,
+      idleTimeoutMs: IDLE,
+      drainTimeoutMs: DRAIN,
+      claim: null,
+      openedAt: T0,
     });
     const [withEvidence] = transition(sessionMachine, start, evaluated());
     const restored = sessionMachine.resolveState(JSON.parse(JSON.stringify(sessionMachine.getPersistedSnapshot(withEvidence))));
-    const [next, actions] = transition(sessionMachine, restored, evaluated({ seq: 2, presentations: [EMAIL, PHONE], assessment: assessment('as-2') }));
-    expect(next.context).toMatchObject({ presentations: [EMAIL, PHONE], assessmentsIssued: 2, latestAssessmentId: 'as-2', framesAccepted: 2 });
-    expect(actions.map((a) => (a.type === 'appendEvent' ? (a.params as { type: string }).type : a.type))).toEqual(['recordAssessment', 'assessment.revised']);
+    const [next, actions] = transition(
+      sessionMachine,
+      restored,
+      evaluated({ seq: 2, presentations: [EMAIL, PHONE], assessment: assessment('as-2') }),
+    );
+    expect(next.context).toMatchObject({
+      presentations: [EMAIL, PHONE],
+      assessmentsIssued: 2,
+      latestAssessmentId: 'as-2',
+      framesAccepted: 2,
+    });
+    expect(actions.map((a) => (a.type === 'appendEvent' ? (a.params as { type: string }).type : a.type))).toEqual([
+      'recordAssessment',
+      'assessment.revised',
+    ]);
   });
 });

@@ -32,10 +32,16 @@ describe('extraction on adversarial text at the size limit', () => {
   it('finds emails exactly as the old (quadratic) pattern did, on short random text', () => {
     const OLD = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gu;
     const alphabet = fc.constantFrom('a', 'b', '1', '.', '-', '_', '+', '@', ' ', ',', 'x', '.', '@');
-    fc.assert(fc.property(fc.array(alphabet, { maxLength: 60 }).map((cs) => cs.join('')), (line) => {
-      const expected = [...line.matchAll(OLD)].map((m) => [m.index, m.index + m[0].length]);
-      expect(emailSpans(line).map((s) => [s.start, s.end])).toEqual(expected);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 60 }).map((cs) => cs.join('')),
+        (line) => {
+          const expected = [...line.matchAll(OLD)].map((m) => [m.index, m.index + m[0].length]);
+          expect(emailSpans(line).map((s) => [s.start, s.end])).toEqual(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -52,7 +58,8 @@ describe('large text material', () => {
     const text = `${'12 '.repeat(300_000)}\nreach me at big.text@example.org`;
     const order: string[] = [];
     const material = fetch(`${ts.base}/v1/material`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text }),
     }).then(async (r) => {
       order.push('material');
@@ -65,7 +72,9 @@ describe('large text material', () => {
     expect(health.status).toBe(200);
     expect(created.status).toBe(201);
     expect(order).toEqual(['health', 'material']);
-    const extraction = (await (await fetch(`${ts.base}/v1/material/${created.body.material_id}/extraction`, { headers: bearer(ts.tenant.keys.test) })).json()) as any;
+    const extraction = (await (
+      await fetch(`${ts.base}/v1/material/${created.body.material_id}/extraction`, { headers: bearer(ts.tenant.keys.test) })
+    ).json()) as any;
     expect(JSON.stringify(extraction)).toContain('big.text@example.org');
   });
 });

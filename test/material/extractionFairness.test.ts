@@ -28,10 +28,13 @@ afterAll(async () => {
 });
 
 describe('extraction shared fairly across tenants', () => {
-  it('a tenant\'s one extraction, asked after another tenant\'s 50, is among the first two taken; each tenant\'s own keep their order', async () => {
+  it("a tenant's one extraction, asked after another tenant's 50, is among the first two taken; each tenant's own keep their order", async () => {
     const fair = createFairExtractionQueue({
-      redis, prefix,
-      add: async (job, { priority }) => { await queue.add('material.extract', job, { jobId: job.materialId, priority }); },
+      redis,
+      prefix,
+      add: async (job, { priority }) => {
+        await queue.add('material.extract', job, { jobId: job.materialId, priority });
+      },
     });
     const busy = randomUUID();
     const quiet = randomUUID();
@@ -45,11 +48,15 @@ describe('extraction shared fairly across tenants', () => {
     const order: string[] = [];
     let finish: () => void;
     const allDone = new Promise<void>((resolve) => (finish = resolve));
-    const worker = new Worker('material', async (job: Job<MaterialJob>) => {
-      order.push(job.data.materialId);
-      await fair.settled(job.data);
-      if (order.length === 51) finish();
-    }, { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix, concurrency: 1 });
+    const worker = new Worker(
+      'material',
+      async (job: Job<MaterialJob>) => {
+        order.push(job.data.materialId);
+        await fair.settled(job.data);
+        if (order.length === 51) finish();
+      },
+      { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix, concurrency: 1 },
+    );
     try {
       await allDone;
     } finally {

@@ -23,7 +23,13 @@ async function call(method: string, path: string, key: string, body?: unknown): 
 }
 
 function declare(text: string, extra: Record<string, unknown> = {}) {
-  return call('POST', '/v1/material', ts.tenant.keys.test, { kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text, ...extra });
+  return call('POST', '/v1/material', ts.tenant.keys.test, {
+    kind: 'text',
+    media_type: 'text/plain',
+    purpose: 'fraud_prevention',
+    text,
+    ...extra,
+  });
 }
 
 function dump(): string {
@@ -40,8 +46,13 @@ describe('material: inline text', () => {
     expect(created.status).toBe(201);
     const out = MaterialOut.parse(created.body);
     expect(out).toMatchObject({
-      kind: 'text', status: 'extracted', retention_mode: 'standard', data_class: 'C1', upload: null,
-      sha256: createHash('sha256').update(TEXT).digest('hex'), size_bytes: Buffer.byteLength(TEXT),
+      kind: 'text',
+      status: 'extracted',
+      retention_mode: 'standard',
+      data_class: 'C1',
+      upload: null,
+      sha256: createHash('sha256').update(TEXT).digest('hex'),
+      size_bytes: Buffer.byteLength(TEXT),
     });
     expect(out.derivation).toMatchObject({ items: 2, bytes_stored: true, outcomes_only: false });
     expect(out.material_id).toMatch(/^mat_/);
@@ -54,7 +65,10 @@ describe('material: inline text', () => {
     expect(ex.status).toBe(200);
     const extraction = ExtractionOut.parse(ex.body);
     expect(extraction).toMatchObject({ material_id: out.material_id, status: 'extracted', outcomes_only: false });
-    expect(extraction.items.map((i) => [i.type, i.value])).toEqual([['EMAIL', 'jane.doe@example.com'], ['PHONE', '+442071838750']]);
+    expect(extraction.items.map((i) => [i.type, i.value])).toEqual([
+      ['EMAIL', 'jane.doe@example.com'],
+      ['PHONE', '+442071838750'],
+    ]);
     const [email, phone] = extraction.items;
     const at = (s: string) => ({ start: TEXT.indexOf(s), end: TEXT.indexOf(s) + s.length });
     expect(email!.binding).toMatchObject({ target_kind: 'artifact', locator_kind: 'text', locator: at(EMAIL) });
@@ -128,11 +142,20 @@ describe('material: inline text', () => {
 
   it('declared bytes answer 201 awaiting_upload with a signed, expiring PUT URL on this service, shown only once', async () => {
     const r = await call('POST', '/v1/material', ts.tenant.keys.test, {
-      kind: 'document', media_type: 'application/pdf', purpose: 'fraud_prevention', sha256: 'a'.repeat(64), size_bytes: 10,
+      kind: 'document',
+      media_type: 'application/pdf',
+      purpose: 'fraud_prevention',
+      sha256: 'a'.repeat(64),
+      size_bytes: 10,
     });
     expect(r.status).toBe(201);
     const out = MaterialOut.parse(r.body);
-    expect(out).toMatchObject({ status: 'awaiting_upload', sha256: 'a'.repeat(64), size_bytes: 10, derivation: { items: 0, bytes_stored: false } });
+    expect(out).toMatchObject({
+      status: 'awaiting_upload',
+      sha256: 'a'.repeat(64),
+      size_bytes: 10,
+      derivation: { items: 0, bytes_stored: false },
+    });
     expect(out.upload).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'application/pdf' } });
     expect(out.upload!.url.startsWith(`${ts.base}/v1/material/${out.material_id}/content?token=`)).toBe(true);
     expect(Date.parse(out.upload!.expires_at)).toBeGreaterThan(Date.now());
@@ -142,7 +165,11 @@ describe('material: inline text', () => {
 
   it('audio without consent_ref is refused by rule D36', async () => {
     const r = await call('POST', '/v1/material', ts.tenant.keys.test, {
-      kind: 'audio', media_type: 'audio/ogg', purpose: 'fraud_prevention', sha256: 'a'.repeat(64), size_bytes: 10,
+      kind: 'audio',
+      media_type: 'audio/ogg',
+      purpose: 'fraud_prevention',
+      sha256: 'a'.repeat(64),
+      size_bytes: 10,
     });
     expect(r.status).toBe(422);
     expect(r.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', 'consent_ref'], type: 'D36' }));

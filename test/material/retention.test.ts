@@ -29,11 +29,17 @@ afterAll(async () => {
 const TEXT = Buffer.from('Write to jane.doe@example.com about the parcel.', 'utf8');
 const sha = createHash('sha256').update(TEXT).digest('hex');
 
-
 const call = (method: string, path: string, body?: unknown) => callAs(ts, ts.tenant.keys.test, method, path, body);
 
 async function declare(extra: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
-  const r = await call('POST', '/v1/material', { kind: 'document', media_type: 'text/plain', purpose: 'fraud_prevention', sha256: sha, size_bytes: TEXT.length, ...extra });
+  const r = await call('POST', '/v1/material', {
+    kind: 'document',
+    media_type: 'text/plain',
+    purpose: 'fraud_prevention',
+    sha256: sha,
+    size_bytes: TEXT.length,
+    ...extra,
+  });
   expect(r.status).toBe(201);
   return { id: r.body.material_id, url: r.body.upload.url };
 }
@@ -76,7 +82,10 @@ describe('the material sweep', () => {
     await sweepMaterial(ts.service.db, (j) => ts.service.core.enqueueMaterialExtraction(j), 0);
     expect((await queue.getJob(id))?.data).toEqual(job);
     await createMaterialExtraction({ db: ts.service.db }).extract(job!);
-    expect(MaterialOut.parse((await call('GET', `/v1/material/${id}`)).body)).toMatchObject({ status: 'extracted', derivation: { bytes_stored: false } });
+    expect(MaterialOut.parse((await call('GET', `/v1/material/${id}`)).body)).toMatchObject({
+      status: 'extracted',
+      derivation: { bytes_stored: false },
+    });
     expect(await chunksStored()).toBe(0);
   });
 });

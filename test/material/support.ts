@@ -2,7 +2,13 @@ import { MaterialOut } from '../../src/material/schemas.js';
 import { bearer, type TestService } from '../support/service.js';
 
 /** What the material tests share: a JSON call with a key, and waiting for the worker on the material's own status. */
-export async function callAs(ts: TestService, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function callAs(
+  ts: TestService,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${ts.base}${path}`, {
     method,
     headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

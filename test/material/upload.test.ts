@@ -29,9 +29,15 @@ const call = (method: string, path: string, body?: unknown) => callAs(ts, ts.ten
 const settled = (id: string) => settledMaterial(ts, ts.tenant.keys.test, id);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-
 async function declare(bytes: Buffer, kind: string, mediaType: string, extra: Record<string, unknown> = {}): Promise<MaterialOut> {
-  const r = await call('POST', '/v1/material', { kind, media_type: mediaType, purpose: 'fraud_prevention', sha256: sha(bytes), size_bytes: bytes.length, ...extra });
+  const r = await call('POST', '/v1/material', {
+    kind,
+    media_type: mediaType,
+    purpose: 'fraud_prevention',
+    sha256: sha(bytes),
+    size_bytes: bytes.length,
+    ...extra,
+  });
   expect(r.status).toBe(201);
   return MaterialOut.parse(r.body);
 }
@@ -41,7 +47,6 @@ async function put(url: string, bytes: Buffer): Promise<{ status: number; body: 
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
-
 
 async function upload(bytes: Buffer, kind: string, mediaType: string, extra: Record<string, unknown> = {}) {
   const declared = await declare(bytes, kind, mediaType, extra);
@@ -75,10 +80,19 @@ describe('material bytes: extraction', () => {
     const { out, extraction } = await upload(bytes, 'image', 'image/png');
     expect(out.status).toBe('extracted');
     const found = extraction.items.filter((i) => i.binding.target_kind === 'artifact');
-    expect(found.map((i) => [i.type, i.value])).toEqual([['EMAIL', 'jane.doe@example.org'], ['PHONE', '+442071838750']]);
+    expect(found.map((i) => [i.type, i.value])).toEqual([
+      ['EMAIL', 'jane.doe@example.org'],
+      ['PHONE', '+442071838750'],
+    ]);
     for (const i of found) {
       expect(i.binding.locator_kind).toBe('image');
-      expect(i.binding.locator).toMatchObject({ page: 1, x: expect.any(Number), y: expect.any(Number), w: expect.any(Number), h: expect.any(Number) });
+      expect(i.binding.locator).toMatchObject({
+        page: 1,
+        x: expect.any(Number),
+        y: expect.any(Number),
+        w: expect.any(Number),
+        h: expect.any(Number),
+      });
       expect(i.binding.confidence).toBeGreaterThan(0.5);
     }
   });
@@ -93,14 +107,24 @@ describe('material bytes: extraction', () => {
   });
 
   it("a DOCX's author, last editor and writing application come back as claims (entities decoded); a document without properties claims nothing", async () => {
-    const bytes = await docx(['Statement of account'], { creator: 'Jane Doe & Co', lastModifiedBy: 'M. Ruiz', application: 'Microsoft Office Word' });
+    const bytes = await docx(['Statement of account'], {
+      creator: 'Jane Doe & Co',
+      lastModifiedBy: 'M. Ruiz',
+      application: 'Microsoft Office Word',
+    });
     const { extraction } = await upload(bytes, 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    expect(extraction.items.filter((i) => i.binding.target_kind === 'claim').map((i) => [i.type, i.value, i.binding.locator.field])).toEqual([
+    expect(
+      extraction.items.filter((i) => i.binding.target_kind === 'claim').map((i) => [i.type, i.value, i.binding.locator.field]),
+    ).toEqual([
       ['document_author', 'Jane Doe & Co', 'dc:creator'],
       ['document_last_editor', 'M. Ruiz', 'cp:lastModifiedBy'],
       ['document_tool', 'Microsoft Office Word', 'Application'],
     ]);
-    const bare = await upload(await docx(['No properties here']), 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const bare = await upload(
+      await docx(['No properties here']),
+      'document',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
     expect(bare.extraction.items.filter((i) => i.binding.target_kind === 'claim')).toEqual([]);
   });
 
@@ -140,9 +164,27 @@ describe('material bytes: bad files end as failed with a reason, and the worker 
   it.each<[string, () => Promise<Buffer> | Buffer, string, string, string]>([
     ['an encrypted PDF', () => pdf(['secret jane@example.org'], { encrypted: true }), 'document', 'application/pdf', 'encrypted'],
     ['a corrupted PDF', () => Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog broken'), 'document', 'application/pdf', 'corrupt'],
-    ['a 10,000-page PDF', () => pdf(Array.from({ length: 10_000 }, (_, i) => `page ${i}`)), 'document', 'application/pdf', 'too_many_pages'],
-    ['a decompression bomb declared as DOCX', () => zipBomb(30), 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'too_large'],
-    ['a PDF declared as a PNG (bytes that disagree with the type)', () => pdf(['x@example.org']), 'image', 'image/png', 'media_type_mismatch'],
+    [
+      'a 10,000-page PDF',
+      () => pdf(Array.from({ length: 10_000 }, (_, i) => `page ${i}`)),
+      'document',
+      'application/pdf',
+      'too_many_pages',
+    ],
+    [
+      'a decompression bomb declared as DOCX',
+      () => zipBomb(30),
+      'document',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'too_large',
+    ],
+    [
+      'a PDF declared as a PNG (bytes that disagree with the type)',
+      () => pdf(['x@example.org']),
+      'image',
+      'image/png',
+      'media_type_mismatch',
+    ],
     ['a type no extractor reads', () => Buffer.from('BINARY\u0000DATA'), 'document', 'application/x-unknown', 'unsupported_media_type'],
   ])('%s', async (_name, make, kind, mediaType, reason) => {
     const bytes = await make();
@@ -217,10 +259,19 @@ describe('material bytes: the signed URL', () => {
     const declared = await declare(bytes, 'text', 'text/plain');
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(declared.upload!.url);
-      const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'PUT', headers: { 'content-length': bytes.length } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `${url.pathname}${url.search}`,
+          method: 'PUT',
+          headers: { 'content-length': bytes.length },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       // Written in small pieces, as a slow client would.
       for (let at = 0; at < bytes.length; at += 64 * 1024) req.write(bytes.subarray(at, at + 64 * 1024));

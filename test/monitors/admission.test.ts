@@ -23,7 +23,9 @@ describe('POST /v1/monitors', () => {
   it('a cadence under the operator floor is refused with a 422 naming cadence_seconds', async () => {
     const r = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, body({ cadence_seconds: 30 }));
     expect(r.status).toBe(422);
-    expect(r.body.detail).toEqual([{ loc: ['body', 'cadence_seconds'], msg: 'Input should be greater than or equal to 60', type: 'too_small' }]);
+    expect(r.body.detail).toEqual([
+      { loc: ['body', 'cadence_seconds'], msg: 'Input should be greater than or equal to 60', type: 'too_small' },
+    ]);
   });
 
   it('the floor itself is accepted', async () => {
@@ -44,7 +46,13 @@ describe('POST /v1/monitors', () => {
 
   it('a purpose the current policy does not allow is refused (rule I13)', async () => {
     const tenant = await ts.provision('strict-co');
-    const policy = { allowed_purposes: ['credit_risk'], allowed_intents: ['counterparty_check'], render_ceiling: 'template', show_findings: false, rules: [] };
+    const policy = {
+      allowed_purposes: ['credit_risk'],
+      allowed_intents: ['counterparty_check'],
+      render_ceiling: 'template',
+      show_findings: false,
+      rules: [],
+    };
     expect((await call(ts, 'POST', '/v1/admin/policies', tenant.keys.test_admin, policy)).status).toBe(201);
     const r = await call(ts, 'POST', '/v1/monitors', tenant.keys.test, body());
     expect(r.status).toBe(422);
@@ -60,7 +68,13 @@ describe('POST /v1/monitors', () => {
 
 describe('GET and DELETE /v1/monitors/{monitor_id}', () => {
   it('reads back what was opened; another tenant, the other mode and an unknown id all get the same 404', async () => {
-    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, body({ triggers: { label_change: true, width_above: 50 } }));
+    const created = await call(
+      ts,
+      'POST',
+      '/v1/monitors',
+      ts.tenant.keys.test,
+      body({ triggers: { label_change: true, width_above: 50 } }),
+    );
     const id = created.body.monitor_id as string;
     const got = await call(ts, 'GET', `/v1/monitors/${id}`, ts.tenant.keys.test);
     expect(got.status).toBe(200);

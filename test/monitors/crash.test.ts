@@ -57,9 +57,17 @@ async function startWorker(): Promise<ChildProcess> {
     cwd: process.cwd(),
     env: {
       ...process.env,
-      NODE_ENV: 'test', DATABASE_URL: ts.dbUrl, REDIS_URL: c.REDIS_URL, TAS_REDIS_PREFIX: c.TAS_REDIS_PREFIX,
-      TAS_KEY_PEPPER: c.keyPepper, TAS_PROVIDERS_FILE: providersPath, TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off', LOG_LEVEL: 'warn',
-      TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`, TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
+      NODE_ENV: 'test',
+      DATABASE_URL: ts.dbUrl,
+      REDIS_URL: c.REDIS_URL,
+      TAS_REDIS_PREFIX: c.TAS_REDIS_PREFIX,
+      TAS_KEY_PEPPER: c.keyPepper,
+      TAS_PROVIDERS_FILE: providersPath,
+      TAS_DNS_SERVERS: 'off',
+      TAS_RDAP_BASE_URL: 'off',
+      LOG_LEVEL: 'warn',
+      TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
+      TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -134,7 +142,11 @@ async function expectEveryTickRunOnce(id: string, ticks: string[], byRun: Map<st
 describe('a monitor worker killed mid-schedule', () => {
   it('loses no scheduled run and doubles none', async () => {
     const first = await startWorker();
-    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, { ...WATCH, cadence_seconds: 1, triggers: { score_moves_by: 10 } });
+    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
+      ...WATCH,
+      cadence_seconds: 1,
+      triggers: { score_moves_by: 10 },
+    });
     expect(created.status).toBe(201);
     const id = created.body.monitor_id as string;
 
@@ -149,11 +161,14 @@ describe('a monitor worker killed mid-schedule', () => {
 
     const second = await startWorker();
     // The stalled run is handed to the new worker (lock + stall checks), and the schedule goes on meanwhile.
-    await vi.waitFor(async () => {
-      const now = await inFlight(id);
-      expect(interrupted.filter((r) => now.includes(r))).toEqual([]);
-      expect(await ledgerCount(owner, id)).toBeGreaterThanOrEqual(atKill + 4);
-    }, { timeout: 60_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const now = await inFlight(id);
+        expect(interrupted.filter((r) => now.includes(r))).toEqual([]);
+        expect(await ledgerCount(owner, id)).toBeGreaterThanOrEqual(atKill + 4);
+      },
+      { timeout: 60_000, interval: 200 },
+    );
     // A graceful stop lets runs under way finish; ticks not yet due stay in Redis, as they would across a deploy.
     second.kill('SIGTERM');
     await exited(second);

@@ -31,7 +31,10 @@ beforeAll(async () => {
     if (alternate) risk = risk === 'low' ? 'high' : 'low';
   };
   receiver = await startReceiver();
-  ts = await startTestService({ TAS_MIN_MONITOR_CADENCE_SECONDS: '1', TAS_PROVIDERS_FILE: providersFile(provider.url, 'Watchful Intel Ltd', 5000) });
+  ts = await startTestService({
+    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
+    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Watchful Intel Ltd', 5000),
+  });
   owner = await ownerClient(ts.dbUrl);
 });
 
@@ -51,12 +54,17 @@ describe('a monitor with a 1 s cadence', () => {
 
   it('opens: 201 MonitorOut, active, with a next run and its events_url', async () => {
     expect((await call(ts, 'POST', '/v1/admin/policies', ts.tenant.keys.test_admin, POLICY)).status).toBe(201);
-    const hook = await call(ts, 'POST', '/v1/admin/webhooks', ts.tenant.keys.test_admin, { url: receiver.url, event_types: ['MonitorTriggered'] });
+    const hook = await call(ts, 'POST', '/v1/admin/webhooks', ts.tenant.keys.test_admin, {
+      url: receiver.url,
+      event_types: ['MonitorTriggered'],
+    });
     expect(hook.status).toBe(201);
     secret = hook.body.secret;
 
     const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
-      ...WATCH, cadence_seconds: 1, triggers: { score_moves_by: 10, label_change: true },
+      ...WATCH,
+      cadence_seconds: 1,
+      triggers: { score_moves_by: 10, label_change: true },
     });
     expect(created.status).toBe(201);
     const out = MonitorOut.parse(created.body);
@@ -65,12 +73,17 @@ describe('a monitor with a 1 s cadence', () => {
     expect(out).toMatchObject({ state: 'active', cadence_seconds: 1, case_id: null, last_assessment: null, purpose: 'fraud_prevention' });
     expect(eventsUrl).toBe(`${ts.base}/v1/monitors/${monitorId}/events`);
     expect(out.next_run_at).not.toBeNull();
-    const { rows } = await owner.query('SELECT status, principal, target_kind, target_id FROM audit_log WHERE audit_id = $1', [created.headers.get('x-service-audit-id')]);
+    const { rows } = await owner.query('SELECT status, principal, target_kind, target_id FROM audit_log WHERE audit_id = $1', [
+      created.headers.get('x-service-audit-id'),
+    ]);
     expect(rows).toEqual([{ status: 201, principal: expect.stringMatching(/^key:/), target_kind: 'monitor', target_id: monitorId }]);
   });
 
   it('rescans: the first look is the baseline, a changed answer announces MonitorTriggered with both assessments', async () => {
-    await vi.waitFor(async () => expect((await call(ts, 'GET', `/v1/monitors/${monitorId}`, ts.tenant.keys.test)).body.last_assessment).not.toBeNull(), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => expect((await call(ts, 'GET', `/v1/monitors/${monitorId}`, ts.tenant.keys.test)).body.last_assessment).not.toBeNull(),
+      { timeout: 10_000, interval: 100 },
+    );
     const baseline = MonitorOut.parse((await call(ts, 'GET', `/v1/monitors/${monitorId}`, ts.tenant.keys.test)).body).last_assessment!;
     expect(baseline.label?.value).toBe('proceed');
 
@@ -91,7 +104,8 @@ describe('a monitor with a 1 s cadence', () => {
   });
 
   it('resumes with Last-Event-ID: exactly the missed events, no gap and no duplicate', async () => {
-    const tail = async () => (await owner.query('SELECT max(seq)::int AS s FROM actor_events WHERE stream_id = $1', [monitorId])).rows[0].s as number;
+    const tail = async () =>
+      (await owner.query('SELECT max(seq)::int AS s FROM actor_events WHERE stream_id = $1', [monitorId])).rows[0].s as number;
     await vi.waitFor(async () => expect(await tail()).toBeGreaterThanOrEqual(3), { timeout: 15_000, interval: 100 });
     const resumed = watchStream(eventsUrl, ts.tenant.keys.test, first.id);
     open.push(resumed.es);
@@ -107,11 +121,14 @@ describe('a monitor with a 1 s cadence', () => {
 
   it('delivers the same event to a webhook, signed per Standard Webhooks', async () => {
     await vi.waitFor(() => expect(receiver.received.length).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
-    const verified = receiver.received.map((d) => new Webhook(secret).verify(d.body, {
-      'webhook-id': String(d.headers['webhook-id']),
-      'webhook-timestamp': String(d.headers['webhook-timestamp']),
-      'webhook-signature': String(d.headers['webhook-signature']),
-    }) as any);
+    const verified = receiver.received.map(
+      (d) =>
+        new Webhook(secret).verify(d.body, {
+          'webhook-id': String(d.headers['webhook-id']),
+          'webhook-timestamp': String(d.headers['webhook-timestamp']),
+          'webhook-signature': String(d.headers['webhook-signature']),
+        }) as any,
+    );
     const same = verified.find((p) => p.sequence === 1);
     expect(same).toEqual(first.data);
     expect(same.type).toBe('MonitorTriggered');
@@ -167,24 +184,39 @@ describe('a monitor opened in a case (issue 18)', () => {
   it("carries its MonitorTriggered onto the case's stream and timeline, delivered to webhooks once", async () => {
     alternate = true;
     const opened = await call(ts, 'POST', '/v1/cases', ts.tenant.keys.test, {
-      title: 'Watched', purpose: 'fraud_prevention', authorization: { kind: 'court_order', reference: 'CO-M1', issued_by: 'Court' },
+      title: 'Watched',
+      purpose: 'fraud_prevention',
+      authorization: { kind: 'court_order', reference: 'CO-M1', issued_by: 'Court' },
     });
     expect(opened.status).toBe(201);
     const caseId = opened.body.case_id as string;
     const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
-      ...WATCH, cadence_seconds: 1, triggers: { score_moves_by: 10, label_change: true }, case_id: caseId,
+      ...WATCH,
+      cadence_seconds: 1,
+      triggers: { score_moves_by: 10, label_change: true },
+      case_id: caseId,
     });
     expect(created.status).toBe(201);
     const monitorId = created.body.monitor_id as string;
     const deliveriesBefore = receiver.received.length;
-    await vi.waitFor(async () => {
-      const timeline = (await call(ts, 'GET', `/v1/cases/${caseId}/timeline`, ts.tenant.keys.test)).body as { type: string; data: { monitor_id?: string } }[];
-      expect(timeline.some((e) => e.type === 'MonitorTriggered' && e.data.monitor_id === monitorId)).toBe(true);
-    }, { timeout: 15_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const timeline = (await call(ts, 'GET', `/v1/cases/${caseId}/timeline`, ts.tenant.keys.test)).body as {
+          type: string;
+          data: { monitor_id?: string };
+        }[];
+        expect(timeline.some((e) => e.type === 'MonitorTriggered' && e.data.monitor_id === monitorId)).toBe(true);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
     const timeline = (await call(ts, 'GET', `/v1/cases/${caseId}/timeline`, ts.tenant.keys.test)).body as unknown[];
     for (const e of timeline) EventEnvelope.parse(e);
-    const onMonitor = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])).rows[0].n as number;
-    const onCase = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [caseId])).rows[0].n as number;
+    const onMonitor = (
+      await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])
+    ).rows[0].n as number;
+    const onCase = (
+      await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [caseId])
+    ).rows[0].n as number;
     expect(onCase).toBeGreaterThanOrEqual(1);
     expect(onCase).toBeLessThanOrEqual(onMonitor);
     await call(ts, 'DELETE', `/v1/monitors/${monitorId}`, ts.tenant.keys.test);
@@ -192,7 +224,9 @@ describe('a monitor opened in a case (issue 18)', () => {
     // has sent every event of both streams and the webhook jobs are done.
     await settled(ts, owner, [monitorId, caseId], ['monitors', 'webhooks']);
     const fromThisMonitor = receiver.received.slice(deliveriesBefore).filter((d) => JSON.parse(d.body).data.monitor_id === monitorId);
-    const finalOnMonitor = (await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])).rows[0].n as number;
+    const finalOnMonitor = (
+      await owner.query(`SELECT count(*)::int AS n FROM actor_events WHERE stream_id = $1 AND type = 'MonitorTriggered'`, [monitorId])
+    ).rows[0].n as number;
     expect(fromThisMonitor.length).toBeLessThanOrEqual(finalOnMonitor);
   });
 });

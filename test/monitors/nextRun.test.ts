@@ -34,16 +34,22 @@ afterAll(async () => {
 /** Resolves with the first tick of `monitorId` for `slot` (or any slot after `after`) once it has started. */
 async function tickStarted(monitorId: string, match: (slot: number) => boolean): Promise<{ slot: number; at: number }> {
   for (;;) {
-    const hit = started.map((s) => ({ ...s, slot: Number(s.jobId.split(':')[2]) })).find((s) => s.jobId.startsWith(`repeat:${monitorId}:`) && match(s.slot));
+    const hit = started
+      .map((s) => ({ ...s, slot: Number(s.jobId.split(':')[2]) }))
+      .find((s) => s.jobId.startsWith(`repeat:${monitorId}:`) && match(s.slot));
     if (hit) return hit;
     await new Promise<void>((resolve) => waiters.push(resolve));
   }
 }
 
 describe("a monitor's next_run_at", () => {
-  it('is the due time of the scheduler\'s pending job, and the next tick runs that very slot, not before it', async () => {
+  it("is the due time of the scheduler's pending job, and the next tick runs that very slot, not before it", async () => {
     expect((await call(ts, 'POST', '/v1/admin/policies', ts.tenant.keys.test_admin, POLICY)).status).toBe(201);
-    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, { ...WATCH, cadence_seconds: 2, triggers: { score_moves_by: 10 } });
+    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
+      ...WATCH,
+      cadence_seconds: 2,
+      triggers: { score_moves_by: 10 },
+    });
     expect(created.status).toBe(201);
     const id: string = created.body.monitor_id;
     const queue = ts.service.core.queues.queue('monitors');

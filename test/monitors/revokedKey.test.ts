@@ -17,7 +17,8 @@ afterAll(async () => ts?.stop());
 const inquiriesOf = async (monitorId: string) => {
   const owner = await ownerClient(ts.dbUrl);
   try {
-    return (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE principal = $1`, [`monitor:${monitorId}`])).rows[0].n as number;
+    return (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE principal = $1`, [`monitor:${monitorId}`])).rows[0]
+      .n as number;
   } finally {
     await owner.end();
   }
@@ -25,7 +26,11 @@ const inquiriesOf = async (monitorId: string) => {
 
 describe('a monitor whose key is revoked', () => {
   it('closes at its next rescan, its schedule ends and it asks nothing more', async () => {
-    const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, { name: 'watcher', scopes: ['monitors', 'inquiries'], mode: 'test' });
+    const minted = await call(ts, 'POST', '/v1/admin/keys', ts.tenant.keys.test_admin, {
+      name: 'watcher',
+      scopes: ['monitors', 'inquiries'],
+      mode: 'test',
+    });
     const key = minted.body.secret as string;
     const created = await call(ts, 'POST', '/v1/monitors', key, { ...WATCH, cadence_seconds: 1, triggers: { label_change: true } });
     expect(created.status).toBe(201);
@@ -38,10 +43,13 @@ describe('a monitor whose key is revoked', () => {
     } finally {
       await owner.end();
     }
-    await vi.waitFor(async () => {
-      const view = await call(ts, 'GET', `/v1/monitors/${id}`, ts.tenant.keys.test);
-      expect(view.body).toMatchObject({ state: 'closed', next_run_at: null });
-    }, { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const view = await call(ts, 'GET', `/v1/monitors/${id}`, ts.tenant.keys.test);
+        expect(view.body).toMatchObject({ state: 'closed', next_run_at: null });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     const asked = await inquiriesOf(id);
     await new Promise((r) => setTimeout(r, 2500));
     expect(await inquiriesOf(id)).toBe(asked);

@@ -20,7 +20,10 @@ export const POLICY = {
   allowed_intents: ['counterparty_check'],
   render_ceiling: 'template',
   show_findings: true,
-  rules: [{ label: 'proceed', when: { score_gte: 60 } }, { label: 'review', when: {} }],
+  rules: [
+    { label: 'proceed', when: { score_gte: 60 } },
+    { label: 'review', when: {} },
+  ],
 };
 
 export async function call(ts: TestService, method: string, path: string, key: string, body?: unknown) {
@@ -43,10 +46,11 @@ export interface Received {
 export function watchStream(url: string, key: string, lastEventId?: string) {
   const events: Received[] = [];
   const es = new EventSource(url, {
-    fetch: (input, init) => fetch(input, {
-      ...init,
-      headers: { ...(init?.headers as Record<string, string>), ...bearer(key), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
-    }),
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), ...bearer(key), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+      }),
   });
   es.addEventListener('MonitorTriggered', (e) => events.push({ id: e.lastEventId, type: e.type, data: JSON.parse(e.data) }));
   return { es, events, ids: () => events.map((e) => Number(e.id)) };
@@ -67,7 +71,11 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -86,18 +94,26 @@ export async function ledgerCount(owner: pg.Client, monitorId: string): Promise<
  * delayed or running on `queues`, and no inquiry a monitor's rescan opened is
  * still reasoning. What a test counts after this is final; no sleep guesses it.
  */
-export async function settled(ts: TestService, owner: pg.Client, streamIds: string[], queues: readonly QueueName[] = ['monitors']): Promise<void> {
+export async function settled(
+  ts: TestService,
+  owner: pg.Client,
+  streamIds: string[],
+  queues: readonly QueueName[] = ['monitors'],
+): Promise<void> {
   const monitorPrincipals = streamIds.map((id) => `monitor:${id}`);
-  await vi.waitFor(async () => {
-    const { rows } = await owner.query(
-      `SELECT (SELECT count(*)::int FROM outbox WHERE actor_id::text = ANY($1::text[])) AS outbox,
+  await vi.waitFor(
+    async () => {
+      const { rows } = await owner.query(
+        `SELECT (SELECT count(*)::int FROM outbox WHERE actor_id::text = ANY($1::text[])) AS outbox,
               (SELECT count(*)::int FROM inquiries WHERE principal = ANY($2::text[]) AND status IN ('accepted', 'reasoning')) AS open`,
-      [streamIds, monitorPrincipals],
-    );
-    expect(rows[0]).toEqual({ outbox: 0, open: 0 });
-    for (const name of queues) {
-      const jobs = await ts.service.core.queues.named(name).getJobs(['active', 'waiting', 'delayed', 'prioritized']);
-      expect(jobs.filter((j) => j !== undefined && streamIds.some((id) => JSON.stringify(j.data).includes(id)))).toEqual([]);
-    }
-  }, { timeout: 20_000, interval: 100 });
+        [streamIds, monitorPrincipals],
+      );
+      expect(rows[0]).toEqual({ outbox: 0, open: 0 });
+      for (const name of queues) {
+        const jobs = await ts.service.core.queues.named(name).getJobs(['active', 'waiting', 'delayed', 'prioritized']);
+        expect(jobs.filter((j) => j !== undefined && streamIds.some((id) => JSON.stringify(j.data).includes(id)))).toEqual([]);
+      }
+    },
+    { timeout: 20_000, interval: 100 },
+  );
 }

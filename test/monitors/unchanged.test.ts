@@ -31,7 +31,10 @@ beforeAll(async () => {
     json(res, 200, { risk });
   };
   receiver = await startReceiver();
-  ts = await startTestService({ TAS_MIN_MONITOR_CADENCE_SECONDS: '1', TAS_PROVIDERS_FILE: providersFile(provider.url, 'Steady Intel Ltd', 5000) });
+  ts = await startTestService({
+    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
+    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Steady Intel Ltd', 5000),
+  });
   owner = await ownerClient(ts.dbUrl);
 });
 
@@ -47,23 +50,37 @@ const concludedDeliveries = () => receiver.received.filter((d) => JSON.parse(d.b
 
 describe('a monitor whose subject does not change', () => {
   it('appends and notifies only while the answer changes; unchanged rescans are heartbeats on the monitor and a signal on its stream', async () => {
-    const hook = await call(ts, 'POST', '/v1/admin/webhooks', ts.tenant.keys.test_admin, { url: receiver.url, event_types: ['InquiryConcluded'] });
+    const hook = await call(ts, 'POST', '/v1/admin/webhooks', ts.tenant.keys.test_admin, {
+      url: receiver.url,
+      event_types: ['InquiryConcluded'],
+    });
     expect(hook.status).toBe(201);
-    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, { ...WATCH, cadence_seconds: 1, triggers: { score_moves_by: 10 } });
+    const created = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
+      ...WATCH,
+      cadence_seconds: 1,
+      triggers: { score_moves_by: 10 },
+    });
     expect(created.status).toBe(201);
     const id = created.body.monitor_id as string;
 
     const signals: string[] = [];
     const es = new EventSource(`${ts.base}/v1/monitors/${id}/events`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(ts.tenant.keys.test) } }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(ts.tenant.keys.test) } }),
     });
     es.addEventListener('MonitorChecked', (e) => signals.push(e.data));
     try {
-      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(1), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(1), {
+        timeout: 20_000,
+        interval: 100,
+      });
       const settled = await ledgerCount(owner, id);
       expect(settled).toBeLessThanOrEqual(2);
       const quietFrom = (await readMonitor(id)).unchanged_rescans;
-      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(quietFrom + 3), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(quietFrom + 3), {
+        timeout: 20_000,
+        interval: 100,
+      });
       const quiet = await readMonitor(id);
       expect(await ledgerCount(owner, id)).toBe(settled);
       const { rows: asked } = await owner.query('SELECT count(*)::int AS n FROM inquiries WHERE principal = $1', [`monitor:${id}`]);
@@ -80,13 +97,22 @@ describe('a monitor whose subject does not change', () => {
       await vi.waitFor(async () => expect(await ledgerCount(owner, id)).toBeGreaterThan(settled), { timeout: 10_000, interval: 100 });
       // The ledger row is the inquiry's; the monitor records it in its own transaction just after
       // (src/monitors/effects.ts), so its view is read once it has caught up, not in between.
-      await vi.waitFor(async () => expect((await readMonitor(id)).last_assessment!.score).toBeLessThan(quiet.last_assessment!.score), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(async () => expect((await readMonitor(id)).last_assessment!.score).toBeLessThan(quiet.last_assessment!.score), {
+        timeout: 10_000,
+        interval: 100,
+      });
       const changed = await readMonitor(id);
       // Unchanged again at the new level: no third entry while the answer holds.
       const countAt = changed.unchanged_rescans;
-      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(countAt + 1), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(countAt + 1), {
+        timeout: 10_000,
+        interval: 100,
+      });
       const after = await ledgerCount(owner, id);
-      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(countAt + 3), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(async () => expect((await readMonitor(id)).unchanged_rescans).toBeGreaterThanOrEqual(countAt + 3), {
+        timeout: 10_000,
+        interval: 100,
+      });
       expect(await ledgerCount(owner, id)).toBe(after);
       await vi.waitFor(() => expect(concludedDeliveries()).toBe(after), { timeout: 10_000, interval: 50 });
     } finally {

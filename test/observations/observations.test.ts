@@ -17,7 +17,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown, key = ts.tenant.keys.test) {
-  const res = await fetch(`${ts.base}${path}`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${ts.base}${path}`, {
+    method: 'POST',
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -60,21 +64,37 @@ describe('observations and outcomes', () => {
 
   it('an outcome must reference an assessment of the same tenant and mode (A01)', async () => {
     const inquiry = await inquire(ts, EMAIL_AND_PHONE);
-    const outcome = { assessment_id: inquiry.body.assessment.assessment_id, decision_ref: 'order-9', kind: 'defaulted', observed_at: '2026-11-01T00:00:00Z' };
+    const outcome = {
+      assessment_id: inquiry.body.assessment.assessment_id,
+      decision_ref: 'order-9',
+      kind: 'defaulted',
+      observed_at: '2026-11-01T00:00:00Z',
+    };
     const live = await post('/v1/outcomes', outcome, ts.tenant.keys.live);
     expect(live.status).toBe(422);
     expect(live.body.detail[0]).toMatchObject({ type: 'A01', loc: ['body', 'assessment_id'] });
     const ok = await post('/v1/outcomes', outcome);
     expect(ok.status).toBe(201);
-    expect(ObservationOut.parse(ok.body)).toMatchObject({ kind: 'outcome', assessment_id: outcome.assessment_id, entity_id: inquiry.body.assessment.entity_id });
+    expect(ObservationOut.parse(ok.body)).toMatchObject({
+      kind: 'outcome',
+      assessment_id: outcome.assessment_id,
+      entity_id: inquiry.body.assessment.entity_id,
+    });
   });
 
   it("a defaulted outcome becomes weakening evidence in the entity's next assessment", async () => {
     const subject = { ...EMAIL_AND_PHONE, subject: { presentations: [{ type: 'EMAIL', value: 'history.case@example.org' }] } };
     const first = await inquire(ts, subject);
-    await post('/v1/outcomes', { assessment_id: first.body.assessment.assessment_id, decision_ref: 'd-1', kind: 'defaulted', observed_at: new Date().toISOString() });
+    await post('/v1/outcomes', {
+      assessment_id: first.body.assessment.assessment_id,
+      decision_ref: 'd-1',
+      kind: 'defaulted',
+      observed_at: new Date().toISOString(),
+    });
     const second = await inquire(ts, subject);
     expect(second.body.assessment.score).toBeLessThan(first.body.assessment.score);
-    expect(second.body.findings.findings).toContainEqual(expect.objectContaining({ provenance_class: 'tenant_supplied', disposition: 'weakens' }));
+    expect(second.body.findings.findings).toContainEqual(
+      expect.objectContaining({ provenance_class: 'tenant_supplied', disposition: 'weakens' }),
+    );
   });
 });

@@ -78,23 +78,48 @@ const EXPECTED: readonly [string, string][] = [
 
 /** Success status per SPEC.md, for the operations that do not answer 200. */
 const NON_200: Record<string, number> = {
-  'post /v1/observations': 201, 'post /v1/observations/batch': 201, 'post /v1/outcomes': 201, 'post /v1/outcomes/batch': 201,
-  'post /v1/material': 201, 'post /v1/cases': 201, 'post /v1/cases/{case_id}/intake': 201, 'post /v1/cases/{case_id}/expand': 202,
-  'post /v1/cases/{case_id}/assertions': 201, 'post /v1/cases/{case_id}/export': 202, 'post /v1/monitors': 201,
-  'delete /v1/monitors/{monitor_id}': 204, 'post /v1/sessions': 201, 'post /v1/sessions/{session_id}/close': 202,
-  'post /v1/admin/keys': 201, 'delete /v1/admin/keys/{key_id}': 204, 'post /v1/admin/policies': 201, 'post /v1/admin/webhooks': 201,
+  'post /v1/observations': 201,
+  'post /v1/observations/batch': 201,
+  'post /v1/outcomes': 201,
+  'post /v1/outcomes/batch': 201,
+  'post /v1/material': 201,
+  'post /v1/cases': 201,
+  'post /v1/cases/{case_id}/intake': 201,
+  'post /v1/cases/{case_id}/expand': 202,
+  'post /v1/cases/{case_id}/assertions': 201,
+  'post /v1/cases/{case_id}/export': 202,
+  'post /v1/monitors': 201,
+  'delete /v1/monitors/{monitor_id}': 204,
+  'post /v1/sessions': 201,
+  'post /v1/sessions/{session_id}/close': 202,
+  'post /v1/admin/keys': 201,
+  'delete /v1/admin/keys/{key_id}': 204,
+  'post /v1/admin/policies': 201,
+  'post /v1/admin/webhooks': 201,
 };
 
 /** SPEC.md: every operation can answer 422 except these. */
 const NO_422 = new Set([
-  'get /v1/registry/artifact-types', 'get /v1/registry/intents', 'get /v1/registry/purposes', 'get /v1/admin/policies',
-  'get /v1/health', 'get /healthz', 'get /openapi.json', 'get /docs',
+  'get /v1/registry/artifact-types',
+  'get /v1/registry/intents',
+  'get /v1/registry/purposes',
+  'get /v1/admin/policies',
+  'get /v1/health',
+  'get /healthz',
+  'get /openapi.json',
+  'get /docs',
 ]);
 
 type Doc = {
   openapi: string;
   info: { version: string; description: string };
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; security: unknown[]; parameters?: { name: string; in: string; schema: { format?: string } }[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, unknown>; security: unknown[]; parameters?: { name: string; in: string; schema: { format?: string } }[] }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
   'x-rules': Record<string, string>;
 };
@@ -134,10 +159,13 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every SPEC.md operation, and beside them only the extensions that say they are', () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)).sort();
+    const actual = Object.entries(doc.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`))
+      .sort();
     expect(actual).toEqual([...EXPECTED, ...EXTENSIONS].map(([m, p]) => `${m} ${p}`).sort());
     expect(OPERATIONS).toHaveLength(EXPECTED.length + EXTENSIONS.length);
-    for (const [method, path] of EXTENSIONS) expect((doc.paths[path]![method] as { description?: string }).description).toMatch(/extension/i);
+    for (const [method, path] of EXTENSIONS)
+      expect((doc.paths[path]![method] as { description?: string }).description).toMatch(/extension/i);
   });
 
   it('documents the success status, 422 where SPEC allows it, and the audit header on every response', () => {
@@ -162,7 +190,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives uuid path parameters the uuid format, and material_id and a webhook message_id none', () => {
-    const params = Object.values(doc.paths).flatMap((item) => Object.values(item)).flatMap((op) => op.parameters ?? [])
+    const params = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .flatMap((op) => op.parameters ?? [])
       .filter((p) => p.in === 'path');
     for (const p of params) expect(p.schema.format, p.name).toBe(p.name === 'material_id' || p.name === 'message_id' ? undefined : 'uuid');
   });

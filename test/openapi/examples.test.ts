@@ -29,8 +29,14 @@ describe('response examples', () => {
   const EXEMPT = ['getOpenApi', 'getHealthz'];
 
   it('every operation that answers JSON has one, and none names an operation that does not', () => {
-    const json = OPERATIONS.filter((op) => op.success.schema !== undefined && (op.success.contentType ?? 'application/json') === 'application/json');
-    expect(json.filter((op) => !EXEMPT.includes(op.operationId) && !Object.hasOwn(RESPONSE_EXAMPLES, op.operationId)).map((op) => op.operationId)).toEqual([]);
+    const json = OPERATIONS.filter(
+      (op) => op.success.schema !== undefined && (op.success.contentType ?? 'application/json') === 'application/json',
+    );
+    expect(
+      json
+        .filter((op) => !EXEMPT.includes(op.operationId) && !Object.hasOwn(RESPONSE_EXAMPLES, op.operationId))
+        .map((op) => op.operationId),
+    ).toEqual([]);
     expect(Object.keys(RESPONSE_EXAMPLES).filter((id) => !json.some((op) => op.operationId === id))).toEqual([]);
   });
 

@@ -24,15 +24,31 @@ import { cloneDatabase, ownerClient } from '../support/database.js';
  * the test, and so does a fixed one still listed (the list only shrinks).
  */
 const NOT_DISTRIBUTED: Record<string, { kind: 'reference' | 'local'; reason: string }> = {
-  registry_catalog: { kind: 'reference', reason: 'the registry catalogue: the same rows for every tenant, read on every inquiry, written by migrations only' },
-  export_signing_keys: { kind: 'reference', reason: "the service's own signing keys for evidentiary bundles, shared by every tenant, rotated rarely" },
-  tenants: { kind: 'reference', reason: 'one row per tenant, written only by provisioning, its name unique across tenants; every tenant table references it' },
-  schema_migrations: { kind: 'local', reason: 'the migrator\'s own record, on the coordinator only' },
+  registry_catalog: {
+    kind: 'reference',
+    reason: 'the registry catalogue: the same rows for every tenant, read on every inquiry, written by migrations only',
+  },
+  export_signing_keys: {
+    kind: 'reference',
+    reason: "the service's own signing keys for evidentiary bundles, shared by every tenant, rotated rarely",
+  },
+  tenants: {
+    kind: 'reference',
+    reason: 'one row per tenant, written only by provisioning, its name unique across tenants; every tenant table references it',
+  },
+  schema_migrations: { kind: 'local', reason: "the migrator's own record, on the coordinator only" },
   // The audit log and its seal: calls refused before any tenant is known (401s) are audited with a NULL
   // tenant_id, the log is one sequence (seq) across tenants, and the sealer chains and seals across them.
   // As local tables on the coordinator they keep that order and their keys; no tenant table references them.
-  audit_log: { kind: 'local', reason: 'every call audited, those without a tenant too (NULL tenant_id), in one sequence across tenants; written on every call, so not replicated to every node as a reference table would be' },
-  audit_chain: { kind: 'local', reason: 'the hash chains sealing audit_log, beside it: its key references audit_log, and the sealer appends to every chain in one run' },
+  audit_log: {
+    kind: 'local',
+    reason:
+      'every call audited, those without a tenant too (NULL tenant_id), in one sequence across tenants; written on every call, so not replicated to every node as a reference table would be',
+  },
+  audit_chain: {
+    kind: 'local',
+    reason: 'the hash chains sealing audit_log, beside it: its key references audit_log, and the sealer appends to every chain in one run',
+  },
   audit_unsealed: { kind: 'local', reason: "the sealer's work list of audit_log rows not yet chained, across tenants, beside audit_log" },
 };
 
@@ -60,18 +76,35 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface Table { name: string; hasTenantId: boolean }
-interface Constraint { table: string; name: string; type: string; columns: string[]; refTable: string | null; refColumns: string[] | null }
-interface UniqueIndex { table: string; name: string; columns: string[] }
+interface Table {
+  name: string;
+  hasTenantId: boolean;
+}
+interface Constraint {
+  table: string;
+  name: string;
+  type: string;
+  columns: string[];
+  refTable: string | null;
+  refColumns: string[] | null;
+}
+interface UniqueIndex {
+  table: string;
+  name: string;
+  columns: string[];
+}
 
 async function catalogue() {
-  const tables = (await owner.query<Table>(`
+  const tables = (
+    await owner.query<Table>(`
     SELECT c.relname AS name,
            EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) AS "hasTenantId"
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
-    ORDER BY 1`)).rows;
-  const constraints = (await owner.query<Constraint>(`
+    ORDER BY 1`)
+  ).rows;
+  const constraints = (
+    await owner.query<Constraint>(`
     SELECT con.conrelid::regclass::text AS table, con.conname AS name, con.contype::text AS type,
            (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(con.conkey) WITH ORDINALITY k(attnum, ord)
               JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum) AS columns,
@@ -80,15 +113,18 @@ async function catalogue() {
               JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum) AS "refColumns"
     FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND con.contype IN ('p', 'u', 'x', 'f')
-    ORDER BY 1, 2`)).rows;
-  const uniqueIndexes = (await owner.query<UniqueIndex>(`
+    ORDER BY 1, 2`)
+  ).rows;
+  const uniqueIndexes = (
+    await owner.query<UniqueIndex>(`
     SELECT c.relname AS table, i.relname AS name,
            (SELECT array_agg(coalesce(a.attname::text, '(expression)') ORDER BY k.ord) FROM unnest(x.indkey) WITH ORDINALITY k(attnum, ord)
               LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum) AS columns
     FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND x.indisunique
       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)
-    ORDER BY 1, 2`)).rows;
+    ORDER BY 1, 2`)
+  ).rows;
   return { tables, constraints, uniqueIndexes };
 }
 
@@ -134,8 +170,14 @@ function violations(cat: Awaited<ReturnType<typeof catalogue>>): string[] {
 describe('a Citus-ready schema', () => {
   it('every key and unique constraint of a distributed table holds its distribution column, and no foreign key crosses tenants, but for the known gaps', async () => {
     const found = violations(await catalogue());
-    expect(found.filter((v) => !KNOWN_GAPS.includes(v)), 'new violations').toEqual([]);
-    expect(KNOWN_GAPS.filter((v) => !found.includes(v)), 'fixed: take them off KNOWN_GAPS').toEqual([]);
+    expect(
+      found.filter((v) => !KNOWN_GAPS.includes(v)),
+      'new violations',
+    ).toEqual([]);
+    expect(
+      KNOWN_GAPS.filter((v) => !found.includes(v)),
+      'fixed: take them off KNOWN_GAPS',
+    ).toEqual([]);
   });
 
   it('sql/citus/distribute.sql distributes every tenant table by tenant_id, co-located, and replicates the reference tables', async () => {
@@ -143,17 +185,26 @@ describe('a Citus-ready schema', () => {
     const script = readFileSync(new URL('../../sql/citus/distribute.sql', import.meta.url), 'utf8').replace(/--.*$/gm, '');
     const distributed = new Map([...script.matchAll(/create_distributed_table\(\s*'(\w+)'\s*,\s*'(\w+)'/g)].map((m) => [m[1]!, m[2]!]));
     const reference = new Set([...script.matchAll(/create_reference_table\(\s*'(\w+)'/g)].map((m) => m[1]!));
-    const expected = new Map(tables.flatMap((t) => {
-      const column = distributionColumnOf(t);
-      return column ? [[t.name, column] as const] : [];
-    }));
+    const expected = new Map(
+      tables.flatMap((t) => {
+        const column = distributionColumnOf(t);
+        return column ? [[t.name, column] as const] : [];
+      }),
+    );
     expect(Object.fromEntries(distributed)).toEqual(Object.fromEntries(expected));
-    expect([...reference].sort()).toEqual(Object.entries(NOT_DISTRIBUTED).filter(([, v]) => v.kind === 'reference').map(([k]) => k).sort());
+    expect([...reference].sort()).toEqual(
+      Object.entries(NOT_DISTRIBUTED)
+        .filter(([, v]) => v.kind === 'reference')
+        .map(([k]) => k)
+        .sort(),
+    );
     // Co-located: one tenant's rows of every table in one shard group, so an inquiry's transaction stays on one node.
     expect(script.indexOf(`'${COLOCATION_ANCHOR}'`)).toBe(script.indexOf('create_distributed_table(') + 'create_distributed_table('.length);
     for (const name of expected.keys()) {
       if (name === COLOCATION_ANCHOR) continue;
-      expect(script, name).toMatch(new RegExp(`create_distributed_table\\(\\s*'${name}'\\s*,\\s*'tenant_id'\\s*,\\s*colocate_with\\s*=>\\s*'${COLOCATION_ANCHOR}'`));
+      expect(script, name).toMatch(
+        new RegExp(`create_distributed_table\\(\\s*'${name}'\\s*,\\s*'tenant_id'\\s*,\\s*colocate_with\\s*=>\\s*'${COLOCATION_ANCHOR}'`),
+      );
     }
   });
 });

@@ -15,8 +15,10 @@ describe('sha256', () => {
     ['a hash object per digest (Node before 20.12)', undefined],
   ])('given any text, when digested through %s, then it is the bytes of createHash', (_given, oneShot) => {
     const digest = sha256Through(oneShot);
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.constantFrom('hex' as const, 'base64url' as const), (text, encoding) => {
-      expect(digest(text, encoding)).toBe(reference(text, encoding));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.constantFrom('hex' as const, 'base64url' as const), (text, encoding) => {
+        expect(digest(text, encoding)).toBe(reference(text, encoding));
+      }),
+    );
   });
 });

@@ -28,7 +28,12 @@ export interface Edge {
 /** Another edge (no workers) on the first one's database, Redis and prefix: a second machine behind the balancer. */
 export async function startSecondEdge(ts: TestService): Promise<Edge> {
   const logs: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const service = await startService({ ...ts.config, PORT: 0 }, { edge: true, workers: false, log: pino({ level: 'info' }, sink) });
   return { base: `http://127.0.0.1:${service.port}`, service, logs, stop: () => service.stop() };
 }
@@ -53,7 +58,10 @@ export async function healthzNamesTopology(c: FlowContext): Promise<void> {
 /** Registers a webhook for InquiryConcluded; returns a function that waits for a verified delivery of an inquiry. */
 export async function webhookReceiver(c: FlowContext) {
   const receiver = await startReceiver();
-  const reg = await call(c.ts, 'POST', '/v1/admin/webhooks', c.ts.tenant.keys.test_admin, { url: receiver.url, event_types: ['InquiryConcluded'] });
+  const reg = await call(c.ts, 'POST', '/v1/admin/webhooks', c.ts.tenant.keys.test_admin, {
+    url: receiver.url,
+    event_types: ['InquiryConcluded'],
+  });
   expect(reg.status).toBe(201);
   const hook = new Webhook(reg.body.secret as string);
   return {
@@ -64,14 +72,25 @@ export async function webhookReceiver(c: FlowContext) {
 
   /** Waits until every one of `inquiryIds` had its InquiryConcluded delivered; fails naming the ones that did not. */
   async function allDelivered(inquiryIds: string[]): Promise<void> {
-    await vi.waitFor(() => {
-      const seen = new Set(receiver.received.map((d) => hook.verify(d.body, {
-        'webhook-id': String(d.headers['webhook-id']),
-        'webhook-timestamp': String(d.headers['webhook-timestamp']),
-        'webhook-signature': String(d.headers['webhook-signature']),
-      }) as { type: string; data: { inquiry_id: string } }).filter((p) => p.type === 'InquiryConcluded').map((p) => p.data.inquiry_id));
-      expect(inquiryIds.filter((id) => !seen.has(id))).toEqual([]);
-    }, { timeout: 20_000, interval: 200 });
+    await vi.waitFor(
+      () => {
+        const seen = new Set(
+          receiver.received
+            .map(
+              (d) =>
+                hook.verify(d.body, {
+                  'webhook-id': String(d.headers['webhook-id']),
+                  'webhook-timestamp': String(d.headers['webhook-timestamp']),
+                  'webhook-signature': String(d.headers['webhook-signature']),
+                }) as { type: string; data: { inquiry_id: string } },
+            )
+            .filter((p) => p.type === 'InquiryConcluded')
+            .map((p) => p.data.inquiry_id),
+        );
+        expect(inquiryIds.filter((id) => !seen.has(id))).toEqual([]);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
   }
 }
 
@@ -101,12 +120,21 @@ export async function revisionOnSecondEdge(c: FlowContext): Promise<string> {
 function collect(url: string, key: string, until: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const got: string[] = [];
-    const es = new EventSource(url, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(key) } }) });
-    const timer = setTimeout(() => { es.close(); reject(new Error(`no ${until} within 15 s; got ${got.join(',')}`)); }, 15_000);
+    const es = new EventSource(url, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(key) } }),
+    });
+    const timer = setTimeout(() => {
+      es.close();
+      reject(new Error(`no ${until} within 15 s; got ${got.join(',')}`));
+    }, 15_000);
     for (const type of ['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']) {
       es.addEventListener(type, () => {
         got.push(type);
-        if (type === until) { clearTimeout(timer); es.close(); resolve(got); }
+        if (type === until) {
+          clearTimeout(timer);
+          es.close();
+          resolve(got);
+        }
       });
     }
   });
@@ -117,7 +145,11 @@ export async function monitorRescans(c: FlowContext): Promise<void> {
   c.provider.handler = (_req, res) => json(res, 200, { risk: 'low' });
   const policy = await call(c.ts, 'POST', '/v1/admin/policies', c.ts.tenant.keys.test_admin, POLICY);
   expect(policy.status).toBe(201);
-  const created = await call(c.ts, 'POST', '/v1/monitors', c.ts.tenant.keys.test, { ...WATCH, cadence_seconds: 1, triggers: { score_moves_by: 10, label_change: true } });
+  const created = await call(c.ts, 'POST', '/v1/monitors', c.ts.tenant.keys.test, {
+    ...WATCH,
+    cadence_seconds: 1,
+    triggers: { score_moves_by: 10, label_change: true },
+  });
   expect(created.status).toBe(201);
   const monitorId = created.body.monitor_id as string;
   await vi.waitFor(async () => expect(await ledgerCount(c.owner, monitorId)).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 200 });
@@ -143,7 +175,11 @@ export async function sessionOnSecondEdge(c: FlowContext): Promise<void> {
 
 /** A key minted and used on both edges, revoked on edge one: edge two refuses it within a second. */
 export async function revocationReachesSecondEdge(c: FlowContext): Promise<void> {
-  const minted = await call(c.ts, 'POST', '/v1/admin/keys', c.ts.tenant.keys.test_admin, { name: 'topology', scopes: ['monitors'], mode: 'test' });
+  const minted = await call(c.ts, 'POST', '/v1/admin/keys', c.ts.tenant.keys.test_admin, {
+    name: 'topology',
+    scopes: ['monitors'],
+    mode: 'test',
+  });
   expect(minted.status).toBe(201);
   const key = minted.body.secret as string;
   const onEdge = (path: string) => fetch(`${c.edge.base}${path}`, { headers: bearer(key) });

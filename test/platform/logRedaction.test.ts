@@ -29,7 +29,12 @@ afterAll(async () => {
 
 function capture() {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
   return { log: createLogger('info', sink), lines };
 }
 
@@ -45,9 +50,14 @@ async function failure(run: () => Promise<unknown>): Promise<Error> {
 describe('a database error in the log', () => {
   it.each([
     ['an input that is not a uuid (quoted in the message)', () => db.one(sql.unsafe`SELECT ${SECRET}::uuid AS id`)],
-    ['a row that does not match its declared shape (the row and the values kept on the error)', () =>
-      db.one(sql.type(z.object({ n: z.number() }))`SELECT ${SECRET}::text AS n`)],
-    ['a row that returned nothing (the values kept on the error)', () => db.one(sql.unsafe`SELECT 1 FROM log_probe WHERE v = ${`${SECRET}-missing`}`)],
+    [
+      'a row that does not match its declared shape (the row and the values kept on the error)',
+      () => db.one(sql.type(z.object({ n: z.number() }))`SELECT ${SECRET}::text AS n`),
+    ],
+    [
+      'a row that returned nothing (the values kept on the error)',
+      () => db.one(sql.unsafe`SELECT 1 FROM log_probe WHERE v = ${`${SECRET}-missing`}`),
+    ],
   ])('given %s, then the logged line has no trace of the secret, and says what failed', async (_name, run) => {
     const error = await failure(run);
     // What pino's own error serializer would write carries the secret: otherwise this test would prove nothing.

@@ -7,8 +7,16 @@ import { providersFile, startProviderFixture, type ProviderFixture } from '../in
 import { ownerClient } from '../support/database.js';
 import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
 import {
-  healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
-  sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
+  healthzNamesTopology,
+  inquiryThroughAWorker,
+  monitorRescans,
+  revisionOnSecondEdge,
+  revocationReachesSecondEdge,
+  sessionOnSecondEdge,
+  startSecondEdge,
+  webhookReceiver,
+  type Edge,
+  type FlowContext,
 } from './flows.js';
 import { startPgBouncer, type PgBouncer } from '../../scripts/lib/pgbouncer.js';
 
@@ -31,11 +39,14 @@ let database = '';
 beforeAll(async () => {
   bouncer = await startPgBouncer({ poolSize: 3 });
   provider = await startProviderFixture();
-  ts = await startTestService({
-    TAS_DB_POOLER: 'transaction',
-    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
-    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Pooled Intel Ltd', 5000),
-  }, { throughPooler: (url) => bouncer.through(url) });
+  ts = await startTestService(
+    {
+      TAS_DB_POOLER: 'transaction',
+      TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
+      TAS_PROVIDERS_FILE: providersFile(provider.url, 'Pooled Intel Ltd', 5000),
+    },
+    { throughPooler: (url) => bouncer.through(url) },
+  );
   database = new URL(ts.dbUrl).pathname.slice(1);
   edge = await startSecondEdge(ts);
   owner = await ownerClient(ts.dbUrl);
@@ -57,7 +68,7 @@ describe('behind PgBouncer in transaction pooling', () => {
 
   it('/healthz on both edges', () => healthzNamesTopology(c));
 
-  it('an inquiry, a revision on the second edge\'s SSE and their webhook deliveries', async () => {
+  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", async () => {
     const hooks = await webhookReceiver(c);
     try {
       await hooks.delivered(await inquiryThroughAWorker(c));
@@ -71,7 +82,7 @@ describe('behind PgBouncer in transaction pooling', () => {
 
   it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(c), 30_000);
 
-  it('a monitor\'s rescans', () => monitorRescans(c), 60_000);
+  it("a monitor's rescans", () => monitorRescans(c), 60_000);
 
   it('the tenant context ends with its transaction: the next transaction on the same server connection has none', async () => {
     // One server connection for this login and database: every transaction below runs on it.
@@ -79,7 +90,9 @@ describe('behind PgBouncer in transaction pooling', () => {
     const db = await createDb(single.through(serviceLoginUrl(ts.dbUrl)), { ...poolerOptions('transaction'), maximumPoolSize: 4 });
     try {
       const Setting = z.object({ tenant: z.string().nullable(), mode: z.string().nullable(), role: z.string(), pid: z.number() });
-      const read = sql.type(Setting)`SELECT nullif(current_setting('tas.tenant_id', true), '') AS tenant, nullif(current_setting('tas.mode', true), '') AS mode, current_user AS role, pg_backend_pid() AS pid`;
+      const read = sql.type(
+        Setting,
+      )`SELECT nullif(current_setting('tas.tenant_id', true), '') AS tenant, nullif(current_setting('tas.mode', true), '') AS mode, current_user AS role, pg_backend_pid() AS pid`;
       const inside = await withTenant(db, { tenantId: ts.tenant.tenant_id, mode: 'test' }, (tx) => tx.one(read));
       expect(inside).toMatchObject({ tenant: ts.tenant.tenant_id, mode: 'test', role: 'tas_service' });
       const after = await Promise.all([db.one(read), db.one(read), db.transaction((tx) => tx.one(read))]);

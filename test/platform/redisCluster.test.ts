@@ -5,8 +5,16 @@ import { providersFile, startProviderFixture, type ProviderFixture } from '../in
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import {
-  healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
-  sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
+  healthzNamesTopology,
+  inquiryThroughAWorker,
+  monitorRescans,
+  revisionOnSecondEdge,
+  revocationReachesSecondEdge,
+  sessionOnSecondEdge,
+  startSecondEdge,
+  webhookReceiver,
+  type Edge,
+  type FlowContext,
 } from './flows.js';
 import { startRedisCluster, type ClusterServers } from '../../scripts/lib/redisServers.js';
 
@@ -48,7 +56,7 @@ afterAll(async () => {
 describe('on a three-master Redis Cluster', () => {
   it('/healthz on both edges names the cluster', () => healthzNamesTopology(c));
 
-  it('an inquiry, a revision on the second edge\'s SSE and their webhook deliveries', async () => {
+  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", async () => {
     const hooks = await webhookReceiver(c);
     try {
       const first = await inquiryThroughAWorker(c);
@@ -62,25 +70,27 @@ describe('on a three-master Redis Cluster', () => {
 
   it('a WebSocket session on the second edge', () => sessionOnSecondEdge(c), 30_000);
 
-  it('a monitor\'s rescans', () => monitorRescans(c), 60_000);
+  it("a monitor's rescans", () => monitorRescans(c), 60_000);
 
   it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(c), 30_000);
 
-  it('the keys spread over the masters: BullMQ\'s under one hash tag, the stream channels and rate buckets by their own slots', async () => {
+  it("the keys spread over the masters: BullMQ's under one hash tag, the stream channels and rate buckets by their own slots", async () => {
     const client = new Cluster(cluster.nodes.split(',').map((n) => ({ host: '127.0.0.1', port: Number(n.split(':')[1]) })));
     try {
       await new Promise((resolve) => client.once('ready', resolve));
       const prefix = ts.config.TAS_REDIS_PREFIX;
-      const perMaster = await Promise.all(client.nodes('master').map(async (node) => {
-        const keys: string[] = [];
-        let cursor = '0';
-        do {
-          const [next, batch] = await node.scan(cursor, 'COUNT', 1000);
-          cursor = next;
-          keys.push(...batch);
-        } while (cursor !== '0');
-        return keys;
-      }));
+      const perMaster = await Promise.all(
+        client.nodes('master').map(async (node) => {
+          const keys: string[] = [];
+          let cursor = '0';
+          do {
+            const [next, batch] = await node.scan(cursor, 'COUNT', 1000);
+            cursor = next;
+            keys.push(...batch);
+          } while (cursor !== '0');
+          return keys;
+        }),
+      );
       const all = perMaster.flat();
       const bull = all.filter((k) => k.startsWith(`{${prefix}}:`));
       expect(bull.length).toBeGreaterThan(0);

@@ -52,7 +52,15 @@ describe('the Redis prefix belongs to the database that first used it', () => {
 
   it('the same database starting again on its prefix starts quietly', async () => {
     const lines: string[] = [];
-    const log = createLogger('info', new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } }));
+    const log = createLogger(
+      'info',
+      new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
     const again = await startService(first.config, { edge: false, workers: false, log });
     await again.stop();
     expect(lines.join('\n')).not.toContain('TAS_REDIS_PREFIX');
@@ -61,7 +69,9 @@ describe('the Redis prefix belongs to the database that first used it', () => {
   it('in development another database on the prefix starts, with a warning naming TAS_REDIS_PREFIX', async () => {
     const second = await startTestService({ TAS_REDIS_PREFIX: first.config.TAS_REDIS_PREFIX }, { workers: false });
     try {
-      const warning = second.logs.map((l) => JSON.parse(l) as { level: number; msg: string; setting?: string }).find((l) => l.setting === 'TAS_REDIS_PREFIX');
+      const warning = second.logs
+        .map((l) => JSON.parse(l) as { level: number; msg: string; setting?: string })
+        .find((l) => l.setting === 'TAS_REDIS_PREFIX');
       expect(warning?.level).toBe(40);
       expect(warning?.msg).toContain(`the Redis prefix '${first.config.TAS_REDIS_PREFIX}' belongs to another database`);
       expect(warning?.msg).toContain('set TAS_REDIS_PREFIX');
@@ -79,10 +89,19 @@ describe('the Redis prefix belongs to the database that first used it', () => {
       const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [TAS, 'serve', '--no-workers'], {
           env: {
-            PATH: process.env.PATH ?? '', NODE_ENV: 'production', TAS_KEY_PEPPER: randomBytes(24).toString('hex'),
-            DATABASE_URL: serviceLoginUrl(db.url), DATABASE_OWNER_URL: db.url, REDIS_URL: first.config.REDIS_URL,
-            TAS_REDIS_PREFIX: first.config.TAS_REDIS_PREFIX, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-            TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off', TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
+            PATH: process.env.PATH ?? '',
+            NODE_ENV: 'production',
+            TAS_KEY_PEPPER: randomBytes(24).toString('hex'),
+            DATABASE_URL: serviceLoginUrl(db.url),
+            DATABASE_OWNER_URL: db.url,
+            REDIS_URL: first.config.REDIS_URL,
+            TAS_REDIS_PREFIX: first.config.TAS_REDIS_PREFIX,
+            PORT: '0',
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'warn',
+            TAS_DNS_SERVERS: 'off',
+            TAS_RDAP_BASE_URL: 'off',
+            TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
           },
         });
         let stderr = '';

@@ -4,8 +4,16 @@ import { EMAIL_AND_PHONE, json, providersFile, startProviderFixture, type Provid
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import {
-  healthzNamesTopology, inquiryThroughAWorker, monitorRescans, revisionOnSecondEdge, revocationReachesSecondEdge,
-  sessionOnSecondEdge, startSecondEdge, webhookReceiver, type Edge, type FlowContext,
+  healthzNamesTopology,
+  inquiryThroughAWorker,
+  monitorRescans,
+  revisionOnSecondEdge,
+  revocationReachesSecondEdge,
+  sessionOnSecondEdge,
+  startSecondEdge,
+  webhookReceiver,
+  type Edge,
+  type FlowContext,
 } from './flows.js';
 import { startRedisSentinel, type SentinelServers } from '../../scripts/lib/redisServers.js';
 
@@ -66,7 +74,7 @@ function load(bases: string[], key: string, workers: number) {
           body: JSON.stringify({ ...EMAIL_AND_PHONE, intent: 'onboarding', stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 1000 } }),
         });
         const body = (await res.json()) as { inquiry_id?: string };
-        calls.push({ startedAt, status: res.status, inquiryId: res.status === 200 ? body.inquiry_id ?? null : null });
+        calls.push({ startedAt, status: res.status, inquiryId: res.status === 200 ? (body.inquiry_id ?? null) : null });
       } catch {
         calls.push({ startedAt, status: 0, inquiryId: null });
       }
@@ -84,7 +92,7 @@ function load(bases: string[], key: string, workers: number) {
 describe('on a Sentinel-guarded primary with one replica', () => {
   it('/healthz on both edges names Sentinel', () => healthzNamesTopology(c));
 
-  it('an inquiry, a revision on the second edge\'s SSE and their webhook deliveries', async () => {
+  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", async () => {
     const hooks = await webhookReceiver(c);
     try {
       await hooks.delivered(await inquiryThroughAWorker(c));
@@ -124,14 +132,16 @@ describe('on a Sentinel-guarded primary with one replica', () => {
       expect(rows).toHaveLength(acknowledged.length);
       expect(rows.filter((r) => r.status !== 'concluded')).toEqual([]);
       const refused = traffic.calls.filter((x) => x.status !== 200);
-      console.info(`failover under load: ${traffic.calls.length} calls, ${acknowledged.length} answered 200, refused ${JSON.stringify(refused.map((x) => x.status))}`);
+      console.info(
+        `failover under load: ${traffic.calls.length} calls, ${acknowledged.length} answered 200, refused ${JSON.stringify(refused.map((x) => x.status))}`,
+      );
       await hooks.allDelivered(acknowledged);
     } finally {
       await hooks.close();
     }
   }, 120_000);
 
-  it('after the failover: /healthz, an inquiry through a worker, a revision on SSE, a monitor\'s rescans', async () => {
+  it("after the failover: /healthz, an inquiry through a worker, a revision on SSE, a monitor's rescans", async () => {
     await vi.waitFor(() => healthzNamesTopology(c), { timeout: 10_000, interval: 200 });
     await inquiryThroughAWorker(c);
     await revisionOnSecondEdge(c);

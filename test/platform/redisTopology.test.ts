@@ -12,7 +12,11 @@ describe('Redis topology settings', () => {
   it('REDIS_CLUSTER_NODES is a cluster; REDIS_URL lends its credentials and TLS', () => {
     expect(redisTopologyOf({ REDIS_URL: 'rediss://app:s%40cret@ignored:1', REDIS_CLUSTER_NODES: 'a:7000, b:7001,[::1]:7002' })).toEqual({
       kind: 'cluster',
-      nodes: [{ host: 'a', port: 7000 }, { host: 'b', port: 7001 }, { host: '::1', port: 7002 }],
+      nodes: [
+        { host: 'a', port: 7000 },
+        { host: 'b', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
       auth: { username: 'app', password: 's@cret', tls: true },
     });
   });
@@ -22,16 +26,30 @@ describe('Redis topology settings', () => {
   });
 
   it('REDIS_SENTINELS with REDIS_SENTINEL_NAME is Sentinel, with the database number of REDIS_URL', () => {
-    expect(redisTopologyOf({ REDIS_URL: 'redis://:pw@x/1', REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'main', REDIS_SENTINEL_PASSWORD: 'spw' })).toEqual({
-      kind: 'sentinel', name: 'main', sentinelPassword: 'spw',
-      sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }],
+    expect(
+      redisTopologyOf({
+        REDIS_URL: 'redis://:pw@x/1',
+        REDIS_SENTINELS: 's1:26379,s2:26379',
+        REDIS_SENTINEL_NAME: 'main',
+        REDIS_SENTINEL_PASSWORD: 'spw',
+      }),
+    ).toEqual({
+      kind: 'sentinel',
+      name: 'main',
+      sentinelPassword: 'spw',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
       auth: { password: 'pw', db: 1 },
     });
   });
 
   it('refuses Sentinel without a name, two topologies at once, and a node that is not host:port', () => {
     expect(() => redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's1:26379' })).toThrow(/REDIS_SENTINEL_NAME/);
-    expect(() => redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'm', REDIS_CLUSTER_NODES: 'a:1' })).toThrow(/two topologies/);
+    expect(() =>
+      redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'm', REDIS_CLUSTER_NODES: 'a:1' }),
+    ).toThrow(/two topologies/);
     expect(() => redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_CLUSTER_NODES: 'a' })).toThrow(/not host:port/);
     expect(() => redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_CLUSTER_NODES: 'a:70000' })).toThrow(/not host:port/);
   });
@@ -48,7 +66,9 @@ describe('Redis topology settings', () => {
   it('waiting for replicas is refused on a cluster, where WAIT would go to any node', () => {
     const cluster = redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_CLUSTER_NODES: 'a:1' });
     expect(() => bullConnections(cluster, 'tas', 1)).toThrow(/not supported on a Redis Cluster/);
-    expect(bullConnections(redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's:1', REDIS_SENTINEL_NAME: 'm' }), 'tas').replicas).toBe(1);
+    expect(
+      bullConnections(redisTopologyOf({ REDIS_URL: 'redis://x', REDIS_SENTINELS: 's:1', REDIS_SENTINEL_NAME: 'm' }), 'tas').replicas,
+    ).toBe(1);
     expect(bullConnections('redis://x', 'tas').replicas).toBe(0);
   });
 

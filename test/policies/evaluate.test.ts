@@ -3,14 +3,23 @@ import { allows, labelFor, type LabelFacts, type PolicyBody } from '../../src/po
 import type { PolicyCondition } from '../../src/schemas/admin.js';
 
 const FACTS: LabelFacts = {
-  score: 70, low: 60, high: 80, intent: 'onboarding', purpose: 'fraud_prevention',
-  stake_kind: 'payment', amount: 250, preliminary: false,
+  score: 70,
+  low: 60,
+  high: 80,
+  intent: 'onboarding',
+  purpose: 'fraud_prevention',
+  stake_kind: 'payment',
+  amount: 250,
+  preliminary: false,
 };
 
 function policy(rules: PolicyBody['rules']): PolicyBody {
   return {
-    allowed_purposes: ['fraud_prevention'], allowed_intents: ['onboarding'],
-    render_ceiling: 'template', show_findings: true, rules,
+    allowed_purposes: ['fraud_prevention'],
+    allowed_intents: ['onboarding'],
+    render_ceiling: 'template',
+    show_findings: true,
+    rules,
   };
 }
 

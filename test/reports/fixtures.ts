@@ -48,24 +48,70 @@ export function findings(overrides: Partial<Findings> = {}): Findings {
       { type: 'NAME', value: NAME },
     ],
     findings: [
-      { ...base, finding_id: 'f-1', about: EMAIL, about_type: 'EMAIL', kind: 'established_site', disposition: 'supports',
-        statement: `The address ${EMAIL.toLowerCase()} is at an established organisation's own domain.` },
-      { ...base, finding_id: 'f-2', about: EMAIL, about_type: 'EMAIL', kind: 'role_account', disposition: 'supports',
-        statement: 'The mailbox alice.wonder is not a role account.' },
-      { ...base, finding_id: 'f-3', about: PHONE, about_type: 'PHONE', kind: 'phone_real_line', disposition: 'supports',
-        statement: 'The number +442079460958 is a fixed line valid in the claimed country.', provenance_class: 'third_party' },
-      { ...base, finding_id: 'f-4', about: EMAIL, about_type: 'EMAIL', kind: 'free_mail', disposition: 'weakens',
-        statement: 'The domain offers free mailboxes.', trust_band: 'low' },
-      { ...base, finding_id: 'f-5', about: NAME, about_type: 'NAME', kind: 'claim_consistency', disposition: 'neutral',
-        statement: `The name ${NAME} matches the claim.`, trust_band: 'medium' },
+      {
+        ...base,
+        finding_id: 'f-1',
+        about: EMAIL,
+        about_type: 'EMAIL',
+        kind: 'established_site',
+        disposition: 'supports',
+        statement: `The address ${EMAIL.toLowerCase()} is at an established organisation's own domain.`,
+      },
+      {
+        ...base,
+        finding_id: 'f-2',
+        about: EMAIL,
+        about_type: 'EMAIL',
+        kind: 'role_account',
+        disposition: 'supports',
+        statement: 'The mailbox alice.wonder is not a role account.',
+      },
+      {
+        ...base,
+        finding_id: 'f-3',
+        about: PHONE,
+        about_type: 'PHONE',
+        kind: 'phone_real_line',
+        disposition: 'supports',
+        statement: 'The number +442079460958 is a fixed line valid in the claimed country.',
+        provenance_class: 'third_party',
+      },
+      {
+        ...base,
+        finding_id: 'f-4',
+        about: EMAIL,
+        about_type: 'EMAIL',
+        kind: 'free_mail',
+        disposition: 'weakens',
+        statement: 'The domain offers free mailboxes.',
+        trust_band: 'low',
+      },
+      {
+        ...base,
+        finding_id: 'f-5',
+        about: NAME,
+        about_type: 'NAME',
+        kind: 'claim_consistency',
+        disposition: 'neutral',
+        statement: `The name ${NAME} matches the claim.`,
+        trust_band: 'medium',
+      },
     ],
     absences: [
       { about: PHONE, about_type: 'PHONE', kind: 'timeout', reason: `No answer in time for ${PHONE}.` },
       { about: EMAIL, about_type: 'EMAIL', kind: 'no_data', reason: 'No data about the domain.' },
     ],
     connections: [
-      { connection_id: 'c-1', relation: 'shares_value', from_label: EMAIL, from_type: 'EMAIL', to_label: 'EMAIL',
-        to_type: 'EMAIL', weight: 0.4, reason: `Another subject of yours also presented ${EMAIL}.` },
+      {
+        connection_id: 'c-1',
+        relation: 'shares_value',
+        from_label: EMAIL,
+        from_type: 'EMAIL',
+        to_label: 'EMAIL',
+        to_type: 'EMAIL',
+        weight: 0.4,
+        reason: `Another subject of yours also presented ${EMAIL}.`,
+      },
     ],
     coverage: {
       tier_ceiling: 't1',
@@ -81,15 +127,7 @@ export function findings(overrides: Partial<Findings> = {}): Findings {
 
 /** Every form of a presented value that would identify the subject, for "contains none" assertions. */
 export function presentedForms(): string[] {
-  return [
-    ...PRESENTED.map((v) => v.toLowerCase()),
-    'alice.wonder',
-    'alice',
-    'wonderland',
-    '2079460958',
-    '7946 0958',
-    '7946',
-  ];
+  return [...PRESENTED.map((v) => v.toLowerCase()), 'alice.wonder', 'alice', 'wonderland', '2079460958', '7946 0958', '7946'];
 }
 
 export function expectNoPresentedValue(text: string): string[] {

@@ -108,7 +108,11 @@ describe('model renderer: any failure answers null', () => {
     ['an empty title', json(200, { sections: modelSections().map((s) => ({ ...s, title: ' ' })) }), 'invalid_reply'],
     ['a missing section', json(200, { sections: modelSections(templateKeys.slice(1)) }), 'sections_mismatch'],
     ['an extra section', json(200, { sections: modelSections([...templateKeys, 'advice']) }), 'sections_mismatch'],
-    ['a duplicated section', json(200, { sections: modelSections([...templateKeys.slice(1), templateKeys[1] ?? '']) }), 'sections_mismatch'],
+    [
+      'a duplicated section',
+      json(200, { sections: modelSections([...templateKeys.slice(1), templateKeys[1] ?? '']) }),
+      'sections_mismatch',
+    ],
     ['a reply over the size limit', (_req, res) => res.writeHead(200).end(`{"sections":[],"x":"${'a'.repeat(300_000)}"}`), 'too_large'],
     ['a redirect', (_req, res) => res.writeHead(302, { location: 'http://127.0.0.1:1/' }).end(), 'network'],
   ])('given %s, then null', async (_name, answer, reason) => {

@@ -19,7 +19,12 @@ describe('renderTemplateReport: shape', () => {
 
   it('given no contradictions, then there is no contradictions section', () => {
     const a = assessment({ evidence: { ...assessment().evidence, contradictions: 0 } });
-    expect(keys(renderTemplateReport({ assessment: a, findings: findings(), now: NOW }))).toEqual(['summary', 'evidence', 'gaps', 'method']);
+    expect(keys(renderTemplateReport({ assessment: a, findings: findings(), now: NOW }))).toEqual([
+      'summary',
+      'evidence',
+      'gaps',
+      'method',
+    ]);
   });
 
   it('given no findings (the tenant may not see them), then it speaks from counts and quotes nothing', () => {
@@ -33,10 +38,24 @@ describe('renderTemplateReport: shape', () => {
 
   it('given no evidence at all, then it says so and still parses', () => {
     const empty = assessment({
-      score: 50, low: 5, high: 95, label: null,
-      evidence: { ...assessment().evidence, signals: 0, failed_signals: 0, contradictions: 0, by_provenance_class: {}, by_trust_band: { high: 0, medium: 0, low: 0 } },
+      score: 50,
+      low: 5,
+      high: 95,
+      label: null,
+      evidence: {
+        ...assessment().evidence,
+        signals: 0,
+        failed_signals: 0,
+        contradictions: 0,
+        by_provenance_class: {},
+        by_trust_band: { high: 0, medium: 0, low: 0 },
+      },
     });
-    const f = findings({ findings: [], absences: [], coverage: { tier_ceiling: 't2', checks_run: 0, checks_answered: 0, checks_unanswered: 0 } });
+    const f = findings({
+      findings: [],
+      absences: [],
+      coverage: { tier_ceiling: 't2', checks_run: 0, checks_answered: 0, checks_unanswered: 0 },
+    });
     const report = renderTemplateReport({ assessment: empty, findings: f, now: NOW });
     expect(() => Report.parse(report)).not.toThrow();
     expect(body(report, 'evidence')).toContain('No evidence was admitted');
@@ -149,7 +168,8 @@ describe('languages', () => {
 
   it('given large counts, then numbers are formatted with Intl for the language', () => {
     const big = assessment({ evidence: { ...assessment().evidence, signals: 12345 } });
-    const text = (lang: string): string => body(renderTemplateReport({ assessment: big, findings: findings(), lang, now: NOW }), 'evidence');
+    const text = (lang: string): string =>
+      body(renderTemplateReport({ assessment: big, findings: findings(), lang, now: NOW }), 'evidence');
     expect(text('en')).toContain('12,345 signals');
     expect(text('de')).toContain('12.345 Signale');
     expect(text('fr')).toContain('12\u202f345 signaux');
@@ -157,7 +177,9 @@ describe('languages', () => {
   });
 
   it('given fr, then the as_of is a French date', () => {
-    expect(body(renderTemplateReport({ assessment: assessment(), findings: findings(), lang: 'fr', now: NOW }), 'method')).toContain('1 janvier 2025');
+    expect(body(renderTemplateReport({ assessment: assessment(), findings: findings(), lang: 'fr', now: NOW }), 'method')).toContain(
+      '1 janvier 2025',
+    );
   });
 });
 
@@ -171,14 +193,17 @@ describe('share card', () => {
       expect(text).not.toContain(f.statement);
       expect(text).not.toContain(f.finding_id);
     }
-    for (const id of [assessment().assessment_id, assessment().inquiry_id, assessment().entity_id ?? 'none']) expect(text).not.toContain(id);
+    for (const id of [assessment().assessment_id, assessment().inquiry_id, assessment().entity_id ?? 'none'])
+      expect(text).not.toContain(id);
   });
 
   it('holds the score, interval, label and as_of, with a headline from the score band', () => {
     expect(renderShareCard(assessment())).toEqual({
       headline: 'Higher trust indicated',
       body: 'Score 72 of 100, interval 58 to 83, as of January 1, 2025 at 12:00:00 PM UTC. Label: standard.',
-      score: 72, low: 58, high: 83,
+      score: 72,
+      low: 58,
+      high: 83,
       label: { value: 'standard', policy_version: 3 },
       as_of: AS_OF,
     });
@@ -192,7 +217,11 @@ describe('finding sentences in every report language (issue 18)', () => {
   const TABLES = { de: DE, es: ES, fr: FR, pt: PT };
 
   it('given every scored kind the checks declare, then each language other than English has its own sentence, and no sentence names a kind no check declares', async () => {
-    const declared = new Set((await builtInCatalogue()).flatMap((row) => row.answers.filter((a) => a.disposition !== 'neutral').map((a) => `${a.kind}:${a.disposition}`)));
+    const declared = new Set(
+      (await builtInCatalogue()).flatMap((row) =>
+        row.answers.filter((a) => a.disposition !== 'neutral').map((a) => `${a.kind}:${a.disposition}`),
+      ),
+    );
     expect(declared.size).toBeGreaterThan(40);
     for (const [lang, table] of Object.entries(TABLES)) {
       const keys = Object.keys(table).filter((k) => !k.startsWith('generic_'));
@@ -203,7 +232,9 @@ describe('finding sentences in every report language (issue 18)', () => {
 
   it('given German, then the findings are said in German and no English statement is quoted; repeated kinds are said once with their count', () => {
     const base = findings().findings!;
-    const twice = findings({ findings: [...base, { ...base[1]!, finding_id: 'f-6', statement: 'The mailbox bob is not a role account.' }] });
+    const twice = findings({
+      findings: [...base, { ...base[1]!, finding_id: 'f-6', statement: 'The mailbox bob is not a role account.' }],
+    });
     const german = body(renderTemplateReport({ assessment: assessment(), findings: twice, lang: 'de', now: NOW }), 'evidence');
     expect(german).toContain(DE['established_site:supports']!);
     expect(german).toContain(`${DE['role_account:supports'] ?? DE.generic_supports} (×2)`);

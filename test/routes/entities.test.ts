@@ -35,8 +35,12 @@ async function assess(entityId: string, supports: number, mode: Mode = 'test'): 
     as_of: '2025-03-01T00:00:00Z',
     evidence: [
       ...Array.from({ length: supports }, (_, i) => ({
-        provenance_class: 'computed', trust_band: 'high', observed_at: `2025-02-0${i + 1}T00:00:00Z`, disposition: 'supports',
-        kind: 'email_syntax', statement: 'The address is well formed.',
+        provenance_class: 'computed',
+        trust_band: 'high',
+        observed_at: `2025-02-0${i + 1}T00:00:00Z`,
+        disposition: 'supports',
+        kind: 'email_syntax',
+        statement: 'The address is well formed.',
       })),
       { provenance_class: 'third_party', trust_band: 'low', observed_at: '2025-02-20T00:00:00Z', disposition: 'weakens' },
       { provenance_class: 'computed', trust_band: 'medium', observed_at: '2025-02-21T00:00:00Z', disposition: 'neutral' },
@@ -131,11 +135,7 @@ describe('GET /v1/entities/{entity_id}/ledger', () => {
   it('given assessments of an entity and of one merged into it, then all of them in ledger order', async () => {
     const older = await resolve([email('ledger.a@example.com')]);
     const newer = await resolve([email('ledger.b@example.com')]);
-    const issued = [
-      await assess(newer.entityId, 1),
-      await assess(older.entityId, 2),
-      await assess(newer.entityId, 3),
-    ];
+    const issued = [await assess(newer.entityId, 1), await assess(older.entityId, 2), await assess(newer.entityId, 3)];
     await resolve([email('ledger.a@example.com'), email('ledger.b@example.com')]);
     issued.push(await assess(older.entityId, 4));
 
@@ -172,15 +172,22 @@ describe('GET /v1/entities/{entity_id}/ledger', () => {
     // As the engine stored v2 entries: the scored items only, while the summary counted 7 neutral signals more.
     const at = '2026-11-20T09:30:00Z';
     const inputs = {
-      methodology_version: 'trust-method/2', as_of: at, absences: 0,
+      methodology_version: 'trust-method/2',
+      as_of: at,
+      absences: 0,
       evidence: [
         { provenance_class: 'computed', trust_band: 'high', observed_at: at, disposition: 'weakens', strength: 'strong' },
         { provenance_class: 'computed', trust_band: 'low', observed_at: at, disposition: 'supports', strength: 'weak' },
       ],
     };
     const summary = {
-      signals: 9, failed_signals: 0, contradictions: 1, by_provenance_class: { computed: 9 },
-      by_trust_band: { high: 5, medium: 3, low: 1 }, oldest_observed_at: at, newest_observed_at: at,
+      signals: 9,
+      failed_signals: 0,
+      contradictions: 1,
+      by_provenance_class: { computed: 9 },
+      by_trust_band: { high: 5, medium: 3, low: 1 },
+      oldest_observed_at: at,
+      newest_observed_at: at,
     };
     const inquiryId = randomUUID();
     await withSystem(ts.service.db, async (db) => {
@@ -198,8 +205,19 @@ describe('GET /v1/entities/{entity_id}/ledger', () => {
     expect(entry!.inputs.methodology_version).toBe('trust-method/2');
     const whole = JSON.parse(runScoreCommand(JSON.stringify(entry)));
     expect(whole).toMatchObject({
-      methodology_version: 'trust-method/2', reproduces: true, score: 30, low: 2, high: 72, unrecorded_signals: 7,
-      not_compared: ['evidence.signals', 'evidence.by_provenance_class', 'evidence.by_trust_band', 'evidence.oldest_observed_at', 'evidence.newest_observed_at'],
+      methodology_version: 'trust-method/2',
+      reproduces: true,
+      score: 30,
+      low: 2,
+      high: 72,
+      unrecorded_signals: 7,
+      not_compared: [
+        'evidence.signals',
+        'evidence.by_provenance_class',
+        'evidence.by_trust_band',
+        'evidence.oldest_observed_at',
+        'evidence.newest_observed_at',
+      ],
     });
   });
 

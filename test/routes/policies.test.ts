@@ -29,7 +29,11 @@ const POLICY: z.input<typeof PolicyIn> = {
 };
 
 async function publish(key: string, body: unknown) {
-  const res = await fetch(`${ts.base}/v1/admin/policies`, { method: 'POST', headers: { ...bearer(key), ...json }, body: JSON.stringify(body) });
+  const res = await fetch(`${ts.base}/v1/admin/policies`, {
+    method: 'POST',
+    headers: { ...bearer(key), ...json },
+    body: JSON.stringify(body),
+  });
   return { res, body: (await res.json()) as any };
 }
 
@@ -52,7 +56,15 @@ describe('publishing and listing policies', () => {
   it('given two publications, then versions 1 and 2, each 201 PolicyOut and audited as a policy', async () => {
     const first = await publish(ts.tenant.keys.test_admin, POLICY);
     expect(first.res.status).toBe(201);
-    expect(PolicyOut.parse(first.body)).toEqual({ ...POLICY, allowed_origins: [], separate_sign_off: false, default_region: null, policy_version: 1, created_at: expect.any(String), current: true });
+    expect(PolicyOut.parse(first.body)).toEqual({
+      ...POLICY,
+      allowed_origins: [],
+      separate_sign_off: false,
+      default_region: null,
+      policy_version: 1,
+      created_at: expect.any(String),
+      current: true,
+    });
     const auditId = first.res.headers.get('x-service-audit-id')!;
     expect(auditId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await auditRow(auditId)).toMatchObject({ status: 201, target_kind: 'policy', target_id: '1', action: 'publishPolicy' });
@@ -68,11 +80,14 @@ describe('publishing and listing policies', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-service-audit-id')).toMatch(/^[0-9a-f-]{36}$/);
     const versions = PolicyOutList.parse(body);
-    expect(versions.map((v) => [v.policy_version, v.current])).toEqual([[2, true], [1, false]]);
+    expect(versions.map((v) => [v.policy_version, v.current])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
     expect(versions[1]!.rules).toEqual(POLICY.rules);
   });
 
-  it("given policies published in test mode, then live mode and other tenants see none of them", async () => {
+  it('given policies published in test mode, then live mode and other tenants see none of them', async () => {
     expect((await list(ts.tenant.keys.live_admin)).body).toEqual([]);
     expect((await list(plain.keys.test_admin)).body).toEqual([]);
   });
@@ -126,7 +141,11 @@ describe('refusals', () => {
   });
 
   it('given the investigative tenant, then investigation may be named', async () => {
-    const { res } = await publish(ts.tenant.keys.test_admin, { ...POLICY, allowed_purposes: ['investigation'], allowed_intents: ['investigation'] });
+    const { res } = await publish(ts.tenant.keys.test_admin, {
+      ...POLICY,
+      allowed_purposes: ['investigation'],
+      allowed_intents: ['investigation'],
+    });
     expect(res.status).toBe(201);
   });
 });

@@ -39,7 +39,7 @@ describe('registry listings', () => {
     expect(await ids(ts.tenant.keys.test, 'purposes')).toContain('investigation');
   });
 
-  it("given a test key, then the test grants, not the live ones", async () => {
+  it('given a test key, then the test grants, not the live ones', async () => {
     expect(await ids(plain.keys.test, 'purposes')).not.toContain('credit_risk');
     expect(await ids(plain.keys.live, 'purposes')).toContain('credit_risk');
   });

@@ -46,13 +46,49 @@ describe('InquiryRequest', () => {
   });
 
   it.each([
-    [['extra'], (b: any) => { b.extra = 1; }, []],
-    [['subject', 'presentations', 0], (b: any) => { b.subject.presentations[0].extra = 1; }, ['subject', 'presentations', 0]],
-    [['stake'], (b: any) => { b.stake.extra = 1; }, ['stake']],
-    [['subject', 'claim'], (b: any) => { b.subject.claim.extra = 1; }, ['subject', 'claim']],
-    [['context', 0, 'subject'], (b: any) => {
-      b.context = [{ subject: { entity_id: 'e1', extra: 1 }, provenance_class: 'tenant_supplied', summary: 's', observed_at: '2025-01-01T00:00:00Z', purpose: 'p' }];
-    }, ['context', 0, 'subject']],
+    [
+      ['extra'],
+      (b: any) => {
+        b.extra = 1;
+      },
+      [],
+    ],
+    [
+      ['subject', 'presentations', 0],
+      (b: any) => {
+        b.subject.presentations[0].extra = 1;
+      },
+      ['subject', 'presentations', 0],
+    ],
+    [
+      ['stake'],
+      (b: any) => {
+        b.stake.extra = 1;
+      },
+      ['stake'],
+    ],
+    [
+      ['subject', 'claim'],
+      (b: any) => {
+        b.subject.claim.extra = 1;
+      },
+      ['subject', 'claim'],
+    ],
+    [
+      ['context', 0, 'subject'],
+      (b: any) => {
+        b.context = [
+          {
+            subject: { entity_id: 'e1', extra: 1 },
+            provenance_class: 'tenant_supplied',
+            summary: 's',
+            observed_at: '2025-01-01T00:00:00Z',
+            purpose: 'p',
+          },
+        ];
+      },
+      ['context', 0, 'subject'],
+    ],
   ])('refuses an unknown field at %j with unrecognized_keys', (_where, mutate, path) => {
     const body = sampleInquiry();
     mutate(body);
@@ -76,17 +112,72 @@ describe('InquiryRequest', () => {
   });
 
   it.each([
-    ['deadline_ms below 50', (b: any) => { b.stake.deadline_ms = 49; }],
-    ['deadline_ms above 30000', (b: any) => { b.stake.deadline_ms = 30001; }],
-    ['a fractional deadline', (b: any) => { b.stake.deadline_ms = 100.5; }],
-    ['tier_ceiling t3', (b: any) => { b.tier_ceiling = 't3'; }],
-    ['render html', (b: any) => { b.render = 'html'; }],
-    ['render_lang not a language tag', (b: any) => { b.render_lang = 'english please'; }],
-    ['33 presentations', (b: any) => { b.subject.presentations = Array.from({ length: 33 }, (_, i) => ({ type: 'EMAIL', value: `${i}@x.io` })); }],
-    ['a 513-character value', (b: any) => { b.subject.presentations[0].value = 'x'.repeat(513); }],
-    ['21 material ids', (b: any) => { b.material_ids = Array.from({ length: 21 }, (_, i) => `m${i}`); }],
-    ['a lower-case country claim', (b: any) => { b.subject.claim.country = 'pt'; }],
-    ['an unknown stake kind', (b: any) => { b.stake.kind = 'loan'; }],
+    [
+      'deadline_ms below 50',
+      (b: any) => {
+        b.stake.deadline_ms = 49;
+      },
+    ],
+    [
+      'deadline_ms above 30000',
+      (b: any) => {
+        b.stake.deadline_ms = 30001;
+      },
+    ],
+    [
+      'a fractional deadline',
+      (b: any) => {
+        b.stake.deadline_ms = 100.5;
+      },
+    ],
+    [
+      'tier_ceiling t3',
+      (b: any) => {
+        b.tier_ceiling = 't3';
+      },
+    ],
+    [
+      'render html',
+      (b: any) => {
+        b.render = 'html';
+      },
+    ],
+    [
+      'render_lang not a language tag',
+      (b: any) => {
+        b.render_lang = 'english please';
+      },
+    ],
+    [
+      '33 presentations',
+      (b: any) => {
+        b.subject.presentations = Array.from({ length: 33 }, (_, i) => ({ type: 'EMAIL', value: `${i}@x.io` }));
+      },
+    ],
+    [
+      'a 513-character value',
+      (b: any) => {
+        b.subject.presentations[0].value = 'x'.repeat(513);
+      },
+    ],
+    [
+      '21 material ids',
+      (b: any) => {
+        b.material_ids = Array.from({ length: 21 }, (_, i) => `m${i}`);
+      },
+    ],
+    [
+      'a lower-case country claim',
+      (b: any) => {
+        b.subject.claim.country = 'pt';
+      },
+    ],
+    [
+      'an unknown stake kind',
+      (b: any) => {
+        b.stake.kind = 'loan';
+      },
+    ],
   ])('refuses %s', (_name, mutate) => {
     const body = sampleInquiry();
     mutate(body);
@@ -116,7 +207,12 @@ describe('rules the schemas decide', () => {
     const p = { kind: 'presentation', ref: 'r', presentation: { type: 'EMAIL', value: 'a@b.c' } };
     expect(IntakeManifest.safeParse({ items: Array(500).fill(p) }).success).toBe(true);
     expect(IntakeManifest.safeParse({ items: Array(501).fill(p) }).success).toBe(false);
-    expectUnknownKey(IntakeManifest, { items: [{ ...p, presentation: { ...p.presentation, extra: 1 } }] }, ['items', 0, 'presentation'], 'extra');
+    expectUnknownKey(
+      IntakeManifest,
+      { items: [{ ...p, presentation: { ...p.presentation, extra: 1 } }] },
+      ['items', 0, 'presentation'],
+      'extra',
+    );
   });
 
   it('a monitor needs at least one trigger', () => {
@@ -129,8 +225,14 @@ describe('rules the schemas decide', () => {
 describe('other shapes', () => {
   it('PolicyIn: a sample parses; an unknown condition is unrecognized_keys', () => {
     const policy = {
-      allowed_purposes: ['fraud_prevention'], allowed_intents: ['pre_transaction'], render_ceiling: 'template', show_findings: true,
-      rules: [{ label: 'review', when: { width_gte: 40, stake_kinds: ['payment'] } }, { label: 'ok', when: {} }],
+      allowed_purposes: ['fraud_prevention'],
+      allowed_intents: ['pre_transaction'],
+      render_ceiling: 'template',
+      show_findings: true,
+      rules: [
+        { label: 'review', when: { width_gte: 40, stake_kinds: ['payment'] } },
+        { label: 'ok', when: {} },
+      ],
     };
     expect(PolicyIn.safeParse(policy).success).toBe(true);
     policy.rules[1]!.when = { score_gt: 3 } as never;
@@ -139,12 +241,24 @@ describe('other shapes', () => {
 
   it('Assessment: the label may be null but not absent; scores are integers 0..100', () => {
     const a = {
-      assessment_id: '0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192', inquiry_id: '0193a5b0-7c1e-7d2a-9b3c-4d5e6f708193',
-      score: 67, low: 22, high: 98, preliminary: false, as_of: '2025-01-01T00:00:00Z', methodology_version: 'trust-method/1',
-      label: null, entity_id: null,
+      assessment_id: '0193a5b0-7c1e-7d2a-9b3c-4d5e6f708192',
+      inquiry_id: '0193a5b0-7c1e-7d2a-9b3c-4d5e6f708193',
+      score: 67,
+      low: 22,
+      high: 98,
+      preliminary: false,
+      as_of: '2025-01-01T00:00:00Z',
+      methodology_version: 'trust-method/1',
+      label: null,
+      entity_id: null,
       evidence: {
-        signals: 1, failed_signals: 0, contradictions: 0, by_provenance_class: { third_party: 1 }, by_trust_band: { high: 1, medium: 0, low: 0 },
-        oldest_observed_at: '2025-01-01T00:00:00Z', newest_observed_at: '2025-01-01T00:00:00Z',
+        signals: 1,
+        failed_signals: 0,
+        contradictions: 0,
+        by_provenance_class: { third_party: 1 },
+        by_trust_band: { high: 1, medium: 0, low: 0 },
+        oldest_observed_at: '2025-01-01T00:00:00Z',
+        newest_observed_at: '2025-01-01T00:00:00Z',
       },
     };
     expect(Assessment.safeParse(a).success).toBe(true);

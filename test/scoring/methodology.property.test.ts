@@ -38,15 +38,13 @@ function evidenceArb(asOfMs: number, maxLength: number): fc.Arbitrary<EvidenceIt
   return fc.array(itemArb, { maxLength });
 }
 
-const inputArb: fc.Arbitrary<ScoreInput> = fc
-  .integer({ min: MIN_AS_OF, max: MAX_AS_OF })
-  .chain((asOfMs) =>
-    fc.record({
-      as_of: fc.constant(new Date(asOfMs).toISOString()),
-      evidence: fc.oneof(evidenceArb(asOfMs, 12), evidenceArb(asOfMs, 120)),
-      absences: fc.integer({ min: 0, max: 12 }),
-    }),
-  );
+const inputArb: fc.Arbitrary<ScoreInput> = fc.integer({ min: MIN_AS_OF, max: MAX_AS_OF }).chain((asOfMs) =>
+  fc.record({
+    as_of: fc.constant(new Date(asOfMs).toISOString()),
+    evidence: fc.oneof(evidenceArb(asOfMs, 12), evidenceArb(asOfMs, 120)),
+    absences: fc.integer({ min: 0, max: 12 }),
+  }),
+);
 
 const fresh = (input: ScoreInput, disposition: EvidenceItem['disposition'], extra: Omit<EvidenceItem, 'observed_at' | 'disposition'>) => ({
   ...input,
@@ -115,11 +113,17 @@ describe('score: properties on random inputs', () => {
 
   it('given a future-dated item, then it scores as if observed at as_of', () => {
     fc.assert(
-      fc.property(inputArb, extraItemArb, fc.integer({ min: 1, max: 3650 * DAY_MS }), fc.constantFrom('supports', 'weakens'), (input, extra, aheadMs, disposition) => {
-        const ahead = new Date(Date.parse(input.as_of) + aheadMs).toISOString();
-        const future = { ...input, evidence: [...input.evidence, { ...extra, observed_at: ahead, disposition }] };
-        expect(score(future)).toEqual(score(fresh(input, disposition, extra)));
-      }),
+      fc.property(
+        inputArb,
+        extraItemArb,
+        fc.integer({ min: 1, max: 3650 * DAY_MS }),
+        fc.constantFrom('supports', 'weakens'),
+        (input, extra, aheadMs, disposition) => {
+          const ahead = new Date(Date.parse(input.as_of) + aheadMs).toISOString();
+          const future = { ...input, evidence: [...input.evidence, { ...extra, observed_at: ahead, disposition }] };
+          expect(score(future)).toEqual(score(fresh(input, disposition, extra)));
+        },
+      ),
       RUNS,
     );
   });

@@ -107,8 +107,15 @@ describe('score: rounding and clamps', () => {
 
   it('uses the section 2 parameters', () => {
     expect(PARAMETERS).toMatchObject({
-      priorWeight: 2, baseRate: 0.5, halfLifeDays: 180, conflict: 1, absence: 0.25,
-      lowerQuantile: 0.05, upperQuantile: 0.95, epsilon: 1e-9, otherProvenanceWeight: 0.25,
+      priorWeight: 2,
+      baseRate: 0.5,
+      halfLifeDays: 180,
+      conflict: 1,
+      absence: 0.25,
+      lowerQuantile: 0.05,
+      upperQuantile: 0.95,
+      epsilon: 1e-9,
+      otherProvenanceWeight: 0.25,
     });
     expect(PARAMETERS.trustBandWeight).toEqual({ high: 1.0, medium: 0.6, low: 0.3 });
   });

@@ -72,7 +72,7 @@ function unroundedWidth(input: ScoreInput, version: MethodologyVersion): number 
   const u = mu / (1 + mu);
   const qLo = betaQuantile(PARAMETERS.lowerQuantile, P * nu, (1 - P) * nu);
   const qHi = betaQuantile(PARAMETERS.upperQuantile, P * nu, (1 - P) * nu);
-  return (1 - (1 - u) * (1 - qHi)) - (1 - u) * qLo;
+  return 1 - (1 - u) * (1 - qHi) - (1 - u) * qLo;
 }
 
 describe.each<MethodologyVersion>([TRUST_METHOD_2, TRUST_METHOD_3])('%s: properties on random inputs', (version) => {
@@ -123,13 +123,20 @@ describe.each<MethodologyVersion>([TRUST_METHOD_2, TRUST_METHOD_3])('%s: propert
 
   it('given an extra fresh supporting item, then the score never goes down (a weakening one never raises it)', () => {
     fc.assert(
-      fc.property(inputArb, provenanceArb, bandArb, strengthArb, dispositionArb, (input, provenance_class, trust_band, strength, disposition) => {
-        const before = score(input).score;
-        const extra: EvidenceItem = { provenance_class, trust_band, strength, disposition, observed_at: input.as_of };
-        const after = score({ ...input, evidence: [...input.evidence, extra] }).score;
-        if (disposition === 'supports') expect(after).toBeGreaterThanOrEqual(before);
-        else expect(after).toBeLessThanOrEqual(before);
-      }),
+      fc.property(
+        inputArb,
+        provenanceArb,
+        bandArb,
+        strengthArb,
+        dispositionArb,
+        (input, provenance_class, trust_band, strength, disposition) => {
+          const before = score(input).score;
+          const extra: EvidenceItem = { provenance_class, trust_band, strength, disposition, observed_at: input.as_of };
+          const after = score({ ...input, evidence: [...input.evidence, extra] }).score;
+          if (disposition === 'supports') expect(after).toBeGreaterThanOrEqual(before);
+          else expect(after).toBeLessThanOrEqual(before);
+        },
+      ),
       RUNS,
     );
   });

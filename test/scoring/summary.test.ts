@@ -98,13 +98,23 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
     const candidates = [
       signal({ kind: 'domain_lookalike', about: 'jane@paypa1.example', fact: 'host:paypa1.example', disposition: 'weakens' }),
       signal({ kind: 'domain_lookalike', about: 'https://paypa1.example/', fact: 'host:paypa1.example', disposition: 'weakens' }),
-      signal({ kind: 'domain_lookalike', about: 'https://login.paypa1.example/', fact: 'host:login.paypa1.example', disposition: 'weakens' }), // another host
+      signal({
+        kind: 'domain_lookalike',
+        about: 'https://login.paypa1.example/',
+        fact: 'host:login.paypa1.example',
+        disposition: 'weakens',
+      }), // another host
       signal({ kind: 'email_syntax', about: 'jane@paypa1.example' }), // a fact about the value itself
       signal({ kind: 'email_syntax', about: 'joe@paypa1.example' }),
     ];
     const admission = admitEvidence(candidates);
     expect(admission.duplicates).toBe(1);
-    expect(admission.signals.map((s) => s.about)).toEqual(['jane@paypa1.example', 'https://login.paypa1.example/', 'jane@paypa1.example', 'joe@paypa1.example']);
+    expect(admission.signals.map((s) => s.about)).toEqual([
+      'jane@paypa1.example',
+      'https://login.paypa1.example/',
+      'jane@paypa1.example',
+      'joe@paypa1.example',
+    ]);
   });
 
   it('given one host looked up for two presentations a moment apart, then it is one fact; a value observed twice is not', () => {
@@ -118,7 +128,9 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
     const admission = admitEvidence(candidates);
     expect(admission.duplicates).toBe(1);
     expect(admission.signals.map((s) => [s.kind, s.about])).toEqual([
-      ['domain_delegation', 'jane@example.org'], ['email_syntax', 'jane@example.org'], ['email_syntax', 'jane@example.org'],
+      ['domain_delegation', 'jane@example.org'],
+      ['email_syntax', 'jane@example.org'],
+      ['email_syntax', 'jane@example.org'],
     ]);
   });
 
@@ -134,6 +146,9 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
       { provenance_class: 'third_party', trust_band: 'high', observed_at: AS_OF, disposition: 'weakens' },
       { provenance_class: 'third_party', trust_band: 'medium', observed_at: AS_OF, disposition: 'supports' },
     ]);
-    expect(score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: admission.evidence, absences: 0 })).toMatchObject({ R: 0.6, S: 1 });
+    expect(score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: admission.evidence, absences: 0 })).toMatchObject({
+      R: 0.6,
+      S: 1,
+    });
   });
 });

@@ -43,7 +43,6 @@ describe('trust-method/2: section 7 worked examples', () => {
     expect([result.score, result.low, result.high]).toEqual(expected);
     expect(result.methodology_version).toBe('trust-method/2');
   });
-
 });
 
 describe('trust-method/2: cases worked from the definition', () => {
@@ -75,7 +74,11 @@ describe('trust-method/2: cases worked from the definition', () => {
   });
 
   it('given perfect conflict of strong items, then the interval is the vacuous one', () => {
-    const result = score({ as_of: AS_OF, evidence: [...many(3, v2('supports', 'strong')), ...many(3, v2('weakens', 'strong'))], absences: 0 });
+    const result = score({
+      as_of: AS_OF,
+      evidence: [...many(3, v2('supports', 'strong')), ...many(3, v2('weakens', 'strong'))],
+      absences: 0,
+    });
     expect([result.score, result.low, result.high]).toEqual([50, 5, 95]);
   });
 });
@@ -84,12 +87,15 @@ describe('trust-method/2: strength is required, and v1 refuses it', () => {
   it('given a v2 item without strength, then ScoringInputError names evidence[i].strength', () => {
     const item = { provenance_class: 'computed', trust_band: 'high', observed_at: AS_OF, disposition: 'supports' } as const;
     expect(() => score({ as_of: AS_OF, evidence: [v2('supports', 'weak'), item], absences: 0 })).toThrow(ScoringInputError);
-    expect(() => score({ as_of: AS_OF, evidence: [v2('supports', 'weak'), item], absences: 0 })).toThrow(/evidence\[1\]\.strength.*required by trust-method\/2/);
+    expect(() => score({ as_of: AS_OF, evidence: [v2('supports', 'weak'), item], absences: 0 })).toThrow(
+      /evidence\[1\]\.strength.*required by trust-method\/2/,
+    );
   });
 
   it('given a v1 item with a strength, then ScoringInputError says v1 has none', () => {
-    expect(() => score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: [v2('supports', 'weak')], absences: 0 }))
-      .toThrow(/evidence\[0\]\.strength.*not part of trust-method\/1/);
+    expect(() => score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: [v2('supports', 'weak')], absences: 0 })).toThrow(
+      /evidence\[0\]\.strength.*not part of trust-method\/1/,
+    );
   });
 
   it('given an unknown strength, then it is refused with the three allowed values', () => {
@@ -98,6 +104,8 @@ describe('trust-method/2: strength is required, and v1 refuses it', () => {
   });
 
   it('given an unknown methodology version, then it is refused naming the field', () => {
-    expect(() => score({ methodology_version: 'trust-method/9' as never, as_of: AS_OF, evidence: [], absences: 0 })).toThrow(/methodology_version/);
+    expect(() => score({ methodology_version: 'trust-method/9' as never, as_of: AS_OF, evidence: [], absences: 0 })).toThrow(
+      /methodology_version/,
+    );
   });
 });

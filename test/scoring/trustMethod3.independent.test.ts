@@ -19,7 +19,13 @@ import { SECTION_8_EXAMPLES } from './trustMethod3Examples.js';
  */
 
 const BAND: Record<string, number> = { high: 1.0, medium: 0.6, low: 0.3 };
-const PROVENANCE: Record<string, number> = { third_party: 1.0, computed: 0.8, tenant_supplied: 0.5, analyst_asserted: 0.5, self_attested: 0.25 };
+const PROVENANCE: Record<string, number> = {
+  third_party: 1.0,
+  computed: 0.8,
+  tenant_supplied: 0.5,
+  analyst_asserted: 0.5,
+  self_attested: 0.25,
+};
 const SIGMA_V3: Record<Strength, number> = { weak: 1, moderate: 3, strong: 8 };
 const HALF_LIFE_DAYS = 180;
 const MU = 1 / 20;
@@ -58,7 +64,17 @@ function integrate(f: (x: number) => number, a: number, b: number, tolerance: nu
   return total;
 }
 
-function refine(f: (x: number) => number, a: number, b: number, fa: number, fm: number, fb: number, whole: number, tol: number, depth: number): number {
+function refine(
+  f: (x: number) => number,
+  a: number,
+  b: number,
+  fa: number,
+  fm: number,
+  fb: number,
+  whole: number,
+  tol: number,
+  depth: number,
+): number {
   const m = (a + b) / 2;
   const lm = (a + m) / 2;
   const rm = (m + b) / 2;
@@ -142,7 +158,10 @@ function independentScore(input: ScoreInput): [number, number, number] | undefin
   const P = (R + 1) / (R + S + 2);
   const nu = Math.abs(R - S) + 2;
   const u = (MU * input.absences) / (1 + MU * input.absences);
-  const [lower, upper] = betaQuantiles([0.05, 0.95], P * nu, (1 - P) * nu) as [{ q: number; exact: boolean }, { q: number; exact: boolean }];
+  const [lower, upper] = betaQuantiles([0.05, 0.95], P * nu, (1 - P) * nu) as [
+    { q: number; exact: boolean },
+    { q: number; exact: boolean },
+  ];
   const point = decide(100 * P + 0.5, false, Math.floor);
   const low = decide(100 * (1 - u) * lower.q, lower.exact, Math.floor);
   const high = decide(100 * (1 - (1 - u) * (1 - upper.q)), upper.exact, Math.ceil);

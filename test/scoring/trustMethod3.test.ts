@@ -1,5 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { METHODOLOGY_VERSION, ScoringInputError, TRUST_METHOD_3, score, type EvidenceItem, type Strength } from '../../src/scoring/index.js';
+import {
+  METHODOLOGY_VERSION,
+  ScoringInputError,
+  TRUST_METHOD_3,
+  score,
+  type EvidenceItem,
+  type Strength,
+} from '../../src/scoring/index.js';
 import { AS_OF, daysBefore } from './fixtures.js';
 import { SECTION_8_EXAMPLES } from './trustMethod3Examples.js';
 
@@ -62,7 +69,11 @@ describe('trust-method/3: cases worked from the definition', () => {
   });
 
   it('given perfect conflict of strong items, then the interval is the vacuous one', () => {
-    const result = score({ as_of: AS_OF, evidence: [...many(3, v3('supports', 'strong')), ...many(3, v3('weakens', 'strong'))], absences: 0 });
+    const result = score({
+      as_of: AS_OF,
+      evidence: [...many(3, v3('supports', 'strong')), ...many(3, v3('weakens', 'strong'))],
+      absences: 0,
+    });
     expect([result.score, result.low, result.high]).toEqual([50, 5, 95]);
   });
 });
@@ -76,12 +87,14 @@ describe('trust-method/3: strength is required, and v1 refuses it', () => {
   });
 
   it('given a v1 item with a strength, then v1 refuses it and points to the current version', () => {
-    expect(() => score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: [v3('supports', 'weak')], absences: 0 }))
-      .toThrow(/evidence\[0\]\.strength.*not part of trust-method\/1.*trust-method\/3/);
+    expect(() => score({ methodology_version: 'trust-method/1', as_of: AS_OF, evidence: [v3('supports', 'weak')], absences: 0 })).toThrow(
+      /evidence\[0\]\.strength.*not part of trust-method\/1.*trust-method\/3/,
+    );
   });
 
   it('given an unknown version, then the refusal lists the three known ones', () => {
-    expect(() => score({ methodology_version: 'trust-method/4' as never, as_of: AS_OF, evidence: [], absences: 0 }))
-      .toThrow(/methodology_version.*trust-method\/1, trust-method\/2, trust-method\/3/);
+    expect(() => score({ methodology_version: 'trust-method/4' as never, as_of: AS_OF, evidence: [], absences: 0 })).toThrow(
+      /methodology_version.*trust-method\/1, trust-method\/2, trust-method\/3/,
+    );
   });
 });

@@ -18,7 +18,8 @@ beforeAll(async () => {
   ts = await startTestService({ TAS_SESSIONS_PER_KEY: '2', TAS_SESSIONS_PER_TENANT: '3', TAS_SESSION_TENANT_FRAMES_PER_SEC: '5' });
   other = await ts.provision('other');
   const minted = await fetch(`${ts.base}/v1/admin/keys`, {
-    method: 'POST', headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'second', scopes: ['sessions'], mode: 'test' }),
   });
   expect(minted.status).toBe(201);
@@ -65,7 +66,7 @@ describe('caps on open sessions', () => {
 });
 
 describe('the tenant frame budget', () => {
-  it('refuses `tenant_rate_limited` past the budget of all its sessions together; another tenant\'s frames go on', async () => {
+  it("refuses `tenant_rate_limited` past the budget of all its sessions together; another tenant's frames go on", async () => {
     const busy = await ts.provision('busy');
     const [a, b, control] = [await connected(busy.keys.test), await connected(busy.keys.test), await connected(other.keys.test)];
     // 16 frames at once from two sessions, each well inside its own burst (40): the tenant's burst is 10.

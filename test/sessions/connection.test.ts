@@ -12,12 +12,23 @@ import { CLOSE_CODES, FLOOD_REFUSALS_TO_CLOSE, FRAME_BURST, MAX_BUFFERED_BYTES }
  * real client cannot easily provoke (a client that stops reading).
  */
 const binding: SessionBinding = {
-  sessionId: '00000000-0000-4000-8000-0000000000c1', inquiryId: '00000000-0000-4000-8000-0000000000c2',
-  tenantId: '00000000-0000-4000-8000-0000000000c3', mode: 'test', keyId: 'k', principal: 'key:k', purpose: 'fraud_prevention', retention: 'standard',
+  sessionId: '00000000-0000-4000-8000-0000000000c1',
+  inquiryId: '00000000-0000-4000-8000-0000000000c2',
+  tenantId: '00000000-0000-4000-8000-0000000000c3',
+  mode: 'test',
+  keyId: 'k',
+  principal: 'key:k',
+  purpose: 'fraud_prevention',
+  retention: 'standard',
 };
 
-const event = (seq: number, type: string, payload: Record<string, unknown> = {}): StreamEvent =>
-  ({ stream_id: binding.sessionId, seq, type, payload, occurred_at: '2025-01-01T00:00:00.000Z' });
+const event = (seq: number, type: string, payload: Record<string, unknown> = {}): StreamEvent => ({
+  stream_id: binding.sessionId,
+  seq,
+  type,
+  payload,
+  occurred_at: '2025-01-01T00:00:00.000Z',
+});
 
 function harness(over: Partial<ConnectionDeps['commands']> = {}, now = () => 0) {
   let listener: HubListener | null = null;
@@ -63,7 +74,7 @@ function harness(over: Partial<ConnectionDeps['commands']> = {}, now = () => 0) 
 }
 
 describe('a session connection', () => {
-  it('writes a frame\'s ack before the events it caused, even when the fan-out delivers them first', async () => {
+  it("writes a frame's ack before the events it caused, even when the fan-out delivers them first", async () => {
     let h: ReturnType<typeof harness>;
     h = harness({
       applyFrame: async (_b, meta) => {
@@ -77,7 +88,9 @@ describe('a session connection', () => {
   });
 
   it('delivers events in sequence, once each, filling a gap from Postgres', async () => {
-    const h = harness({ readEvents: async (_b, after) => [event(1, 'assessment.issued'), event(2, 'assessment.revised')].filter((e) => e.seq > after) });
+    const h = harness({
+      readEvents: async (_b, after) => [event(1, 'assessment.issued'), event(2, 'assessment.revised')].filter((e) => e.seq > after),
+    });
     h.hub(event(3, 'findings.added'));
     h.hub(event(2, 'assessment.revised'));
     await h.settle();

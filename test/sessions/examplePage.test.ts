@@ -19,7 +19,16 @@ beforeAll(async () => {
   ts = await startTestService();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -35,10 +44,14 @@ async function typeLine(page: Page, line: string): Promise<void> {
 
 /** Waits for the page to show an assessment other than `previousId`, and returns its score as displayed. */
 async function nextScore(page: Page, previousId: string): Promise<{ id: string; score: number }> {
-  await page.waitForFunction((prev) => {
-    const id = document.getElementById('score')?.dataset.assessmentId ?? '';
-    return id !== '' && id !== prev;
-  }, previousId, { timeout: 10_000 });
+  await page.waitForFunction(
+    (prev) => {
+      const id = document.getElementById('score')?.dataset.assessmentId ?? '';
+      return id !== '' && id !== prev;
+    },
+    previousId,
+    { timeout: 10_000 },
+  );
   const id = (await page.getAttribute('#score', 'data-assessment-id')) ?? '';
   return { id, score: Number(await page.textContent('#score')) };
 }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLOOD_REFUSALS_TO_CLOSE, FRAME_BURST, HARD_MAX_PAYLOAD_BYTES, MAX_FRAME_BYTES, UWS_MAX_PAYLOAD_BYTES } from '../../src/sessions/limits.js';
+import {
+  FLOOD_REFUSALS_TO_CLOSE,
+  FRAME_BURST,
+  HARD_MAX_PAYLOAD_BYTES,
+  MAX_FRAME_BYTES,
+  UWS_MAX_PAYLOAD_BYTES,
+} from '../../src/sessions/limits.js';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { connect, openSession, type SessionClient } from './support.js';
@@ -55,13 +61,19 @@ describe('a hostile client', () => {
       ['{"type":"text","line":"x","extra":1}', false, { rule: 'extra_forbidden', field: '(unknown)' }],
       [JSON.stringify({ type: 'text', line: 'x'.repeat(4001) }), false, { rule: 'too_big', field: 'line' }],
       [JSON.stringify({ type: 'presentation', presentation: { type: 'EMAIL' } }), false, { rule: 'missing', field: 'presentation.value' }],
-      [JSON.stringify({ type: 'observation', summary: 's', provenance_class: 'rumour' }), false, { rule: 'invalid_value', field: 'provenance_class' }],
+      [
+        JSON.stringify({ type: 'observation', summary: 's', provenance_class: 'rumour' }),
+        false,
+        { rule: 'invalid_value', field: 'provenance_class' },
+      ],
       [JSON.stringify({ type: 'close', reason: 'Not A Code!' }), false, { rule: 'invalid_format', field: 'reason' }],
       [JSON.stringify({ type: 'text', line: 'y'.repeat(MAX_FRAME_BYTES) }), false, { rule: 'frame_too_large', field: '' }],
     ];
     for (const [data, binary] of junk) client.ws.send(data, { binary });
     const replies = await Promise.all(junk.map((_, i) => client.reply(i + 1)));
-    expect(replies.map((r) => ({ type: r.type, rule: r.rule, field: r.field }))).toEqual(junk.map(([, , want]) => ({ type: 'refused', ...want })));
+    expect(replies.map((r) => ({ type: r.type, rule: r.rule, field: r.field }))).toEqual(
+      junk.map(([, , want]) => ({ type: 'refused', ...want })),
+    );
     for (const r of replies) expect(r.msg).toEqual(expect.any(String));
 
     // Still open, still working.
@@ -82,7 +94,7 @@ describe('a hostile client', () => {
     await stillServing();
   });
 
-  it('a frame beyond uWS\'s own cap is dropped by uWS before any of our code: the connection ends without a close frame (1006)', async () => {
+  it("a frame beyond uWS's own cap is dropped by uWS before any of our code: the connection ends without a close frame (1006)", async () => {
     const client = await connected();
     client.ws.send(JSON.stringify({ type: 'text', line: 'z'.repeat(UWS_MAX_PAYLOAD_BYTES) }));
     expect((await client.closed).code).toBe(1006);
@@ -118,7 +130,7 @@ describe('a hostile client', () => {
     expect((await client.closed).code).toBe(1000);
   });
 
-  it('a NUL or a lone surrogate in a stored field is refused `string_unstorable` with the field\'s path, and the sequence goes on (issue 40)', async () => {
+  it("a NUL or a lone surrogate in a stored field is refused `string_unstorable` with the field's path, and the sequence goes on (issue 40)", async () => {
     const client = await connected();
     client.ws.send('{"type":"presentation","presentation":{"type":"EMAIL","value":"a\\u0000@example.org"}}');
     client.ws.send('{"type":"observation","summary":"paid \\ud800 late","provenance_class":"tenant_supplied"}');

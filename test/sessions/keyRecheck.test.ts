@@ -15,12 +15,12 @@ beforeAll(async () => {
 afterAll(async () => ts?.stop());
 
 describe('a session socket whose key is revoked in the database alone', () => {
-  it('ends with 1008 within the re-check, and another key\'s socket stays open', async () => {
-    const minted = await fetch(`${ts.base}/v1/admin/keys`, {
+  it("ends with 1008 within the re-check, and another key's socket stays open", async () => {
+    const minted = (await fetch(`${ts.base}/v1/admin/keys`, {
       method: 'POST',
       headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'intake page', scopes: ['sessions'], mode: 'test' }),
-    }).then((r) => r.json()) as Message;
+    }).then((r) => r.json())) as Message;
     const opened = await openSession(ts, OPEN_BODY, minted.secret);
     expect(opened.status).toBe(201);
     const client = await connect(opened.body);

@@ -37,14 +37,21 @@ beforeAll(async () => {
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'ledger')`, [tenantId]);
   await owner.query(`INSERT INTO entities (id, tenant_id, mode) VALUES ($1, $2, 'live'), ($3, $2, 'live')`, [entity, tenantId, merged]);
   await owner.query(`UPDATE entities SET merged_into = $1 WHERE id = $2`, [entity, merged]);
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO inquiries (id, tenant_id, mode, status, intent, purpose, request, principal)
     SELECT md5('li' || g)::uuid, $1::uuid, 'live', 'concluded', 'onboarding', 'fraud_prevention', '{}'::jsonb, 'key:ledger' FROM generate_series(1, 80) g
-    UNION ALL SELECT $2::uuid, $1::uuid, 'live', 'reasoning', 'onboarding', 'fraud_prevention', '{}'::jsonb, 'key:ledger'`, [tenantId, session]);
-  const insert = (from: number, to: number, inquiry: string, entityId: string) => owner.query(`
+    UNION ALL SELECT $2::uuid, $1::uuid, 'live', 'reasoning', 'onboarding', 'fraud_prevention', '{}'::jsonb, 'key:ledger'`,
+    [tenantId, session],
+  );
+  const insert = (from: number, to: number, inquiry: string, entityId: string) =>
+    owner.query(
+      `
     INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of, methodology_version, evidence, inputs)
     SELECT gen_random_uuid(), $1, 'live', ${inquiry}, $2, g % 100, 0, 100, false, now(), 'trust-method/2', '{}', '{}'
-    FROM generate_series(${from}, ${to}) g`, [tenantId, entityId]);
+    FROM generate_series(${from}, ${to}) g`,
+      [tenantId, entityId],
+    );
   await insert(1, OTHERS / 2, `md5('li' || (g % 80 + 1))::uuid`, merged);
   await insert(OTHERS / 2 + 1, OTHERS, `md5('li' || (g % 80 + 1))::uuid`, entity);
   await insert(1, OWN, `'${session}'::uuid`, entity);
@@ -59,12 +66,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-
 async function assessmentRowsRead(query: Parameters<Tx['any']>[0]): Promise<number> {
   const rows = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(sql.unsafe`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`));
   const plan = (rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan;
   // Scan nodes of the table (a bitmap heap scan's rows are its index's; counting the heap node is enough).
-  return nodesOf(plan).filter((n) => n['Relation Name'] === 'assessments').reduce((sum, n) => sum + rowsRead(n), 0);
+  return nodesOf(plan)
+    .filter((n) => n['Relation Name'] === 'assessments')
+    .reduce((sum, n) => sum + rowsRead(n), 0);
 }
 
 describe('the earlier-assessments read of a long ledger', () => {
@@ -77,8 +85,11 @@ describe('the earlier-assessments read of a long ledger', () => {
 
   it('still answers the newest 100 of the others, newest first', async () => {
     const prior = await withTenant(db, { tenantId, mode: 'live' }, (tx) => tx.any(priorAssessmentsQuery([entity, merged], session)));
-    const expected = await owner.query(`
-      SELECT score FROM assessments WHERE entity_id IN ($1, $2) AND inquiry_id <> $3 ORDER BY ledger_seq DESC LIMIT 100`, [entity, merged, session]);
+    const expected = await owner.query(
+      `
+      SELECT score FROM assessments WHERE entity_id IN ($1, $2) AND inquiry_id <> $3 ORDER BY ledger_seq DESC LIMIT 100`,
+      [entity, merged, session],
+    );
     expect(prior.map((r) => r.score)).toEqual(expected.rows.map((r) => r.score));
     expect(prior).toHaveLength(100);
   });

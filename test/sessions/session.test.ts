@@ -28,7 +28,8 @@ async function sessionRow(id: string): Promise<Message | undefined> {
   }
 }
 
-const aboutsOf = (messages: Message[]) => messages.filter((m) => m.type === 'findings.added').flatMap((m) => m.findings.map((f: Message) => f.about));
+const aboutsOf = (messages: Message[]) =>
+  messages.filter((m) => m.type === 'findings.added').flatMap((m) => m.findings.map((f: Message) => f.about));
 
 describe('a session', () => {
   it('opens with a ws_url and a one-time token, streams, revises on a contradiction, and closes with the final assessment', async () => {
@@ -55,9 +56,19 @@ describe('a session', () => {
     const issued = await client.assessment(1);
     expect(issued.type).toBe('assessment.issued');
     expect(issued).toMatchObject({ session_id: opened.body.session_id, frame_seq: 1 });
-    expect(Object.keys(issued.assessment).sort()).toEqual(
-      ['as_of', 'assessment_id', 'entity_id', 'evidence', 'high', 'inquiry_id', 'label', 'low', 'methodology_version', 'preliminary', 'score'],
-    );
+    expect(Object.keys(issued.assessment).sort()).toEqual([
+      'as_of',
+      'assessment_id',
+      'entity_id',
+      'evidence',
+      'high',
+      'inquiry_id',
+      'label',
+      'low',
+      'methodology_version',
+      'preliminary',
+      'score',
+    ]);
     await client.waitFor((m) => m.type === 'findings.added');
     expect(aboutsOf(client.messages)).toEqual(expect.arrayContaining(['jane.doe@gmail.com', '+44 20 7946 0958']));
 
@@ -67,20 +78,34 @@ describe('a session', () => {
     const revised = await client.assessment(2);
     expect(revised).toMatchObject({ type: 'assessment.revised', frame_seq: 2, previous_assessment_id: issued.assessment.assessment_id });
     expect(revised.assessment.score).toBeLessThan(issued.assessment.score);
-    const contradiction = await client.waitFor((m) => m.type === 'findings.added' && m.findings.some((f: Message) => f.kind === 'phone_country_consistency'));
-    expect(contradiction.findings.find((f: Message) => f.kind === 'phone_country_consistency')).toMatchObject({ disposition: 'weakens', about: '+44 20 7946 0958' });
+    const contradiction = await client.waitFor(
+      (m) => m.type === 'findings.added' && m.findings.some((f: Message) => f.kind === 'phone_country_consistency'),
+    );
+    expect(contradiction.findings.find((f: Message) => f.kind === 'phone_country_consistency')).toMatchObject({
+      disposition: 'weakens',
+      about: '+44 20 7946 0958',
+    });
 
     client.send({ type: 'close', reason: 'user_left' });
     expect(await client.reply(3)).toMatchObject({ type: 'ack', seq: 3, frame: 'close' });
     const closed = await client.waitFor((m) => m.type === 'session.closed');
-    expect(closed).toMatchObject({ reason: 'user_left', retention_mode: 'standard', frames_accepted: 2, previous_assessment_id: revised.assessment.assessment_id });
+    expect(closed).toMatchObject({
+      reason: 'user_left',
+      retention_mode: 'standard',
+      frames_accepted: 2,
+      previous_assessment_id: revised.assessment.assessment_id,
+    });
     expect(closed.assessment.score).toBe(revised.assessment.score);
     expect(await client.closed).toMatchObject({ code: 1000 });
 
     // The session's inquiry is concluded and its assessments are ledger entries, the final one last.
-    const inquiry = await fetch(`${ts.base}/v1/inquiries/${closed.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) }).then((r) => r.json()) as Message;
+    const inquiry = (await fetch(`${ts.base}/v1/inquiries/${closed.inquiry_id}`, { headers: bearer(ts.tenant.keys.test) }).then((r) =>
+      r.json(),
+    )) as Message;
     expect(inquiry).toMatchObject({ status: 'concluded', assessment: { assessment_id: closed.assessment.assessment_id } });
-    const ledger = await fetch(`${ts.base}/v1/entities/${closed.assessment.entity_id}/ledger`, { headers: bearer(ts.tenant.keys.test) }).then((r) => r.json()) as Message[];
+    const ledger = (await fetch(`${ts.base}/v1/entities/${closed.assessment.entity_id}/ledger`, {
+      headers: bearer(ts.tenant.keys.test),
+    }).then((r) => r.json())) as Message[];
     expect(ledger.map((e) => e.assessment.assessment_id)).toEqual([issued, revised, closed].map((m) => m.assessment.assessment_id));
   });
 
@@ -93,12 +118,26 @@ describe('a session', () => {
     await client.closed;
     const owner = await ownerClient(ts.dbUrl);
     try {
-      const audit = await owner.query(`SELECT status, action, purpose, principal FROM audit_log WHERE target_id = $1 AND action = 'connectSession'`, [opened.body.session_id]);
-      expect(audit.rows).toEqual([{ status: 101, action: 'connectSession', purpose: 'fraud_prevention', principal: expect.stringMatching(/^key:/) }]);
-      const frames = await owner.query(`SELECT seq, type, outcome, content_sha256, derived FROM session_frames WHERE session_id = $1 ORDER BY seq`, [opened.body.session_id]);
+      const audit = await owner.query(
+        `SELECT status, action, purpose, principal FROM audit_log WHERE target_id = $1 AND action = 'connectSession'`,
+        [opened.body.session_id],
+      );
+      expect(audit.rows).toEqual([
+        { status: 101, action: 'connectSession', purpose: 'fraud_prevention', principal: expect.stringMatching(/^key:/) },
+      ]);
+      const frames = await owner.query(
+        `SELECT seq, type, outcome, content_sha256, derived FROM session_frames WHERE session_id = $1 ORDER BY seq`,
+        [opened.body.session_id],
+      );
       expect(frames.rows).toEqual([
         { seq: 1, type: 'text', outcome: 'accepted', content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), derived: { extracted: [] } },
-        { seq: 2, type: 'close', outcome: 'accepted', content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), derived: { reason: 'ended' } },
+        {
+          seq: 2,
+          type: 'close',
+          outcome: 'accepted',
+          content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          derived: { reason: 'ended' },
+        },
       ]);
     } finally {
       await owner.end();
@@ -116,8 +155,14 @@ describe('a session', () => {
     client.ws.close();
     // An inquiry still needs something to ask about (rule I18); a session does not.
     const inquiry = await fetch(`${ts.base}/v1/inquiries`, {
-      method: 'POST', headers: { authorization: `Bearer ${ts.tenant.keys.test}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ subject: { claim: { name: 'Jane Doe' } }, intent: 'onboarding', purpose: 'fraud_prevention', stake: { kind: 'account' } }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${ts.tenant.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        subject: { claim: { name: 'Jane Doe' } },
+        intent: 'onboarding',
+        purpose: 'fraud_prevention',
+        stake: { kind: 'account' },
+      }),
     });
     expect(inquiry.status).toBe(422);
   });
@@ -132,7 +177,10 @@ describe('a session', () => {
     await client.waitFor((m) => m.type === 'session.closing');
     expect(await client.waitFor((m) => m.type === 'session.closed')).toMatchObject({ reason: 'case_closed' });
     expect((await client.closed).code).toBe(1000);
-    expect(await closeOverRest(ts, opened.body.session_id, 'again')).toMatchObject({ status: 202, body: { state: 'closed', reason: 'case_closed' } });
+    expect(await closeOverRest(ts, opened.body.session_id, 'again')).toMatchObject({
+      status: 202,
+      body: { state: 'closed', reason: 'case_closed' },
+    });
   });
 
   it('closes over REST at once when no socket is attached; a closed session refuses its unused token', async () => {
@@ -165,7 +213,9 @@ describe('a session', () => {
       const refusals = await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`);
       expect(await upgradeStatus(late.body.ws_url, ['tas.v1', `tas.token.${late.body.token}`])).toBe(401);
       // Each refused attempt is audited too; the row is group-committed beside the answer, so wait for it, not for time.
-      const count = async () => (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`)).rows[0].n as number;
+      const count = async () =>
+        (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`)).rows[0]
+          .n as number;
       await expect.poll(count, { timeout: 5000, interval: 20 }).toBe(refusals.rows[0].n + 1);
     } finally {
       await owner.end();
@@ -183,7 +233,9 @@ describe('a session', () => {
     expect(intent.status).toBe(422);
     expect((intent.body.detail as Message[])[0]).toMatchObject({ type: 'I14' });
     const header = await fetch(`${ts.base}/v1/sessions`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json', 'x-purpose': 'credit_risk' }, body: JSON.stringify(OPEN_BODY),
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json', 'x-purpose': 'credit_risk' },
+      body: JSON.stringify(OPEN_BODY),
     });
     expect(((await header.json()) as Message).detail).toEqual([{ loc: ['body', 'purpose'], msg: expect.any(String), type: 'I13' }]);
   });
@@ -223,23 +275,30 @@ describe('a session', () => {
     client.send({ type: 'text', line: 'reach me at kofi@example.org' });
     await client.reply(1);
     client.ws.terminate();
-    await expect.poll(() => sessionRow(opened.body.session_id), { timeout: 5000 }).toEqual({ state: 'closed', close_reason: 'disconnected' });
+    await expect
+      .poll(() => sessionRow(opened.body.session_id), { timeout: 5000 })
+      .toEqual({ state: 'closed', close_reason: 'disconnected' });
   });
 
   it('revoking the key that opened it ends the socket with 1008 and closes the session', async () => {
-    const minted = await fetch(`${ts.base}/v1/admin/keys`, {
+    const minted = (await fetch(`${ts.base}/v1/admin/keys`, {
       method: 'POST',
       headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'intake page', scopes: ['sessions'], mode: 'test' }),
-    }).then((r) => r.json()) as Message;
+    }).then((r) => r.json())) as Message;
     const opened = await openSession(ts, OPEN_BODY, minted.secret);
     expect(opened.status).toBe(201);
     const client = await connect(opened.body);
     await client.waitFor((m) => m.type === 'ready');
-    const revoked = await fetch(`${ts.base}/v1/admin/keys/${minted.key_id}`, { method: 'DELETE', headers: bearer(ts.tenant.keys.test_admin) });
+    const revoked = await fetch(`${ts.base}/v1/admin/keys/${minted.key_id}`, {
+      method: 'DELETE',
+      headers: bearer(ts.tenant.keys.test_admin),
+    });
     expect(revoked.status).toBe(204);
     expect(await client.closed).toEqual({ code: 1008, reason: 'key revoked' });
-    await expect.poll(() => sessionRow(opened.body.session_id), { timeout: 5000 }).toEqual({ state: 'closed', close_reason: 'key_revoked' });
+    await expect
+      .poll(() => sessionRow(opened.body.session_id), { timeout: 5000 })
+      .toEqual({ state: 'closed', close_reason: 'key_revoked' });
   });
 
   it('closes after idle_timeout_seconds without frames, through its durable idle check', async () => {

@@ -36,10 +36,18 @@ async function serve(): Promise<string> {
   child = spawn(process.execPath, [TAS, 'serve', '--no-workers'], {
     env: {
       ...process.env,
-      NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1',
-      DATABASE_OWNER_URL: ts.dbUrl, DATABASE_URL: serviceLoginUrl(ts.dbUrl), REDIS_URL: ts.config.REDIS_URL,
-      TAS_REDIS_PREFIX: ts.config.TAS_REDIS_PREFIX, TAS_KEY_PEPPER: ts.config.keyPepper,
-      TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`, TAS_DNS_SERVERS: 'off', TAS_RDAP_BASE_URL: 'off',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_OWNER_URL: ts.dbUrl,
+      DATABASE_URL: serviceLoginUrl(ts.dbUrl),
+      REDIS_URL: ts.config.REDIS_URL,
+      TAS_REDIS_PREFIX: ts.config.TAS_REDIS_PREFIX,
+      TAS_KEY_PEPPER: ts.config.keyPepper,
+      TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
+      TAS_DNS_SERVERS: 'off',
+      TAS_RDAP_BASE_URL: 'off',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,13 +81,16 @@ describe('SIGTERM with a session socket attached', () => {
 
     expect(await client.closed).toEqual({ code: 1001, reason: 'going away' });
     // Every frame sent got its reply before the close; session.closed came last.
-    for (const seq of [1, 2, 3]) expect(client.messages.find((m) => (m.type === 'ack' || m.type === 'refused') && m.seq === seq)).toBeDefined();
+    for (const seq of [1, 2, 3])
+      expect(client.messages.find((m) => (m.type === 'ack' || m.type === 'refused') && m.seq === seq)).toBeDefined();
     expect(client.messages.at(-1)).toMatchObject({ type: 'session.closed', reason: 'server_shutdown' });
     expect(await exited).toBe(0);
 
     const row = await owner.query(`SELECT state, close_reason, closed_at FROM sessions WHERE id = $1`, [opened.body.session_id]);
     expect(row.rows[0]).toMatchObject({ state: 'closed', close_reason: 'server_shutdown', closed_at: expect.any(Date) });
-    const inquiry = await owner.query(`SELECT i.status FROM inquiries i JOIN sessions s ON s.inquiry_id = i.id WHERE s.id = $1`, [opened.body.session_id]);
+    const inquiry = await owner.query(`SELECT i.status FROM inquiries i JOIN sessions s ON s.inquiry_id = i.id WHERE s.id = $1`, [
+      opened.body.session_id,
+    ]);
     expect(inquiry.rows[0].status).toBe('concluded');
   });
 });

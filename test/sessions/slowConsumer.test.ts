@@ -33,7 +33,8 @@ async function connected(): Promise<{ client: SessionClient; sessionId: string }
   return { client, sessionId: opened.body.session_id };
 }
 
-const closeReason = async (id: string) => (await owner.query(`SELECT close_reason FROM sessions WHERE id = $1 AND state = 'closed'`, [id])).rows[0]?.close_reason ?? null;
+const closeReason = async (id: string) =>
+  (await owner.query(`SELECT close_reason FROM sessions WHERE id = $1 AND state = 'closed'`, [id])).rows[0]?.close_reason ?? null;
 
 describe('a client that does not read', () => {
   it('is closed with 4001 once a heartbeat goes unanswered, its session as slow_consumer; a reading client stays', async () => {
@@ -42,7 +43,8 @@ describe('a client that does not read', () => {
     // The `ws` client stops reading its socket: pings and events wait in the kernel, unread.
     const socket = (stalled.client.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     socket.pause();
-    for (let i = 0; i < 5; i += 1) stalled.client.send({ type: 'presentation', presentation: { type: 'EMAIL', value: `user${i}@example.org` } });
+    for (let i = 0; i < 5; i += 1)
+      stalled.client.send({ type: 'presentation', presentation: { type: 'EMAIL', value: `user${i}@example.org` } });
 
     // The reader sees several heartbeats (it answers them by itself) while the stalled one is closed.
     let pings = 0;

@@ -31,7 +31,10 @@ export async function openSession(ts: TestService, body: Record<string, unknown>
 }
 
 export async function closeOverRest(ts: TestService, sessionId: string, reason = 'ended', key = ts.tenant.keys.test) {
-  const res = await fetch(`${ts.base}/v1/sessions/${sessionId}/close?reason=${encodeURIComponent(reason)}`, { method: 'POST', headers: bearer(key) });
+  const res = await fetch(`${ts.base}/v1/sessions/${sessionId}/close?reason=${encodeURIComponent(reason)}`, {
+    method: 'POST',
+    headers: bearer(key),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -60,7 +63,10 @@ export class SessionClient {
     const seen = this.messages.find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.map((m) => m.type))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.map((m) => m.type))}`)),
+        timeoutMs,
+      );
       this.waiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   }
@@ -83,7 +89,9 @@ export function connect(opened: Pick<Opened, 'ws_url' | 'token'>, protocols?: st
   const client = new SessionClient(ws);
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(client));
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })),
+    );
     ws.once('error', reject);
   });
 }

@@ -56,13 +56,20 @@ async function redisContents(): Promise<string> {
 
 async function valueOf(redis: Redis, key: string): Promise<string> {
   switch (await redis.type(key)) {
-    case 'string': return (await redis.get(key)) ?? '';
-    case 'hash': return JSON.stringify(await redis.hgetall(key));
-    case 'list': return JSON.stringify(await redis.lrange(key, 0, -1));
-    case 'set': return JSON.stringify(await redis.smembers(key));
-    case 'zset': return JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'));
-    case 'stream': return JSON.stringify(await redis.xrange(key, '-', '+'));
-    default: return '';
+    case 'string':
+      return (await redis.get(key)) ?? '';
+    case 'hash':
+      return JSON.stringify(await redis.hgetall(key));
+    case 'list':
+      return JSON.stringify(await redis.lrange(key, 0, -1));
+    case 'set':
+      return JSON.stringify(await redis.smembers(key));
+    case 'zset':
+      return JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'));
+    case 'stream':
+      return JSON.stringify(await redis.xrange(key, '-', '+'));
+    default:
+      return '';
   }
 }
 
@@ -91,9 +98,12 @@ async function settledWrites(sessionId: string): Promise<void> {
   const owner = await ownerClient(ts.dbUrl);
   try {
     for (let i = 0; i < 200; i += 1) {
-      const { rows } = await owner.query(`SELECT
+      const { rows } = await owner.query(
+        `SELECT
         (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS pending,
-        (SELECT count(*)::int FROM audit_log WHERE action = 'closeSession' AND target_id = $1) AS closed`, [sessionId]);
+        (SELECT count(*)::int FROM audit_log WHERE action = 'closeSession' AND target_id = $1) AS closed`,
+        [sessionId],
+      );
       if (rows[0].pending === 0 && rows[0].closed > 0) return;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -116,7 +126,9 @@ describe('a transient session (rule D35)', () => {
     // Derived values still flow: normalised identifiers, the assessment, findings about normalised values.
     const last = await client.assessment(5);
     expect(last.assessment.score).toEqual(expect.any(Number));
-    const abouts = client.messages.filter((x) => x.type === 'findings.added').flatMap((x) => x.findings.map((f: Message) => f.about as string));
+    const abouts = client.messages
+      .filter((x) => x.type === 'findings.added')
+      .flatMap((x) => x.findings.map((f: Message) => f.about as string));
     expect(abouts).toEqual(expect.arrayContaining(['jane.doe@example.com', '+442079460958']));
     expect(abouts.every((a) => !a.includes('Jane.Doe@Example.com'))).toBe(true);
 

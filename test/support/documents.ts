@@ -15,13 +15,17 @@ export function pdf(pages: string[], opts: { encrypted?: boolean; claimedPages?:
   const fontRef = 3 + pages.length * 2;
   pages.forEach((text, i) => {
     const content = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, (c) => `\\${c}`)}) Tj ET`;
-    add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + i * 2} 0 R /Resources << /Font << /F1 ${fontRef} 0 R >> >> >>`);
+    add(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + i * 2} 0 R /Resources << /Font << /F1 ${fontRef} 0 R >> >> >>`,
+    );
     add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   });
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const infoRef = opts.author ? add(`<< /Author (${opts.author}) >>`) && objects.length : null;
   // A standard security handler whose check value matches no password: a reader must ask for one.
-  const encryptRef = opts.encrypted ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`) && objects.length : null;
+  const encryptRef = opts.encrypted
+    ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`) && objects.length
+    : null;
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -30,39 +34,56 @@ export function pdf(pages: string[], opts: { encrypted?: boolean; claimedPages?:
   });
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  const extras = [infoRef ? `/Info ${infoRef} 0 R` : '', encryptRef ? `/Encrypt ${encryptRef} 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]` : ''].join(' ');
+  const extras = [
+    infoRef ? `/Info ${infoRef} 0 R` : '',
+    encryptRef ? `/Encrypt ${encryptRef} 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]` : '',
+  ].join(' ');
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${extras} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
 /** A Word document with these paragraphs and, when given, its core and app properties (docProps/). */
-export async function docx(paragraphs: string[], props: { creator?: string; lastModifiedBy?: string; application?: string } = {}): Promise<Buffer> {
+export async function docx(
+  paragraphs: string[],
+  props: { creator?: string; lastModifiedBy?: string; application?: string } = {},
+): Promise<Buffer> {
   const zip = new JSZip();
   const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   if (props.creator !== undefined || props.lastModifiedBy !== undefined) {
-    zip.file('docProps/core.xml',
+    zip.file(
+      'docProps/core.xml',
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ' +
-      'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
-      (props.creator !== undefined ? `<dc:creator>${escape(props.creator)}</dc:creator>` : '') +
-      (props.lastModifiedBy !== undefined ? `<cp:lastModifiedBy>${escape(props.lastModifiedBy)}</cp:lastModifiedBy>` : '') +
-      '<dcterms:created xsi:type="dcterms:W3CDTF">2026-11-20T09:00:00Z</dcterms:created></cp:coreProperties>');
+        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
+        (props.creator !== undefined ? `<dc:creator>${escape(props.creator)}</dc:creator>` : '') +
+        (props.lastModifiedBy !== undefined ? `<cp:lastModifiedBy>${escape(props.lastModifiedBy)}</cp:lastModifiedBy>` : '') +
+        '<dcterms:created xsi:type="dcterms:W3CDTF">2026-11-20T09:00:00Z</dcterms:created></cp:coreProperties>',
+    );
   }
   if (props.application !== undefined) {
-    zip.file('docProps/app.xml',
+    zip.file(
+      'docProps/app.xml',
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">' +
-      `<Application>${escape(props.application)}</Application><Pages>1</Pages></Properties>`);
+        `<Application>${escape(props.application)}</Application><Pages>1</Pages></Properties>`,
+    );
   }
-  zip.file('[Content_Types].xml',
+  zip.file(
+    '[Content_Types].xml',
     '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-    '<Default Extension="xml" ContentType="application/xml"/>' +
-    '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels',
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
     '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  zip.file('word/document.xml',
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
+  zip.file(
+    'word/document.xml',
     '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>' +
-    paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escape(p)}</w:t></w:r></w:p>`).join('') + '</w:body></w:document>');
+      paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escape(p)}</w:t></w:r></w:p>`).join('') +
+      '</w:body></w:document>',
+  );
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
@@ -91,8 +112,13 @@ export function wav(seconds: number, info: { artist?: string; software?: string;
     return Buffer.concat([head, body, body.length % 2 === 1 ? Buffer.alloc(1) : Buffer.alloc(0)]);
   };
   const text = (s: string) => Buffer.from(`${s}\u0000`, 'latin1');
-  const tags = [['IART', info.artist], ['ISFT', info.software], ['ICRD', info.created]].filter((t): t is [string, string] => t[1] !== undefined);
-  const list = tags.length > 0 ? [chunk('LIST', Buffer.concat([Buffer.from('INFO', 'latin1'), ...tags.map(([id, v]) => chunk(id, text(v)))]))] : [];
+  const tags = [
+    ['IART', info.artist],
+    ['ISFT', info.software],
+    ['ICRD', info.created],
+  ].filter((t): t is [string, string] => t[1] !== undefined);
+  const list =
+    tags.length > 0 ? [chunk('LIST', Buffer.concat([Buffer.from('INFO', 'latin1'), ...tags.map(([id, v]) => chunk(id, text(v)))]))] : [];
   const body = Buffer.concat([Buffer.from('WAVE', 'latin1'), chunk('fmt ', fmt), ...list, chunk('data', data)]);
   return Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from(new Uint32Array([body.length]).buffer), body]);
 }
@@ -116,7 +142,14 @@ function isoTrack(id: number, handler: 'vide' | 'soun', sampleEntry: Buffer, sin
   const tkhd = Buffer.concat([u32(3, since1904, since1904, id, 0, ms, 0, 0, 0), Buffer.alloc(4), IDENTITY_MATRIX, u32(0, 0)]);
   const mdhd = Buffer.concat([u32(0, since1904, since1904, 1000, ms), Buffer.from([0x55, 0xc4, 0, 0])]);
   const hdlr = Buffer.concat([u32(0, 0), Buffer.from(handler, 'latin1'), u32(0, 0, 0), Buffer.from('handler\u0000', 'latin1')]);
-  const stbl = isoBox('stbl', isoBox('stsd', u32(0, 1), sampleEntry), isoBox('stts', u32(0, 0)), isoBox('stsc', u32(0, 0)), isoBox('stsz', u32(0, 0, 0)), isoBox('stco', u32(0, 0)));
+  const stbl = isoBox(
+    'stbl',
+    isoBox('stsd', u32(0, 1), sampleEntry),
+    isoBox('stts', u32(0, 0)),
+    isoBox('stsc', u32(0, 0)),
+    isoBox('stsz', u32(0, 0, 0)),
+    isoBox('stco', u32(0, 0)),
+  );
   return isoBox('trak', isoBox('tkhd', tkhd), isoBox('mdia', isoBox('mdhd', mdhd), isoBox('hdlr', hdlr), isoBox('minf', stbl)));
 }
 
@@ -129,10 +162,49 @@ export function mp4(seconds: number, info: { created: string; tool?: string }): 
   const since1904 = Math.floor(Date.parse(info.created) / 1000) + 2_082_844_800;
   const ms = seconds * 1000;
   const ftyp = isoBox('ftyp', Buffer.from('isom', 'latin1'), u32(512), Buffer.from('isomiso2mp41', 'latin1'));
-  const mvhd = Buffer.concat([u32(0, since1904, since1904, 1000, ms, 0x00010000), Buffer.from([1, 0]), Buffer.alloc(10), IDENTITY_MATRIX, Buffer.alloc(24), u32(3)]);
-  const avc1 = isoBox('avc1', Buffer.alloc(6), Buffer.from([0, 1]), Buffer.alloc(16), Buffer.from([1, 64, 0, 240]), u32(0x00480000, 0x00480000, 0), Buffer.from([0, 1]), Buffer.alloc(32), Buffer.from([0, 24, 0xff, 0xff]));
-  const mp4a = isoBox('mp4a', Buffer.alloc(6), Buffer.from([0, 1]), Buffer.alloc(8), Buffer.from([0, 2, 0, 16, 0, 0, 0, 0]), u32(48_000 * 65_536));
-  const tags = info.tool === undefined ? [] : [isoBox('udta', isoBox('meta', u32(0), isoBox('hdlr', u32(0, 0), Buffer.from('mdirappl', 'latin1'), u32(0, 0), Buffer.from([0])),
-    isoBox('ilst', isoBox('\u00a9too', isoBox('data', u32(1, 0), Buffer.from(info.tool, 'utf8'))))))];
-  return Buffer.concat([ftyp, isoBox('moov', isoBox('mvhd', mvhd), isoTrack(1, 'vide', avc1, since1904, ms), isoTrack(2, 'soun', mp4a, since1904, ms), ...tags)]);
+  const mvhd = Buffer.concat([
+    u32(0, since1904, since1904, 1000, ms, 0x00010000),
+    Buffer.from([1, 0]),
+    Buffer.alloc(10),
+    IDENTITY_MATRIX,
+    Buffer.alloc(24),
+    u32(3),
+  ]);
+  const avc1 = isoBox(
+    'avc1',
+    Buffer.alloc(6),
+    Buffer.from([0, 1]),
+    Buffer.alloc(16),
+    Buffer.from([1, 64, 0, 240]),
+    u32(0x00480000, 0x00480000, 0),
+    Buffer.from([0, 1]),
+    Buffer.alloc(32),
+    Buffer.from([0, 24, 0xff, 0xff]),
+  );
+  const mp4a = isoBox(
+    'mp4a',
+    Buffer.alloc(6),
+    Buffer.from([0, 1]),
+    Buffer.alloc(8),
+    Buffer.from([0, 2, 0, 16, 0, 0, 0, 0]),
+    u32(48_000 * 65_536),
+  );
+  const tags =
+    info.tool === undefined
+      ? []
+      : [
+          isoBox(
+            'udta',
+            isoBox(
+              'meta',
+              u32(0),
+              isoBox('hdlr', u32(0, 0), Buffer.from('mdirappl', 'latin1'), u32(0, 0), Buffer.from([0])),
+              isoBox('ilst', isoBox('\u00a9too', isoBox('data', u32(1, 0), Buffer.from(info.tool, 'utf8')))),
+            ),
+          ),
+        ];
+  return Buffer.concat([
+    ftyp,
+    isoBox('moov', isoBox('mvhd', mvhd), isoTrack(1, 'vide', avc1, since1904, ms), isoTrack(2, 'soun', mp4a, since1904, ms), ...tags),
+  ]);
 }

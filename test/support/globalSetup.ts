@@ -24,10 +24,15 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (bouncer) process.env.TAS_TEST_PGBOUNCER_PORT = String(bouncer.port);
   // TAS_TEST_REDIS=cluster | sentinel: every test service talks to a three-master Redis Cluster or a
   // Sentinel-guarded primary started here, instead of the Redis on 6379.
-  const redis = process.env.TAS_TEST_REDIS === 'cluster' ? await startRedisCluster()
-    : process.env.TAS_TEST_REDIS === 'sentinel' ? await startRedisSentinel() : null;
+  const redis =
+    process.env.TAS_TEST_REDIS === 'cluster'
+      ? await startRedisCluster()
+      : process.env.TAS_TEST_REDIS === 'sentinel'
+        ? await startRedisSentinel()
+        : null;
   if (redis && 'nodes' in redis) process.env.TAS_TEST_REDIS_CLUSTER_NODES = redis.nodes;
-  if (redis && 'sentinels' in redis) Object.assign(process.env, { TAS_TEST_REDIS_SENTINELS: redis.sentinels, TAS_TEST_REDIS_SENTINEL_NAME: redis.name });
+  if (redis && 'sentinels' in redis)
+    Object.assign(process.env, { TAS_TEST_REDIS_SENTINELS: redis.sentinels, TAS_TEST_REDIS_SENTINEL_NAME: redis.name });
   return async () => {
     await bouncer?.stop();
     await redis?.stop();

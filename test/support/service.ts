@@ -74,7 +74,13 @@ export async function startTestService(
     provisionTenant(service.db, config.keyPepper, { name, investigative, authorizationRef: investigative ? 'auth-ref' : null });
   const tenant = await provision('acme', true);
   return {
-    base, config, service, tenant, logs, dbUrl: db.url, provision,
+    base,
+    config,
+    service,
+    tenant,
+    logs,
+    dbUrl: db.url,
+    provision,
     async stop() {
       await service.stop();
       await db.drop();
@@ -86,7 +92,8 @@ export async function startTestService(
       if (denied !== undefined) throw new Error(`the service hit a permission it lacks as tas_app: ${denied.slice(0, 400)}`);
       // What was sent must be what is documented: a mismatch anywhere in the file's run fails it.
       const mismatch = logs.filter((line) => line.includes('does not match the document'));
-      if (mismatch.length > 0) throw new Error(`${mismatch.length} answers or events did not match the served document, first: ${mismatch[0]!.slice(0, 600)}`);
+      if (mismatch.length > 0)
+        throw new Error(`${mismatch.length} answers or events did not match the served document, first: ${mismatch[0]!.slice(0, 600)}`);
     },
   };
 }

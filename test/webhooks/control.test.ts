@@ -40,9 +40,17 @@ async function call(method: string, path: string, body?: unknown, key = ts.tenan
 /** One inquiry, whose InquiryConcluded the endpoint is subscribed to; resolves with the delivery it caused. */
 async function concludeOne(value: string) {
   const before = hits.length;
-  const r = await call('POST', '/v1/inquiries', {
-    subject: { presentations: [{ type: 'EMAIL', value }] }, intent: 'counterparty_check', purpose: 'fraud_prevention', stake: { kind: 'account' },
-  }, ts.tenant.keys.test);
+  const r = await call(
+    'POST',
+    '/v1/inquiries',
+    {
+      subject: { presentations: [{ type: 'EMAIL', value }] },
+      intent: 'counterparty_check',
+      purpose: 'fraud_prevention',
+      stake: { kind: 'account' },
+    },
+    ts.tenant.keys.test,
+  );
   expect(r.status).toBe(200);
   await vi.waitFor(() => expect(hits.length).toBeGreaterThan(before), { timeout: 10_000, interval: 50 });
   return hits[hits.length - 1]!;
@@ -51,7 +59,9 @@ async function concludeOne(value: string) {
 const verifies = (secret: string, hit: { headers: IncomingHttpHeaders; body: string }) => {
   try {
     new Webhook(secret).verify(hit.body, {
-      'webhook-id': String(hit.headers['webhook-id']), 'webhook-timestamp': String(hit.headers['webhook-timestamp']), 'webhook-signature': String(hit.headers['webhook-signature']),
+      'webhook-id': String(hit.headers['webhook-id']),
+      'webhook-timestamp': String(hit.headers['webhook-timestamp']),
+      'webhook-signature': String(hit.headers['webhook-signature']),
     });
     return true;
   } catch {
@@ -70,9 +80,17 @@ describe('the webhook control plane', () => {
     webhookId = out.webhook_id;
     firstSecret = out.secret!;
 
-    const changed = await call('PATCH', `/v1/admin/webhooks/${webhookId}`, { event_types: ['InquiryConcluded'], description: 'ops receiver' });
+    const changed = await call('PATCH', `/v1/admin/webhooks/${webhookId}`, {
+      event_types: ['InquiryConcluded'],
+      description: 'ops receiver',
+    });
     expect(changed.status).toBe(200);
-    expect(WebhookSummary.parse(changed.body)).toMatchObject({ url, event_types: ['InquiryConcluded'], description: 'ops receiver', enabled: true });
+    expect(WebhookSummary.parse(changed.body)).toMatchObject({
+      url,
+      event_types: ['InquiryConcluded'],
+      description: 'ops receiver',
+      enabled: true,
+    });
 
     const paused = await call('PATCH', `/v1/admin/webhooks/${webhookId}`, { enabled: false });
     expect(paused.body).toMatchObject({ enabled: false, disabled_reason: 'disabled by the tenant' });
@@ -96,7 +114,9 @@ describe('the webhook control plane', () => {
     expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect([verifies(firstSecret, during), verifies(second, during)]).toEqual([true, true]);
 
-    const third = WebhookOut.parse((await call('POST', `/v1/admin/webhooks/${webhookId}/rotate-secret`, { grace_seconds: 0 })).body).secret!;
+    const third = WebhookOut.parse(
+      (await call('POST', `/v1/admin/webhooks/${webhookId}/rotate-secret`, { grace_seconds: 0 })).body,
+    ).secret!;
     const after = await concludeOne('rotated@example.org');
     expect([verifies(second, after), verifies(third, after), verifies(firstSecret, after)]).toEqual([false, true, false]);
     // The secret is shown in the rotation's answer only.
@@ -110,7 +130,10 @@ describe('the webhook control plane', () => {
     const again = await call('POST', `/v1/admin/webhooks/${webhookId}/deliveries/${last.message_id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body).toMatchObject({ message_id: last.message_id, event_id: last.event_id, event_type: 'InquiryConcluded' });
-    await vi.waitFor(() => expect(hits.filter((h) => h.headers['webhook-id'] === last.message_id).length).toBe(before + 1), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(hits.filter((h) => h.headers['webhook-id'] === last.message_id).length).toBe(before + 1), {
+      timeout: 10_000,
+      interval: 50,
+    });
 
     expect((await call('POST', `/v1/admin/webhooks/${webhookId}/deliveries/msg_unknown/redeliver`)).status).toBe(404);
     await call('PATCH', `/v1/admin/webhooks/${webhookId}`, { enabled: false });

@@ -128,7 +128,15 @@ async function deliveries(endpointId: string) {
        FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id`,
       [endpointId],
     );
-    return r.rows as { attempt: number; status: string; http_status: number | null; error: string | null; webhook_id: string; next_attempt_at: Date | null; created_at: Date }[];
+    return r.rows as {
+      attempt: number;
+      status: string;
+      http_status: number | null;
+      error: string | null;
+      webhook_id: string;
+      next_attempt_at: Date | null;
+      created_at: Date;
+    }[];
   } finally {
     await c.end();
   }
@@ -148,16 +156,26 @@ const gaps = (hits: Hit[]) => hits.slice(1).map((h, i) => h.at - hits[i]!.at);
 
 describe('registering a webhook', () => {
   it('given a test admin key and a loopback receiver, then 201 with the secret once, sealed at rest, audited as a webhook', async () => {
-    const { res, body } = await register(ts.tenant.keys.test_admin, { url: 'http://127.0.0.1:9/hooks', event_types: ['InquiryConcluded', 'MonitorTriggered'], description: 'ops' });
+    const { res, body } = await register(ts.tenant.keys.test_admin, {
+      url: 'http://127.0.0.1:9/hooks',
+      event_types: ['InquiryConcluded', 'MonitorTriggered'],
+      description: 'ops',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(WebhookOut.parse(body)).toMatchObject({ url: 'http://127.0.0.1:9/hooks', event_types: ['InquiryConcluded', 'MonitorTriggered'], description: 'ops' });
+    expect(WebhookOut.parse(body)).toMatchObject({
+      url: 'http://127.0.0.1:9/hooks',
+      event_types: ['InquiryConcluded', 'MonitorTriggered'],
+      description: 'ops',
+    });
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const c = await ownerClient(ts.dbUrl);
     try {
       const row = (await c.query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [body.webhook_id])).rows[0];
       expect(row.secret_sealed.includes(Buffer.from(body.secret))).toBe(false);
-      const audit = (await c.query('SELECT status, target_kind, target_id FROM audit_log WHERE audit_id = $1', [res.headers.get('x-service-audit-id')])).rows[0];
+      const audit = (
+        await c.query('SELECT status, target_kind, target_id FROM audit_log WHERE audit_id = $1', [res.headers.get('x-service-audit-id')])
+      ).rows[0];
       expect(audit).toEqual({ status: 201, target_kind: 'webhook', target_id: body.webhook_id });
     } finally {
       await c.end();
@@ -183,7 +201,9 @@ describe('registering a webhook', () => {
 
 describe('delivering', () => {
   it('given a receiver that fails twice, then it gets the event on the third attempt, signed, with one webhook-id', async () => {
-    const { tenant, receiver, webhook } = await endpointFor((n) => (n === 0 ? { status: 500 } : n === 1 ? { status: 503 } : { status: 204 }));
+    const { tenant, receiver, webhook } = await endpointFor((n) =>
+      n === 0 ? { status: 500 } : n === 1 ? { status: 503 } : { status: 204 },
+    );
     const event = concluded();
     await publish(tenant, event);
     const rows = await eventually(() => deliveries(webhook.webhook_id), settled(3));
@@ -249,10 +269,15 @@ describe('delivering', () => {
   });
 
   it('given Retry-After longer than the step, then the next attempt waits for it', async () => {
-    const { tenant, receiver, webhook } = await endpointFor((n) => (n === 0 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 }));
+    const { tenant, receiver, webhook } = await endpointFor((n) =>
+      n === 0 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 },
+    );
     await publish(tenant, concluded());
     const rows = await eventually(() => deliveries(webhook.webhook_id), settled(2));
-    expect(rows.map((r) => [r.attempt, r.status])).toEqual([[1, 'retrying'], [2, 'succeeded']]);
+    expect(rows.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 'retrying'],
+      [2, 'succeeded'],
+    ]);
     const planned = rows[0]!.next_attempt_at!.getTime() - rows[0]!.created_at.getTime();
     expect(planned).toBeGreaterThanOrEqual(900);
     expect(gaps(receiver.hits)[0]).toBeGreaterThanOrEqual(990);
@@ -273,7 +298,12 @@ describe('delivering', () => {
     const { tenant, receiver, webhook } = await endpointFor(() => ({ status: 500 }));
     await publish(tenant, concluded());
     const rows = await eventually(() => deliveries(webhook.webhook_id), settled(4));
-    expect(rows.map((r) => [r.attempt, r.status])).toEqual([[1, 'retrying'], [2, 'retrying'], [3, 'retrying'], [4, 'gave_up']]);
+    expect(rows.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 'retrying'],
+      [2, 'retrying'],
+      [3, 'retrying'],
+      [4, 'gave_up'],
+    ]);
     expect(rows.at(-1)!.next_attempt_at).toBeNull();
     expect(receiver.hits).toHaveLength(4);
   });
@@ -289,10 +319,17 @@ describe('the webhooks of a tenant, as its admin manages them (issue 18)', () =>
     const { tenant, receiver, webhook } = await endpointFor((n) => (n === 0 ? { status: 503 } : { status: 204 }));
     const listed = await admin(tenant, 'GET', '/v1/admin/webhooks');
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual([{
-      webhook_id: webhook.webhook_id, url: webhook.url, event_types: ['InquiryConcluded'], description: null, created_at: webhook.created_at,
-      enabled: true, disabled_reason: null,
-    }]);
+    expect(listed.body).toEqual([
+      {
+        webhook_id: webhook.webhook_id,
+        url: webhook.url,
+        event_types: ['InquiryConcluded'],
+        description: null,
+        created_at: webhook.created_at,
+        enabled: true,
+        disabled_reason: null,
+      },
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     expect((await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}`)).body.webhook_id).toBe(webhook.webhook_id);
 
@@ -300,7 +337,10 @@ describe('the webhooks of a tenant, as its admin manages them (issue 18)', () =>
     await eventually(() => deliveries(webhook.webhook_id), settled(2));
     const log = await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}/deliveries`);
     expect(log.status).toBe(200);
-    expect(log.body.map((d: any) => [d.attempt, d.status, d.http_status, d.error])).toEqual([[1, 'retrying', 503, 'http 503'], [2, 'succeeded', 204, null]]);
+    expect(log.body.map((d: any) => [d.attempt, d.status, d.http_status, d.error])).toEqual([
+      [1, 'retrying', 503, 'http 503'],
+      [2, 'succeeded', 204, null],
+    ]);
     expect(log.body[0].next_attempt_at).not.toBeNull();
     expect(new Set(log.body.map((d: any) => d.message_id)).size).toBe(1);
     for (const d of log.body) expect(d.latency_ms).toEqual(expect.any(Number));

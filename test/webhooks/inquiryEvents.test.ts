@@ -32,7 +32,8 @@ afterAll(async () => {
 describe('webhooks for inquiry events', () => {
   it('an InquiryConcluded event reaches a subscribed receiver, signed per Standard Webhooks', async () => {
     const reg = await fetch(`${ts.base}/v1/admin/webhooks`, {
-      method: 'POST', headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
       body: JSON.stringify({ url: receiverUrl, event_types: ['InquiryConcluded'], description: 'e2e' }),
     });
     expect(reg.status).toBe(201);

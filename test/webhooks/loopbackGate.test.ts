@@ -73,17 +73,28 @@ describe('a production deployment and a test-mode admin key', () => {
   it('given a loopback endpoint already on record (registered before the setting changed), then the worker refuses to send and the loopback server sees nothing', async () => {
     const scope = { tenantId: ts.tenant.tenant_id, mode: 'test' as const };
     const endpointId = randomUUID();
-    await withTenant(ts.service.db, scope, (tx) => insertEndpoint(tx, scope, {
-      id: endpointId,
-      url: `http://127.0.0.1:${port}/hooks`,
-      eventTypes: ['InquiryConcluded'],
-      description: null,
-      secretSealed: sealSecret(ts.config.keyPepper, generateWebhookSecret(), { tenantId: scope.tenantId, endpointId }),
-    }));
+    await withTenant(ts.service.db, scope, (tx) =>
+      insertEndpoint(tx, scope, {
+        id: endpointId,
+        url: `http://127.0.0.1:${port}/hooks`,
+        eventTypes: ['InquiryConcluded'],
+        description: null,
+        secretSealed: sealSecret(ts.config.keyPepper, generateWebhookSecret(), { tenantId: scope.tenantId, endpointId }),
+      }),
+    );
     const inquiryId = randomUUID();
     await ts.service.core.redeliverWebhook({
-      ...scope, endpointId, messageId: `msg_${randomUUID().replaceAll('-', '')}`, stream: 'inquiry',
-      event: { stream_id: inquiryId, seq: 1, type: 'InquiryConcluded', payload: { inquiry_id: inquiryId }, occurred_at: new Date().toISOString() },
+      ...scope,
+      endpointId,
+      messageId: `msg_${randomUUID().replaceAll('-', '')}`,
+      stream: 'inquiry',
+      event: {
+        stream_id: inquiryId,
+        seq: 1,
+        type: 'InquiryConcluded',
+        payload: { inquiry_id: inquiryId },
+        occurred_at: new Date().toISOString(),
+      },
     });
     const c = await ownerClient(ts.dbUrl);
     try {

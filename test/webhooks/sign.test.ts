@@ -28,7 +28,10 @@ describe('signatureHeaders', () => {
   it.each([
     ['a tampered body', (h: Record<string, string>) => ({ body: body.replace('"n":1', '"n":2'), headers: h })],
     ['a different webhook-id', (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-id': 'msg_other' } })],
-    ['a shifted timestamp', (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) } })],
+    [
+      'a shifted timestamp',
+      (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) } }),
+    ],
   ])('given %s, when verified, then it is refused', (_name, tamper) => {
     const secret = generateWebhookSecret();
     const { body: sent, headers } = tamper({ ...signatureHeaders(secret, 'msg_abc', now(), body) });

@@ -51,9 +51,12 @@ async function newTenant(): Promise<{ tenantId: string; mode: 'live' }> {
 }
 
 async function registerEndpoint(scope: { tenantId: string }, eventType: string): Promise<void> {
-  await owner.query(`
+  await owner.query(
+    `
     INSERT INTO webhook_endpoints (id, tenant_id, mode, url, event_types, secret_sealed)
-    VALUES ($1, $2, 'live', 'https://hooks.example.org/in', ARRAY[$3], '\\x00')`, [randomUUID(), scope.tenantId, eventType]);
+    VALUES ($1, $2, 'live', 'https://hooks.example.org/in', ARRAY[$3], '\\x00')`,
+    [randomUUID(), scope.tenantId, eventType],
+  );
 }
 
 describe('webhook subscriptions', () => {

@@ -1,6 +1,6 @@
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
-const HEADER = '// Generated from the service\'s OpenAPI document by clients/typescript/scripts/generate.ts; do not edit.\n';
+const HEADER = "// Generated from the service's OpenAPI document by clients/typescript/scripts/generate.ts; do not edit.\n";
 
 /**
  * The TypeScript types of a document (openapi-typescript). Fields with a

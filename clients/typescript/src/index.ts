@@ -172,7 +172,9 @@ export function sessionProtocols(session: Pick<SessionOut, 'token'>): string[] {
  */
 export function openSessionSocket<T extends { send(data: string): void }>(
   session: Pick<SessionOut, 'ws_url' | 'token'>,
-  WebSocketImpl: new (url: string, protocols: string[]) => T = (globalThis as unknown as { WebSocket: new (url: string, protocols: string[]) => T }).WebSocket,
+  WebSocketImpl: new (url: string, protocols: string[]) => T = (
+    globalThis as unknown as { WebSocket: new (url: string, protocols: string[]) => T }
+  ).WebSocket,
 ): T {
   if (!WebSocketImpl) throw new Error('no WebSocket implementation: pass one (for example the ws package) on Node 20');
   return new WebSocketImpl(session.ws_url, sessionProtocols(session));
@@ -187,7 +189,7 @@ export function openSessionSocket<T extends { send(data: string): void }>(
 export function verifyWebhook(secret: string, body: string, headers: Record<string, string | string[] | undefined>): EventEnvelope {
   const one = (name: string) => {
     const value = headers[name] ?? headers[name.toLowerCase()];
-    return Array.isArray(value) ? value[0] ?? '' : value ?? '';
+    return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
   };
   return new Webhook(secret).verify(body, {
     'webhook-id': one('webhook-id'),

@@ -15,11 +15,30 @@ export const SIGNATURE = 'manifest.sig';
 // A bundle is one case; anything larger than this is not a bundle we wrote.
 const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 
-export interface BundleFile { name: string; bytes: Buffer }
-export interface ManifestEntry { name: string; sha256: string; size: number }
-export interface Manifest { format: string; kid: string; case_id: string; export_id: string; created_at: string; files: ManifestEntry[] }
+export interface BundleFile {
+  name: string;
+  bytes: Buffer;
+}
+export interface ManifestEntry {
+  name: string;
+  sha256: string;
+  size: number;
+}
+export interface Manifest {
+  format: string;
+  kid: string;
+  case_id: string;
+  export_id: string;
+  created_at: string;
+  files: ManifestEntry[];
+}
 export interface Jwk {
-  kty: string; crv?: string; x?: string; kid?: string; use?: string; alg?: string;
+  kty: string;
+  crv?: string;
+  x?: string;
+  kid?: string;
+  use?: string;
+  alg?: string;
   /** Signs from this moment (seconds since the epoch), its creation. */
   nbf?: number;
   /** Signs until this moment, its retirement; absent while it is the active key. */
@@ -27,13 +46,19 @@ export interface Jwk {
   /** Revoked: it verifies nothing (issue 40). */
   revoked_at?: string;
 }
-export interface Jwks { keys: Jwk[] }
+export interface Jwks {
+  keys: Jwk[];
+}
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The manifest of the files, as bytes: what is signed, exactly as stored. */
 export function manifestBytes(files: readonly BundleFile[], head: Omit<Manifest, 'format' | 'files'>): Buffer {
-  const manifest: Manifest = { format: BUNDLE_FORMAT, ...head, files: files.map((f) => ({ name: f.name, sha256: sha256(f.bytes), size: f.bytes.length })) };
+  const manifest: Manifest = {
+    format: BUNDLE_FORMAT,
+    ...head,
+    files: files.map((f) => ({ name: f.name, sha256: sha256(f.bytes), size: f.bytes.length })),
+  };
   return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
 }
 
@@ -42,10 +67,14 @@ export async function packBundle(files: readonly BundleFile[], manifest: Buffer,
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => { pack.on('end', resolve); pack.on('error', reject); });
+  const ended = new Promise<void>((resolve, reject) => {
+    pack.on('end', resolve);
+    pack.on('error', reject);
+  });
   // A fixed mtime: the same case exported twice differs only in the manifest's created_at and signature.
   const mtime = new Date(0);
-  for (const f of [...files, { name: MANIFEST, bytes: manifest }, { name: SIGNATURE, bytes: signature }]) pack.entry({ name: f.name, mtime, mode: 0o644 }, f.bytes);
+  for (const f of [...files, { name: MANIFEST, bytes: manifest }, { name: SIGNATURE, bytes: signature }])
+    pack.entry({ name: f.name, mtime, mode: 0o644 }, f.bytes);
   pack.finalize();
   await ended;
   return gzipSync(Buffer.concat(chunks));
@@ -62,7 +91,10 @@ export async function unpackBundle(tarGz: Buffer): Promise<{ files: Map<string, 
     return { files, problems: ['the bundle is not a readable gzip file'] };
   }
   const extract = tar.extract();
-  const done = new Promise<void>((resolve, reject) => { extract.on('finish', resolve); extract.on('error', reject); });
+  const done = new Promise<void>((resolve, reject) => {
+    extract.on('finish', resolve);
+    extract.on('error', reject);
+  });
   extract.on('entry', (header, stream, next) => {
     const parts: Buffer[] = [];
     stream.on('data', (c: Buffer) => parts.push(c));
@@ -109,7 +141,11 @@ function validityProblems(keys: Jwks, manifest: Manifest): string[] {
   return [];
 }
 
-export interface Verification { ok: boolean; problems: string[]; manifest: Manifest | null }
+export interface Verification {
+  ok: boolean;
+  problems: string[];
+  manifest: Manifest | null;
+}
 
 /**
  * Checks a bundle offline: the signature over the manifest's exact bytes with
@@ -135,7 +171,8 @@ export async function verifyBundle(tarGz: Buffer, keys: Jwks): Promise<Verificat
   }
   const key = publicKeyOf(keys, manifest.kid);
   if (!key) problems.push(`${SIGNATURE}: no published Ed25519 key has the id ${manifest.kid}`);
-  else if (signature.length !== 64 || !verify(null, manifestRaw, key, signature)) problems.push(`${SIGNATURE}: the signature does not match ${MANIFEST} under key ${manifest.kid}`);
+  else if (signature.length !== 64 || !verify(null, manifestRaw, key, signature))
+    problems.push(`${SIGNATURE}: the signature does not match ${MANIFEST} under key ${manifest.kid}`);
   else problems.push(...validityProblems(keys, manifest));
   const listed = new Set<string>();
   for (const entry of manifest.files) {
@@ -145,6 +182,7 @@ export async function verifyBundle(tarGz: Buffer, keys: Jwks): Promise<Verificat
     else if (bytes.length !== entry.size) problems.push(`${entry.name}: ${bytes.length} bytes, the manifest says ${entry.size}`);
     else if (sha256(bytes) !== entry.sha256) problems.push(`${entry.name}: its sha256 differs from the manifest's`);
   }
-  for (const name of files.keys()) if (name !== MANIFEST && name !== SIGNATURE && !listed.has(name)) problems.push(`${name}: not listed in the manifest`);
+  for (const name of files.keys())
+    if (name !== MANIFEST && name !== SIGNATURE && !listed.has(name)) problems.push(`${name}: not listed in the manifest`);
   return { ok: problems.length === 0, problems, manifest };
 }

@@ -6,8 +6,18 @@ import { withTenant, type Db, type Mode, type Tx } from '../../platform/db/pool.
 import { BytesOverLimit, keptMaterialHashes, readInlineContent } from '../../material/index.js';
 import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from '../../material/index.js';
 import {
-  assessmentsOfEntities, auditRowsOfCase, claimExport, exportBundleHead, exportBundleSlice, failExport, findExport, finishExport, materialOfCase,
-  observationsOfEntities, recordExport, type ExportRow,
+  assessmentsOfEntities,
+  auditRowsOfCase,
+  claimExport,
+  exportBundleHead,
+  exportBundleSlice,
+  failExport,
+  findExport,
+  finishExport,
+  materialOfCase,
+  observationsOfEntities,
+  recordExport,
+  type ExportRow,
 } from './store.js';
 import { ServiceProblem } from '../../platform/problems.js';
 import type { CaseExportOut } from '../schemas.js';
@@ -24,7 +34,12 @@ import { VERIFYING_README } from './readme.js';
  * gathers the case's files, signs the manifest with the service's active key
  * and keeps the bundle with the export row, where any edge can serve it.
  */
-export interface ExportJob { exportId: string; attempt: number; tenantId: string; mode: Mode }
+export interface ExportJob {
+  exportId: string;
+  attempt: number;
+  tenantId: string;
+  mode: Mode;
+}
 
 export interface CaseExportDeps {
   db: Db;
@@ -55,7 +70,11 @@ export function createCaseExports(deps: CaseExportDeps) {
 
   function exportOut(row: ExportRow): CaseExportOut {
     return {
-      export_id: row.id, case_id: row.case_id, format: row.format, status: row.status, manifest_sha256: row.manifest_sha256,
+      export_id: row.id,
+      case_id: row.case_id,
+      format: row.format,
+      status: row.status,
+      manifest_sha256: row.manifest_sha256,
       download_url: row.status === 'ready' ? `${deps.publicUrl()}/v1/cases/${row.case_id}/exports/${row.id}/bundle` : null,
       // The download needs the tenant's key, so the address itself does not expire.
       expires_at: null,
@@ -88,20 +107,33 @@ export function createCaseExports(deps: CaseExportDeps) {
     ctx.audit.purpose = current.purpose;
     if (!(await exportable(principal, caseId, current.state))) {
       ctx.audit.rule = 'C02';
-      throw new ServiceProblem('conflict', 'Only a signed-off case can be exported: a reviewer signs it off first (POST /v1/cases/{case_id}/review).', {
-        rule: 'C02', case_state: current.state, legal_hold: current.legal_hold,
-      });
+      throw new ServiceProblem(
+        'conflict',
+        'Only a signed-off case can be exported: a reviewer signs it off first (POST /v1/cases/{case_id}/review).',
+        {
+          rule: 'C02',
+          case_state: current.state,
+          legal_hold: current.legal_hold,
+        },
+      );
     }
     const row = await withTenant(deps.db, principal, async (tx) => {
       const recorded = await recordExport(tx, {
-        id: randomUUID(), tenantId: principal.tenantId, mode: principal.mode, caseId, sequence: current.sequence, format, requestedBy: principal.label,
+        id: randomUUID(),
+        tenantId: principal.tenantId,
+        mode: principal.mode,
+        caseId,
+        sequence: current.sequence,
+        format,
+        requestedBy: principal.label,
       });
       await ctx.auditInTx(tx, 202);
       return recorded;
     });
     // Enqueued after commit, the job id being the export's id and attempt: asking again re-enqueues an export a lost job left
     // queued (BullMQ keeps one job per id), and a failed export comes back queued as its next attempt.
-    if (row.status === 'queued' || row.status === 'building') await deps.enqueue({ exportId: row.id, attempt: row.attempt, tenantId: principal.tenantId, mode: principal.mode });
+    if (row.status === 'queued' || row.status === 'building')
+      await deps.enqueue({ exportId: row.id, attempt: row.attempt, tenantId: principal.tenantId, mode: principal.mode });
     return exportOut(row);
   }
 
@@ -118,9 +150,13 @@ export function createCaseExports(deps: CaseExportDeps) {
    * holds the bundle whole.
    */
   async function download(principal: Principal, caseId: string, exportId: string): Promise<ExportDownload> {
-    const found = await withTenant(deps.db, principal, async (tx) => ({ row: await findExport(tx, caseId, exportId), head: await exportBundleHead(tx, caseId, exportId) }));
+    const found = await withTenant(deps.db, principal, async (tx) => ({
+      row: await findExport(tx, caseId, exportId),
+      head: await exportBundleHead(tx, caseId, exportId),
+    }));
     if (!found.row) throw new ServiceProblem('not-found', 'No such export of this case.');
-    if (!found.head) throw new ServiceProblem('conflict', `The export is ${found.row.status}, not ready.`, { export_status: found.row.status });
+    if (!found.head)
+      throw new ServiceProblem('conflict', `The export is ${found.row.status}, not ready.`, { export_status: found.row.status });
     return {
       size: found.head.size,
       sha256: found.head.sha256,
@@ -136,7 +172,12 @@ export function createCaseExports(deps: CaseExportDeps) {
     try {
       const files = await gatherFiles(scope, claimed);
       const key = await activeKey(deps.db, deps.pepper);
-      const manifest = manifestBytes(files, { kid: key.kid, case_id: claimed.case_id, export_id: claimed.id, created_at: now().toISOString() });
+      const manifest = manifestBytes(files, {
+        kid: key.kid,
+        case_id: claimed.case_id,
+        export_id: claimed.id,
+        created_at: now().toISOString(),
+      });
       const bundle = await packBundle(files, manifest, signManifest(key, manifest));
       const manifestSha256 = createHash('sha256').update(manifest).digest('hex');
       // Hashed here, in the worker, once: the edge serves it as the ETag and never hashes the bundle.
@@ -151,11 +192,19 @@ export function createCaseExports(deps: CaseExportDeps) {
 
   /** The queue gave up on an export's build after its last attempt. */
   async function giveUp(job: ExportJob): Promise<void> {
-    await withTenant(deps.db, { tenantId: job.tenantId, mode: job.mode }, (tx) => failExport(tx, job.exportId, 'The bundle could not be built; asking for the export again retries it.'));
+    await withTenant(deps.db, { tenantId: job.tenantId, mode: job.mode }, (tx) =>
+      failExport(tx, job.exportId, 'The bundle could not be built; asking for the export again retries it.'),
+    );
   }
 
   async function gatherFiles(scope: { tenantId: string; mode: Mode }, row: ExportRow): Promise<BundleFile[]> {
-    const reader: Principal = { tenantId: scope.tenantId, mode: scope.mode, keyId: row.id, scopes: new Set(['cases']), label: `export:${row.id}` };
+    const reader: Principal = {
+      tenantId: scope.tenantId,
+      mode: scope.mode,
+      keyId: row.id,
+      scopes: new Set(['cases']),
+      label: `export:${row.id}`,
+    };
     const current = await deps.cases.view(reader, row.case_id);
     if (current.sequence !== row.case_sequence || !(await exportable(reader, row.case_id, current.state))) {
       throw new ExportRefused('The case changed after the export was asked; ask again once it is signed off.');
@@ -176,7 +225,9 @@ export function createCaseExports(deps: CaseExportDeps) {
       { name: 'observations.json', bytes: json(rows.observations) },
       { name: 'material.json', bytes: json(rows.material) },
       { name: 'audit.json', bytes: json(rows.audit) },
-      ...(row.format === WITH_BYTES ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, (deps.openBytes ?? postgresByteStore)(tx, scope), row.case_id)) : []),
+      ...(row.format === WITH_BYTES
+        ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, (deps.openBytes ?? postgresByteStore)(tx, scope), row.case_id))
+        : []),
     ];
   }
 
@@ -197,7 +248,8 @@ export const MAX_EXPORTED_BYTES = 256 * 1024 * 1024;
 async function materialBytesFiles(tx: Tx, store: MaterialByteStore, caseId: string): Promise<BundleFile[]> {
   const files: BundleFile[] = [];
   let total = 0;
-  const tooLarge = () => new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
+  const tooLarge = () =>
+    new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
   for (const sha256 of await keptMaterialHashes(tx, caseId)) {
     const uploaded = await store.read(sha256, MAX_EXPORTED_BYTES - total).catch((error: unknown) => {
       throw error instanceof BytesOverLimit ? tooLarge() : error;

@@ -1,5 +1,22 @@
-import { createCipheriv, createDecipheriv, createHash, createPrivateKey, generateKeyPairSync, hkdfSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { activeSigningKey, insertSigningKey, publishedSigningKeys, retireActiveSigningKey, revokeSigningKey, type PublishedKeyRow } from './store.js';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
+import {
+  activeSigningKey,
+  insertSigningKey,
+  publishedSigningKeys,
+  retireActiveSigningKey,
+  revokeSigningKey,
+  type PublishedKeyRow,
+} from './store.js';
 import { withSystem, type Db } from '../../platform/db/pool.js';
 import type { Jwks } from './bundle.js';
 import { PEPPER_ID_BYTES, pepperIdBytes, pepperWithId, peppersOf, purposeKey, ringOf, type Keyring } from '../../auth/index.js';
@@ -70,21 +87,35 @@ function openWith(key: Buffer, kid: string, body: Buffer): Buffer {
   return Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
 }
 
-export interface SigningKey { kid: string; privateKey: KeyObject }
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+}
 
 function newKey(pepper: string | Keyring) {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const jwk = publicKey.export({ format: 'jwk' });
   // The kid is derived from the public key, so it names the key wherever the JWKS is copied.
-  const kid = `ek_${createHash('sha256').update(jwk.x ?? '').digest('base64url').slice(0, 22)}`;
+  const kid = `ek_${createHash('sha256')
+    .update(jwk.x ?? '')
+    .digest('base64url')
+    .slice(0, 22)}`;
   const der = privateKey.export({ format: 'der', type: 'pkcs8' });
-  return { kid, privateKey, row: { kid, publicJwk: { ...jwk, kid, use: 'sig', alg: 'EdDSA' }, privateSealed: sealSigningKey(pepper, kid, der) } };
+  return {
+    kid,
+    privateKey,
+    row: { kid, publicJwk: { ...jwk, kid, use: 'sig', alg: 'EdDSA' }, privateSealed: sealSigningKey(pepper, kid, der) },
+  };
 }
 
 /** The active signing key, made on first use. Two processes racing both try; the unique index keeps one and the loser reads it. */
 export async function activeKey(db: Db, pepper: string | Keyring): Promise<SigningKey> {
   const existing = await withSystem(db, (tx) => activeSigningKey(tx));
-  if (existing) return { kid: existing.kid, privateKey: createPrivateKey({ key: unsealSigningKey(pepper, existing.kid, existing.private_sealed), format: 'der', type: 'pkcs8' }) };
+  if (existing)
+    return {
+      kid: existing.kid,
+      privateKey: createPrivateKey({ key: unsealSigningKey(pepper, existing.kid, existing.private_sealed), format: 'der', type: 'pkcs8' }),
+    };
   const made = newKey(pepper);
   try {
     await withSystem(db, (tx) => insertSigningKey(tx, made.row));

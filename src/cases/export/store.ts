@@ -22,7 +22,12 @@ export async function retireActiveSigningKey(tx: Tx): Promise<void> {
 
 /** Every key ever used, newest first: retired keys stay published so old bundles verify. */
 const PublicJwk = z.object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string(), use: z.string(), alg: z.string() });
-const PublishedKeyRow = z.object({ public_jwk: PublicJwk, created_at: z.string(), retired_at: z.string().nullable(), revoked_at: z.string().nullable() });
+const PublishedKeyRow = z.object({
+  public_jwk: PublicJwk,
+  created_at: z.string(),
+  retired_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
 export type PublishedKeyRow = z.infer<typeof PublishedKeyRow>;
 
 export async function publishedSigningKeys(tx: Tx): Promise<readonly PublishedKeyRow[]> {
@@ -60,7 +65,10 @@ const EXPORT_COLUMNS = sql.fragment`id, case_id, case_sequence, format, status, 
  * anything changes gives one export. A failed one is queued again, as its
  * next attempt.
  */
-export async function recordExport(tx: Tx, e: { id: string; tenantId: string; mode: string; caseId: string; sequence: number; format: string; requestedBy: string }): Promise<ExportRow> {
+export async function recordExport(
+  tx: Tx,
+  e: { id: string; tenantId: string; mode: string; caseId: string; sequence: number; format: string; requestedBy: string },
+): Promise<ExportRow> {
   await tx.query(sql.unsafe`
     INSERT INTO case_exports (id, tenant_id, mode, case_id, case_sequence, format, status, requested_by)
     VALUES (${e.id}, ${e.tenantId}, ${e.mode}, ${e.caseId}, ${e.sequence}, ${e.format}, 'queued', ${e.requestedBy})
@@ -96,7 +104,11 @@ export async function claimExport(tx: Tx, exportId: string): Promise<ExportRow |
     RETURNING ${EXPORT_COLUMNS}`);
 }
 
-export async function finishExport(tx: Tx, exportId: string, done: { bundle: Buffer; bundleSha256: string; manifestSha256: string; kid: string }): Promise<void> {
+export async function finishExport(
+  tx: Tx,
+  exportId: string,
+  done: { bundle: Buffer; bundleSha256: string; manifestSha256: string; kid: string },
+): Promise<void> {
   await tx.query(sql.unsafe`
     UPDATE case_exports SET status = 'ready', bundle = ${sql.binary(done.bundle)}, size = ${done.bundle.length}, bundle_sha256 = ${done.bundleSha256},
       manifest_sha256 = ${done.manifestSha256}, kid = ${done.kid}, finished_at = now()
@@ -104,7 +116,9 @@ export async function finishExport(tx: Tx, exportId: string, done: { bundle: Buf
 }
 
 export async function failExport(tx: Tx, exportId: string, reason: string): Promise<void> {
-  await tx.query(sql.unsafe`UPDATE case_exports SET status = 'failed', failure = ${reason}, finished_at = now() WHERE id = ${exportId} AND status <> 'ready'`);
+  await tx.query(
+    sql.unsafe`UPDATE case_exports SET status = 'failed', failure = ${reason}, finished_at = now() WHERE id = ${exportId} AND status <> 'ready'`,
+  );
 }
 
 /** What a bundle holds beyond what the case service already reads: the ledger, testimony, material and audit rows. */

@@ -26,7 +26,11 @@ const ASSETS: Readonly<Record<string, () => string>> = {
   'cytoscape.min.js': () => require.resolve('cytoscape/dist/cytoscape.min.js'),
 };
 
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
 
 /**
  * No inline script or style, nothing from another origin, no framing, no
@@ -34,8 +38,9 @@ const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', cs
  * connections are to this API.
  */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
-    + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
@@ -54,7 +59,12 @@ async function load(path: string): Promise<Buffer> {
 }
 
 export function createConsolePageHandler(): Handler {
-  return async () => ({ status: 200, raw: await load(`${CONSOLE_DIR}index.html`), contentType: TYPES.html!, headers: { ...CONSOLE_HEADERS } });
+  return async () => ({
+    status: 200,
+    raw: await load(`${CONSOLE_DIR}index.html`),
+    contentType: TYPES.html!,
+    headers: { ...CONSOLE_HEADERS },
+  });
 }
 
 export function createConsoleAssetHandler(): Handler {
@@ -63,15 +73,29 @@ export function createConsoleAssetHandler(): Handler {
     const resolve = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!resolve) throw new ServiceProblem('not-found', 'No such asset.');
     const ext = name.split('.').pop() ?? '';
-    return { status: 200, raw: await load(resolve()), contentType: TYPES[ext] ?? 'application/octet-stream', headers: { ...CONSOLE_HEADERS } };
+    return {
+      status: 200,
+      raw: await load(resolve()),
+      contentType: TYPES[ext] ?? 'application/octet-stream',
+      headers: { ...CONSOLE_HEADERS },
+    };
   };
 }
 
 const consoleOp = (operationId: string, path: string, summary: string, params?: OperationSpec['params']): OperationSpec => ({
-  operationId, method: 'get', path, tag: 'meta', summary, auth: 'open', ...(params ? { params } : {}),
-  success: { status: 200, description: summary }, validation: false,
+  operationId,
+  method: 'get',
+  path,
+  tag: 'meta',
+  summary,
+  auth: 'open',
+  ...(params ? { params } : {}),
+  success: { status: 200, description: summary },
+  validation: false,
 });
 
 // Served and audited like every call, but outside the contract (not in the OpenAPI document).
 export const CONSOLE_PAGE_OP = consoleOp('getConsole', '/console', "The investigator's console");
-export const CONSOLE_ASSET_OP = consoleOp('getConsoleAsset', '/console/assets/{name}', "Static file of the investigator's console", { name: 'string' });
+export const CONSOLE_ASSET_OP = consoleOp('getConsoleAsset', '/console/assets/{name}', "Static file of the investigator's console", {
+  name: 'string',
+});

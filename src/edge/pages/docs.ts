@@ -28,6 +28,11 @@ export function createDocsAssetHandler(): Handler {
       assetCache.set(path, data);
     }
     const ext = name.split('.').pop() ?? '';
-    return { status: 200, raw: data, contentType: ASSET_TYPES[ext] ?? 'application/octet-stream', headers: { 'Cache-Control': 'public, max-age=86400' } };
+    return {
+      status: 200,
+      raw: data,
+      contentType: ASSET_TYPES[ext] ?? 'application/octet-stream',
+      headers: { 'Cache-Control': 'public, max-age=86400' },
+    };
   };
 }

@@ -53,7 +53,9 @@ ${items}
 }
 
 // A shield, drawn as a path: the service's only image.
-const FAVICON = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M8 1 2 3v5c0 3.5 2.6 6.2 6 7 3.4-.8 6-3.5 6-7V3z" fill="#1f5fa8"/></svg>');
+const FAVICON = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M8 1 2 3v5c0 3.5 2.6 6.2 6 7 3.4-.8 6-3.5 6-7V3z" fill="#1f5fa8"/></svg>',
+);
 
 function wantsJson(accept: string | undefined): boolean {
   if (!accept) return false;
@@ -71,11 +73,21 @@ function landingHandler(publicUrl: () => string): Handler {
 }
 
 const faviconHandler: Handler = async () => ({
-  status: 200, raw: FAVICON, contentType: 'image/svg+xml', headers: { 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' },
+  status: 200,
+  raw: FAVICON,
+  contentType: 'image/svg+xml',
+  headers: { 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' },
 });
 
 const pageOp = (operationId: string, path: string, summary: string): OperationSpec => ({
-  operationId, method: 'get', path, tag: 'meta', summary, auth: 'open', success: { status: 200, description: summary }, validation: false,
+  operationId,
+  method: 'get',
+  path,
+  tag: 'meta',
+  summary,
+  auth: 'open',
+  success: { status: 200, description: summary },
+  validation: false,
 });
 
 export function landingRoutes(publicUrl: () => string): [string, BoundRoute][] {

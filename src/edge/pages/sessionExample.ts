@@ -16,19 +16,46 @@ const PAGE = readFileSync(new URL('./example/session.html', import.meta.url));
 const SCRIPT = readFileSync(new URL('./example/session.js', import.meta.url));
 
 // Only this origin's scripts, and sockets back to where the page came from.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'";
 
 function staticOp(operationId: string, path: string, summary: string): OperationSpec {
-  return { operationId, method: 'get', path, tag: 'meta', summary, auth: 'open', success: { status: 200, description: summary }, validation: false };
+  return {
+    operationId,
+    method: 'get',
+    path,
+    tag: 'meta',
+    summary,
+    auth: 'open',
+    success: { status: 200, description: summary },
+    validation: false,
+  };
 }
 
 function serve(body: Buffer, contentType: string): Handler {
-  return async () => ({ status: 200, raw: body, contentType, headers: { 'Cache-Control': 'no-cache', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' } });
+  return async () => ({
+    status: 200,
+    raw: body,
+    contentType,
+    headers: { 'Cache-Control': 'no-cache', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' },
+  });
 }
 
 export function exampleRoutes(): [string, BoundRoute][] {
   return [
-    ['/examples/session', { op: staticOp('getSessionExample', '/examples/session', 'Live session example page'), handler: serve(PAGE, 'text/html; charset=utf-8') }],
-    ['/examples/session.js', { op: staticOp('getSessionExampleScript', '/examples/session.js', 'Script of the live session example page'), handler: serve(SCRIPT, 'application/javascript; charset=utf-8') }],
+    [
+      '/examples/session',
+      {
+        op: staticOp('getSessionExample', '/examples/session', 'Live session example page'),
+        handler: serve(PAGE, 'text/html; charset=utf-8'),
+      },
+    ],
+    [
+      '/examples/session.js',
+      {
+        op: staticOp('getSessionExampleScript', '/examples/session.js', 'Script of the live session example page'),
+        handler: serve(SCRIPT, 'application/javascript; charset=utf-8'),
+      },
+    ],
   ];
 }

@@ -40,16 +40,14 @@ function metadataClaims(bytes: Buffer, entries: ZipEntry[]): ExtractedThing[] {
   const partText = (name: string) => {
     if (!parts.has(name)) {
       const entry = entries.find((e) => e.name === name);
-      parts.set(name, entry ? readZipEntry(bytes, entry, MAX_PROPERTIES_BYTES)?.toString('utf8') ?? null : null);
+      parts.set(name, entry ? (readZipEntry(bytes, entry, MAX_PROPERTIES_BYTES)?.toString('utf8') ?? null) : null);
     }
     return parts.get(name) ?? null;
   };
-  return PROPERTIES
-    .map(([part, element, type]) => {
-      const xml = partText(part);
-      return xml === null ? null : claimOf(type, elementText(xml, element), element);
-    })
-    .filter((c): c is ExtractedThing => c !== null);
+  return PROPERTIES.map(([part, element, type]) => {
+    const xml = partText(part);
+    return xml === null ? null : claimOf(type, elementText(xml, element), element);
+  }).filter((c): c is ExtractedThing => c !== null);
 }
 
 /**

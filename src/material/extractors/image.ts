@@ -28,7 +28,14 @@ export async function extractImage(bytes: Buffer, family: Family, opts: ExtractO
   return [...found, ...claims];
 }
 
-interface OcrLine { text: string; x: number; y: number; w: number; h: number; confidence: number }
+interface OcrLine {
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  confidence: number;
+}
 
 /** Runs tesseract with TSV output and joins its words into lines with their bounding boxes. */
 async function ocrLines(bytes: Buffer): Promise<OcrLine[]> {
@@ -50,14 +57,22 @@ async function ocrLines(bytes: Buffer): Promise<OcrLine[]> {
     lines.set(key, line);
   }
   return [...lines.values()].map((l) => ({
-    text: l.words.join(' '), x: l.x0, y: l.y0, w: l.x1 - l.x0, h: l.y1 - l.y0,
+    text: l.words.join(' '),
+    x: l.x0,
+    y: l.y0,
+    w: l.x1 - l.x0,
+    h: l.y1 - l.y0,
     confidence: l.conf.reduce((a, b) => a + b, 0) / l.conf.length,
   }));
 }
 
 function runTesseract(bytes: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', ['stdin', 'stdout', '-l', 'eng', 'tsv'], { stdio: ['pipe', 'pipe', 'ignore'], timeout: OCR_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    const child = spawn('tesseract', ['stdin', 'stdout', '-l', 'eng', 'tsv'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      timeout: OCR_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+    });
     const out: Buffer[] = [];
     let size = 0;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -79,13 +94,15 @@ function runTesseract(bytes: Buffer): Promise<string> {
 
 async function exifClaims(bytes: Buffer): Promise<ExtractedThing[]> {
   const tags = (await exifr.parse(bytes, { gps: true, tiff: true, exif: true, xmp: false, icc: false, iptc: false }).catch(() => null)) as
-    | Record<string, unknown>
-    | null
-    | undefined;
+    Record<string, unknown> | null | undefined;
   if (!tags) return [];
   const device = [tags.Make, tags.Model].filter((v) => typeof v === 'string' && v.trim() !== '').join(' ');
-  const created = tags.DateTimeOriginal instanceof Date && !Number.isNaN(tags.DateTimeOriginal.getTime()) ? tags.DateTimeOriginal.toISOString() : null;
-  const gps = typeof tags.latitude === 'number' && typeof tags.longitude === 'number' ? `${tags.latitude.toFixed(6)},${tags.longitude.toFixed(6)}` : null;
+  const created =
+    tags.DateTimeOriginal instanceof Date && !Number.isNaN(tags.DateTimeOriginal.getTime()) ? tags.DateTimeOriginal.toISOString() : null;
+  const gps =
+    typeof tags.latitude === 'number' && typeof tags.longitude === 'number'
+      ? `${tags.latitude.toFixed(6)},${tags.longitude.toFixed(6)}`
+      : null;
   return [
     claimOf('capture_device', device, 'Make Model'),
     claimOf('capture_time', created, 'DateTimeOriginal'),

@@ -17,8 +17,12 @@ export async function extractMedia(bytes: Buffer, mediaType: string): Promise<Ex
   } catch {
     throw new ExtractionFailure('corrupt');
   }
-  const durationMs = meta.format.duration === undefined || !Number.isFinite(meta.format.duration) ? null : Math.round(meta.format.duration * 1000);
-  const created = meta.format.creationTime instanceof Date && !Number.isNaN(meta.format.creationTime.getTime()) ? meta.format.creationTime.toISOString() : meta.common.date ?? null;
+  const durationMs =
+    meta.format.duration === undefined || !Number.isFinite(meta.format.duration) ? null : Math.round(meta.format.duration * 1000);
+  const created =
+    meta.format.creationTime instanceof Date && !Number.isNaN(meta.format.creationTime.getTime())
+      ? meta.format.creationTime.toISOString()
+      : (meta.common.date ?? null);
   return [
     claimOf('media_duration_ms', durationMs, 'duration'),
     claimOf('capture_time', created, 'creation time'),

@@ -90,9 +90,7 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query(file.sql);
-    await client.query('INSERT INTO schema_migrations (id, name, checksum) VALUES ($1, $2, $3)', [
-      file.id, file.name, file.checksum,
-    ]);
+    await client.query('INSERT INTO schema_migrations (id, name, checksum) VALUES ($1, $2, $3)', [file.id, file.name, file.checksum]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

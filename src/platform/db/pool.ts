@@ -80,7 +80,7 @@ export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db>
     connectionTimeout: opts.connectionTimeout ?? 2000,
     connectionRetryLimit: 1,
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
-    statementTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : opts.statementTimeout ?? 10_000,
+    statementTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : (opts.statementTimeout ?? 10_000),
     idleInTransactionSessionTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : 10_000,
     // Slonik runs DISCARD ALL on every release by default: a round trip per checkout. Every
     // setting we make is transaction-local (set_config(..., true)), so there is nothing to discard.

@@ -35,13 +35,17 @@ export function bullConnections(target: RedisTarget, prefix: string, waitReplica
   const replicas = waitReplicas ?? (t.kind === 'sentinel' ? 1 : 0);
   // WAIT counts the writes of one connection to one node; on a cluster the client would send it to
   // any node, so a count there would prove nothing. Refused rather than trusted.
-  if (t.kind === 'cluster' && replicas > 0) throw new Error('TAS_REDIS_WAIT_REPLICAS is not supported on a Redis Cluster; leave it unset or 0');
+  if (t.kind === 'cluster' && replicas > 0)
+    throw new Error('TAS_REDIS_WAIT_REPLICAS is not supported on a Redis Cluster; leave it unset or 0');
   if (t.kind === 'cluster') {
     const producer = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true, enableOfflineQueue: false });
     const worker = openRedis(t, { maxRetriesPerRequest: null, lazyConnect: true });
     for (const c of [producer, worker]) c.on('error', () => undefined);
     return {
-      producer, worker, prefix: bullPrefix(t, prefix), replicas,
+      producer,
+      worker,
+      prefix: bullPrefix(t, prefix),
+      replicas,
       async close() {
         await Promise.all([quit(producer), quit(worker)]);
       },
@@ -105,7 +109,9 @@ export async function awaitReplicas(queue: Queue, replicas: number, timeoutMs: n
   const client = (await queue.client) as unknown as RedisClient;
   const acknowledged = await client.wait(replicas, timeoutMs);
   if (acknowledged < replicas) {
-    throw new Error(`a job on ${queue.name} reached ${acknowledged} of ${replicas} Redis replicas within ${timeoutMs} ms; kept for a retry`);
+    throw new Error(
+      `a job on ${queue.name} reached ${acknowledged} of ${replicas} Redis replicas within ${timeoutMs} ms; kept for a retry`,
+    );
   }
 }
 

@@ -26,8 +26,8 @@ export function createRedis(url: string, opts?: CreateRedisOptions): Redis;
 export function createRedis(target: RedisTarget, opts?: CreateRedisOptions): RedisClient;
 export function createRedis(target: RedisTarget, opts: CreateRedisOptions = {}): RedisClient {
   const client = opts.forBullmq
-    // BullMQ's blocking commands need these two settings (see its docs on connections).
-    ? openRedis(target, { maxRetriesPerRequest: null, enableReadyCheck: false, lazyConnect: true })
+    ? // BullMQ's blocking commands need these two settings (see its docs on connections).
+      openRedis(target, { maxRetriesPerRequest: null, enableReadyCheck: false, lazyConnect: true })
     : openRedis(target, FAIL_FAST);
   // Connection errors surface where it matters (a failed command, /healthz); ioredis would
   // otherwise print every reconnect attempt as an unhandled error event.

@@ -13,10 +13,7 @@ export function prefixOwnerKey(prefix: string): string {
   return `${prefix}:owner`;
 }
 
-export type PrefixBinding =
-  | { kind: 'bound'; owner: string }
-  | { kind: 'ours'; owner: string }
-  | { kind: 'other'; owner: string };
+export type PrefixBinding = { kind: 'bound'; owner: string } | { kind: 'ours'; owner: string } | { kind: 'other'; owner: string };
 
 /** Binds the prefix to `identity` unless a database holds it already, and says which. */
 export async function bindPrefix(redis: RedisClient, prefix: string, identity: string): Promise<PrefixBinding> {
@@ -35,8 +32,10 @@ export async function prefixOwner(redis: RedisClient, prefix: string): Promise<s
 
 /** What to tell an operator whose database finds the prefix held by another. */
 export function prefixConflict(prefix: string, owner: string, identity: string): string {
-  return `the Redis prefix '${prefix}' belongs to another database (${owner}); this one is ${identity}. ` +
+  return (
+    `the Redis prefix '${prefix}' belongs to another database (${owner}); this one is ${identity}. ` +
     `Two databases on one prefix take each other's jobs and remove each other's monitor schedules: ` +
     `set TAS_REDIS_PREFIX to a prefix of this deployment's own, or, if this database replaced that one for good ` +
-    `(a restore, a new server), delete the key '${prefixOwnerKey(prefix)}' once the old deployment is stopped.`;
+    `(a restore, a new server), delete the key '${prefixOwnerKey(prefix)}' once the old deployment is stopped.`
+  );
 }

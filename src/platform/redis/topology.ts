@@ -50,11 +50,13 @@ export function redisTopologyOf(s: RedisSettings): RedisTopology {
   }
   if (s.REDIS_CLUSTER_NODES) {
     const auth = authOf(s.REDIS_URL);
-    if (auth.db !== undefined && auth.db !== 0) throw new RedisTopologyError('a Redis Cluster has only database 0; drop the database number from REDIS_URL');
+    if (auth.db !== undefined && auth.db !== 0)
+      throw new RedisTopologyError('a Redis Cluster has only database 0; drop the database number from REDIS_URL');
     return { kind: 'cluster', nodes: hostPortsOf(s.REDIS_CLUSTER_NODES, 'REDIS_CLUSTER_NODES'), auth: withoutDb(auth) };
   }
   if (s.REDIS_SENTINELS) {
-    if (!s.REDIS_SENTINEL_NAME) throw new RedisTopologyError('REDIS_SENTINELS needs REDIS_SENTINEL_NAME, the name of the primary the sentinels monitor');
+    if (!s.REDIS_SENTINEL_NAME)
+      throw new RedisTopologyError('REDIS_SENTINELS needs REDIS_SENTINEL_NAME, the name of the primary the sentinels monitor');
     return {
       kind: 'sentinel',
       sentinels: hostPortsOf(s.REDIS_SENTINELS, 'REDIS_SENTINELS'),
@@ -77,12 +79,16 @@ export function describeTopology(t: RedisTopology): string {
 }
 
 function hostPortsOf(list: string, setting: string): HostPort[] {
-  const nodes = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map((entry) => {
-    // host:port, [v6]:port
-    const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(entry);
-    if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new RedisTopologyError(`${setting}: '${entry}' is not host:port`);
-    return { host: m[1]!, port: Number(m[2]) };
-  });
+  const nodes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((entry) => {
+      // host:port, [v6]:port
+      const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(entry);
+      if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new RedisTopologyError(`${setting}: '${entry}' is not host:port`);
+      return { host: m[1]!, port: Number(m[2]) };
+    });
   if (nodes.length === 0) throw new RedisTopologyError(`${setting} names no node`);
   return nodes;
 }

@@ -35,7 +35,13 @@ const HEADLINE = {
 };
 
 export const de: ReportMessages = {
-  titles: { summary: 'Zusammenfassung', evidence: 'Belege', contradictions: 'Widersprüche', gaps: 'Was nicht geprüft werden konnte', method: 'Methode' },
+  titles: {
+    summary: 'Zusammenfassung',
+    evidence: 'Belege',
+    contradictions: 'Widersprüche',
+    gaps: 'Was nicht geprüft werden konnte',
+    method: 'Methode',
+  },
 
   scoreLine: ({ score, low, high }) => `Der Wert beträgt ${score.text} von 100, mit einem Intervall von ${low.text} bis ${high.text}.`,
   widthLine: ({ width, band }) => `Das Intervall ist ${s(width, 'Punkt', 'Punkte')} breit: ${WIDTH[band]}`,

@@ -34,7 +34,13 @@ const HEADLINE = {
 };
 
 export const en: ReportMessages = {
-  titles: { summary: 'Summary', evidence: 'Evidence', contradictions: 'Contradictions', gaps: 'What could not be checked', method: 'Method' },
+  titles: {
+    summary: 'Summary',
+    evidence: 'Evidence',
+    contradictions: 'Contradictions',
+    gaps: 'What could not be checked',
+    method: 'Method',
+  },
 
   scoreLine: ({ score, low, high }) => `The score is ${score.text} out of 100, with an interval from ${low.text} to ${high.text}.`,
   widthLine: ({ width, band }) => `The interval is ${s(width, 'point', 'points')} wide: ${WIDTH[band]}`,

@@ -35,14 +35,19 @@ const HEADLINE = {
 };
 
 export const es: ReportMessages = {
-  titles: { summary: 'Resumen', evidence: 'Evidencia', contradictions: 'Contradicciones', gaps: 'Lo que no se pudo comprobar', method: 'Método' },
+  titles: {
+    summary: 'Resumen',
+    evidence: 'Evidencia',
+    contradictions: 'Contradicciones',
+    gaps: 'Lo que no se pudo comprobar',
+    method: 'Método',
+  },
 
   scoreLine: ({ score, low, high }) => `La puntuación es ${score.text} de 100, con un intervalo de ${low.text} a ${high.text}.`,
   widthLine: ({ width, band }) => `El intervalo tiene una amplitud de ${s(width, 'punto', 'puntos')}: ${WIDTH[band]}`,
   labelLine: ({ value, version }) => `Su política (versión ${version.text}) etiqueta este resultado como «${value}».`,
   noLabel: () => 'No se aplica ninguna etiqueta: ninguna de sus políticas etiqueta este resultado.',
-  preliminary: () =>
-    'Esta evaluación es preliminar: la evidencia reunida hasta ahora aún no cumple la regla de parada, y se refinará.',
+  preliminary: () => 'Esta evaluación es preliminar: la evidencia reunida hasta ahora aún no cumple la regla de parada, y se refinará.',
 
   evidenceTotals: ({ signals }) => `La evaluación se basa en ${s(signals, 'señal', 'señales')}.`,
   noEvidence: () => 'No se admitió ninguna evidencia, así que el intervalo es tan amplio como permite el método.',

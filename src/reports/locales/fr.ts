@@ -40,7 +40,13 @@ const HEADLINE = {
 };
 
 export const fr: ReportMessages = {
-  titles: { summary: 'Résumé', evidence: 'Éléments', contradictions: 'Contradictions', gaps: "Ce qui n'a pas pu être vérifié", method: 'Méthode' },
+  titles: {
+    summary: 'Résumé',
+    evidence: 'Éléments',
+    contradictions: 'Contradictions',
+    gaps: "Ce qui n'a pas pu être vérifié",
+    method: 'Méthode',
+  },
 
   scoreLine: ({ score, low, high }) => `Le score est de ${score.text} sur 100, avec un intervalle de ${low.text} à ${high.text}.`,
   widthLine: ({ width, band }) => `L'intervalle a une largeur de ${s(width, 'point', 'points')}${C} ${WIDTH[band]}`,

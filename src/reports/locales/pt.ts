@@ -35,7 +35,13 @@ const HEADLINE = {
 };
 
 export const pt: ReportMessages = {
-  titles: { summary: 'Resumo', evidence: 'Evidências', contradictions: 'Contradições', gaps: 'O que não pôde ser verificado', method: 'Método' },
+  titles: {
+    summary: 'Resumo',
+    evidence: 'Evidências',
+    contradictions: 'Contradições',
+    gaps: 'O que não pôde ser verificado',
+    method: 'Método',
+  },
 
   scoreLine: ({ score, low, high }) => `A pontuação é ${score.text} de 100, com um intervalo de ${low.text} a ${high.text}.`,
   widthLine: ({ width, band }) => `O intervalo tem ${s(width, 'ponto', 'pontos')} de largura: ${WIDTH[band]}`,

@@ -82,7 +82,9 @@ function onMessage(raw) {
     }
     case 'refused':
       pendingLines.delete(m.seq);
-      addEntry('refused', (li) => { li.textContent = `Frame ${m.seq} refused (${m.rule}): ${m.msg}`; });
+      addEntry('refused', (li) => {
+        li.textContent = `Frame ${m.seq} refused (${m.rule}): ${m.msg}`;
+      });
       break;
     case 'assessment.issued':
     case 'assessment.revised':
