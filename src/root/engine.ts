@@ -139,15 +139,13 @@ export async function createCore(deps: {
       const copy = event.type === 'MonitorTriggered' && event.payload.monitor_id !== streamId;
       if (!copy && WEBHOOK_EVENT_TYPES.has(event.type) && (await webhookSubscriptions.wants(scope, event.type))) {
         const job = fanoutJobFor(event, scope, streamKindOf(event.type));
-        await queues
-          .queue(job.queue)
-          .add(job.name, job.data, {
-            jobId: job.jobId,
-            attempts: 5,
-            backoff: { type: 'exponential', delay: 500 },
-            removeOnComplete: { age: 3600 },
-            removeOnFail: { age: 86_400 },
-          });
+        await queues.queue(job.queue).add(job.name, job.data, {
+          jobId: job.jobId,
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 500 },
+          removeOnComplete: { age: 3600 },
+          removeOnFail: { age: 86_400 },
+        });
       }
     },
     log,
