@@ -1,6 +1,10 @@
 import type { Tx } from '../platform/db/pool.js';
 import type { FragmentSqlToken } from 'slonik';
 import type { Principal } from './authenticate.js';
+import type { CallOutcome } from '../platform/outcomes.js';
+
+/** How a call ended (done, created, accepted, removed): the edge maps it to a status, once. */
+export type { CallOutcome };
 
 /**
  * One call into a capability, whatever carried it (an HTTP request, a
@@ -26,9 +30,9 @@ export interface AuditSink {
   /**
    * Writes this call's audit row inside the command's own transaction, so it
    * commits with the effect or not at all. Call it last in the transaction,
-   * with the status the call will answer.
+   * with the outcome the call will answer with.
    */
-  auditInTx(tx: Tx, status: number): Promise<void>;
+  auditInTx(tx: Tx, outcome: CallOutcome): Promise<void>;
   /**
    * This call's audit row as a statement fragment, in place of auditInTx, for
    * a command that sends its writes in one last statement (an inquiry's). The
@@ -36,7 +40,7 @@ export interface AuditSink {
    * row with it, and the failure is audited as any other. Null when the sink
    * leaves the row to someone else (an investigation's hops).
    */
-  auditRow(status: number): FragmentSqlToken | null;
+  auditRow(outcome: CallOutcome): FragmentSqlToken | null;
 }
 
 export interface CallContext extends AuditSink {
@@ -45,5 +49,5 @@ export interface CallContext extends AuditSink {
   occurredAt: string;
   principal: Principal | null;
   /** For streams: makes the audit row durable before the stream's head is written. */
-  auditNow(status: number): Promise<void>;
+  auditNow(outcome: CallOutcome): Promise<void>;
 }

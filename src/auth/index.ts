@@ -3,7 +3,7 @@ export { INTENT_REFUSAL, PURPOSE_REFUSAL, admit, purposePermitted, unregisteredT
 export type { AdmissionDeps } from './admission.js';
 export { generateKey, hashKey, keyPrefixOf, newSalt } from './apiKey.js';
 export type { Authenticator, Principal } from './authenticate.js';
-export type { AuditFacts, AuditSink, CallContext } from './call.js';
+export type { AuditFacts, AuditSink, CallContext, CallOutcome } from './call.js';
 export { PEPPER_ID_BYTES, pepperId, pepperIdBytes, pepperWithId, peppersOf, purposeKey, ringOf } from './keyring.js';
 export type { Keyring } from './keyring.js';
 export { requirePrincipal } from './principal.js';

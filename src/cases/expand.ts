@@ -68,21 +68,15 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     if (body.human_gate) return gated(ctx, principal, current, request, body.intent!);
     await withinBudget(ctx, principal, current, request, body.max_cost);
     const answer = await runHop(ctx, principal, request);
-    await deps.cases.recordExpansion(
-      ctx,
-      principal,
-      caseId,
-      {
-        outcome: 'expanded',
-        inquiry_id: answer.inquiryId,
-        gate: null,
-        chosen: [],
-        cost: cost(ctx),
-        entity_ids: answer.entityIds,
-        reason: null,
-      },
-      202,
-    );
+    await deps.cases.recordExpansion(ctx, principal, caseId, {
+      outcome: 'expanded',
+      inquiry_id: answer.inquiryId,
+      gate: null,
+      chosen: [],
+      cost: cost(ctx),
+      entity_ids: answer.entityIds,
+      reason: null,
+    });
     return { inquiry: answer.inquiry };
   }
 
@@ -102,21 +96,15 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
       open: true,
       opened_at: ctx.occurredAt,
     };
-    await deps.cases.recordExpansion(
-      ctx,
-      principal,
-      current.case_id,
-      {
-        outcome: 'gated',
-        inquiry_id: answer.inquiryId,
-        gate,
-        chosen: [],
-        cost: cost(ctx),
-        entity_ids: [],
-        reason: null,
-      },
-      202,
-    );
+    await deps.cases.recordExpansion(ctx, principal, current.case_id, {
+      outcome: 'gated',
+      inquiry_id: answer.inquiryId,
+      gate,
+      chosen: [],
+      cost: cost(ctx),
+      entity_ids: [],
+      reason: null,
+    });
     return { inquiry: answer.inquiry };
   }
 
@@ -152,21 +140,15 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     await withinBudget(ctx, principal, current, request, body.max_cost);
     const answer = await runHop(ctx, principal, request);
     const attributed = chosen.connection_ids.flatMap((id) => offered.get(id)!.entity_ids);
-    await deps.cases.recordExpansion(
-      ctx,
-      principal,
-      current.case_id,
-      {
-        outcome: 'chosen',
-        inquiry_id: answer.inquiryId,
-        gate,
-        chosen: chosen.connection_ids,
-        cost: cost(ctx),
-        entity_ids: [...new Set([...answer.entityIds, ...attributed])],
-        reason: null,
-      },
-      202,
-    );
+    await deps.cases.recordExpansion(ctx, principal, current.case_id, {
+      outcome: 'chosen',
+      inquiry_id: answer.inquiryId,
+      gate,
+      chosen: chosen.connection_ids,
+      cost: cost(ctx),
+      entity_ids: [...new Set([...answer.entityIds, ...attributed])],
+      reason: null,
+    });
     return { inquiry: answer.inquiry };
   }
 
@@ -183,21 +165,15 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     if (estimated <= cap) return;
     const reason = `The hop would cost ${estimated} ${CHECK_COST_UNIT}; ${maxCost !== undefined && maxCost < current.budget.remaining ? `max_cost is ${maxCost}` : `the case has ${current.budget.remaining} of its budget of ${current.budget.limit} left`} (rule C03).`;
     // The refusal is on the timeline; the call's audit row is the pipeline's, written with the 409.
-    await deps.cases.recordExpansion(
-      withoutAudit(ctx),
-      principal,
-      current.case_id,
-      {
-        outcome: 'refused',
-        inquiry_id: null,
-        gate: null,
-        chosen: [],
-        cost: 0,
-        entity_ids: [],
-        reason,
-      },
-      409,
-    );
+    await deps.cases.recordExpansion(withoutAudit(ctx), principal, current.case_id, {
+      outcome: 'refused',
+      inquiry_id: null,
+      gate: null,
+      chosen: [],
+      cost: 0,
+      entity_ids: [],
+      reason,
+    });
     ctx.audit.target_kind = 'case';
     ctx.audit.target_id = current.case_id;
     ctx.audit.cost_amount = 0;

@@ -83,7 +83,7 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
         const bundle = await exports.download(p(ctx), id(ctx), exportId);
         // The ETag is the hash stored with the bundle (issue 40): nothing is read or hashed to answer a 304.
         const etag = `"${bundle.sha256}"`;
-        await ctx.auditNow(200);
+        await ctx.auditNow('done');
         if (matchesIfNoneMatch(ctx.ex.headers['if-none-match'], etag)) {
           send(ctx.ex, { status: 304, headers: { 'X-Service-Audit-Id': ctx.auditId, 'X-Request-Id': ctx.reqId, ETag: etag } });
           return { streamed: true };

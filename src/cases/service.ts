@@ -17,7 +17,7 @@ import type { NormalisedPresentation } from '../checks/types.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { EntityNotFoundError, resolveEntity, resolvingIdentifiers } from '../entities/index.js';
 import { envelopeOf } from '../events/index.js';
-import type { CallContext } from '../auth/index.js';
+import type { CallContext, CallOutcome } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { admit } from '../auth/index.js';
 import { loadAdmission, observationRefusals, recordObservation } from '../observations/index.js';
@@ -84,7 +84,7 @@ export interface CaseService {
   assert(ctx: CallContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut>;
   intake(ctx: CallContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut>;
   /** Records one expansion step (src/cases/expand.ts) with the call's audit row; 409 when the case cannot take it. */
-  recordExpansion(ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep, status: number): Promise<CaseOut>;
+  recordExpansion(ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep): Promise<CaseOut>;
   /** A gated expansion of the case by its inquiry id, or null. */
   gate(principal: Principal, caseId: string, gateId: string): Promise<CaseGate | null>;
 }
@@ -152,7 +152,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     ctx: CallContext,
     principal: Principal,
     caseId: string,
-    status: number,
+    outcome: CallOutcome,
     build: (context: CaseContext, state: CaseStateName, tx: Tx) => Promise<CaseEvent> | CaseEvent,
   ): Promise<SendResult> {
     target(ctx, caseId);
@@ -171,7 +171,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
           if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
           return event;
         },
-        { inTx: (tx) => ctx.auditInTx(tx, status) },
+        { inTx: (tx) => ctx.auditInTx(tx, outcome) },
       );
     } catch (error) {
       if (error instanceof ActorNotFoundError) throw notFound();
@@ -212,7 +212,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
           entity_ids: entity ? [entity] : [],
         };
       },
-      inTx: (tx) => ctx.auditInTx(tx, 201),
+      inTx: (tx) => ctx.auditInTx(tx, 'created'),
     });
     return caseOut(result.snapshot.value as CaseStateName, result.snapshot.context as CaseContext, deps.publicUrl());
   }
@@ -241,7 +241,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
 
   const members = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseMemberIn) =>
     outOf(
-      await command(ctx, principal, caseId, 200, () => ({
+      await command(ctx, principal, caseId, 'done', () => ({
         type: 'case.member',
         ...stamp(ctx, principal),
         action: body.action,
@@ -252,7 +252,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
 
   const hold = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
     outOf(
-      await command(ctx, principal, caseId, 200, () => ({
+      await command(ctx, principal, caseId, 'done', () => ({
         type: 'case.hold',
         ...stamp(ctx, principal),
         reason: body.reason,
@@ -262,7 +262,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
 
   const release = async (ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn) =>
     outOf(
-      await command(ctx, principal, caseId, 200, () => ({
+      await command(ctx, principal, caseId, 'done', () => ({
         type: 'case.release',
         ...stamp(ctx, principal),
         reason: body.reason,
@@ -273,7 +273,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
   async function review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut> {
     const separate = body.outcome === 'sign_off' && (await deps.policies.current(principal))?.body.separate_sign_off === true;
     return outOf(
-      await command(ctx, principal, caseId, 200, (context, state) => {
+      await command(ctx, principal, caseId, 'done', (context, state) => {
         if (separate && (principal.label === context.opened_by || principal.label === context.last_changed_by)) {
           ctx.audit.rule = 'C04';
           throw new ServiceProblem(
@@ -292,12 +292,12 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
   }
 
   const close = async (ctx: CallContext, principal: Principal, caseId: string, finding: string | null) =>
-    outOf(await command(ctx, principal, caseId, 200, () => ({ type: 'case.close', ...stamp(ctx, principal), finding })));
+    outOf(await command(ctx, principal, caseId, 'done', () => ({ type: 'case.close', ...stamp(ctx, principal), finding })));
 
   async function assert(ctx: CallContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut> {
     const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
     let recorded: ObservationOut | null = null;
-    await command(ctx, principal, caseId, 201, async (context, state, tx) => {
+    await command(ctx, principal, caseId, 'created', async (context, state, tx) => {
       // Refused before anything is written (a throw would roll it back anyway).
       const probe: CaseEvent = {
         type: 'case.assert',
@@ -338,7 +338,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     const grants = await deps.registry.grants(principal);
     const intakeId = randomUUID();
     let items: IntakeOut['items'] = [];
-    const result = await command(ctx, principal, caseId, 201, async (context, state, tx) => {
+    const result = await command(ctx, principal, caseId, 'created', async (context, state, tx) => {
       const probe: CaseEvent = {
         type: 'case.intake',
         ...stamp(ctx, principal),
@@ -419,8 +419,9 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     return withTenant(deps.db, principal, (tx) => caseGraph(tx, caseId, record.snapshot.context as CaseContext, new Date()));
   }
 
-  const recordExpansion = async (ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep, status: number) =>
-    outOf(await command(ctx, principal, caseId, status, () => ({ type: 'case.expand', ...stamp(ctx, principal), ...step })));
+  /** A hop goes on after its answer (accepted); a refused one is recorded under a context whose audit row is the refusal's. */
+  const recordExpansion = async (ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep) =>
+    outOf(await command(ctx, principal, caseId, 'accepted', () => ({ type: 'case.expand', ...stamp(ctx, principal), ...step })));
 
   async function gate(principal: Principal, caseId: string, gateId: string): Promise<CaseGate | null> {
     const context = (await readCase(principal, caseId)).snapshot.context as CaseContext;

@@ -12,6 +12,7 @@ import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult }
 import { classifyError } from './errorMapping.js';
 import { withRegistryHint } from './registryHints.js';
 import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
+import { statusOf } from '../platform/outcomes.js';
 import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { AddressGuard } from './addressGuard.js';
@@ -336,16 +337,17 @@ const AUTH_DETAIL = {
 } as const;
 
 function wireAudit(deps: PipelineDeps, ctx: HandlerContext): void {
-  ctx.auditInTx = async (tx, status) => {
-    await insertAudit(tx, auditRecord(ctx, status));
+  // A command says how its call ended; the row records the status the edge answers that outcome with.
+  ctx.auditInTx = async (tx, outcome) => {
+    await insertAudit(tx, auditRecord(ctx, statusOf(outcome)));
     auditedInTx.add(ctx);
   };
-  ctx.auditRow = (status) => {
+  ctx.auditRow = (outcome) => {
     auditedInTx.add(ctx);
-    return auditInsert(auditRecord(ctx, status));
+    return auditInsert(auditRecord(ctx, statusOf(outcome)));
   };
-  ctx.auditNow = async (status) => {
-    const where = await deps.auditWriter.append(auditRecord(ctx, status));
+  ctx.auditNow = async (outcome) => {
+    const where = await deps.auditWriter.append(auditRecord(ctx, statusOf(outcome)));
     if (where === 'spool')
       throw new ServiceProblem('engine-failed', 'The service could not record this call; it was kept and will be recorded.');
     auditedInTx.add(ctx);

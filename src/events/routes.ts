@@ -116,7 +116,7 @@ export function createEventStreamHandler(opts: EventStreamOptions): Handler {
       await unsubscribe.ready;
       // Checked again once subscribed: an end committed in between sent its close before we listened.
       if (tail.ended || (await endedNow(opts, principal, streamId))) pump.endWhenCaughtUp();
-      await ctx.auditNow(200);
+      await ctx.auditNow('done');
     } catch (error) {
       cleanup();
       throw error;

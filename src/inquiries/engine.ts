@@ -131,8 +131,8 @@ function contextWrites(
   return [{ table: 'observations', sql: observationsInsert(rows) }];
 }
 
-function auditRowWrite(ctx: AuditSink, status: number): BlindWrite[] {
-  const row = ctx.auditRow(status);
+function auditRowWrite(ctx: AuditSink, outcome: Parameters<AuditSink['auditRow']>[0]): BlindWrite[] {
+  const row = ctx.auditRow(outcome);
   return row === null ? [] : [{ table: 'audit_log', sql: row }];
 }
 
@@ -218,7 +218,7 @@ export async function openInquiry(
     },
     // The new entity's rows, the testimony, the inquiry's row and the call's audit row go out with the
     // actor's, in the command's last statement: foreign keys between them are checked at its end.
-    writes: () => [...rowsBeside, ...(row ? [inquiryRowWrite(row)] : []), ...auditRowWrite(ctx, 200)],
+    writes: () => [...rowsBeside, ...(row ? [inquiryRowWrite(row)] : []), ...auditRowWrite(ctx, 'done')],
   });
   // Concluded at once: the answer is what was just written, no need to read it back.
   const issued = created.state === 'concluded' && evaluated ? ledgerRowOf(evaluated) : null;

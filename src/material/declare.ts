@@ -117,7 +117,7 @@ async function declareText(
       bytesStored: storeContent,
     });
     await insertExtractions(tx, { ...scope, materialId: id }, extractions);
-    await call.auditInTx(tx, 201);
+    await call.auditInTx(tx, 'created');
     return inserted;
   });
   return { row, upload: null };
@@ -144,7 +144,7 @@ async function declareUpload(
       bytesStored: false,
     });
     await setUploadToken(tx, id, issued.tokenHash, issued.expiresAt);
-    await call.auditInTx(tx, 201);
+    await call.auditInTx(tx, 'created');
     return inserted;
   });
   const upload: UploadTarget = {

@@ -4,7 +4,8 @@ import { auditInsert, insertAudit, type AuditRecord } from '../audit/index.js';
 import { findIdempotencyKey } from '../inquiries/index.js';
 import type { MonitorRow } from './store.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
-import type { AuditFacts } from '../auth/index.js';
+import type { AuditFacts, CallOutcome } from '../auth/index.js';
+import { statusOf } from '../platform/outcomes.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { AuditSink } from '../inquiries/index.js';
 import type { InquiryService } from '../inquiries/index.js';
@@ -74,7 +75,7 @@ export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: As
   try {
     const probe = await deps.inquiries.probe(principal, rescanRequest(monitor, runId));
     if (!sameAnswer(probe.assessment, last)) return runRescanInquiry(deps, monitor, runId, probe);
-    await audit.writeNow(200);
+    await audit.writeNow('done');
     return { ok: true, unchanged: true, checkedAt: probe.assessment.as_of };
   } catch (error) {
     return refusedRun(error, audit);
@@ -96,12 +97,12 @@ async function refusedRun(error: unknown, audit: RescanAudit): Promise<RescanOut
   if (error instanceof ValidationFailure) {
     // The tenant withdrew the purpose or intent since the watch opened: this run is refused, the watch goes on.
     audit.audit.rule = error.rule;
-    await audit.writeNow(422);
+    await audit.writeNow(error);
     return { ok: false, reason: error.rule ?? 'refused' };
   }
   if (error instanceof ServiceProblem && error.status < 500 && error.code !== 'conflict') {
     // Refused the same way on every retry (an entity_id no longer visible, say): this run fails, the watch goes on.
-    await audit.writeNow(error.status);
+    await audit.writeNow(error);
     return { ok: false, reason: error.code };
   }
   throw error;
@@ -120,7 +121,8 @@ export function rescanPrincipal(m: Pick<MonitorRow, 'id' | 'tenant_id' | 'mode' 
 
 interface RescanAudit extends AuditSink {
   written(): boolean;
-  writeNow(status: number): Promise<void>;
+  /** The run's row on its own, for a run that opened no inquiry: how it ended (an outcome, or the refusal). */
+  writeNow(ending: CallOutcome | ServiceProblem | ValidationFailure): Promise<void>;
 }
 
 function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () => Date): RescanAudit {
@@ -135,29 +137,30 @@ function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () =>
     cost_amount: null,
     cost_currency: null,
   };
-  const record = (status: number): AuditRecord => ({
+  // The row's status is the one the edge would answer the same ending with (statusOf), as for a call over HTTP.
+  const record = (ending: CallOutcome | ServiceProblem | ValidationFailure): AuditRecord => ({
     audit_id: newRowId(),
     occurred_at: occurredAt,
     tenant_id: principal.tenantId,
     mode: principal.mode,
     principal: principal.label,
-    status,
+    status: statusOf(ending),
     request_id: null,
     ...audit,
   });
   return {
     audit,
-    async auditInTx(tx: Tx, status: number) {
-      await insertAudit(tx, record(status));
+    async auditInTx(tx: Tx, outcome: CallOutcome) {
+      await insertAudit(tx, record(outcome));
       written = true;
     },
-    auditRow(status: number) {
+    auditRow(outcome: CallOutcome) {
       written = true;
-      return auditInsert(record(status));
+      return auditInsert(record(outcome));
     },
     written: () => written,
-    async writeNow(status) {
-      await withTenant(db, principal, (tx) => insertAudit(tx, record(status)));
+    async writeNow(ending) {
+      await withTenant(db, principal, (tx) => insertAudit(tx, record(ending)));
       written = true;
     },
   };
@@ -173,7 +176,7 @@ export async function runRescanInquiry(
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
     const answer = await deps.inquiries.inquire(audit, principal, rescanRequest(monitor, runId), undefined, probed);
-    if (!audit.written() && !answer.replayed) await audit.writeNow(200);
+    if (!audit.written() && !answer.replayed) await audit.writeNow('done');
     return { ok: true, assessment: answer.assessment };
   } catch (error) {
     if (error instanceof ServiceProblem && error.code === 'conflict') return fromEarlierAttempt(deps, principal, runId);

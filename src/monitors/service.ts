@@ -86,7 +86,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
           createdByKeyId: principal.keyId,
         }),
       inTx: async (tx) => {
-        await ctx.auditInTx(tx, 201);
+        await ctx.auditInTx(tx, 'created');
         // Last before commit: the first tick may run before the commit lands, and retries until it has.
         await scheduleRescans(deps.queue(), {
           monitorId: id,
@@ -117,7 +117,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     const monitor = await withTenant(deps.db, principal, (tx) => findMonitor(tx, monitorId));
     if (!monitor) throw notFound();
     // Ending an ended watch changes nothing and answers the same 204, so a retried DELETE is safe.
-    await deps.runtime.send<MonitorEvent>(principal, monitorId, { type: 'monitor.close' }, { inTx: (tx) => ctx.auditInTx(tx, 204) });
+    await deps.runtime.send<MonitorEvent>(principal, monitorId, { type: 'monitor.close' }, { inTx: (tx) => ctx.auditInTx(tx, 'removed') });
     await unscheduleRescans(deps.queue(), monitorId).catch((err) =>
       deps.log.warn({ err, actorId: monitorId }, 'monitor schedule not removed; its next tick removes it'),
     );

@@ -34,7 +34,7 @@ function observationsHandler(deps: ObservationDeps, batch: boolean): Handler {
       const out = [];
       for (const [i, obs] of items.entries()) out.push(await recordObservation(tx, principal, obs, at(i)));
       ctx.audit.target_id = batch ? null : out[0]!.observation_id;
-      await ctx.auditInTx(tx, 201);
+      await ctx.auditInTx(tx, 'created');
       return out;
     });
     return { status: 201, body: batch ? recorded : recorded[0] };
@@ -50,7 +50,7 @@ function outcomesHandler(deps: ObservationDeps, batch: boolean): Handler {
       const out = [];
       for (const [i, outcome] of items.entries()) out.push(await recordOutcome(tx, principal, outcome, batch ? [i] : []));
       ctx.audit.target_id = batch ? null : out[0]!.observation_id;
-      await ctx.auditInTx(tx, 201);
+      await ctx.auditInTx(tx, 'created');
       return out;
     });
     return { status: 201, body: batch ? recorded : recorded[0] };

@@ -25,7 +25,7 @@ export function createPublishPolicy(deps: { db: Db; cache: PolicyCache; registry
     const row = await withTenant(deps.db, principal, async (tx) => {
       const inserted = await insertPolicy(tx, principal, body, principal.label);
       ctx.audit.target_id = String(inserted.version);
-      await ctx.auditInTx(tx, 201);
+      await ctx.auditInTx(tx, 'created');
       return inserted;
     });
     // After commit: this process applies the new version on its very next call.

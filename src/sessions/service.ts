@@ -224,7 +224,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         },
         prepare: (tx) => insertRows(tx, principal, body, o, caps),
         event: async (tx) => (await firstEvidence(tx, principal, o)) as SessionEvent,
-        inTx: (tx) => ctx.auditInTx(tx, 201),
+        inTx: (tx) => ctx.auditInTx(tx, 'created'),
       });
     } catch (error) {
       // An entity_id the tenant cannot see is indistinguishable from an unknown one.
@@ -249,7 +249,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     if (!row) throw new ServiceProblem('not-found', 'No such session.');
     ctx.audit.purpose = row.purpose;
     const reason = row.retention_mode === 'transient' && !REASON_CODE.test(asked) ? 'other' : asked;
-    const state = await commands.requestClose(principal, sessionId, reason, (tx) => ctx.auditInTx(tx, 202));
+    const state = await commands.requestClose(principal, sessionId, reason, (tx) => ctx.auditInTx(tx, 'accepted'));
     return { session_id: sessionId, state, reason: row.state === 'open' ? reason : (row.close_reason ?? reason) };
   }
 

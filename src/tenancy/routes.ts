@@ -33,7 +33,7 @@ export function createMintKey(deps: { db: Db; pepper: string; now?: () => number
       });
       ctx.audit.target_kind = 'key';
       ctx.audit.target_id = key.keyId;
-      await ctx.auditInTx(tx, 201);
+      await ctx.auditInTx(tx, 'created');
       return key;
     });
     return {
@@ -58,7 +58,7 @@ export function createRevokeKey(deps: { db: Db; revocations: RevocationBus }): H
     const { principal, id: keyId } = targetOf(ctx, 'key', 'key_id');
     const revoked = await withTenant(deps.db, principal, async (tx) => {
       const done = await revokeKey(tx, keyId);
-      if (done) await ctx.auditInTx(tx, 204);
+      if (done) await ctx.auditInTx(tx, 'removed');
       return done;
     });
     // Unknown, already revoked, or another tenant's or mode's key: the same 404.
@@ -119,7 +119,7 @@ export function createRotateKey(deps: { db: Db; pepper: string; revocations: Rev
       });
       if (grace === 0) await revokeKey(tx, oldKeyId);
       else await expireKeyAt(tx, oldKeyId, new Date(now() + grace * 1000).toISOString());
-      await ctx.auditInTx(tx, 201);
+      await ctx.auditInTx(tx, 'created');
       return { key, old };
     });
     // Unknown, revoked, expired, or another tenant's or mode's key: the same 404.

@@ -77,7 +77,7 @@ export function createRegisterWebhook(deps: WebhookRouteDeps): Handler {
         secretSealed: sealSecret(deps.pepper, secret, { tenantId: principal.tenantId, endpointId: id }),
       });
       ctx.audit.target_id = id;
-      await ctx.auditInTx(tx, 201);
+      await ctx.auditInTx(tx, 'created');
       return row;
     });
     await deps.onChanged?.(principal).catch(() => undefined);
@@ -121,7 +121,7 @@ function updateWebhook(deps: WebhookRouteDeps): Handler {
         ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
       });
       if (!updated) throw notFound();
-      await ctx.auditInTx(tx, 200);
+      await ctx.auditInTx(tx, 'done');
       return updated;
     });
     await deps.onChanged?.(principal).catch(() => undefined);
@@ -144,7 +144,7 @@ function rotateWebhookSecret(deps: WebhookRouteDeps): Handler {
         previousUntil,
       );
       if (!rotated) throw notFound();
-      await ctx.auditInTx(tx, 200);
+      await ctx.auditInTx(tx, 'done');
       return rotated;
     });
     const out: WebhookOut = {
@@ -224,7 +224,7 @@ export function webhookHandlers(deps: WebhookRouteDeps): [string, Handler][] {
         const { principal, id } = targetOf(ctx, 'webhook', 'webhook_id');
         await withTenant(deps.db, principal, async (tx) => {
           if (!(await deleteEndpoint(tx, id))) throw notFound();
-          await ctx.auditInTx(tx, 204);
+          await ctx.auditInTx(tx, 'removed');
         });
         await deps.onChanged?.(principal).catch(() => undefined);
         return { status: 204 };

@@ -127,7 +127,7 @@ export function createCaseExports(deps: CaseExportDeps) {
         format,
         requestedBy: principal.label,
       });
-      await ctx.auditInTx(tx, 202);
+      await ctx.auditInTx(tx, 'accepted');
       return recorded;
     });
     // Enqueued after commit, the job id being the export's id and attempt: asking again re-enqueues an export a lost job left
