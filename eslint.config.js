@@ -2,22 +2,22 @@
 // its tests, benches and scripts (issue 36). `npm test` runs it after tsc.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: [
-      'node_modules/',
-      'clients/typescript/dist/',
-      'clients/typescript/src/schema.d.ts',
-      'coverage/',
-      'console/',
-      'src/edge/pages/example/',
-    ],
+    ignores: ['node_modules/', 'clients/typescript/dist/', 'clients/typescript/src/schema.d.ts', 'coverage/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A leading underscore marks a parameter kept for its position or its type
+      // (the machines declare runtime-carried actions as `(_, _params: T) => {}`),
+      // and `const { a, ...rest } = x` drops `a` on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
   },
   {
     // Tests read the service's answers as the wire gives them (`await res.json()`
@@ -35,4 +35,10 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.{js,mjs,cjs}'], extends: [tseslint.configs.disableTypeChecked] },
+  // Plain JavaScript run by Node (config files, bin/, worker threads).
+  { files: ['**/*.{mjs,cjs}', 'bin/**/*.js', '*.js'], languageOptions: { globals: globals.node } },
+  // The operator console (ES modules) and the session example (a classic script)
+  // run in the browser, served as files.
+  { files: ['console/**/*.js'], languageOptions: { globals: globals.browser, sourceType: 'module' } },
+  { files: ['src/edge/pages/example/**/*.js'], languageOptions: { globals: globals.browser, sourceType: 'script' } },
 );

@@ -18,7 +18,7 @@ export function followStream(path, keyOf, onEvent, signal) {
           if (frame.id !== null) lastId = frame.id;
           if (frame.data !== null) onEvent(frame);
         });
-      } catch (error) {
+      } catch {
         if (signal.aborted) return;
       }
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
