@@ -440,6 +440,11 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     ledger_url: `https://tas.example/v1/entities/${ENTITY}/ledger`,
   },
   getEntityLedger: [ledgerEntry],
+  findEntities: {
+    type: 'EMAIL',
+    normalised: 'jane.doe@example.org',
+    entities: [{ entity_id: ENTITY, held_as: 'anchor', first_seen_at: '2026-11-12T16:05:00Z', entity_url: `/v1/entities/${ENTITY}` }],
+  },
   intakeCase: {
     intake_id: '018f3a78-4e5f-7a6b-9c7d-8e9f0a1b2c3d',
     case_id: CASE,

@@ -4,6 +4,7 @@ import { createListAudit } from '../audit/routes.js';
 import type { AuditWriter } from '../audit/index.js';
 import type { RevocationBus } from '../auth/index.js';
 import { caseListHandlers } from '../cases/listRoutes.js';
+import { entityFindHandlers } from '../entities/findRoutes.js';
 import { caseHandlers } from '../cases/routes.js';
 import { publishedKeys, type CaseExpansion, type CaseExports, type CaseService } from '../cases/index.js';
 import { resolverHealth } from '../checks/resolverCanary.js';
@@ -123,6 +124,7 @@ function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: 
     ...monitorHandlers(deps.monitors),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion }),
     ...caseListHandlers({ db: deps.db }),
+    ...entityFindHandlers({ db: deps.db, registry: deps.registryCache }),
     ['getExportKeys', async () => ({ status: 200, body: await publishedKeys(deps.db) })],
     ...materialHandlers({
       db: deps.db,

@@ -18,6 +18,7 @@ import { CORE_OPERATIONS, LAST_EVENT_ID } from './operationsCore.js';
 import { CASE_OPERATIONS } from './operationsCases.js';
 import { STREAM_TICKET_OPERATIONS } from './operationsStreams.js';
 import { CASE_LIST_OPERATIONS } from './operationsCaseList.js';
+import { ENTITY_FIND_OPERATIONS } from './operationsEntityFind.js';
 import { ExportKeySet } from '../cases/schemas.js';
 
 /**
@@ -361,4 +362,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...SERVICE_OPERATIONS,
   ...STREAM_TICKET_OPERATIONS,
   ...CASE_LIST_OPERATIONS,
+  ...ENTITY_FIND_OPERATIONS,
 ];

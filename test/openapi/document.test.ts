@@ -26,6 +26,7 @@ const EXTENSIONS: readonly [string, string][] = [
   ['post', '/v1/monitors/{monitor_id}/events/tickets'],
   ['post', '/v1/cases/{case_id}/events/tickets'],
   ['get', '/v1/cases'],
+  ['get', '/v1/entities'],
 ];
 
 const EXPECTED: readonly [string, string][] = [

@@ -686,6 +686,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the tenant's entities by a presented value
+         * @description An extension of the contract (issue 38): the contract reads an entity only by its id. The value is normalised as entity resolution normalises an inquiry's presentations (`country` reads a phone number as `claim.country` does), and only the key's tenant and mode are searched. An entity resolved on the value (`anchor`) comes first, then those it was presented beside (`link`), oldest first. A type not registered to the tenant is refused (rule I15).
+         *
+         *     Requires scope `entities`.
+         */
+        get: operations["findEntities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/entities/{entity_id}": {
         parameters: {
             query?: never;
@@ -1620,6 +1642,29 @@ export interface components {
              * @enum {string}
              */
             tier: "t0" | "t1" | "t2";
+        };
+        /** @description The entities carrying a value, anchors first, then the oldest links. */
+        EntityFindOut: {
+            entities: components["schemas"]["EntityMatch"][];
+            /** @description The value as the service normalised it, the form entities are matched on. */
+            normalised: string;
+            type: string;
+        };
+        /** @description An entity of the tenant that carries the value; `GET /v1/entities/{entity_id}` reads it. */
+        EntityMatch: {
+            /**
+             * Format: uuid
+             * @description The entity as it now is: the survivor when the one that carried the value was merged.
+             */
+            entity_id: string;
+            entity_url: string;
+            /** Format: date-time */
+            first_seen_at: string;
+            /**
+             * @description `anchor`: the entity is resolved on this value, and no other entity is. `link`: the value was presented beside the entity's anchor; several entities may share it.
+             * @enum {string}
+             */
+            held_as: "anchor" | "link";
         };
         /** @description A resolved subject as the tenant may see it. */
         EntityOut: {
@@ -4955,6 +5000,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    findEntities: {
+        parameters: {
+            query: {
+                /** @description ISO 3166-1 alpha-2, upper case: the region a phone number without an international prefix is read in, as `claim.country` is. */
+                country?: string;
+                limit?: number;
+                /** @description A registered artifact type id (GET /v1/registry/artifact-types), for example `EMAIL`, `PHONE`, `DOMAIN`. */
+                type: string;
+                /** @description The value as presented; the service normalises it as it does when resolving an inquiry. */
+                value: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entities carrying the value; none is an empty list. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "EMAIL",
+                     *       "normalised": "jane.doe@example.org",
+                     *       "entities": [
+                     *         {
+                     *           "entity_id": "018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12",
+                     *           "held_as": "anchor",
+                     *           "first_seen_at": "2026-11-12T16:05:00Z",
+                     *           "entity_url": "/v1/entities/018f3a6e-2c1d-7b4a-9e21-5a0c3d7f9b12"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EntityFindOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             502: components["responses"]["EngineFailed"];

@@ -1,0 +1,19 @@
+import { requirePrincipal } from '../auth/index.js';
+import type { RegistryCache } from '../registry/index.js';
+import { findEntities } from './find.js';
+import type { Db } from '../platform/db/pool.js';
+import type { EntityFindQuery } from './findSchemas.js';
+import type { Handler } from '../edge/handler.js';
+
+/** `findEntities` (src/schemas/operationsEntityFind.ts), the finding extension. */
+export function entityFindHandlers(deps: { db: Db; registry: RegistryCache }): [string, Handler][] {
+  return [
+    [
+      'findEntities',
+      async (ctx) => {
+        ctx.audit.target_kind = 'entity';
+        return { status: 200, body: await findEntities(deps, requirePrincipal(ctx), ctx.query as EntityFindQuery) };
+      },
+    ],
+  ];
+}
