@@ -3,7 +3,7 @@ import type { FragmentSqlToken } from 'slonik';
 import type { Principal } from './authenticate.js';
 import type { CallOutcome } from '../platform/outcomes.js';
 
-/** How a call ended (done, created, accepted, removed): the edge maps it to a status, once. */
+/** How a call ended (done, created, accepted, removed, connected): the edge maps it to a status, once. */
 export type { CallOutcome };
 
 /**

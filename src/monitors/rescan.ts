@@ -100,7 +100,7 @@ async function refusedRun(error: unknown, audit: RescanAudit): Promise<RescanOut
     await audit.writeNow(error);
     return { ok: false, reason: error.rule ?? 'refused' };
   }
-  if (error instanceof ServiceProblem && error.status < 500 && error.code !== 'conflict') {
+  if (error instanceof ServiceProblem && error.refusesTheCall && error.code !== 'conflict') {
     // Refused the same way on every retry (an entity_id no longer visible, say): this run fails, the watch goes on.
     await audit.writeNow(error);
     return { ok: false, reason: error.code };

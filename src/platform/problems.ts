@@ -76,6 +76,11 @@ export class ServiceProblem extends Error {
     this.title = title;
   }
 
+  /** A refusal of the call itself (a 4xx), met again on every retry of the same call; a 5xx is the service failing. */
+  get refusesTheCall(): boolean {
+    return this.status < 500;
+  }
+
   toBody(auditId: string): Record<string, unknown> {
     return {
       type: PROBLEM_TYPE_BASE + this.code,

@@ -11,6 +11,7 @@ import { tenantIsInvestigative } from '../tenancy/index.js';
 import { EntityNotFoundError } from '../entities/index.js';
 import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
+import { statusOf } from '../platform/outcomes.js';
 import { admit, type AdmissionDeps } from '../auth/index.js';
 import { mayShowFindings } from '../inquiries/index.js';
 import type { PolicyCache, CurrentPolicy } from '../policies/index.js';
@@ -254,8 +255,8 @@ export function createSessionService(deps: SessionServiceDeps) {
   }
 
   /**
-   * Spends a connection token. On success the socket's audit row (status 101)
-   * commits with the spending; a refusal is audited by the caller.
+   * Spends a connection token. On success the socket's audit row (the call
+   * connected) commits with the spending; a refusal is audited by the caller.
    */
   async function claim(
     sessionId: string,
@@ -276,7 +277,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         action: 'connectSession',
         target_kind: 'session',
         target_id: sessionId,
-        status: 101,
+        status: statusOf('connected'),
         rule: null,
         purpose: row.purpose,
         cost_amount: null,

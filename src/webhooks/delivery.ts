@@ -148,7 +148,7 @@ export function decideAttempt(
     case 'response':
       if (result.status >= 200 && result.status < 300) return done('succeeded', result.status, null);
       // Standard Webhooks: 410 means the receiver is gone for good, so stop sending to it at all.
-      if (result.status === 410) return done('disabled', 410, GONE);
+      if (result.status === 410) return done('disabled', result.status, GONE);
       break;
   }
   const httpStatus = result.kind === 'response' ? result.status : null;
