@@ -57,8 +57,49 @@ action($('key-form'), async () => {
 });
 
 action($('find-form'), async () => {
-  await findById(value('find-id'));
+  const typed = value('find-id');
+  const type = $('find-type').value || (UUID.test(typed) ? null : guessType(typed));
+  if (type === null) await findById(typed);
+  else await findByValue(type, typed, value('find-country').toUpperCase());
 });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The type a value plainly is (an address, a number, a site), or null: then it is taken for an id. */
+function guessType(text) {
+  if (/^https?:\/\//i.test(text)) return 'URL';
+  if (/^[^\s@]+@[^\s@]+$/.test(text)) return 'EMAIL';
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(text) || (/^[0-9a-f:]+$/i.test(text) && text.includes('::'))) return 'IP';
+  if (/^\+?[\d\s().-]{6,}$/.test(text) && /\d{6}/.test(text.replace(/\D/g, ''))) return 'PHONE';
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\.?$/i.test(text)) return 'DOMAIN';
+  return null;
+}
+
+/**
+ * GET /v1/entities, the finding extension: the service normalises the value as
+ * it does an inquiry's, so it may be typed as the subject wrote it. One entity
+ * opens at once; several (a value presented beside many anchors) are listed.
+ */
+async function findByValue(type, text, country) {
+  const query = new URLSearchParams({ type, value: text });
+  if (country) query.set('country', country);
+  const found = await api.get(`/v1/entities?${query}`);
+  const list = $('entity-matches');
+  list.replaceChildren(
+    ...found.entities.map((m) =>
+      pick(
+        `${found.type} ${found.normalised} · ${m.held_as === 'anchor' ? 'resolved on it' : 'presented beside'} · entity ${m.entity_id} · since ${m.first_seen_at.slice(0, 10)}`,
+        async () => showEntity(await api.get(`/v1/entities/${encodeURIComponent(m.entity_id)}`)),
+      ),
+    ),
+  );
+  if (found.entities.length === 0) throw new Error(`No entity of this tenant and mode carries ${found.type} ${found.normalised}.`);
+  if (found.entities.length === 1) {
+    await showEntity(await api.get(`/v1/entities/${encodeURIComponent(found.entities[0].entity_id)}`));
+    return;
+  }
+  say(`${found.entities.length} entities carry ${found.type} ${found.normalised}: choose one.`);
+}
 
 /** An id of any of the three: asks as a case, then an inquiry, then an entity (each 404 or 422 for an id that is not one). */
 async function findById(id) {
@@ -78,7 +119,7 @@ async function findById(id) {
       if (!(error instanceof ApiError) || ![403, 404, 422].includes(error.status)) throw error;
     }
   }
-  throw new Error('No case, inquiry or entity of this tenant and mode has that id.');
+  throw new Error('No case, inquiry or entity of this tenant and mode has that id. To find an entity by a value, choose its type.');
 }
 
 /** Ids of what `operation` created, newest first, from the audit trail (admin key). */

@@ -175,7 +175,7 @@ describe("the investigator's console", () => {
     await page.close();
   }, 180_000);
 
-  it('finds a case from the list, an inquiry and its entity by id, without ids from elsewhere', async () => {
+  it('finds a case from the list, an inquiry and its entity by id, and an entity by a presented value, without ids from elsewhere', async () => {
     const inquiry = (await (
       await fetch(`${ts.base}/v1/inquiries`, {
         method: 'POST',
@@ -230,6 +230,22 @@ describe("the investigator's console", () => {
     await submitAndSee(page, '#find-form', `Entity ${inquiry.assessment.entity_id}`);
     await page.fill('#find-id', 'not-an-id');
     await submitAndSee(page, '#find-form', 'No case, inquiry or entity');
+    // An entity by a value its subject presented (GET /v1/entities), typed as written: the type guessed, the value
+    // normalised by the service as an inquiry's is; a single entity opens at once.
+    await page.fill('#find-id', 'FIND.Me@Example.org');
+    await submitAndSee(page, '#find-form', `Entity ${inquiry.assessment.entity_id}`);
+    await page.fill('#find-id', 'nobody.here@example.org');
+    await submitAndSee(page, '#find-form', 'No entity of this tenant and mode carries EMAIL nobody.here@example.org');
+    // The ring's phone, in its national form read in the chosen country, was presented beside two anchors: both are
+    // listed, and one opens with a click.
+    await page.fill('#find-id', '020 7946 0555');
+    await page.selectOption('#find-type', 'PHONE');
+    await page.fill('#find-country', 'GB');
+    await submitAndSee(page, '#find-form', /\d+ entities carry PHONE \+442079460555: choose one/);
+    expect(await page.locator('#entity-matches li').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.textContent('#entity-matches')).toContain('presented beside');
+    await page.locator('#entity-matches button').first().click();
+    await expect.poll(() => page.textContent('#entity-facts')).toContain('PHONE +442079460555');
     mkdirSync(ARTEFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTEFACTS, 'console-find.png'), fullPage: true });
     // Expected refusals the page asked for itself (404/422 while finding) are not errors of the page.
