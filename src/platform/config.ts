@@ -60,7 +60,7 @@ const ConfigSchema = z.object({
    */
   TAS_KEY_PEPPER: z.string().min(32).optional(),
   /**
-   * The pepper being rotated away from (docs/deployment.md "Rotating the
+   * The pepper being rotated away from (docs/deploy.md "Rotating the
    * pepper"): it only opens what it sealed and verifies keys it hashed, until
    * `tas keys rotate-pepper` has re-sealed and every key has been used again.
    */
