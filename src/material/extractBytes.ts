@@ -8,8 +8,8 @@ import type { Family } from './sniff.js';
 
 /**
  * Every extractor by family: the one place that says which code reads which
- * bytes. Runs inside the extraction thread (extractBytesOffLoop.ts), never on
- * the service's event loop. The version names the extractors, so a stored
+ * bytes. Runs inside the parser process (parserProcess.ts, parserChild.mjs),
+ * never in the service's process. The version names the extractors, so a stored
  * extraction says what produced it.
  */
 export const BYTES_EXTRACTOR_VERSION = `bytes-identifiers/1 (pdf.js, mammoth, ${OCR_ENGINE}, exifr, music-metadata)`;

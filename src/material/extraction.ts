@@ -4,7 +4,7 @@ import { lockForExtraction, markExtracted, markFailed, type ExtractionTarget } f
 import { postgresByteStore, type OpenByteStore } from './byteStore.js';
 import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
 import { BYTES_EXTRACTOR_VERSION } from './extractBytes.js';
-import { extractBytesOffLoop } from './extractBytesOffLoop.js';
+import { DEFAULT_PARSER_LIMITS, extractInParser, type ParserLimits } from './parserProcess.js';
 import { ExtractionFailure, regionOptions, type ExtractedThing } from './extractors/types.js';
 import { fingerprintOf } from './extractText.js';
 import { judgeBytes } from './sniff.js';
@@ -13,14 +13,15 @@ import { MAX_ITEMS_PER_MATERIAL } from './extractText.js';
 /**
  * The extraction of uploaded bytes, as a command the material worker calls
  * with a job's material id. In three steps, so no transaction stays open
- * while a document is parsed: read the bytes, extract them in a bounded
- * thread, then store the items and the outcome in one transaction, which is
+ * while a document is parsed: read the bytes, extract them in a parser
+ * process with no secrets and bounded memory and time (parserProcess.ts), then store the items and the outcome in one transaction, which is
  * also where transient and C2 bytes are deleted (D35).
  *
  * Safe to run twice (a job retried after a crash): a material that is no
  * longer `received` is left alone. A file that cannot be read ends as
- * `failed` with its reason; a fault of ours (the thread died, the OCR
- * program is missing) is thrown so the queue retries, and `giveUp` records
+ * `failed` with its reason (a parser killed at its memory or time limit
+ * included); a fault of ours (the parser process crashed otherwise, the OCR
+ * model is missing) is thrown so the queue retries, and `giveUp` records
  * `extractor_failed` after the last attempt.
  */
 export interface MaterialJob {
@@ -34,8 +35,9 @@ export interface MaterialExtraction {
   giveUp(job: MaterialJob): Promise<void>;
 }
 
-export function createMaterialExtraction(deps: { db: Db; openBytes?: OpenByteStore }): MaterialExtraction {
+export function createMaterialExtraction(deps: { db: Db; openBytes?: OpenByteStore; parserLimits?: ParserLimits }): MaterialExtraction {
   const openBytes = deps.openBytes ?? postgresByteStore;
+  const limits = deps.parserLimits ?? DEFAULT_PARSER_LIMITS;
   return {
     async extract(job) {
       const loaded = await withTenant(deps.db, job, async (tx) => {
@@ -44,7 +46,7 @@ export function createMaterialExtraction(deps: { db: Db; openBytes?: OpenByteSto
         return { target, bytes: await openBytes(tx, job).read(target.sha256) };
       });
       if (!loaded) return;
-      const outcome = await extractOutcome(loaded.target, loaded.bytes);
+      const outcome = await extractOutcome(loaded.target, loaded.bytes, limits);
       await store(deps.db, openBytes, job, loaded.target, outcome);
     },
     async giveUp(job) {
@@ -55,13 +57,13 @@ export function createMaterialExtraction(deps: { db: Db; openBytes?: OpenByteSto
 
 type Outcome = { ok: true; found: ExtractedThing[] } | { ok: false; reason: ExtractionFailure['reason'] };
 
-async function extractOutcome(target: ExtractionTarget, bytes: Buffer): Promise<Outcome> {
+async function extractOutcome(target: ExtractionTarget, bytes: Buffer, limits: ParserLimits): Promise<Outcome> {
   const verdict = judgeBytes(target.media_type, bytes.subarray(0, 8192));
   if (!verdict.ok) return { ok: false, reason: verdict.reason };
   try {
     return {
       ok: true,
-      found: (await extractBytesOffLoop(verdict.family, bytes, regionOptions(target.phone_region), target.media_type)).slice(
+      found: (await extractInParser(verdict.family, bytes, regionOptions(target.phone_region), target.media_type, limits)).slice(
         0,
         MAX_ITEMS_PER_MATERIAL,
       ),

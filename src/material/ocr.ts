@@ -1,40 +1,44 @@
-import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /**
- * Whether this machine can read text in images: the tesseract program with
- * its English data (Debian's tesseract-ocr and tesseract-ocr-eng). The
- * service never installs it (starting a service must not install system
- * packages); without it the service starts all the same, an image's text
- * extraction fails (its job is retried, then the material ends `failed` with
- * `extractor_failed`; EXIF, PDF, DOCX, audio, video and text are unaffected),
- * the start says so once, and /healthz reports `ocr: unavailable`.
+ * Whether this installation can read text in images: tesseract.js (the
+ * tesseract engine compiled to WebAssembly) and its English model, both npm
+ * dependencies, so `npm install` brings them and no system package is needed
+ * (issue 38). The check looks for the engine's files and the model on disk;
+ * it starts nothing and fetches nothing. Without them the service starts all
+ * the same, an image's text extraction fails (its job is retried, then the
+ * material ends `failed` with `extractor_failed`; EXIF, PDF, DOCX, audio,
+ * video and text are unaffected), the start says so once, and /healthz
+ * reports `ocr: unavailable`.
  */
 export type OcrHealth = 'unchecked' | 'available' | 'unavailable';
 
-// `tesseract --list-langs` answers in milliseconds; a hung one must not hold the start or /healthz.
-const PROBE_TIMEOUT_MS = 5000;
+/** Where the English model lies: the package's best_int LSTM model, the one tesseract.js itself would fetch. */
+export function englishModelDirectory(): string {
+  const eng = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string };
+  return `${eng.langPath}_best_int`;
+}
 
 let known: OcrHealth = 'unchecked';
 let probing: Promise<OcrHealth> | null = null;
 
 /** Asks once per process; later calls get the same answer. */
-export function probeOcr(command = 'tesseract'): Promise<OcrHealth> {
-  probing ??= new Promise<OcrHealth>((resolve) => {
-    let out = '';
-    const child = spawn(command, ['--list-langs'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' });
-    // Older builds print the list on stderr.
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    child.on('error', () => resolve('unavailable'));
-    child.on('close', (code) =>
-      resolve(code === 0 && out.split(/\r?\n/).some((line) => line.trim() === 'eng') ? 'available' : 'unavailable'),
-    );
-  }).then((health) => (known = health));
+export function probeOcr(): Promise<OcrHealth> {
+  probing ??= Promise.resolve<OcrHealth>(ocrFilesPresent() ? 'available' : 'unavailable').then((health) => (known = health));
   return probing;
+}
+
+function ocrFilesPresent(): boolean {
+  try {
+    // The engine as tesseract.js itself finds it (its own dependency).
+    const engine = createRequire(createRequire(import.meta.url).resolve('tesseract.js'));
+    const core = dirname(engine.resolve('tesseract.js-core/package.json'));
+    return existsSync(join(core, 'tesseract-core-lstm.wasm')) && existsSync(join(englishModelDirectory(), 'eng.traineddata.gz'));
+  } catch {
+    return false;
+  }
 }
 
 /** The last answer, for /healthz; never waits. */
@@ -42,4 +46,5 @@ export function ocrHealth(): OcrHealth {
   return known;
 }
 
-export const OCR_INSTALL_HINT = 'install it with: sudo apt-get install tesseract-ocr tesseract-ocr-eng (Debian, Ubuntu), or see the README';
+export const OCR_INSTALL_HINT =
+  'install the npm dependencies again (npm install): tesseract.js and @tesseract.js-data/eng bring it, no system package';

@@ -104,6 +104,13 @@ const ConfigSchema = z.object({
    * operator floor decides (a watch, not polling, by default; tests use 1).
    */
   TAS_MIN_MONITOR_CADENCE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /**
+   * Limits of the parser process each material extraction runs in (src/material/parserProcess.ts):
+   * its V8 heap in MiB (the whole process may use twice that plus 256 MiB) and its wall-clock
+   * and CPU seconds. A file that needs more ends `failed` (`too_large`, `timeout`).
+   */
+  TAS_PARSER_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  TAS_PARSER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   /** Directory where audit rows are spooled while Postgres is unreachable. */
   TAS_SPOOL_DIR: z.string().default('.tas-spool'),
   /** Build identifier reported by /healthz. */

@@ -226,7 +226,10 @@ export async function createCore(deps: {
     },
   });
 
-  const materialExtraction = createMaterialExtraction({ db });
+  const materialExtraction = createMaterialExtraction({
+    db,
+    parserLimits: { memoryMb: config.TAS_PARSER_MEMORY_MB, timeoutMs: config.TAS_PARSER_TIMEOUT_SECONDS * 1000 },
+  });
   // Fair across tenants: each job's priority is its place among its own tenant's pending extractions (src/material/fairShare.ts).
   const fairExtraction = createFairExtractionQueue({
     redis: deps.redis,

@@ -1,19 +1,22 @@
 import mammoth from 'mammoth';
 import { claimOf, identifiersIn } from './textLines.js';
 import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './types.js';
-import { checkZipExpansion, readZipEntry, type ZipEntry } from './zipLimits.js';
+import { checkInflatedSizes, checkZipExpansion, readZipEntry, type ZipEntry } from './zipLimits.js';
 
 /**
  * Text from a Word document (mammoth), paragraph by paragraph, with each
  * identifier bound to its paragraph, and what the document says about
  * itself as claims: its author and last editor (docProps/core.xml) and the
  * application that wrote it (docProps/app.xml), as for PDF. The archive's
- * declared sizes are checked first (zipLimits.ts); a ZIP that is not a Word
+ * declared sizes are checked first, then its real ones while inflating
+ * (zipLimits.ts); a ZIP that is not a Word
  * document (no `word/document.xml`) disagrees with its declared type.
  */
 export async function extractDocx(bytes: Buffer, opts: ExtractOptions): Promise<ExtractedThing[]> {
   const entries = checkZipExpansion(bytes);
   if (!entries.some((e) => e.name === 'word/document.xml')) throw new ExtractionFailure('media_type_mismatch');
+  // The declared sizes may lie: inflate once, counting, before mammoth inflates anything.
+  await checkInflatedSizes(bytes, entries);
   let text: string;
   try {
     text = (await mammoth.extractRawText({ buffer: bytes })).value;

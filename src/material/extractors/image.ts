@@ -1,21 +1,25 @@
-import { spawn } from 'node:child_process';
 import exifr from 'exifr';
+import { createWorker, OEM } from 'tesseract.js';
+import { englishModelDirectory } from '../ocr.js';
 import type { Family } from '../sniff.js';
 import { claimOf, identifiersIn } from './textLines.js';
 import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './types.js';
 
 /**
- * Text in an image by OCR (the tesseract program, English), line by line,
- * each identifier bound to its line's region; and what the file says about
- * itself in EXIF (device, creation time, author, GPS position) as claims.
+ * Text in an image by OCR (tesseract.js, the tesseract engine compiled to
+ * WebAssembly, with its English LSTM model from the npm package
+ * @tesseract.js-data/eng: nothing is downloaded and no system package is
+ * needed), line by line, each identifier bound to its line's region; and
+ * what the file says about itself in EXIF (device, creation time, author,
+ * GPS position) as claims.
  *
  * The image's size is read from its header before OCR: an image of more than
  * MAX_PIXELS is a decompression bomb (a few kilobytes of PNG can declare
- * gigapixels) and is refused. OCR runs in its own process with a time limit.
+ * gigapixels) and is refused. OCR runs inside the parser process, under its
+ * memory, CPU and time limits (src/material/parserProcess.ts).
  */
 export const MAX_PIXELS = 40_000_000;
-export const OCR_TIMEOUT_MS = 60_000;
-export const OCR_ENGINE = 'tesseract-5/eng';
+export const OCR_ENGINE = 'tesseract.js-7/eng';
 // OCR output is bounded like any text we extract from.
 const MAX_OCR_OUTPUT_BYTES = 16 * 1024 * 1024;
 
@@ -37,11 +41,11 @@ interface OcrLine {
   confidence: number;
 }
 
-/** Runs tesseract with TSV output and joins its words into lines with their bounding boxes. */
+/** Runs OCR with TSV output and joins its words into lines with their bounding boxes. */
 async function ocrLines(bytes: Buffer): Promise<OcrLine[]> {
-  const tsv = await runTesseract(bytes);
+  const tsv = await recognise(bytes);
   const lines = new Map<string, { words: string[]; x0: number; y0: number; x1: number; y1: number; conf: number[] }>();
-  for (const row of tsv.split('\n').slice(1)) {
+  for (const row of tsv.split('\n')) {
     const cols = row.split('\t');
     // level 5 is a word: page, block, paragraph, line, word, left, top, width, height, confidence, text.
     if (cols.length < 12 || cols[0] !== '5' || cols[11]!.trim() === '') continue;
@@ -66,30 +70,28 @@ async function ocrLines(bytes: Buffer): Promise<OcrLine[]> {
   }));
 }
 
-function runTesseract(bytes: Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', ['stdin', 'stdout', '-l', 'eng', 'tsv'], {
-      stdio: ['pipe', 'pipe', 'ignore'],
-      timeout: OCR_TIMEOUT_MS,
-      killSignal: 'SIGKILL',
-    });
-    const out: Buffer[] = [];
-    let size = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_OCR_OUTPUT_BYTES) child.kill('SIGKILL');
-      else out.push(chunk);
-    });
-    // The program missing is the operator's fault, not the file's: the job fails and is retried, never marked corrupt.
-    child.on('error', (error) => reject(new Error(`tesseract could not run: ${error.message}`)));
-    child.on('close', (code, signal) => {
-      if (signal === 'SIGKILL') reject(new ExtractionFailure(size > MAX_OCR_OUTPUT_BYTES ? 'too_large' : 'timeout'));
-      else if (code !== 0) reject(new ExtractionFailure('corrupt'));
-      else resolve(Buffer.concat(out).toString('utf8'));
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(bytes);
+async function recognise(bytes: Buffer): Promise<string> {
+  const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+    langPath: englishModelDirectory(),
+    gzip: true,
+    // Read from the package, never written anywhere, never fetched.
+    cacheMethod: 'none',
+    logger: () => undefined,
+    errorHandler: () => undefined,
   });
+  try {
+    let tsv: string;
+    try {
+      tsv = (await worker.recognize(bytes, {}, { text: false, blocks: false, tsv: true })).data.tsv ?? '';
+    } catch (error) {
+      // The engine ran out of its memory (the process's limit), or could not read the picture (truncated, unsupported).
+      throw new ExtractionFailure(/memory|OOM|allocation/i.test(String(error)) ? 'too_large' : 'corrupt');
+    }
+    if (Buffer.byteLength(tsv) > MAX_OCR_OUTPUT_BYTES) throw new ExtractionFailure('too_large');
+    return tsv;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 async function exifClaims(bytes: Buffer): Promise<ExtractedThing[]> {

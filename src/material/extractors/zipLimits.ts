@@ -1,13 +1,15 @@
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { ExtractionFailure } from './types.js';
 
 /**
  * Checks a ZIP (a DOCX is one) from its central directory before anything
  * inflates it: the sizes its entries declare, summed, must stay under
  * MAX_EXPANDED_BYTES and under MAX_RATIO times the file itself. A
- * decompression bomb declares gigabytes from kilobytes and is refused here;
- * an archive that lies about its sizes is stopped by the thread's memory
- * limit (extractBytesOffLoop.ts).
+ * decompression bomb declares gigabytes from kilobytes and is refused here.
+ * An archive that lies about its sizes is stopped while inflating
+ * (checkInflatedSizes): every entry is inflated once, counting bytes and
+ * keeping none, and the count stops at the same limits, whatever the central
+ * directory claims. The parser then reads only archives that passed both.
  */
 export const MAX_EXPANDED_BYTES = 200 * 1024 * 1024;
 export const MAX_RATIO = 200;
@@ -53,17 +55,62 @@ export function checkZipExpansion(bytes: Buffer): ZipEntry[] {
 const LOCAL_HEADER = 0x04034b50;
 
 /**
+ * Inflates every entry, counting its bytes and keeping none, and stops as
+ * soon as the total passes MAX_EXPANDED_BYTES or MAX_RATIO times the file:
+ * `too_large`, whatever the entries declare. An entry whose data lies outside
+ * the file, or whose method is neither stored nor deflate, is `corrupt` (the
+ * parser could not read it either). Returns the bytes inflated.
+ */
+export async function checkInflatedSizes(bytes: Buffer, entries: ZipEntry[]): Promise<number> {
+  const limit = Math.min(MAX_EXPANDED_BYTES, MAX_RATIO * bytes.length);
+  let total = 0;
+  for (const entry of entries) {
+    const data = entryData(bytes, entry);
+    if (data === null || (entry.method !== 0 && entry.method !== 8)) throw new ExtractionFailure('corrupt');
+    if (entry.method === 0) total += data.length;
+    else total = await countInflated(data, total, limit);
+    if (total > limit) throw new ExtractionFailure('too_large');
+  }
+  return total;
+}
+
+/** The compressed bytes of an entry, by its local header, or null when they lie outside the file. */
+function entryData(bytes: Buffer, entry: ZipEntry): Buffer | null {
+  const at = entry.localHeaderOffset;
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL_HEADER) return null;
+  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const data = bytes.subarray(start, start + entry.compressedSize);
+  return data.length === entry.compressedSize ? data : null;
+}
+
+/** `total` plus this entry's inflated size; the inflater is destroyed the moment the sum passes `limit`. */
+function countInflated(data: Buffer, total: number, limit: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflater = createInflateRaw();
+    let sum = total;
+    inflater.on('data', (chunk: Buffer) => {
+      sum += chunk.length;
+      if (sum > limit) {
+        inflater.destroy();
+        reject(new ExtractionFailure('too_large'));
+      }
+    });
+    inflater.on('error', () => reject(new ExtractionFailure('corrupt')));
+    inflater.on('end', () => resolve(sum));
+    inflater.end(data);
+  });
+}
+
+/**
  * The bytes of one small entry (a metadata part), or null when it cannot be
  * read safely: a method other than stored or deflate, a header that points
  * outside the file, or more than `maxBytes` once inflated (the inflater
  * stops there, whatever the entry declares).
  */
 export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Buffer | null {
-  const at = entry.localHeaderOffset;
-  if (entry.size > maxBytes || at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL_HEADER) return null;
-  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
-  const data = bytes.subarray(start, start + entry.compressedSize);
-  if (data.length !== entry.compressedSize) return null;
+  if (entry.size > maxBytes) return null;
+  const data = entryData(bytes, entry);
+  if (data === null) return null;
   if (entry.method === 0) return data.length <= maxBytes ? data : null;
   if (entry.method !== 8) return null;
   try {
