@@ -127,7 +127,7 @@ async function counts(db: pg.Client, answers: Answered[]) {
   const inquiries = answers.flatMap((a) => (a.inquiryId ? [a.inquiryId] : []));
   const observations = answers.flatMap((a) => (a.observationId ? [a.observationId] : []));
   const audited = answers.flatMap((a) => (a.auditId ? [a.auditId] : []));
-  const one = async (text: string, ids: string[]) => (await db.query(text, [ids])).rows[0].n as number;
+  const one = async (text: string, ids: string[]) => (await db.query<{ n: number }>(text, [ids])).rows[0]!.n;
   return {
     acknowledged_inquiries: inquiries.length,
     acknowledged_observations: observations.length,

@@ -1,4 +1,4 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { bodyFactory } from './lib/bodies.js';
 import { percentiles, round, Samples } from './lib/stats.js';
@@ -142,7 +142,6 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   let open = job.connections;
 
   const startConn = () => {
-    let sock: Socket;
     let buf: Buffer | null = null;
     let sentAt = 0;
     let busy = false;
@@ -181,7 +180,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         setTimeout(startConn, 50);
       }
     };
-    sock = connect({ host: '127.0.0.1', port: ports[nextConn++ % ports.length]!, noDelay: true });
+    const sock = connect({ host: '127.0.0.1', port: ports[nextConn++ % ports.length]!, noDelay: true });
     sock.on('connect', send);
     sock.on('data', (chunk: Buffer) => {
       buf = buf ? Buffer.concat([buf, chunk]) : chunk;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import WebSocket from 'ws';
+import WebSocket, { type RawData } from 'ws';
 import { cpuMs, freshService, peakRssMb, postgresCpuMs, ROOT, waitHealthy } from './wsSessionsService.js';
 
 /**
@@ -112,7 +112,7 @@ async function openAndConnect(base: string, key: string, i: number, openMs: numb
     closed: new Promise((r) => ws.once('close', () => r())),
   };
   ws.on('message', (data) => {
-    const m = JSON.parse(String(data)) as { type: string; seq?: number; frame_seq?: number };
+    const m = JSON.parse(textOf(data)) as { type: string; seq?: number; frame_seq?: number };
     const now = performance.now();
     if (m.type === 'ack' && m.seq !== undefined) s.acked.set(m.seq, now);
     else if (m.type === 'refused') s.refused += 1;
@@ -120,7 +120,10 @@ async function openAndConnect(base: string, key: string, i: number, openMs: numb
   });
   await new Promise<void>((resolve, reject) => {
     ws.on('message', function ready(data) {
-      if (String(data).includes('"type":"ready"')) (ws.off('message', ready), resolve());
+      if (textOf(data).includes('"type":"ready"')) {
+        ws.off('message', ready);
+        resolve();
+      }
     });
     ws.once('error', reject);
   });
@@ -133,6 +136,12 @@ async function openAndConnect(base: string, key: string, i: number, openMs: numb
  * phone, a site), a claim, and testimony, cycling. Each adds evidence, so each
  * must come back as an assessment; values are distinct per session and frame.
  */
+/** A text message's payload (ws hands a Buffer, or fragments, or an ArrayBuffer). */
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
+}
+
 const FRAME_KINDS = ['email line', 'phone line', 'claim', 'observation', 'URL line'];
 
 function frameFor(i: number, seq: number): Record<string, unknown> {
@@ -205,7 +214,7 @@ export async function runWsSessions(opts: WsSessionsOptions = {}): Promise<WsSes
     const perFrame = (i: number) =>
       cpuBefore[i] == null || cpuAfter[i] == null || result.assessmentsReceived === 0
         ? null
-        : Math.round(((cpuAfter[i]! - cpuBefore[i]!) / result.assessmentsReceived) * 10) / 10;
+        : Math.round(((cpuAfter[i] - cpuBefore[i]) / result.assessmentsReceived) * 10) / 10;
     result.serverCpuMsPerFrame = perFrame(0);
     result.postgresCpuMsPerFrame = perFrame(1);
     const closeStarted = performance.now();

@@ -21,7 +21,7 @@ const { data, error } = await client.POST('/v1/inquiries', {
   },
 });
 if (error) throw new Error(`refused: ${JSON.stringify(error)}`);
-const a = data.assessment!;
+const a = data.assessment;
 console.log(`score ${a.score} [${a.low}-${a.high}], label ${a.label?.value ?? 'none'}, status ${data.status}`);
 
 // An inquiry still reasoning at its deadline (worker checks out) gives an events_url: its revisions arrive there.

@@ -25,7 +25,7 @@ export function ticksOf(pid: number): number {
  */
 export function ticksOfCommand(name: string, dbName?: string): number {
   let sum = 0;
-  let pids: string[] = [];
+  let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {

@@ -16,6 +16,11 @@ export interface ScenarioResult {
   errors?: number;
   peak_rss_mb?: number | null;
   skipped?: string;
+  requests?: number;
+  first_error?: string;
+  /** sse-fanout: subscribers connected; ws-sessions: sessions opened. */
+  opened?: number;
+  sessions?: number;
   [extra: string]: unknown;
 }
 

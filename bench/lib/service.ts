@@ -186,7 +186,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     await stopChild(child, 'SIGKILL');
     await clearPrefix();
     await db.drop();
-    throw new Error(`${(error as Error).message}\n--- service output ---\n${output.text().slice(-3000)}`);
+    throw new Error(`${(error as Error).message}\n--- service output ---\n${output.text().slice(-3000)}`, { cause: error });
   }
   return {
     port,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ServiceHandle } from '../lib/service.js';
 import type { Case } from './corpus.js';
 
@@ -31,15 +32,42 @@ export interface Answer extends Case {
   inputs: LedgerInputs;
 }
 
-interface Finding {
-  kind?: string;
-  disposition?: string;
-}
+// The parts of the answers the bench reads; the rest of each body is left out.
+const InquiryAnswer = z.object({
+  assessment: z.object({
+    assessment_id: z.string(),
+    entity_id: z.string(),
+    score: z.number(),
+    low: z.number(),
+    high: z.number(),
+    methodology_version: z.string(),
+  }),
+  findings: z
+    .object({ findings: z.array(z.object({ kind: z.string().optional(), disposition: z.string().optional() })).optional() })
+    .optional(),
+});
 
-async function json(res: Response, what: string): Promise<any> {
-  const body = await res.json();
+const LedgerInputsSchema: z.ZodType<LedgerInputs> = z.object({
+  methodology_version: z.string(),
+  as_of: z.string(),
+  evidence: z.array(
+    z.object({
+      provenance_class: z.string(),
+      trust_band: z.enum(['high', 'medium', 'low']),
+      observed_at: z.string(),
+      disposition: z.enum(['supports', 'weakens', 'neutral']),
+      strength: z.enum(['weak', 'moderate', 'strong']).optional(),
+    }),
+  ),
+  absences: z.number(),
+});
+
+const Ledger = z.array(z.object({ assessment: z.object({ assessment_id: z.string() }), inputs: LedgerInputsSchema }));
+
+async function json<T>(res: Response, what: string, schema: z.ZodType<T>): Promise<T> {
+  const body: unknown = await res.json();
   if (res.status !== 200) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
+  return schema.parse(body);
 }
 
 export async function ask(service: ServiceHandle, c: Case): Promise<Answer> {
@@ -58,14 +86,13 @@ export async function ask(service: ServiceHandle, c: Case): Promise<Answer> {
       }),
     }),
     `inquiry for a ${c.type}`,
+    InquiryAnswer,
   );
   const a = body.assessment;
-  const findings: Finding[] = body.findings?.findings ?? [];
+  const findings = body.findings?.findings ?? [];
   const facts = [...new Set(findings.filter((f) => f.kind).map((f) => `${f.kind}:${f.disposition ?? 'neutral'}`))].sort();
-  const ledger = await json(await fetch(`${base}/v1/entities/${a.entity_id}/ledger`, { headers: { authorization } }), 'the ledger');
-  const entry = (ledger as { assessment: { assessment_id: string }; inputs: LedgerInputs }[]).find(
-    (e) => e.assessment.assessment_id === a.assessment_id,
-  );
+  const ledger = await json(await fetch(`${base}/v1/entities/${a.entity_id}/ledger`, { headers: { authorization } }), 'the ledger', Ledger);
+  const entry = ledger.find((e) => e.assessment.assessment_id === a.assessment_id);
   if (!entry) throw new Error('the ledger does not hold the assessment just issued');
   return { ...c, score: a.score, low: a.low, high: a.high, methodology_version: a.methodology_version, facts, inputs: entry.inputs };
 }
@@ -76,7 +103,7 @@ export async function askAll(
   concurrency: number,
   progress?: (done: number) => void,
 ): Promise<Answer[]> {
-  const answers: Answer[] = new Array(cases.length);
+  const answers = new Array<Answer>(cases.length);
   let next = 0;
   let done = 0;
   const worker = async () => {

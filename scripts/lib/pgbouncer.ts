@@ -96,7 +96,7 @@ export async function startPgBouncer(opts: { poolSize?: number } = {}): Promise<
       const c = admin();
       await c.connect();
       try {
-        const { rows } = await c.query('SHOW STATS');
+        const { rows } = await c.query<{ database: string; total_xact_count: string | number }>('SHOW STATS');
         return rows.filter((r) => r.database === database).reduce((n, r) => n + Number(r.total_xact_count), 0);
       } finally {
         await c.end();
