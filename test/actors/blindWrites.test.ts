@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blindEffect, type BlindWrite } from '../../actors/actions.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
-import { startHarness, type Harness } from './support.js';
+import { byRuntime, startHarness, type Harness } from './support.js';
 
 /**
  * Blind writes (actors/actions.ts, issue 15): an effect made with
@@ -18,11 +18,11 @@ import { startHarness, type Harness } from './support.js';
 type LedgerEvent = { type: 'ledger.write'; fail?: boolean };
 
 const ledgerMachine = setup({
-  types: { context: {} as Record<string, never>, events: {} as LedgerEvent },
+  types: { context: {}, events: {} as LedgerEvent },
   actions: {
-    appendEvent: (_, _p: { type: string; payload: Record<string, unknown> }) => {},
-    record: (_, _p: { n: number }) => {},
-    status: (_, _p: { s: string }) => {},
+    appendEvent: byRuntime<{ type: string; payload: Record<string, unknown> }>(),
+    record: byRuntime<{ n: number }>(),
+    status: byRuntime<{ s: string }>(),
     peek: () => {},
     explode: () => {},
   },
@@ -52,8 +52,8 @@ const ledgerMachine = setup({
 
 // A machine whose creation makes a row beside the actor (`writes`) and then moves its status twice.
 const bornMachine = setup({
-  types: { context: {} as Record<string, never>, events: {} as { type: 'born.settle' } },
-  actions: { appendEvent: (_, _p: { type: string; payload: Record<string, unknown> }) => {}, settle: (_, _p: { s: string }) => {} },
+  types: { context: {}, events: {} as { type: 'born.settle' } },
+  actions: { appendEvent: byRuntime<{ type: string; payload: Record<string, unknown> }>(), settle: byRuntime<{ s: string }>() },
 }).createMachine({
   id: 'born',
   initial: 'open',
@@ -102,15 +102,18 @@ beforeAll(async () => {
   runtime = h.runtime({
     machines: { ledger: { machine: ledgerMachine, version: 1 } },
     effects: {
-      record: blindEffect(async (_tx, p: { n: number }, ctx) => {
-        ctx.defer({ table: 'blind_probe', sql: sql.fragment`INSERT INTO blind_probe (actor_id, n) VALUES (${ctx.actorId}, ${p.n})` });
-      }),
-      status: blindEffect(async (_tx, p: { s: string }, ctx) => {
+      record: blindEffect((_tx, p: { n: number }, ctx) =>
+        Promise.resolve(
+          ctx.defer({ table: 'blind_probe', sql: sql.fragment`INSERT INTO blind_probe (actor_id, n) VALUES (${ctx.actorId}, ${p.n})` }),
+        ),
+      ),
+      status: blindEffect((_tx, p: { s: string }, ctx) => {
         ctx.defer({
           table: 'blind_status',
           replaces: `status:${ctx.actorId}`,
           sql: sql.fragment`INSERT INTO blind_status (actor_id, status) VALUES (${ctx.actorId}, ${p.s}) ON CONFLICT (actor_id) DO UPDATE SET status = excluded.status`,
         });
+        return Promise.resolve();
       }),
       peek: async (tx, _p, ctx) => {
         peeked.push(
@@ -119,9 +122,7 @@ beforeAll(async () => {
           ),
         );
       },
-      explode: async (_tx, p: { fail: boolean }) => {
-        if (p.fail) throw new Error('effect failed');
-      },
+      explode: (_tx, p: { fail: boolean }) => (p.fail ? Promise.reject(new Error('effect failed')) : Promise.resolve()),
     },
   });
 });
@@ -157,13 +158,14 @@ describe('blind writes', () => {
     const born = h.runtime({
       machines: { born: { machine: bornMachine, version: 1 } },
       effects: {
-        settle: blindEffect(async (_tx, p: { s: string }, ctx) => {
+        settle: blindEffect((_tx, p: { s: string }, ctx) => {
           ctx.defer({
             table: 'blind_born',
             replaces: `born:${ctx.actorId}`,
             sets: { status: p.s },
             sql: sql.fragment`UPDATE blind_born SET status = ${p.s} WHERE actor_id = ${ctx.actorId}`,
           });
+          return Promise.resolve();
         }),
       },
     });
@@ -201,10 +203,10 @@ describe('blind writes', () => {
     const strict = h.runtime({
       machines: { ledger: { machine: ledgerMachine, version: 1 } },
       effects: {
-        record: async (_tx, _p, ctx) => ctx.defer({ table: 'blind_probe', sql: sql.fragment`SELECT 1` }),
-        status: async () => undefined,
-        peek: async () => undefined,
-        explode: async () => undefined,
+        record: (_tx, _p, ctx) => Promise.resolve(ctx.defer({ table: 'blind_probe', sql: sql.fragment`SELECT 1` })),
+        status: () => Promise.resolve(),
+        peek: () => Promise.resolve(),
+        explode: () => Promise.resolve(),
       },
     });
     await expect(strict.create(h.scope, { kind: 'ledger', id: randomUUID(), input: {}, event: { type: 'ledger.write' } })).rejects.toThrow(

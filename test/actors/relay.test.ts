@@ -77,7 +77,7 @@ describe('the relay', () => {
 
   it('given a crash after the add and before the delete, when the row is carried out again, then BullMQ still holds one job', async () => {
     // A runtime whose dispatch never happens, so the row can be read before the relay carries it out.
-    const crashed = h.runtime({ relay: { dispatchWritten: async () => 0 } });
+    const crashed = h.runtime({ relay: { dispatchWritten: () => Promise.resolve(0) } });
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'c' } });
     const jobId = `${id}:dns`;
@@ -123,7 +123,7 @@ describe('the relay', () => {
 
   it('given rows a crash left undispatched, when swept, then they are carried out once', async () => {
     // A runtime whose dispatch never happens: the process died right after commit.
-    const crashed = h.runtime({ relay: { dispatchWritten: async () => 0 } });
+    const crashed = h.runtime({ relay: { dispatchWritten: () => Promise.resolve(0) } });
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
     await crashed.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.swept` });
@@ -139,7 +139,7 @@ describe('the relay', () => {
   });
 
   it('given start, then it sweeps at once and stop waits for it', async () => {
-    const crashed = h.runtime({ relay: { dispatchWritten: async () => 0 } });
+    const crashed = h.runtime({ relay: { dispatchWritten: () => Promise.resolve(0) } });
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
     const relay = createRelay({ db: h.db, queues: (n) => h.queues.named(n), publish: async () => {}, log: silentLog });
@@ -175,7 +175,7 @@ describe('timers', () => {
     await eventually(async () => (await undispatched(id)) === 0);
     const job = await h.queues.queue('timers').getJob(toBullJobId(`${id}:tick`));
     expect(job?.name).toBe('actor.timer');
-    await eventually(async () => fired.find((f) => f.actorId === id));
+    await eventually(() => fired.find((f) => f.actorId === id));
     expect(fired.filter((f) => f.actorId === id)).toEqual([
       { tenantId: h.scope.tenantId, mode: 'test', actorId: id, event: { type: 'counter.bumped' } },
     ]);
@@ -187,7 +187,7 @@ describe('timers', () => {
     // Added by name, past the catalog's types, as a producer that never heard of them would.
     const timers = h.queues.named('timers');
     const bad = await timers.add('actor.timer', { actorId: 'not-a-uuid' }, { attempts: 5, jobId: `bad-${randomUUID()}` });
-    const failure = await eventually(async () => failures.find((f) => f.job?.id === bad.id));
+    const failure = await eventually(() => failures.find((f) => f.job?.id === bad.id));
     expect(failure.err).toBeInstanceOf(UnrecoverableError);
     const after = await timers.getJob(bad.id!);
     expect(await after?.getState()).toBe('failed');

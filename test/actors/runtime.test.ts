@@ -100,14 +100,14 @@ describe('create and send', () => {
 
   it('given prepare and inTx, when created, then prepare runs before the effects and inTx after them', async () => {
     const order: string[] = [];
-    const rt = h.runtime({ effects: { noteCount: async () => void order.push('effect') } });
+    const rt = h.runtime({ effects: { noteCount: () => Promise.resolve(void order.push('effect')) } });
     await rt.create(h.scope, {
       kind: 'counter',
       id: randomUUID(),
       input: { label: 'c' },
       event: bump,
-      prepare: async () => void order.push('prepare'),
-      inTx: async () => void order.push('inTx'),
+      prepare: () => Promise.resolve(void order.push('prepare')),
+      inTx: () => Promise.resolve(void order.push('inTx')),
     });
     expect(order).toEqual(['prepare', 'effect', 'inTx']);
   });
@@ -212,9 +212,7 @@ describe('rollback', () => {
       id,
       input: { label: 'c' },
       event: bump,
-      inTx: async () => {
-        throw new Error('audit write failed');
-      },
+      inTx: () => Promise.reject(new Error('audit write failed')),
     });
     await expect(failing).rejects.toThrow('audit write failed');
     expect([
@@ -226,7 +224,7 @@ describe('rollback', () => {
 
   it('given a failing inTx on send, then the snapshot, events and outbox rows are as before', async () => {
     // Never dispatched, so the outbox rows stay to be counted (the relay deletes what it carries out).
-    const runtime = h.runtime({ relay: { dispatchWritten: async () => 0 } });
+    const runtime = h.runtime({ relay: { dispatchWritten: () => Promise.resolve(0) } });
     const id = randomUUID();
     await runtime.create(h.scope, { kind: 'counter', id, input: { label: 'c' } });
     await runtime.send(h.scope, id, bump);
@@ -250,9 +248,8 @@ describe('rollback', () => {
 describe('the inquiry machine on the runtime', () => {
   it('given an inquiry waiting on a worker check, when the check reports twice, then it concludes once', async () => {
     const calls: { type: string; params: unknown; tenant: string | null }[] = [];
-    const effect = (type: string) => async (_tx: unknown, params: unknown, ctx: { scope: { tenantId: string | null } }) => {
-      calls.push({ type, params, tenant: ctx.scope.tenantId });
-    };
+    const effect = (type: string) => (_tx: unknown, params: unknown, ctx: { scope: { tenantId: string | null } }) =>
+      Promise.resolve(void calls.push({ type, params, tenant: ctx.scope.tenantId }));
     const inquiries = h.runtime({
       machines: { inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION } },
       effects: { updateInquiryStatus: effect('updateInquiryStatus'), recordAssessment: effect('recordAssessment') },

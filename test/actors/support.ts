@@ -9,6 +9,7 @@ import type { OutboxJob, StreamEvent } from '../../actors/types.js';
 import { createDb, type Db, type TenantScope } from '../../src/platform/db/pool.js';
 import { createQueues, type Queues } from '../../actors/queues.js';
 import { cloneDatabase } from '../support/database.js';
+import { eventually as waitFor } from '../support/wait.js';
 
 /**
  * What the actor tests share: a cloned database with a tenant or two, a
@@ -17,6 +18,14 @@ import { cloneDatabase } from '../support/database.js';
  */
 
 export const REDIS = { host: '127.0.0.1', port: 6379 };
+
+/**
+ * An action the runtime carries out (an effect of the same name): the machine
+ * declares it only so its params are typed, and the function does nothing.
+ */
+export function byRuntime<P>(): (args: unknown, params: P) => void {
+  return () => {};
+}
 
 export type CounterEvent =
   | { type: 'counter.bumped' }
@@ -29,10 +38,10 @@ export type CounterEvent =
 export const counterMachine = setup({
   types: { context: {} as { count: number; label: string }, events: {} as CounterEvent, input: {} as { label: string } },
   actions: {
-    appendEvent: (_, _p: { type: string; payload: Record<string, unknown> }) => {},
-    enqueueJob: (_, _p: OutboxJob) => {},
-    scheduleEvent: (_, _p: { event: { type: string }; delayMs: number; timerId: string }) => {},
-    noteCount: (_, _p: { count: number }) => {},
+    appendEvent: byRuntime<{ type: string; payload: Record<string, unknown> }>(),
+    enqueueJob: byRuntime<OutboxJob>(),
+    scheduleEvent: byRuntime<{ event: { type: string }; delayMs: number; timerId: string }>(),
+    noteCount: byRuntime<{ count: number }>(),
     launchMissiles: () => {},
   },
 }).createMachine({
@@ -95,7 +104,7 @@ export async function startHarness(): Promise<Harness> {
   const relay = createRelay({
     db,
     queues: (name) => queues.named(name),
-    publish: async (_stream, e) => void published.push(e),
+    publish: (_stream, e) => Promise.resolve(void published.push(e)),
     log: silentLog,
   });
   const scope: TenantScope = { tenantId: await insertTenant(db, 'acme'), mode: 'test' };
@@ -147,13 +156,10 @@ async function insertTenant(db: Db, name: string): Promise<string> {
   return id;
 }
 
-/** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** Polls until `check` returns a value, or fails after `timeoutMs` (test/support/wait.ts). */
+export function eventually<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
+  return waitFor(check, { timeout: timeoutMs });
 }
