@@ -41,7 +41,7 @@ MONITOR=$(call POST /v1/monitors '{"subject":{"presentations":[{"type":"EMAIL","
 MONITOR_ID=$(echo "$MONITOR" | jq -r .monitor_id)
 echo "$MONITOR" | jq -c '{monitor_id, state, next_run_at}'
 echo "   its event stream for 3 s (curl -N keeps it open; events arrive as the rescans announce them):"
-curl -sSN --max-time 3 "$TAS/v1/monitors/$MONITOR_ID/events" -H "Authorization: Bearer $KEY" -H 'Accept: text/event-stream' || true
+curl -sN --max-time 3 "$TAS/v1/monitors/$MONITOR_ID/events" -H "Authorization: Bearer $KEY" -H 'Accept: text/event-stream' || true
 echo
 echo "   ended with: DELETE /v1/monitors/$MONITOR_ID"
 call DELETE "/v1/monitors/$MONITOR_ID" >/dev/null
