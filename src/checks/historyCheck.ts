@@ -105,7 +105,7 @@ export const check = defineCheck(
         disposition: 'weakens',
         strength: 'strong',
         reason: "The tenant's own adverse outcome (defaulted, reversed, exposed) is the most diagnostic fact there is.",
-        cited: "METHODOLOGY.md section 8: the tenant's own outcomes are strong",
+        cited: "docs/methodology.md section 5: the tenant's own outcomes are strong",
       },
       {
         kind: 'tenant_outcome',
