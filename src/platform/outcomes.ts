@@ -1,3 +1,5 @@
+import type { FragmentSqlToken } from 'slonik';
+import type { Tx } from './db/pool.js';
 import { ServiceProblem, ValidationFailure } from './problems.js';
 
 /**
@@ -21,4 +23,34 @@ export function statusOf(ending: CallOutcome | ServiceProblem | ValidationFailur
   if (ending instanceof ServiceProblem) return ending.status;
   if (ending instanceof ValidationFailure) return VALIDATION_STATUS;
   return STATUS[ending];
+}
+
+/** What a capability may say about its call for the audit row (the edge fills in the rest). */
+export interface AuditFacts {
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  purpose: string | null;
+  rule: string | null;
+  cost_amount: number | null;
+  cost_currency: string | null;
+}
+
+/** The part of a call that writes its audit row: enough for a command run by a worker too. */
+export interface AuditSink {
+  audit: AuditFacts;
+  /**
+   * Writes this call's audit row inside the command's own transaction, so it
+   * commits with the effect or not at all. Call it last in the transaction,
+   * with the outcome the call will answer with.
+   */
+  auditInTx(tx: Tx, outcome: CallOutcome): Promise<void>;
+  /**
+   * This call's audit row as a statement fragment, in place of auditInTx, for
+   * a command that sends its writes in one last statement (an inquiry's). The
+   * call counts as audited from here: a command that then fails takes the
+   * row with it, and the failure is audited as any other. Null when the sink
+   * leaves the row to someone else (an investigation's hops).
+   */
+  auditRow(outcome: CallOutcome): FragmentSqlToken | null;
 }

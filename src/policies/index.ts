@@ -1,3 +1,4 @@
 /** The policies capability's surface: the only file (with schemas.ts) that other folders import. */
 export type { CurrentPolicy, PolicyCache } from './cache.js';
 export { allows, labelFor } from './evaluate.js';
+export { listPolicyVersions, publishPolicy } from './commands.js';

@@ -1,37 +1,14 @@
-import { insertPolicy, listPolicies, type PolicyRow } from './store.js';
-import { withTenant, type Db } from '../platform/db/pool.js';
+import type { Db } from '../platform/db/pool.js';
 import type { Handler } from '../edge/handler.js';
-import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
 import type { PolicyCache } from './cache.js';
-import type { Grants, RegistryCache } from '../registry/index.js';
-import type { RuleId } from '../platform/rules.js';
-import type { PolicyIn, PolicyOut } from '../schemas/admin.js';
+import type { RegistryCache } from '../registry/index.js';
+import type { PolicyIn } from '../schemas/admin.js';
 import { requirePrincipal } from '../auth/index.js';
+import { listPolicyVersions, publishPolicy } from './index.js';
 
-/**
- * The policy control plane (admin scope). Versions are append-only; the
- * highest is current. Publishing changes labels from the next inquiry on and
- * never a score or a published assessment (SPEC "Control plane").
- */
+/** POST and GET /v1/admin/policies: HTTP around the policy commands (commands.ts). */
 export function createPublishPolicy(deps: { db: Db; cache: PolicyCache; registry: RegistryCache }): Handler {
-  return async (ctx) => {
-    const principal = requirePrincipal(ctx);
-    const body = ctx.body as PolicyIn;
-    ctx.audit.target_kind = 'policy';
-    // The same grants the inquiry path checks against, so a policy can only
-    // allow what an inquiry could actually declare.
-    const refused = ungranted(body, await deps.registry.grants(principal));
-    if (refused.length > 0) throw new ValidationFailure(refused, refused[0]!.type as RuleId);
-    const row = await withTenant(deps.db, principal, async (tx) => {
-      const inserted = await insertPolicy(tx, principal, body, principal.label);
-      ctx.audit.target_id = String(inserted.version);
-      await ctx.auditInTx(tx, 'created');
-      return inserted;
-    });
-    // After commit: this process applies the new version on its very next call.
-    deps.cache.invalidate(principal.tenantId, principal.mode);
-    return { status: 201, body: toPolicyOut(row, true) };
-  };
+  return async (ctx) => ({ status: 201, body: await publishPolicy(deps, ctx, requirePrincipal(ctx), ctx.body as PolicyIn) });
 }
 
 /** GET /v1/admin/policies: every version, current first. */
@@ -39,37 +16,6 @@ export function createListPolicies(deps: { db: Db }): Handler {
   return async (ctx) => {
     const principal = requirePrincipal(ctx);
     ctx.audit.target_kind = 'policy';
-    const rows = await withTenant(deps.db, principal, (tx) => listPolicies(tx));
-    return { status: 200, body: rows.map((row, i) => toPolicyOut(row, i === 0)) };
+    return { status: 200, body: await listPolicyVersions(deps, principal) };
   };
 }
-
-function toPolicyOut(row: PolicyRow, current: boolean): PolicyOut {
-  return { ...row.body, policy_version: row.version, created_at: row.created_at, current };
-}
-
-/**
- * Every purpose (rule I13) and intent (rule I14) the policy names, in its
- * allow lists and in its label rules, must be granted to the tenant. Each
- * refusal names its field; the value itself is never echoed.
- */
-function ungranted(body: PolicyIn, grants: Grants): ValidationItem[] {
-  const items: ValidationItem[] = [];
-  const check = (values: readonly string[] | undefined, granted: ReadonlySet<string>, loc: (string | number)[], rule: 'I13' | 'I14') => {
-    values?.forEach((value, i) => {
-      if (!granted.has(value)) items.push({ loc: [...loc, i], msg: MESSAGES[rule], type: rule });
-    });
-  };
-  check(body.allowed_purposes, grants.purposes, ['body', 'allowed_purposes'], 'I13');
-  check(body.allowed_intents, grants.intents, ['body', 'allowed_intents'], 'I14');
-  body.rules.forEach((rule, r) => {
-    check(rule.when.purposes, grants.purposes, ['body', 'rules', r, 'when', 'purposes'], 'I13');
-    check(rule.when.intents, grants.intents, ['body', 'rules', r, 'when', 'intents'], 'I14');
-  });
-  return items;
-}
-
-const MESSAGES: Record<'I13' | 'I14', string> = {
-  I13: 'This purpose is not registered to the tenant.',
-  I14: 'This intent is not registered to the tenant.',
-};

@@ -2,3 +2,5 @@
 export { createTtlCache, parseScopeKey, scopeKey } from './cache.js';
 export type { GrantScope, Grants, RegistryCache } from './cache.js';
 export { withListing } from './listings.js';
+export { listRegistry } from './entries.js';
+export type { RegistryKind } from './entries.js';

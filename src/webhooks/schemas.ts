@@ -113,3 +113,6 @@ export type WebhookIn = z.infer<typeof WebhookIn>;
 export type WebhookOut = z.infer<typeof WebhookOut>;
 export type WebhookPatch = z.infer<typeof WebhookPatch>;
 export type WebhookSecretRotate = z.infer<typeof WebhookSecretRotate>;
+export type WebhookSummary = z.infer<typeof WebhookSummary>;
+export type WebhookDeliveryOut = z.infer<typeof WebhookDeliveryOut>;
+export type WebhookRedeliveryOut = z.infer<typeof WebhookRedeliveryOut>;
