@@ -29,7 +29,7 @@ interface Pending {
 export function storableRow(row: AuditRecord): AuditRecord {
   // Node 20 has String.prototype.toWellFormed (ES2024); the project's lib setting predates it.
   const clean = (value: unknown) =>
-    typeof value === 'string' ? (value.replace(/\u0000/g, '') as string & { toWellFormed(): string }).toWellFormed() : value;
+    typeof value === 'string' ? (value.replaceAll('\u0000', '') as string & { toWellFormed(): string }).toWellFormed() : value;
   // fromEntries forgets the keys' types; the same keys come out as went in, each value cleaned.
   return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, clean(value)])) as unknown as AuditRecord;
 }

@@ -31,9 +31,10 @@ export async function createRevocationBus(deps: { redisUrl: RedisTarget; publish
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async close() {
+    close() {
       listeners.clear();
       subscriber.disconnect();
+      return Promise.resolve();
     },
   };
 }

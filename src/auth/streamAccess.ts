@@ -20,7 +20,7 @@ export function createStreamAccess(deps: {
   return {
     tickets,
     keyState,
-    redeem: tickets.redeem,
+    redeem: tickets.redeem.bind(tickets),
     keyActive: async (principal: Principal) => (await keyState(principal)).kind === 'active',
   };
 }

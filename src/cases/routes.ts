@@ -1,4 +1,4 @@
-import type { CaseService } from './service.js';
+import type { CaseAssertionIn, CaseHoldIn, CaseMemberIn, CaseReviewIn, CaseService } from './service.js';
 import { matchesIfNoneMatch } from '../edge/representation.js';
 import { streamBytes } from '../edge/streamBytes.js';
 import { send } from '../edge/exchange.js';
@@ -44,10 +44,10 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
         return { status: 200, body: await cases.graph(p(ctx), id(ctx)) };
       },
     ],
-    ['changeCaseMembers', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['holdCase', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['releaseCase', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body) })],
-    ['reviewCase', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['changeCaseMembers', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body as CaseMemberIn) })],
+    ['holdCase', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body as CaseHoldIn) })],
+    ['releaseCase', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body as CaseHoldIn) })],
+    ['reviewCase', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body as CaseReviewIn) })],
     [
       'closeCase',
       async (ctx) => {
@@ -55,7 +55,7 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
         return { status: 200, body: await cases.close(ctx, p(ctx), id(ctx), finding) };
       },
     ],
-    ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body) })],
+    ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body as CaseAssertionIn) })],
     ['intakeCase', async (ctx) => ({ status: 201, body: await cases.intake(ctx, p(ctx), id(ctx), ctx.body as IntakeManifest) })],
     // 202: the hop's inquiry may still reason; its revisions follow on the case stream.
     [

@@ -18,7 +18,9 @@ export interface HandlerContext<Body = unknown, Query = unknown> extends CallCon
 export type HandlerResult =
   { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string; raw?: string | Buffer } | { streamed: true };
 
-export type Handler = (ctx: HandlerContext<any, any>) => Promise<HandlerResult>;
+// The pipeline has validated body and query against the operation's schemas before
+// the handler runs; a handler states the operation's input type where it reads one.
+export type Handler = (ctx: HandlerContext) => Promise<HandlerResult>;
 
 export interface BoundRoute {
   op: OperationSpec;

@@ -7,7 +7,7 @@ import type { HandlerContext } from './handler.js';
  * parameter `param`), with the resource named in the call's audit row before
  * anything can fail, so a refusal is audited against it too.
  */
-export function targetOf(ctx: HandlerContext<any, any>, kind: string, param: string): { principal: Principal; id: string } {
+export function targetOf(ctx: HandlerContext, kind: string, param: string): { principal: Principal; id: string } {
   const principal = requirePrincipal(ctx);
   const id = ctx.params[param]!;
   ctx.audit.target_kind = kind;

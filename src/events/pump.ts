@@ -93,7 +93,7 @@ export function createEventPump(deps: {
     }
     reading = true;
     readAll()
-      .catch(deps.onError)
+      .catch((error: unknown) => deps.onError(error))
       .finally(() => {
         reading = false;
       });

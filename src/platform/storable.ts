@@ -8,13 +8,14 @@ import type { ValidationItem } from './problems.js';
  * the request (path parameters, query keys and values, body keys and values)
  * is refused here, with a 422 naming the field.
  */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NUL = '\u0000';
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 // Deep enough for any body the schemas accept; deeper nesting is refused by them anyway.
 const MAX_DEPTH = 64;
 
 export function isStorable(text: string): boolean {
-  return !UNSTORABLE.test(text);
+  return !text.includes(NUL) && !LONE_SURROGATE.test(text);
 }
 
 function refusal(loc: (string | number)[]): ValidationItem {

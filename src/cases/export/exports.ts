@@ -60,7 +60,8 @@ export interface ExportDownload {
   size: number;
   /** Hex SHA-256 of the whole bundle, stored when it was built. */
   sha256: string;
-  read(offset: number, length: number): Promise<Buffer>;
+  /** A plain function (no `this`), handed on as it is to the byte stream. */
+  read: (offset: number, length: number) => Promise<Buffer>;
 }
 
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
