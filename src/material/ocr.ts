@@ -22,12 +22,10 @@ export function englishModelDirectory(): string {
 }
 
 let known: OcrHealth = 'unchecked';
-let probing: Promise<OcrHealth> | null = null;
 
-/** Asks once per process; later calls get the same answer. */
+/** Looks once per process; later calls get the same answer. */
 export function probeOcr(): Promise<OcrHealth> {
-  probing ??= Promise.resolve<OcrHealth>(ocrFilesPresent() ? 'available' : 'unavailable').then((health) => (known = health));
-  return probing;
+  return Promise.resolve(ocrHealth());
 }
 
 function ocrFilesPresent(): boolean {
@@ -41,8 +39,9 @@ function ocrFilesPresent(): boolean {
   }
 }
 
-/** The last answer, for /healthz; never waits. */
+/** For /healthz: the answer, found on the first call (a look for three files); never waits. */
 export function ocrHealth(): OcrHealth {
+  if (known === 'unchecked') known = ocrFilesPresent() ? 'available' : 'unavailable';
   return known;
 }
 
