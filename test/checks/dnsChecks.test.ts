@@ -192,8 +192,10 @@ describe('a delegation, consistent or not (pure)', () => {
 
 describe('DNS checks against a server that never answers', () => {
   let silent: DnsFixture;
+  // Who waits on the next question the silent server is asked.
+  let asked: ((name: string) => void) | undefined;
   beforeAll(async () => {
-    silent = await startDnsFixture({}, { silent: true });
+    silent = await startDnsFixture({}, { silent: true, onQuestion: (name) => asked?.(name) });
   });
   afterAll(() => silent.close());
 
@@ -208,9 +210,13 @@ describe('DNS checks against a server that never answers', () => {
   it("given the caller aborts, then the look-up is cancelled before the check's own timeout", async () => {
     const check = byId(createDnsChecks({ servers: [silent.server], timeoutMs: 10_000 }), 'dns_address');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // The caller gives up once the look-up is on the wire, waiting on an answer that never comes.
+    const onTheWire = new Promise<string>((resolve) => (asked = resolve));
     const started = Date.now();
-    const result = await check.run(contextFor('DOMAIN', 'example.com', { signal: controller.signal }));
+    const pending = check.run(contextFor('DOMAIN', 'example.com', { signal: controller.signal }));
+    expect(await onTheWire).toBe('example.com');
+    controller.abort();
+    const result = await pending;
     expect(verdict(result)).toBe('absence:timeout');
     expect(Date.now() - started).toBeLessThan(2000);
   });

@@ -44,7 +44,8 @@ export async function startDnsFixture(
       } else {
         response.answers.push(...answersFor(question, entry));
       }
-      send(response);
+      // A send that fails rejects unhandled, and vitest fails the run on it.
+      void send(response);
     },
   });
   const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check as sharedValue, connectionsFrom } from '../../src/checks/graphCheck.js';
 import type { GraphNeighbourhood } from '../../src/checks/types.js';
 import { runOn, verdict } from './support.js';
+import { without } from '../support/objects.js';
 
 const GRAPH: GraphNeighbourhood = {
   shared: [
@@ -34,7 +35,7 @@ describe('shared_value', () => {
 describe('connectionsFrom', () => {
   it('given shared values, then one edge per shared value, to a type label only', () => {
     const connections = connectionsFrom(GRAPH);
-    expect(connections.map(({ connection_id: _id, ...edge }) => edge)).toEqual([
+    expect(connections.map((connection) => without(connection, 'connection_id'))).toEqual([
       {
         relation: 'shares_value',
         from_label: '+44 7400 123456',

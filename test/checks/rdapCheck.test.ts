@@ -3,6 +3,7 @@ import { createRdapCheck, registrationDate } from '../../src/checks/rdapCheck.js
 import type { CheckDefinition } from '../../src/checks/types.js';
 import { sendJson, startHttpFixture, type HttpFixture } from './httpFixture.js';
 import { contextFor, NOW, onlySignal, verdict } from './support.js';
+import { eventually } from '../support/wait.js';
 
 function rdapDomain(registered: string | null) {
   const events = [{ eventAction: 'last changed', eventDate: '2024-11-01T00:00:00Z' }];
@@ -134,7 +135,7 @@ describe('rdap_domain_age with its reachability probe', () => {
   it("given a service that refuses connections, then it is known down before any look-up: the plan answers it at once, and nothing registrable stays the check's own no_data", async () => {
     const told: string[] = [];
     const refused = createRdapCheck({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300, probe: { onChange: (state) => told.push(state) } });
-    for (let i = 0; i < 20 && refused.dependencyHealth?.() !== 'degraded'; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    await eventually(() => refused.dependencyHealth?.() === 'degraded', { timeout: 2000, what: 'the probe finding the service down' });
     expect(refused.dependencyHealth?.()).toBe('degraded');
     expect(told).toEqual(['open']);
     expect(refused.unreachableReason?.(presented('EMAIL', 'jane@young-shop.com'))).toBe(
@@ -155,11 +156,12 @@ describe('rdap_domain_age with its reachability probe', () => {
     });
     try {
       const check = createRdapCheck({ baseUrl: answering.baseUrl, timeoutMs: 300, probe: {} });
-      for (let i = 0; i < 20 && answering.requests.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(() => answering.requests.length > 0, { timeout: 2000, what: 'the probe asking /help' });
+      // The look-up's whole round trip starts after the probe's answer was sent: a probe that followed
+      // the redirect to the refusing port would have found the service down before it ends.
+      expect(verdict(await check.run(contextFor('DOMAIN', 'old-shop.com')))).toBe('supports');
       expect(check.dependencyHealth?.()).toBe('ok');
       expect(check.unreachableReason?.(presented('DOMAIN', 'old-shop.com'))).toBeNull();
-      expect(verdict(await check.run(contextFor('DOMAIN', 'old-shop.com')))).toBe('supports');
       expect(answering.requests.map((r) => r.url)).toEqual(['/help', '/domain/old-shop.com']);
     } finally {
       await answering.close();

@@ -47,7 +47,7 @@ describe('an RDAP redirect', () => {
   });
 
   it('given a guard that approves the hop, then the redirect is followed to the answer', async () => {
-    const check = createRdapCheck({ baseUrl: redirector.baseUrl, timeoutMs: 1000, redirectGuard: async () => true });
+    const check = createRdapCheck({ baseUrl: redirector.baseUrl, timeoutMs: 1000, redirectGuard: () => Promise.resolve(true) });
     expect(onlySignal(await check.run(contextFor('DOMAIN', 'fine-shop.com'))).disposition).toBe('supports');
     expect(inside.requests.map((r) => r.url)).toEqual(['/domain/fine-shop.com']);
   });

@@ -32,22 +32,17 @@ describe('runCheck', () => {
     expect(result.signals.map((signal) => signal.statement)).toEqual(['Fine.']);
   });
 
-  it.each([
+  it.each<[string, CheckDefinition['run']]>([
     [
       'throws synchronously',
       () => {
         throw new Error('secret-host.internal refused');
       },
     ],
-    [
-      'rejects',
-      async () => {
-        throw new Error('AcmeSecretIntel 500 {"raw":"payload"}');
-      },
-    ],
+    ['rejects', () => Promise.reject(new Error('AcmeSecretIntel 500 {"raw":"payload"}'))],
     ['returns something that is not a result', () => 'nonsense' as never],
   ])('given a check that %s, then an error absence with a neutral reason', async (_given, run) => {
-    const result = await runCheck(checkRunning(run as CheckDefinition['run']), context());
+    const result = await runCheck(checkRunning(run), context());
     expect(result).toEqual({
       signals: [],
       absences: [{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'error', reason: ERROR_REASON }],
@@ -92,8 +87,19 @@ describe('runCheck', () => {
 
   it("given the caller's deadline passes first, then a timeout absence", async () => {
     const deadline = new AbortController();
-    setTimeout(() => deadline.abort(), 10);
-    const result = await runCheck(checkRunning(never, 10_000), { ...context(), signal: deadline.signal });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const pending = runCheck(
+      checkRunning(() => {
+        started();
+        return never();
+      }, 10_000),
+      { ...context(), signal: deadline.signal },
+    );
+    // The deadline passes once the check is running, long before its own 10 s.
+    await running;
+    deadline.abort();
+    const result = await pending;
     expect(result.absences[0]!.kind).toBe('timeout');
   });
 
