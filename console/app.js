@@ -84,18 +84,19 @@ async function findByValue(type, text, country) {
   const query = new URLSearchParams({ type, value: text });
   if (country) query.set('country', country);
   const found = await api.get(`/v1/entities?${query}`);
-  const list = $('entity-matches');
-  list.replaceChildren(
-    ...found.entities.map((m) =>
-      pick(
-        `${found.type} ${found.normalised} · ${m.held_as === 'anchor' ? 'resolved on it' : 'presented beside'} · entity ${m.entity_id} · since ${m.first_seen_at.slice(0, 10)}`,
-        async () => showEntity(await api.get(`/v1/entities/${encodeURIComponent(m.entity_id)}`)),
-      ),
-    ),
+  // Each named by the value it was first known by, not by its id.
+  const entities = await Promise.all(found.entities.map((m) => api.get(`/v1/entities/${encodeURIComponent(m.entity_id)}`)));
+  $('entity-matches').replaceChildren(
+    ...found.entities.map((m, i) => {
+      const [main, ...more] = entities[i].presentations;
+      const name = main ? `${main.type} ${main.value}${more.length > 0 ? ` (+${more.length})` : ''}` : `entity ${m.entity_id}`;
+      const how = m.held_as === 'anchor' ? 'resolved on it' : `${found.type} ${found.normalised} presented beside`;
+      return pick(`${name} · ${how} · since ${m.first_seen_at.slice(0, 10)}`, () => showEntity(entities[i]));
+    }),
   );
   if (found.entities.length === 0) throw new Error(`No entity of this tenant and mode carries ${found.type} ${found.normalised}.`);
   if (found.entities.length === 1) {
-    await showEntity(await api.get(`/v1/entities/${encodeURIComponent(found.entities[0].entity_id)}`));
+    await showEntity(entities[0]);
     return;
   }
   say(`${found.entities.length} entities carry ${found.type} ${found.normalised}: choose one.`);

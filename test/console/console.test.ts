@@ -243,7 +243,11 @@ describe("the investigator's console", () => {
     await page.fill('#find-country', 'GB');
     await submitAndSee(page, '#find-form', /\d+ entities carry PHONE \+442079460555: choose one/);
     expect(await page.locator('#entity-matches li').count()).toBeGreaterThanOrEqual(2);
-    expect(await page.textContent('#entity-matches')).toContain('presented beside');
+    // Each named by the value it is known by first, not by its id.
+    const matches = await page.textContent('#entity-matches');
+    expect(matches).toContain('PHONE +442079460555 presented beside');
+    expect(matches).toMatch(/EMAIL ring\.one@example\.org \(\+1\)/);
+    expect(matches).toMatch(/EMAIL ring\.two@example\.org \(\+1\)/);
     await page.locator('#entity-matches button').first().click();
     await expect.poll(() => page.textContent('#entity-facts')).toContain('PHONE +442079460555');
     mkdirSync(ARTEFACTS, { recursive: true });
