@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Principal } from '../auth/index.js';
 import type { CallContext } from '../auth/index.js';
 import { normalisePresentation } from '../checks/normalise.js';
@@ -202,9 +203,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
   async function candidatesOf(principal: Principal, inquiryId: string, own: string[]): Promise<CaseCandidate[]> {
     return withTenant(deps.db, principal, async (tx) => {
       const row = await latestAssessmentOf(tx, inquiryId);
-      const connections = (
-        (row?.findings as { connections?: { connection_id: string; from_type: string; from_label: string }[] } | null)?.connections ?? []
-      ).slice(0, MAX_CANDIDATES);
+      const connections = (StoredConnections.parse(row?.findings ?? {}).connections ?? []).slice(0, MAX_CANDIDATES);
       const out: CaseCandidate[] = [];
       for (const c of connections) {
         const normalised = normalisePresentation(c.from_type, c.from_label)?.normalised ?? c.from_label.trim().toLowerCase();
@@ -228,6 +227,11 @@ function inquiryRequest(current: CaseOut, seed: Record<string, unknown>, intent:
 }
 
 const cost = (ctx: CallContext) => ctx.audit.cost_amount ?? 0;
+
+/** The part of a stored assessment's findings (jsonb) a gate reads: the connections of the seed, parsed, not cast. */
+const StoredConnections = z.looseObject({
+  connections: z.array(z.looseObject({ connection_id: z.string(), from_type: z.string(), from_label: z.string() })).optional(),
+});
 
 /** The same call, its audit row left to the step that records the hop (one row per call). */
 function withoutAudit(ctx: CallContext): CallContext {
