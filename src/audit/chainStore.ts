@@ -16,7 +16,10 @@ const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.p
 /**
  * Rows not yet sealed that are older than the horizon, in insertion order,
  * read from the sealer's work list (000021): an index walk from its head,
- * so the cost is the rows taken, not the size of the log.
+ * so the cost is the rows taken, not the size of the log. The rows taken are
+ * picked first (one array), then each is read by its whole key, partition key
+ * included (000090): each look-up is pruned to the one month's partition
+ * that holds it, and no plan can start from the log's side.
  */
 export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly ChainRow[]> {
   return tx.any(unsealedRowsQuery(horizonMs, limit));
@@ -24,9 +27,11 @@ export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Pr
 
 export function unsealedRowsQuery(horizonMs: number, limit: number) {
   return sql.type(Row)`
-    SELECT ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id
-    WHERE u.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
-    ORDER BY u.seq LIMIT ${limit}`;
+    SELECT ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id AND l.occurred_at = u.occurred_at
+    WHERE u.seq = ANY (ARRAY(
+      SELECT w.seq FROM audit_unsealed w WHERE w.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
+      ORDER BY w.seq LIMIT ${limit}))
+    ORDER BY u.seq`;
 }
 
 /** Takes sealed rows off the work list, in the transaction that chained them. */
@@ -39,7 +44,9 @@ const Head = z.object({ chain_key: z.string(), position: z.number(), hash: z.ins
 
 /**
  * The last link of each of these chains, in one statement: one backward step
- * of the (chain_key, position) index per chain, whatever the chains' length.
+ * of the (chain_key, position) index per chain and partition, whatever the
+ * chains' length. A chain whose every link was retained away (000090)
+ * continues from the last link retention summed up.
  */
 export async function chainHeads(tx: Tx, chainKeys: readonly string[]): Promise<Map<string, { position: number; hash: Buffer }>> {
   if (chainKeys.length === 0) return new Map();
@@ -47,7 +54,12 @@ export async function chainHeads(tx: Tx, chainKeys: readonly string[]): Promise<
     SELECT k.chain_key, h.position, h.hash
     FROM unnest(${sql.array([...chainKeys], 'text')}) AS k(chain_key)
     CROSS JOIN LATERAL (
-      SELECT c.position, c.hash FROM audit_chain c WHERE c.chain_key = k.chain_key ORDER BY c.position DESC LIMIT 1
+      SELECT * FROM (
+        (SELECT c.position, c.hash FROM audit_chain c WHERE c.chain_key = k.chain_key ORDER BY c.position DESC LIMIT 1)
+        UNION ALL
+        (SELECT r.last_position, r.last_hash FROM audit_chain_retained r WHERE r.chain_key = k.chain_key
+         ORDER BY r.first_position DESC LIMIT 1)
+      ) c ORDER BY c.position DESC LIMIT 1
     ) h`);
   return new Map(rows.map((r) => [r.chain_key, { position: r.position, hash: r.hash }]));
 }
@@ -62,13 +74,17 @@ export interface ChainLink {
   hash: Buffer;
 }
 
-/** A sealing pass's links, in one statement (the hashes travel as hex). */
+/**
+ * A sealing pass's links, in one statement (the hashes travel as hex). Each
+ * link takes its row's occurred_at from the work list, exactly as stored, so
+ * the link lands in the same month's partition as its row.
+ */
 export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<void> {
   if (links.length === 0) return;
   const column = <T>(pick: (l: ChainLink) => T) => links.map(pick);
   await tx.query(sql.unsafe`
-    INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
-    SELECT a, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
+    INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash)
+    SELECT a, u.occurred_at, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
     FROM unnest(${sql.array(
       column((l) => l.auditId),
       'uuid',
@@ -93,7 +109,8 @@ export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<
                 ${sql.array(
                   column((l) => l.hash.toString('hex')),
                   'text',
-                )}) AS x(a, k, t, m, p, ph, h)`);
+                )}) AS x(a, k, t, m, p, ph, h)
+    JOIN audit_unsealed u ON u.audit_id = x.a`);
 }
 
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });
@@ -102,10 +119,26 @@ export type LinkedRow = z.infer<typeof Linked>;
 export async function chainRows(db: Db | Tx, chainKey: string): Promise<readonly LinkedRow[]> {
   return db.any(sql.type(Linked)`
     SELECT ${COLUMNS}, c.position, c.prev_hash, c.hash
-    FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id
+    FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id AND l.occurred_at = c.occurred_at
     WHERE c.chain_key = ${chainKey} ORDER BY c.position`);
 }
 
+const Retained = z.object({
+  first_position: z.number(),
+  last_position: z.number(),
+  first_prev: z.instanceof(Buffer),
+  last_hash: z.instanceof(Buffer),
+});
+export type RetainedRun = z.infer<typeof Retained>;
+
+/** The runs of a chain that retention dropped (000090), in order. */
+export async function retainedRuns(db: Db | Tx, chainKey: string): Promise<readonly RetainedRun[]> {
+  return db.any(sql.type(Retained)`
+    SELECT first_position, last_position, first_prev, last_hash FROM audit_chain_retained
+    WHERE chain_key = ${chainKey} ORDER BY first_position`);
+}
+
 export async function chainKeys(db: Db | Tx): Promise<readonly string[]> {
-  return db.anyFirst(sql.type(z.object({ chain_key: z.string() }))`SELECT DISTINCT chain_key FROM audit_chain ORDER BY chain_key`);
+  return db.anyFirst(sql.type(z.object({ chain_key: z.string() }))`
+    SELECT chain_key FROM audit_chain UNION SELECT chain_key FROM audit_chain_retained ORDER BY chain_key`);
 }

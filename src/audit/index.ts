@@ -2,3 +2,4 @@
 export type { AuditWriter } from './auditWriter.js';
 export { auditInsert, insertAudit } from './store.js';
 export type { AuditRecord } from './store.js';
+export { AUDIT_MONTHS_AHEAD, auditPartitionsAhead, prepareAuditPartitions, retainAudit } from './partitions.js';

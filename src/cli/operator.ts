@@ -9,6 +9,7 @@ import { mintKey } from '../tenancy/keys.js';
 import { provisionTenant } from '../tenancy/provision.js';
 import { UsageError } from './usageError.js';
 import { sealAudit, verifyAuditChains } from '../audit/sealer.js';
+import { auditPartitionsAhead, retainAudit } from '../audit/partitions.js';
 import { rotatePepper } from '../auth/rotatePepper.js';
 
 export async function migrateCommand(config: Config): Promise<number> {
@@ -70,7 +71,8 @@ export async function keyMintCommand(
 
 /** `tas audit verify`: seals what is due, then recomputes every chain (or one) from its first link. */
 export async function auditCommand(config: Config, args: string[]): Promise<number> {
-  if (args[0] !== 'verify') throw new UsageError('usage: tas audit verify [--chain KEY]');
+  if (args[0] === 'retain') return auditRetainCommand(config, args);
+  if (args[0] !== 'verify') throw new UsageError('usage: tas audit verify [--chain KEY] | tas audit retain --before YYYY-MM-DD');
   const chainAt = args.indexOf('--chain');
   const only = chainAt >= 0 ? args[chainAt + 1] : undefined;
   await checkPostgres(config.DATABASE_OWNER_URL);
@@ -81,6 +83,25 @@ export async function auditCommand(config: Config, args: string[]): Promise<numb
     for (const v of verdicts)
       console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}`);
     return verdicts.some((v) => v.brokenAt !== null) ? 1 : 0;
+  } finally {
+    await db.end();
+  }
+}
+
+/** `tas audit retain --before YYYY-MM-DD`: drops the audit trail's whole months before that day (000090). */
+async function auditRetainCommand(config: Config, args: string[]): Promise<number> {
+  const at = args.indexOf('--before');
+  const before = at >= 0 ? args[at + 1] : undefined;
+  if (before === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(before)) throw new UsageError('usage: tas audit retain --before YYYY-MM-DD');
+  await checkPostgres(config.DATABASE_OWNER_URL);
+  await migrate(config.DATABASE_OWNER_URL);
+  const db = await createDb(config.DATABASE_OWNER_URL);
+  try {
+    await sealAudit(db);
+    const dropped = await retainAudit(db, before);
+    await auditPartitionsAhead(db);
+    console.log(dropped.length === 0 ? 'no whole month to drop' : `dropped: ${dropped.join(', ')}`);
+    return 0;
   } finally {
     await db.end();
   }

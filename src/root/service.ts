@@ -7,6 +7,7 @@ import { createAuthenticator } from '../auth/authenticate.js';
 import { createRevocationBus } from '../auth/revocations.js';
 import { describeConfig, type Config } from '../platform/config.js';
 import { appendAuditBatch } from '../audit/store.js';
+import { prepareAuditPartitions } from '../audit/partitions.js';
 import { migrate } from '../platform/db/migrate.js';
 import { bindSystemPool, createDb, poolerOptions, withSystem, type Db } from '../platform/db/pool.js';
 import { createEventHub } from '../events/hub.js';
@@ -66,6 +67,13 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   });
   const hub = await createEventHub({ redisUrl: config.redis, prefix: config.TAS_REDIS_PREFIX, log });
   await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
+  // The audit trail's months ahead (000090), on the owner's login like the migrations; again once a day,
+  // so a long-running service never leaves the next month to the DEFAULT partition.
+  await prepareAuditPartitions(config.DATABASE_OWNER_URL);
+  const auditMonths = setInterval(() => {
+    prepareAuditPartitions(config.DATABASE_OWNER_URL).catch((err: unknown) => log.error({ err }, 'audit partitions ahead'));
+  }, AUDIT_PARTITIONS_EVERY_MS);
+  auditMonths.unref();
   const db = await createDb(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
   await checkServiceLogin(
     () => loginPowers(db),
@@ -166,6 +174,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     demo,
     async stop() {
       // New calls get 503 with Retry-After; calls in flight finish on open pools before anything closes.
+      clearInterval(auditMonths);
       app?.drain();
       app?.close();
       // Each step is bounded: with Redis or PostgreSQL gone, a close could otherwise wait forever.
@@ -181,6 +190,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     },
   };
 }
+
+const AUDIT_PARTITIONS_EVERY_MS = 24 * 3600_000;
 
 // Long enough for in-flight jobs and batches to finish on a healthy system.
 const SHUTDOWN_STEP_MS = 5000;

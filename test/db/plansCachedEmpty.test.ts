@@ -28,8 +28,11 @@ let db: Db;
 beforeAll(async () => {
   database = await cloneDatabase();
   owner = await ownerClient(database.url);
-  for (const table of ['outbox', 'audit_log', 'audit_unsealed', 'audit_chain'])
-    await owner.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+  // The audit tables are partitioned by month (000090): the setting is each partition's.
+  for (const table of ['outbox', 'audit_log', 'audit_unsealed', 'audit_chain']) {
+    const { rows } = await owner.query(`SELECT relid::regclass::text AS name FROM pg_partition_tree($1) WHERE isleaf`, [table]);
+    for (const { name } of rows) await owner.query(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
+  }
   await owner.query(`INSERT INTO tenants (id, name) VALUES ($1, 'plans')`, [tenantId]);
   // One connection, so every call below runs on the session whose plans are read back.
   // One connection kept for the whole file: the statements prepared while the tables were small must
@@ -69,8 +72,9 @@ beforeAll(async () => {
   await insertAuditRows('old', ROWS, "interval '2 hours'");
   await owner.query(
     `
-    INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash)
-    SELECT md5('old' || g)::uuid, 'bulk', $1, 'live', g, '\\x00', '\\x00' FROM generate_series(1, ${ROWS}) g`,
+    INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash)
+    SELECT l.audit_id, l.occurred_at, 'bulk', $1, 'live', g, '\\x00', '\\x00'
+    FROM generate_series(1, ${ROWS}) g JOIN audit_log l ON l.audit_id = md5('old' || g)::uuid`,
     [tenantId],
   );
   await owner.query(`DELETE FROM audit_unsealed`);
@@ -114,7 +118,11 @@ async function cachedPlanOf(pattern: string, execute: Execute = withTwoIds): Pro
   });
 }
 
-const seqScansOf = (table: string, nodes: PlanNode[]) => nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === table);
+// A partitioned table's scans name its partitions (audit_log_p2026_11, audit_log_default: 000090).
+const seqScansOf = (table: string, nodes: PlanNode[]) =>
+  nodes.filter(
+    (n) => n['Node Type'] === 'Seq Scan' && new RegExp(`^${table}(_p\\d{4}_\\d{2}|_default)?$`).test(String(n['Relation Name'])),
+  );
 const seqScansOfOutbox = (nodes: PlanNode[]) => seqScansOf('outbox', nodes);
 
 describe('relay statements planned while the outbox was nearly empty', () => {

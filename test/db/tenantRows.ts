@@ -102,7 +102,8 @@ export const FIXTURES: Record<string, Fixture> = {
       [id, t, m],
     );
     await c.query(
-      `INSERT INTO audit_chain (audit_id, chain_key, tenant_id, mode, position, prev_hash, hash) VALUES ($1, $2, $3, $4, 1, '\\x00', '\\x00')`,
+      `INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash)
+       SELECT $1::uuid, occurred_at, $2::text, $3::uuid, $4::text, 1, '\\x00', '\\x00' FROM audit_log WHERE audit_id = $1::uuid`,
       [id, `${t}:${m}`, t, m],
     );
   },

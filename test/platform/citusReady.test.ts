@@ -50,6 +50,10 @@ const NOT_DISTRIBUTED: Record<string, { kind: 'reference' | 'local'; reason: str
     reason: 'the hash chains sealing audit_log, beside it: its key references audit_log, and the sealer appends to every chain in one run',
   },
   audit_unsealed: { kind: 'local', reason: "the sealer's work list of audit_log rows not yet chained, across tenants, beside audit_log" },
+  audit_chain_retained: {
+    kind: 'local',
+    reason: 'what retention dropped of each audit chain (000090), beside audit_chain, so the rest of every chain still verifies',
+  },
 };
 
 /** The first tenant table distributed; every other one is co-located with it. */
