@@ -1,5 +1,4 @@
 import { sql } from 'slonik';
-import { z } from 'zod';
 import type { Principal } from '../auth/index.js';
 import { withTenant } from '../platform/db/pool.js';
 import type { Db } from '../platform/db/pool.js';

@@ -63,7 +63,7 @@ function emailCandidates(line: string): Span[] {
 // A written phone number is a digit, up to 24 digits or separators, a digit (with an optional
 // leading + or parenthesis). The parser reads only such windows: on a megabyte of digits it
 // would otherwise spend seconds, and the windows bound its work per character.
-const PHONE_WINDOW = /[+(]?\d[\d\s().\/-]{4,24}\d/g;
+const PHONE_WINDOW = /[+(]?\d[\d\s()./-]{4,24}\d/g;
 // Past this many windows in one line, the rest is not a text a person wrote; items are capped anyway.
 const MAX_PHONE_WINDOWS = 500;
 

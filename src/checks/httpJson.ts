@@ -103,7 +103,8 @@ async function readJson(response: Response, maxBytes: number): Promise<unknown> 
     await response.body?.cancel().catch(() => undefined);
     return UNREADABLE;
   }
-  const reader = response.body.getReader();
+  // fetch's body is a byte stream; undici types it ReadableStream<any>.
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {

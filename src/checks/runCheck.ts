@@ -40,7 +40,8 @@ export function runCheckNowOrLater(def: CheckDefinition, ctx: CheckContext): Che
   // Module-level helpers and a class, not closures: the loader keeps function names, which
   // costs a property definition for every closure made, and this runs for every check.
   const clock = new CheckClock(def.timeoutMs, ctx.signal);
-  if (def.runs !== 'inline') clock.start();
+  // The clock's promise settles when the check is given up on; here only its timer is wanted.
+  if (def.runs !== 'inline') void clock.start();
   let outcome: CheckResult | Promise<CheckResult>;
   try {
     outcome = def.run(new ClockedContext(ctx, clock));
@@ -111,7 +112,7 @@ class CheckClock {
   ) {}
 
   signal(): AbortSignal {
-    this.start();
+    void this.start();
     return this.controller!.signal;
   }
 

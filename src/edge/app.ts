@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { CatalogueRow } from '../checks/catalogue.js';
 import * as uWS from './uws.js';
 import type { RedisClient } from '../platform/redis/client.js';

@@ -121,7 +121,7 @@ async function handle(
 
 // A caller's own request id is kept when it is a plain token of reasonable length
 // (it goes into logs and the audit row); anything else is replaced by a fresh one.
-const CALLER_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 function requestIdOf(ex: Exchange): string {
   const given = ex.headers['x-request-id']?.trim();
@@ -147,9 +147,9 @@ function newContext(ex: Exchange): HandlerContext {
       cost_amount: null,
       cost_currency: null,
     },
-    auditInTx: async () => undefined,
+    auditInTx: () => Promise.resolve(),
     auditRow: () => null,
-    auditNow: async () => undefined,
+    auditNow: () => Promise.resolve(),
   };
   return ctx;
 }

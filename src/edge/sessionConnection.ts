@@ -127,7 +127,7 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
   function observe(e: StreamEvent): void {
     if (e.type !== 'session.closing' || closing) return;
     closing = true;
-    enqueue({ kind: 'conclude', reason: String(e.payload.reason ?? 'ended') });
+    enqueue({ kind: 'conclude', reason: typeof e.payload.reason === 'string' ? e.payload.reason : 'ended' });
   }
 
   function deliver(e: StreamEvent): void {

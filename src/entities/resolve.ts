@@ -148,7 +148,7 @@ export async function resolveEntity(
     const writes = newEntityWrites(scope, id, identifiers, linkingValues(presentations));
     const asked = askedIfNew ? { alongside: await askedWhenNew(tx, await found, askedIfNew) } : {};
     if (options.deferWrites) return { entityId: id, merged, created, writes, ...asked };
-    await tx.query(sql.unsafe`WITH entity AS (${writes[0]!.sql}), owned AS (${writes[1]!.sql}) ${writes[2]!.sql}`);
+    await tx.query(sql.unsafe`WITH entity AS (${writes[0].sql}), owned AS (${writes[1].sql}) ${writes[2].sql}`);
     return { entityId: id, merged, created, ...asked };
   } else if (candidates.length === 1) {
     survivor = candidates[0]!.id;

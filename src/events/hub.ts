@@ -137,13 +137,14 @@ export async function createEventHub(opts: EventHubOptions): Promise<EventHub> {
       return channels.get(channelOf(streamId))?.listeners.size ?? 0;
     },
     connected: () => !closing && pub.status === 'ready' && sub.status === 'ready',
-    async close() {
+    close() {
       closing = true;
       const entries = [...channels.values()];
       channels.clear();
       for (const entry of entries) for (const l of entry.listeners) safeCall(l, { type: 'close', reason: 'shutdown' }, opts.log);
       sub.disconnect();
       pub.disconnect();
+      return Promise.resolve();
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { StreamKind, StreamTickets } from '../auth/index.js';
-import type { Principal } from '../auth/index.js';
 import { requirePrincipal } from '../auth/index.js';
 import { streamOwner } from './store.js';
 import { withTenant, type Db } from '../platform/db/pool.js';

@@ -3,7 +3,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import type { InquiryContext, InquiryEvent } from '../../machines/inquiryMachine.js';
 import { runCheck } from '../checks/runCheck.js';
-import type { Absence, CheckDefinition, Signal } from '../checks/types.js';
+import type { Absence, CheckDefinition } from '../checks/types.js';
 import { findInquiry } from './store.js';
 import type { Mode, Tx } from '../platform/db/pool.js';
 import { assessNow, timeoutAbsences, type InquiryFacts } from '../assessment/index.js';
@@ -144,7 +144,7 @@ export async function fireInquiryTimer(
     const out = assessNow(facts, {
       assessmentId: newRowId(),
       asOf: deps.now(),
-      signals: ctx.signals as Signal[],
+      signals: ctx.signals,
       absences,
       pendingCount: 0,
       preliminary,

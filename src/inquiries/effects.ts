@@ -10,7 +10,7 @@ import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry }
  * last statement instead of a round trip each.
  */
 export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
-  recordAssessment: blindEffect<InquiryEffectParams['recordAssessment']>(async (_tx, params, ctx) => {
+  recordAssessment: blindEffect<InquiryEffectParams['recordAssessment']>((_tx, params, ctx) => {
     const a = params.assessment;
     ctx.defer({
       table: 'assessments',
@@ -32,10 +32,11 @@ export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
         findings: params.record?.findings ?? null,
       }),
     });
+    return Promise.resolve();
   }),
-  updateInquiryStatus: blindEffect<InquiryEffectParams['updateInquiryStatus']>(async (_tx, params, ctx) => {
+  updateInquiryStatus: blindEffect<InquiryEffectParams['updateInquiryStatus']>((_tx, params, ctx) => {
     // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
-    if (params.status === 'accepted') return;
+    if (params.status === 'accepted') return Promise.resolve();
     // A later status in the same command replaces this one: the row ends as the two in order would leave it.
     ctx.defer({
       table: 'inquiries',
@@ -43,6 +44,7 @@ export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
       sets: { status: params.status },
       sql: inquiryStatusUpdate(ctx.actorId, params.status),
     });
+    return Promise.resolve();
   }),
 };
 

@@ -14,7 +14,7 @@ import { Findings, type InquiryRequest } from './schemas.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, type ProbedEvidence } from './engine.js';
-import { checkById, type InquiryFacts } from '../assessment/index.js';
+import { checkById } from '../assessment/index.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
 import { requestHash } from '../platform/idempotency.js';
 import { parseViewFacts, type ViewFacts } from '../assessment/index.js';

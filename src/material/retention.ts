@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { withSystem, type Db, type Mode } from '../platform/db/pool.js';
+import { withSystem, type Db } from '../platform/db/pool.js';
 import type { MaterialJob } from './extraction.js';
 
 /**
@@ -48,6 +48,6 @@ export async function sweepMaterial(
     WHERE status = 'received' AND received_at < now() - make_interval(secs => ${stuckAfterMs / 1000})
     ORDER BY received_at LIMIT ${BATCH}`),
   );
-  for (const m of stuck) await enqueue({ materialId: m.id, tenantId: m.tenant_id, mode: m.mode as Mode });
+  for (const m of stuck) await enqueue({ materialId: m.id, tenantId: m.tenant_id, mode: m.mode });
   return { discarded, requeued: stuck.length };
 }

@@ -10,7 +10,7 @@ import { withTenant, type Mode } from '../platform/db/pool.js';
 import type { EventHub } from '../events/index.js';
 import { rescanOnce, type RescanDeps, type RescanOutcome } from './rescan.js';
 import { unscheduleRescans } from './schedule.js';
-import { evaluateTriggers, type Triggers } from './triggers.js';
+import { evaluateTriggers } from './triggers.js';
 
 /**
  * The monitor's two jobs as commands (the worker in src/monitors/jobs.ts only
@@ -119,6 +119,6 @@ function resultOf(snapshot: AnyMachineSnapshot, monitor: MonitorRow, runId: stri
   if (!outcome.ok) return { type: 'rescan.failed', runId, reason: outcome.reason };
   if ('unchanged' in outcome) return { type: 'rescan.unchanged', runId, checkedAt: outcome.checkedAt };
   const previous = context.lastAssessment;
-  const triggered = evaluateTriggers(monitor.triggers as Triggers, { current: outcome.assessment, previous, reference: context.reference });
+  const triggered = evaluateTriggers(monitor.triggers, { current: outcome.assessment, previous, reference: context.reference });
   return { type: 'rescan.completed', runId, assessment: outcome.assessment, previous, triggered };
 }

@@ -60,15 +60,15 @@ const QUOTED = /"[^"\n]{0,4096}"|'[^'\n]{0,4096}'/g;
 
 export function safeError(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
-  return scrub(pino.stdSerializers.err(err) as unknown as Record<string, unknown>, 0);
+  return scrub(pino.stdSerializers.err(err), 0);
 }
 
 function scrub(e: Record<string, unknown>, depth: number): Record<string, unknown> {
   for (const field of DROPPED_ERROR_FIELDS) delete e[field];
-  for (const field of ['message', 'stack']) if (typeof e[field] === 'string') e[field] = (e[field] as string).replace(QUOTED, '"…"');
+  for (const field of ['message', 'stack']) if (typeof e[field] === 'string') e[field] = e[field].replace(QUOTED, '"…"');
   for (const [key, value] of Object.entries(e)) {
     if (depth < 5 && value !== null && typeof value === 'object' && !Array.isArray(value) && ('message' in value || 'type' in value)) {
-      e[key] = scrub(value as Record<string, unknown>, depth + 1);
+      e[key] = scrub(value, depth + 1);
     }
   }
   return e;

@@ -98,7 +98,7 @@ export function createRegistryCache(deps: { db: Db; ttlMs: number; now?: () => n
         else if (row.kind === 'intent') grants.intents.add(row.id);
         else grants.purposes.add(row.id);
       }
-      return grants as Grants;
+      return grants;
     },
     { ttlMs: deps.ttlMs, ...(deps.now ? { now: deps.now } : {}) },
   );

@@ -68,7 +68,8 @@ async function readBounded(res: Response, limit: number): Promise<string> {
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > limit) throw new ModelRenderError('too_large');
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  // fetch's body is a byte stream; undici types it ReadableStream<any>.
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

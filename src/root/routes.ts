@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createListAudit } from '../audit/routes.js';
-import type { AuditWriter } from '../audit/index.js';
 import type { RevocationBus } from '../auth/index.js';
 import { caseListHandlers } from '../cases/listRoutes.js';
 import { entityFindHandlers } from '../entities/findRoutes.js';

@@ -84,16 +84,18 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await replay();
   await reconcile();
   const timers = [
-    setInterval(replay, SPOOL_REPLAY_INTERVAL_MS),
-    setInterval(seal, SEAL_INTERVAL_MS),
-    setInterval(sweep, SWEEP_INTERVAL_MS),
-    setInterval(reconcile, RECONCILE_INTERVAL_MS),
-    setInterval(sweepMaterial, RECONCILE_INTERVAL_MS),
+    // Each pass catches and logs its own failure.
+    setInterval(() => void replay(), SPOOL_REPLAY_INTERVAL_MS),
+    setInterval(() => void seal(), SEAL_INTERVAL_MS),
+    setInterval(() => void sweep(), SWEEP_INTERVAL_MS),
+    setInterval(() => void reconcile(), RECONCILE_INTERVAL_MS),
+    setInterval(() => void sweepMaterial(), RECONCILE_INTERVAL_MS),
   ];
   for (const t of timers) t.unref();
   return {
-    async close() {
+    close() {
       for (const t of timers) clearInterval(t);
+      return Promise.resolve();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALL_SCOPES } from './operation.js';
-import { component, dateTime, idString, score100, ScopeName, StakeKind, uuid, valueString } from './common.js';
+import { component, dateTime, idString, score100, ScopeName, StakeKind, uuid } from './common.js';
 
 /**
  * The control plane (admin scope): keys, policies, webhooks and the audit trail.

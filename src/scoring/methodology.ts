@@ -67,20 +67,25 @@ export interface ScoreResult {
   P: number;
 }
 
+/** A Map its holders cannot change (by type; the tables below are never written). */
+function readonlyMap<K, V>(entries: readonly (readonly [K, V])[]): ReadonlyMap<K, V> {
+  return new Map(entries);
+}
+
 /** Section 2 (and sections 7 and 8's additions). Any change here is a new methodology version, never an edit. */
 export const PARAMETERS = Object.freeze({
   /** Prior weight W and base rate a: Beta(1, 1). */
   priorWeight: 2,
   baseRate: 0.5,
-  trustBandWeight: Object.freeze({ high: 1.0, medium: 0.6, low: 0.3 }) as Readonly<Record<TrustBand, number>>,
+  trustBandWeight: Object.freeze({ high: 1.0, medium: 0.6, low: 0.3 }),
   /** A Map, not an object, so a class named `constructor` cannot hit the prototype. */
-  provenanceWeight: new Map<string, number>([
+  provenanceWeight: readonlyMap<string, number>([
     ['third_party', 1.0],
     ['computed', 0.8],
     ['tenant_supplied', 0.5],
     ['analyst_asserted', 0.5],
     ['self_attested', 0.25],
-  ]) as ReadonlyMap<string, number>,
+  ]),
   /** Weight of any provenance class not in the table. */
   otherProvenanceWeight: 0.25,
   halfLifeDays: 180,
@@ -90,13 +95,13 @@ export const PARAMETERS = Object.freeze({
   /** γ (v1): how much each absence dilutes the effective evidence. */
   absence: 0.25,
   /** σ (v2): strength multipliers. */
-  strengthWeight: Object.freeze({ weak: 0.5, moderate: 1.0, strong: 2.0 }) as Readonly<Record<Strength, number>>,
+  strengthWeight: Object.freeze({ weak: 0.5, moderate: 1.0, strong: 2.0 }),
   /**
    * σ (v3): strength on the scale of observations. One item of weight w moves
    * the Beta(1, 1) odds by w + 1, so these are likelihood ratios of about 2, 4
    * and 9 before the band, provenance and age discounts.
    */
-  strengthWeightV3: Object.freeze({ weak: 1, moderate: 3, strong: 8 }) as Readonly<Record<Strength, number>>,
+  strengthWeightV3: Object.freeze({ weak: 1, moderate: 3, strong: 8 }),
   /** μ (v2, v3): how much of the interval each absence mixes with the vacuous one. */
   absenceMix: 1 / 20,
   /** Equal-tailed 90 % interval. */

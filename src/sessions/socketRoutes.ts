@@ -112,7 +112,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       });
       upgrade(deps, res, context, hs, tenantBudget).catch((err) => {
         deps.log.error({ errName: (err as Error)?.name }, 'session upgrade failed');
-        refuse(
+        void refuse(
           deps,
           res,
           hs,
@@ -127,11 +127,11 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
         live.add(conn);
         unsettled.add(conn);
         void conn.settled.then(() => unsettled.delete(conn));
-        // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it at run time.
+        // The connection is written against a minimal socket interface (testable without uWS); uWS's WebSocket satisfies it.
         // It attaches (and sends `ready`) once this callback and the upgrade's cork have returned: a send
         // corked inside the upgrade's own cork left uWS 20 closing the new socket at the client's first
         // frame (1006), now and then. Nothing can arrive in between: I/O waits for the microtasks.
-        queueMicrotask(() => guard('open', () => conn.attach(ws as never)));
+        queueMicrotask(() => guard('open', () => conn.attach(ws)));
       }),
     // The ArrayBuffer is neutered when this callback returns: copy it first.
     message: (ws, message, isBinary) => guard('message', () => ws.getUserData().conn.onMessage(new Uint8Array(message.slice(0)), isBinary)),

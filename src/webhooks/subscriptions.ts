@@ -106,8 +106,9 @@ export async function createWebhookSubscriptions(deps: {
       forget(key);
       await deps.publisher.publish(channel, key);
     },
-    async close() {
+    close() {
       subscriber.disconnect();
+      return Promise.resolve();
     },
   };
 }

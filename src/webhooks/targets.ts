@@ -135,7 +135,7 @@ function ipv6Groups(v6: string): number[] {
   const parse = (part: string) => (part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? dottedToGroups(g) : [g])));
   const headGroups = parse(head);
   const tailGroups = v6.includes('::') ? parse(tail) : [];
-  const zeros = Array(8 - headGroups.length - tailGroups.length).fill('0');
+  const zeros = new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
   return [...headGroups, ...zeros, ...tailGroups].map((g) => Number.parseInt(g, 16));
 }
 

@@ -5,12 +5,13 @@ import { docsAssetPath, renderDocsPage } from '../../openapi/docsPage.js';
 
 /** /openapi.json, /docs and the reference page's own static assets (served by us: no CDN). */
 export function createOpenApiHandler(documentJson: string): Handler {
-  return async () => ({ status: 200, raw: documentJson, contentType: 'application/json', headers: { 'Cache-Control': 'no-cache' } });
+  return () =>
+    Promise.resolve({ status: 200, raw: documentJson, contentType: 'application/json', headers: { 'Cache-Control': 'no-cache' } });
 }
 
 export function createDocsHandler(): Handler {
   const page = renderDocsPage('/openapi.json');
-  return async () => ({ status: 200, raw: page, contentType: 'text/html; charset=utf-8' });
+  return () => Promise.resolve({ status: 200, raw: page, contentType: 'text/html; charset=utf-8' });
 }
 
 const ASSET_TYPES: Record<string, string> = { css: 'text/css', js: 'application/javascript', png: 'image/png' };

@@ -5,10 +5,11 @@ import type { RedisTopologyKind } from '../../platform/redis/topology.js';
 import type { Handler } from '../handler.js';
 
 /** Liveness for a keyed caller: says the service answers, nothing more. */
-export const health: Handler = async (ctx) => ({
-  status: 200,
-  body: { status: 'ok', mode: ctx.principal?.mode ?? 'unknown' },
-});
+export const health: Handler = (ctx) =>
+  Promise.resolve({
+    status: 200,
+    body: { status: 'ok', mode: ctx.principal?.mode ?? 'unknown' },
+  });
 
 // A dependency that does not answer within this long counts as unreachable:
 // /healthz is polled by load balancers and must never hang.

@@ -63,21 +63,22 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 function landingHandler(publicUrl: () => string): Handler {
-  return async (ctx) => {
+  return (ctx) => {
     if (wantsJson(ctx.ex.headers.accept)) {
       const links = Object.fromEntries(LINKS.map((l) => [l.rel, l.href]));
-      return { status: 200, body: { service: 'trust assessment service', links }, headers: HEADERS };
+      return Promise.resolve({ status: 200, body: { service: 'trust assessment service', links }, headers: HEADERS });
     }
-    return { status: 200, raw: landingPage(publicUrl()), contentType: 'text/html; charset=utf-8', headers: HEADERS };
+    return Promise.resolve({ status: 200, raw: landingPage(publicUrl()), contentType: 'text/html; charset=utf-8', headers: HEADERS });
   };
 }
 
-const faviconHandler: Handler = async () => ({
-  status: 200,
-  raw: FAVICON,
-  contentType: 'image/svg+xml',
-  headers: { 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' },
-});
+const faviconHandler: Handler = () =>
+  Promise.resolve({
+    status: 200,
+    raw: FAVICON,
+    contentType: 'image/svg+xml',
+    headers: { 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' },
+  });
 
 const pageOp = (operationId: string, path: string, summary: string): OperationSpec => ({
   operationId,

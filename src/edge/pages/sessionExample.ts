@@ -33,12 +33,13 @@ function staticOp(operationId: string, path: string, summary: string): Operation
 }
 
 function serve(body: Buffer, contentType: string): Handler {
-  return async () => ({
-    status: 200,
-    raw: body,
-    contentType,
-    headers: { 'Cache-Control': 'no-cache', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' },
-  });
+  return () =>
+    Promise.resolve({
+      status: 200,
+      raw: body,
+      contentType,
+      headers: { 'Cache-Control': 'no-cache', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' },
+    });
 }
 
 export function exampleRoutes(): [string, BoundRoute][] {

@@ -65,8 +65,8 @@ export async function migrate(databaseUrl: string, log: (msg: string) => void = 
       id integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now())`);
     const applied = new Map<number, string>();
-    for (const row of (await client.query('SELECT id, checksum FROM schema_migrations')).rows) {
-      applied.set(row.id as number, row.checksum as string);
+    for (const row of (await client.query<{ id: number; checksum: string }>('SELECT id, checksum FROM schema_migrations')).rows) {
+      applied.set(row.id, row.checksum);
     }
     let count = 0;
     for (const file of files) {
@@ -94,6 +94,6 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
-    throw new Error(`migration ${file.name} failed: ${(error as Error).message}`);
+    throw new Error(`migration ${file.name} failed: ${(error as Error).message}`, { cause: error });
   }
 }

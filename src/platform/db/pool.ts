@@ -84,7 +84,7 @@ export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db>
     idleInTransactionSessionTimeout: opts.startupTimeouts === false ? 'DISABLE_TIMEOUT' : 10_000,
     // Slonik runs DISCARD ALL on every release by default: a round trip per checkout. Every
     // setting we make is transaction-local (set_config(..., true)), so there is nothing to discard.
-    resetConnection: async () => undefined,
+    resetConnection: () => Promise.resolve(),
   });
 }
 

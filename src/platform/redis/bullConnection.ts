@@ -52,7 +52,7 @@ export function bullConnections(target: RedisTarget, prefix: string, waitReplica
     };
   }
   const options = t.kind === 'single' ? bullConnection(t.url) : bullOptions(t);
-  return { producer: options, worker: options, prefix: bullPrefix(t, prefix), replicas, close: async () => undefined };
+  return { producer: options, worker: options, prefix: bullPrefix(t, prefix), replicas, close: () => Promise.resolve() };
 }
 
 /** The BullMQ prefix for a topology: a hash tag on a cluster, the plain prefix elsewhere. */
