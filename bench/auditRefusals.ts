@@ -1,0 +1,101 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createAuditSpool } from '../src/audit/spool.js';
+import { createAuditWriter } from '../src/audit/auditWriter.js';
+import { sealAudit } from '../src/audit/sealer.js';
+import type { AuditRecord } from '../src/audit/store.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { createDb } from '../src/platform/db/pool.js';
+
+/**
+ * What one anonymous refusal (no key, a bad key, the per-address limit)
+ * costs the audit trail: rows per second through the group-committing
+ * writer, rows per second sealed, and bytes on disk per refusal in the log,
+ * its chain and the work list (tables and indexes, after VACUUM), on a fresh
+ * database of this checkout's migrations.
+ *
+ *   npx tsx bench/auditRefusals.ts [ROWS]      (default 50,000)
+ */
+const ROWS = Number(process.argv[2] ?? 50_000);
+const ADMIN = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function refusal(i: number): AuditRecord {
+  return {
+    audit_id: randomUUID(),
+    occurred_at: new Date(Date.now() - 60_000).toISOString(),
+    tenant_id: null,
+    mode: null,
+    principal: 'anonymous',
+    action: 'createInquiry',
+    target_kind: null,
+    target_id: null,
+    // No key, a bad key, then the per-address limit.
+    status: i % 3 === 2 ? 429 : 401,
+    rule: null,
+    purpose: null,
+    cost_amount: null,
+    cost_currency: null,
+    request_id: randomUUID(),
+  };
+}
+
+async function sizes(c: pg.Client): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of ['audit_log', 'audit_chain', 'audit_unsealed']) {
+    const { rows } = await c.query(
+      // A partitioned table's partitions, or the table itself.
+      `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree($1::regclass)), pg_total_relation_size($1::regclass))::bigint AS bytes`,
+      [t],
+    );
+    out[t] = Number(rows[0].bytes);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const name = `tas_bench_refusals_${randomBytes(4).toString('hex')}`;
+  const url = new URL(ADMIN);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  const owner = new pg.Client({ connectionString: url.toString() });
+  await owner.connect();
+  const db = await createDb(url.toString());
+  try {
+    await owner.query('VACUUM ANALYZE');
+    const before = await sizes(owner);
+    const writer = createAuditWriter({ db, spool: createAuditSpool(`/tmp/${name}-spool`) });
+    const t0 = performance.now();
+    // As a flood arrives: every call's row handed to the writer, which batches what gathers.
+    const CHUNK = 2_000;
+    for (let i = 0; i < ROWS; i += CHUNK) {
+      await Promise.all(Array.from({ length: Math.min(CHUNK, ROWS - i) }, (_, j) => writer.append(refusal(i + j))));
+    }
+    const appendMs = performance.now() - t0;
+    await writer.close();
+    const t1 = performance.now();
+    let sealed = 0;
+    for (let n = -1; n !== 0; sealed += n) n = await sealAudit(db, 0);
+    const sealMs = performance.now() - t1;
+    await owner.query('VACUUM audit_log, audit_chain, audit_unsealed');
+    const after = await sizes(owner);
+    const per = (t: string) => Math.round((after[t]! - before[t]!) / ROWS);
+    const result = {
+      rows: ROWS,
+      sealed,
+      append_rows_per_s: Math.round(ROWS / (appendMs / 1000)),
+      seal_rows_per_s: Math.round(sealed / (sealMs / 1000)),
+      bytes_per_refusal: { audit_log: per('audit_log'), audit_chain: per('audit_chain'), audit_unsealed: per('audit_unsealed') },
+      bytes_per_refusal_total: per('audit_log') + per('audit_chain') + per('audit_unsealed'),
+    };
+    console.log(JSON.stringify(result));
+  } finally {
+    await db.end();
+    await owner.end();
+    const admin = new pg.Client({ connectionString: ADMIN });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();
