@@ -1,6 +1,7 @@
-import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, EventObject, StateValue } from 'xstate';
+import { initialTransition, transition } from './pureTransition.js';
 import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/platform/db/pool.js';
-import { executeActions, type BlindWrite, type EffectTable, type ExecutableAction } from './actions.js';
+import { executeActions, type BlindWrite, type EffectTable } from './actions.js';
 import {
   ActorKindUnknownError,
   ActorNotFoundError,
@@ -175,7 +176,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     const { result, outbox } = await deps.db.transaction(async (tx) => {
       await scopeTransaction(tx, scope);
       await opts.prepare?.(tx);
-      let [snapshot, actions] = initialTransition(entry.machine, opts.input) as [AnyMachineSnapshot, ExecutableAction[]];
+      let [snapshot, actions] = initialTransition(entry.machine, opts.input);
       const event = typeof opts.event === 'function' ? await opts.event(tx) : opts.event;
       if (event) {
         const [next, more] = transition(entry.machine, snapshot, event);
