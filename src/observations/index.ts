@@ -2,3 +2,5 @@
 export { loadAdmission, observationRefusals, recordObservation } from './record.js';
 export { observationsInsert } from './store.js';
 export type { NewObservation } from './store.js';
+export { recordObservations, recordOutcomes } from './commands.js';
+export type { ObservationDeps } from './commands.js';
