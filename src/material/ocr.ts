@@ -13,6 +13,9 @@ import { dirname, join } from 'node:path';
  * video and text are unaffected), the start says so once, and /healthz
  * reports `ocr: unavailable`.
  */
+/** The OCR engine and model, as the extractor version names them. */
+export const OCR_ENGINE = 'tesseract.js-7/eng';
+
 export type OcrHealth = 'unchecked' | 'available' | 'unavailable';
 
 /** Where the English model lies: the package's best_int LSTM model, the one tesseract.js itself would fetch. */

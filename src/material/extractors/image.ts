@@ -19,7 +19,6 @@ import { ExtractionFailure, type ExtractedThing, type ExtractOptions } from './t
  * memory, CPU and time limits (src/material/parserProcess.ts).
  */
 export const MAX_PIXELS = 40_000_000;
-export const OCR_ENGINE = 'tesseract.js-7/eng';
 // OCR output is bounded like any text we extract from.
 const MAX_OCR_OUTPUT_BYTES = 16 * 1024 * 1024;
 
