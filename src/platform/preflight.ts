@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { RedisClient } from './redis/client.js';
 import { redactUrl } from './config.js';
@@ -89,14 +90,21 @@ export async function checkServiceLogin(
  * refuses to start, and anywhere else it is a loud warning.
  */
 export async function checkRedisPrefix(
-  bind: () => Promise<{ kind: 'bound' | 'ours' | 'other'; owner: string }>,
+  bind: (prefix: string) => Promise<{ kind: 'bound' | 'ours' | 'other'; owner: string }>,
   conflict: (owner: string) => string,
   production: boolean,
   warn: (msg: string) => void,
-): Promise<void> {
-  const binding = await bind();
-  if (binding.kind !== 'other') return;
+  own: { prefix: string; identity: string },
+): Promise<string> {
+  const binding = await bind(own.prefix);
+  if (binding.kind !== 'other') return own.prefix;
   const message = conflict(binding.owner);
   if (production) throw new PreflightError(message);
-  warn(`WARNING: ${message}`);
+  // In development the start goes on, on a prefix of this database's own beside the held one: two
+  // databases on one prefix would take each other's jobs and remove each other's monitor schedules.
+  const beside = `${own.prefix}:${createHash('sha256').update(own.identity).digest('hex').slice(0, 8)}`;
+  const second = await bind(beside);
+  if (second.kind === 'other') throw new PreflightError(conflict(second.owner));
+  warn(`WARNING: ${message} This development start uses the prefix '${beside}' instead.`);
+  return beside;
 }

@@ -65,7 +65,6 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     redis.disconnect();
     throw error;
   });
-  const hub = await createEventHub({ redisUrl: config.redis, prefix: config.TAS_REDIS_PREFIX, log });
   await migrate(config.DATABASE_OWNER_URL, (m) => log.info({ migration: m }, 'migration'));
   // The audit trail's months ahead (000090), on the owner's login like the migrations; again once a day,
   // so a long-running service never leaves the next month to the DEFAULT partition.
@@ -82,12 +81,15 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   );
   // Before any queue is touched: a prefix another database holds would trade jobs and schedules with it.
   const identity = await databaseIdentity(db);
-  await checkRedisPrefix(
-    () => bindPrefix(redis, config.TAS_REDIS_PREFIX, identity),
+  const prefix = await checkRedisPrefix(
+    (candidate) => bindPrefix(redis, candidate, identity),
     (owner) => prefixConflict(config.TAS_REDIS_PREFIX, owner, identity),
     config.NODE_ENV === 'production',
     (msg) => log.warn({ setting: 'TAS_REDIS_PREFIX' }, msg),
+    { prefix: config.TAS_REDIS_PREFIX, identity },
   );
+  config = { ...config, TAS_REDIS_PREFIX: prefix };
+  const hub = await createEventHub({ redisUrl: config.redis, prefix: config.TAS_REDIS_PREFIX, log });
   // Cross-tenant work runs on a login of its own (tas_ops, 000035): the tenant pool's login cannot become tas_system.
   const systemDb =
     config.DATABASE_SYSTEM_URL === config.DATABASE_URL

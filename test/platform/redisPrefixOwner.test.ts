@@ -66,7 +66,7 @@ describe('the Redis prefix belongs to the database that first used it', () => {
     expect(lines.join('\n')).not.toContain('TAS_REDIS_PREFIX');
   });
 
-  it('in development another database on the prefix starts, with a warning naming TAS_REDIS_PREFIX', async () => {
+  it('in development another database on the prefix starts on a prefix of its own beside it, with a warning naming TAS_REDIS_PREFIX', async () => {
     const second = await startTestService({ TAS_REDIS_PREFIX: first.config.TAS_REDIS_PREFIX }, { workers: false });
     try {
       const warning = second.logs
@@ -77,6 +77,10 @@ describe('the Redis prefix belongs to the database that first used it', () => {
       expect(warning?.msg).toContain('set TAS_REDIS_PREFIX');
       // The owner is still the first database.
       expect(await redis.get(prefixOwnerKey(first.config.TAS_REDIS_PREFIX))).toContain(new URL(first.dbUrl).pathname.slice(1));
+      // The second runs on a prefix of its own beside it, bound to its database, so neither takes the other's jobs or schedules.
+      const beside = /uses the prefix '([^']+)' instead/.exec(warning?.msg ?? '')?.[1];
+      expect(beside).toMatch(new RegExp(`^${first.config.TAS_REDIS_PREFIX}:[0-9a-f]{8}$`));
+      expect(await redis.get(prefixOwnerKey(beside!))).toContain(new URL(second.dbUrl).pathname.slice(1));
     } finally {
       await second.service.stop();
       await adminQuery(`DROP DATABASE IF EXISTS ${new URL(second.dbUrl).pathname.slice(1)} WITH (FORCE)`);

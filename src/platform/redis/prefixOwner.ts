@@ -7,7 +7,9 @@ import type { RedisClient } from './client.js';
  * removes the other's schedules. So the prefix belongs to the database that
  * first used it: `<prefix>:owner` holds that database's identity
  * (src/platform/db/deployment.ts), written once with SET NX at start-up and never
- * expiring. A start on another database finds a different owner.
+ * expiring. A start on another database finds a different owner: production
+ * refuses to start; development starts on `<prefix>:<8 hex of its identity>`
+ * beside it, bound the same way, and warns (src/platform/preflight.ts).
  */
 export function prefixOwnerKey(prefix: string): string {
   return `${prefix}:owner`;
