@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery } from '../support/database.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * A newcomer's first minutes (issue 38), as `npm start` runs them: `tas serve`
@@ -42,14 +43,12 @@ async function serve(env: Record<string, string>): Promise<Started> {
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const until = Date.now() + 60_000;
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   // The banner's last block is written in one call, after the listen line.
-  while (!/A first inquiry[^\n]*\n[\s\S]*?-d '[^']*'\n/.test(out)) {
-    if (child.exitCode !== null || Date.now() > until) throw new Error(`tas serve did not print its banner:\n${out}\n${err}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const banner = () => /A first inquiry[^\n]*\n[\s\S]*?-d '[^']*'\n/.test(out);
+  await eventually(() => banner() || child.exitCode !== null, { timeout: 60_000, interval: 100 }).catch(() => false);
+  if (!banner()) throw new Error(`tas serve did not print its banner:\n${out}\n${err}`);
   const port = /tas listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1];
   return { child, stdout: () => out, base: `http://127.0.0.1:${port}` };
 }

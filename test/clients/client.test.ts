@@ -4,6 +4,7 @@ import { createTasClient, openSessionSocket, streamEvents, verifyWebhook, type E
 import { json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startReceiver } from '../monitors/support.js';
+import { wsText } from '../support/socket.js';
 
 /**
  * The typed client (clients/typescript) against the real server: an
@@ -41,7 +42,7 @@ describe('the typed client', () => {
     });
     expect(error).toBeUndefined();
     expect(response.status).toBe(200);
-    expect(data!.assessment!.score).toBeGreaterThanOrEqual(0);
+    expect(data!.assessment.score).toBeGreaterThanOrEqual(0);
     const read = await client.GET('/v1/inquiries/{inquiry_id}', { params: { path: { inquiry_id: data!.inquiry_id } } });
     expect(read.data!.inquiry_id).toBe(data!.inquiry_id);
 
@@ -114,7 +115,7 @@ describe('the typed client', () => {
     expect(session).toBeDefined();
     const socket = openSessionSocket(session!, WebSocket);
     const messages: { type: string }[] = [];
-    socket.on('message', (raw) => messages.push(JSON.parse(String(raw)) as { type: string }));
+    socket.on('message', (raw) => messages.push(JSON.parse(wsText(raw)) as { type: string }));
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);

@@ -70,12 +70,13 @@ describe('the service login role', () => {
 });
 
 describe('checkServiceLogin (pure)', () => {
-  const powers = (p: Partial<{ superuser: boolean; bypassrls: boolean; owns: boolean }>) => async () => ({
-    superuser: false,
-    bypassrls: false,
-    owns: false,
-    ...p,
-  });
+  const powers = (p: Partial<{ superuser: boolean; bypassrls: boolean; owns: boolean }>) => () =>
+    Promise.resolve({
+      superuser: false,
+      bypassrls: false,
+      owns: false,
+      ...p,
+    });
 
   it.each([
     ['a superuser', { superuser: true }],

@@ -24,7 +24,7 @@ describe('errors in the contract shapes', () => {
   it('an unknown path is a 404 problem', async () => {
     const res = await fetch(`${ts.base}/v1/nothing-here`, { headers: bearer(ts.tenant.keys.test) });
     expect(res.status).toBe(404);
-    expect(((await problem(res)) as any).type).toBe('urn:tas:problem:not-found');
+    expect((await problem(res)).type).toBe('urn:tas:problem:not-found');
   });
 
   it('a wrong method is a 405 problem with Allow', async () => {

@@ -7,6 +7,7 @@ import { InquiryResponse } from '../../src/inquiries/schemas.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { EMAIL_AND_PHONE, inquire } from './support.js';
+import { without } from '../support/objects.js';
 
 let ts: TestService;
 let owner: pg.Client;
@@ -205,21 +206,14 @@ describe('POST /v1/inquiries, fast tier', () => {
 describe('refusals of POST /v1/inquiries', () => {
   const I13 = { detail: [{ loc: ['body', 'purpose'], msg: expect.any(String), type: 'I13' }] };
 
-  it.each([
-    [
-      'missing',
-      (() => {
-        const { purpose: _p, ...rest } = EMAIL_AND_PHONE;
-        return rest;
-      })(),
-      {},
-    ],
+  it.each<[string, object, Record<string, string>]>([
+    ['missing', without(EMAIL_AND_PHONE, 'purpose'), {}],
     ['unregistered', { ...EMAIL_AND_PHONE, purpose: 'marketing' }, {}],
     ['not granted to this tenant', { ...EMAIL_AND_PHONE, purpose: 'investigation' }, {}],
     ['contradicted by X-Purpose', EMAIL_AND_PHONE, { 'x-purpose': 'credit_risk' }],
   ])('a purpose %s: 422 I13, identical every time', async (_label, body, headers) => {
     const plain = await ts.provision(`plain-${Math.random().toString(36).slice(2, 8)}`);
-    const r = await inquire(ts, body, plain.keys.test, headers as Record<string, string>);
+    const r = await inquire(ts, body, plain.keys.test, headers);
     expect(r.status).toBe(422);
     expect(r.body).toEqual(I13);
     expect(r.text).toBe(JSON.stringify({ detail: [{ loc: ['body', 'purpose'], msg: r.body.detail[0].msg, type: 'I13' }] }));

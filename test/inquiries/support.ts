@@ -19,7 +19,7 @@ export async function startProviderFixture(): Promise<ProviderFixture> {
     url: '',
     calls: 0,
     handler: (_req, res) => json(res, 200, { risk: 'low' }),
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   const server: Server = createServer((req, res) => {
     fixture.calls += 1;
@@ -89,5 +89,5 @@ export async function inquire(ts: TestService, body: unknown, key = ts.tenant.ke
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as any, text, headers: res.headers, ms: Date.now() - started };
+  return { status: res.status, body: JSON.parse(text), text, headers: res.headers, ms: Date.now() - started };
 }

@@ -5,6 +5,7 @@ import type { HubListener } from '../../src/events/hub.js';
 import type { SessionBinding } from '../../src/sessions/commands.js';
 import { createConnection, type ConnectionDeps } from '../../src/edge/sessionConnection.js';
 import { CLOSE_CODES, FLOOD_REFUSALS_TO_CLOSE, FRAME_BURST, MAX_BUFFERED_BYTES } from '../../src/sessions/limits.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The socket side of a session without a socket: a fake uWS WebSocket and
@@ -53,11 +54,17 @@ function harness(over: Partial<ConnectionDeps['commands']> = {}, now = () => 0) 
     },
   };
   const commands: ConnectionDeps['commands'] = {
-    applyFrame: async (_b, meta) => (calls.push(`frame ${meta.seq}`), { ok: true, ack: { type: 'ack', seq: meta.seq }, events: [] }),
-    conclude: async (_b, reason) => (calls.push(`conclude ${reason}`), []),
-    markConnected: async () => [],
-    readEvents: async () => [],
-    recordRefusal: async () => undefined,
+    applyFrame: (_b, meta) => {
+      calls.push(`frame ${meta.seq}`);
+      return Promise.resolve({ ok: true, ack: { type: 'ack', seq: meta.seq }, events: [] });
+    },
+    conclude: (_b, reason) => {
+      calls.push(`conclude ${reason}`);
+      return Promise.resolve([]);
+    },
+    markConnected: () => Promise.resolve([]),
+    readEvents: () => Promise.resolve([]),
+    recordRefusal: () => Promise.resolve(),
     ...over,
   };
   const hub = {
@@ -69,31 +76,35 @@ function harness(over: Partial<ConnectionDeps['commands']> = {}, now = () => 0) 
   const conn = createConnection(binding, { commands, hub, log: pino({ level: 'silent' }), now });
   conn.attach(ws as never);
   const frame = (obj: unknown) => conn.onMessage(new TextEncoder().encode(JSON.stringify(obj)), false);
-  const settle = () => new Promise((r) => setTimeout(r, 10));
-  return { ws, conn, calls, frame, settle, hub: (e: StreamEvent) => listener!({ type: 'event', event: e }) };
+  return { ws, conn, calls, frame, hub: (e: StreamEvent) => listener!({ type: 'event', event: e }) };
 }
 
 describe('a session connection', () => {
   it("writes a frame's ack before the events it caused, even when the fan-out delivers them first", async () => {
-    let h: ReturnType<typeof harness>;
-    h = harness({
-      applyFrame: async (_b, meta) => {
+    const h = harness({
+      applyFrame: (_b, meta) => {
         h.hub(event(1, 'assessment.issued', { frame_seq: meta.seq }));
-        return { ok: true, ack: { type: 'ack', seq: meta.seq }, events: [event(1, 'assessment.issued', { frame_seq: meta.seq })] };
+        return Promise.resolve({
+          ok: true,
+          ack: { type: 'ack', seq: meta.seq },
+          events: [event(1, 'assessment.issued', { frame_seq: meta.seq })],
+        });
       },
     });
     h.frame({ type: 'text', line: 'a@example.com' });
-    await h.settle();
+    await eventually(() => h.ws.sent.some((m) => m.type === 'assessment.issued'));
     expect(h.ws.sent.map((m) => m.type)).toEqual(['ready', 'ack', 'assessment.issued']);
   });
 
   it('delivers events in sequence, once each, filling a gap from Postgres', async () => {
     const h = harness({
-      readEvents: async (_b, after) => [event(1, 'assessment.issued'), event(2, 'assessment.revised')].filter((e) => e.seq > after),
+      readEvents: (_b, after) =>
+        Promise.resolve([event(1, 'assessment.issued'), event(2, 'assessment.revised')].filter((e) => e.seq > after)),
     });
     h.hub(event(3, 'findings.added'));
     h.hub(event(2, 'assessment.revised'));
-    await h.settle();
+    // The gap read from Postgres is filled and the held event 3 follows it.
+    await eventually(() => h.ws.sent.some((m) => m.event_seq === 3));
     h.hub(event(3, 'findings.added'));
     expect(h.ws.sent.filter((m) => m.event_seq).map((m) => m.event_seq)).toEqual([1, 2, 3]);
   });
@@ -102,7 +113,8 @@ describe('a session connection', () => {
     const h = harness();
     h.ws.buffered = MAX_BUFFERED_BYTES + 1;
     h.frame({ type: 'text', line: 'hello' });
-    await h.settle();
+    // Settled: the socket ended and its session concluded.
+    await h.conn.settled;
     expect(h.ws.ended).toEqual({ code: CLOSE_CODES.slowConsumer, message: 'slow consumer' });
     expect(h.calls).toEqual(['frame 1', 'conclude slow_consumer']);
   });
@@ -126,7 +138,7 @@ describe('a session connection', () => {
     h.frame({ type: 'text', line: 'two' });
     h.hub(event(1, 'session.closing', { reason: 'done' }));
     h.frame({ type: 'text', line: 'three' });
-    await h.settle();
+    await eventually(() => h.calls.includes('conclude done'));
     expect(h.calls).toEqual(['frame 1', 'frame 2', 'conclude done']);
     expect(h.ws.sent.find((m) => m.seq === 3)).toMatchObject({ type: 'refused', rule: 'session_closing' });
   });
@@ -134,7 +146,8 @@ describe('a session connection', () => {
   it('ends with 1000 right after session.closed, and does not conclude again', async () => {
     const h = harness();
     h.hub(event(1, 'session.closed', { reason: 'idle' }));
-    await h.settle();
+    // Settled once the socket closed: a conclusion it would make is made by then.
+    await h.conn.settled;
     expect(h.ws.sent.at(-1)).toMatchObject({ type: 'session.closed', event_seq: 1 });
     expect(h.ws.ended).toEqual({ code: CLOSE_CODES.sessionClosed, message: 'session closed' });
     expect(h.calls).toEqual([]);

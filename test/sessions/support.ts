@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { bearer, type TestService } from '../support/service.js';
+import { wsText } from '../support/socket.js';
 
 /**
  * A session client on the `ws` package: opens a session over REST, connects
@@ -47,7 +48,7 @@ export class SessionClient {
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as Message;
+      const m = JSON.parse(wsText(data)) as Message;
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => (w.pred(m) ? (w.resolve(m), false) : true));
     });
