@@ -2,7 +2,6 @@ import {
   createActor,
   initialTransition as xstateInitialTransition,
   transition as xstateTransition,
-  type AnyActorScope,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type EventObject,
@@ -28,8 +27,11 @@ import type { ExecutableAction } from './actions.js';
  * XState's either way. test/actors/pureTransition.test.ts compares both on
  * every machine's paths.
  */
+/** The scope a machine's own `getInitialSnapshot` and `transition` take. */
+type MachineScope = Parameters<AnyStateMachine['transition']>[2];
+
 interface InertScope {
-  scope: AnyActorScope;
+  scope: MachineScope;
   collect: (into: ExecutableAction[]) => void;
 }
 
@@ -37,7 +39,7 @@ const scopes = new WeakMap<AnyStateMachine, InertScope | null>();
 
 type Node = AnyStateMachine['root'];
 function invokesAnything(node: Node): boolean {
-  return node.invoke.length > 0 || Object.values(node.states).some((child) => invokesAnything(child as Node));
+  return node.invoke.length > 0 || Object.values(node.states).some((child) => invokesAnything(child));
 }
 
 function inertScopeOf(machine: AnyStateMachine): InertScope | null {
@@ -57,14 +59,15 @@ function inertScopeOf(machine: AnyStateMachine): InertScope | null {
       system: self.system,
       emit: () => undefined,
       actionExecutor: (action: ExecutableAction) => void sink.push(action),
-    } as unknown as AnyActorScope;
+    } as unknown as MachineScope;
     made = { scope, collect: (into) => (sink = into) };
   }
   scopes.set(machine, made);
   return made;
 }
 
-const childless = (s: AnyMachineSnapshot) => Object.keys(s.children).length === 0;
+// AnyMachineSnapshot types `children` as any; a snapshot's children are a record of actor refs.
+const childless = (s: AnyMachineSnapshot) => Object.keys(s.children as Record<string, unknown>).length === 0;
 
 export function initialTransition(machine: AnyStateMachine, input: unknown): [AnyMachineSnapshot, ExecutableAction[]] {
   const inert = inertScopeOf(machine);

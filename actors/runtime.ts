@@ -1,4 +1,4 @@
-import type { AnyMachineSnapshot, AnyStateMachine, EventObject, StateValue } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 import { initialTransition, transition } from './pureTransition.js';
 import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/platform/db/pool.js';
 import { executeActions, type BlindWrite, type EffectTable } from './actions.js';
@@ -131,7 +131,8 @@ export interface ActorRuntime {
 // The row lock serialises commands, so a conflict means a write that bypassed it; a few retries are plenty.
 const MAX_SEND_ATTEMPTS = 3;
 
-export function stateOf(value: StateValue): string {
+// A snapshot's value (a StateValue; AnyMachineSnapshot types it `any`) as one string.
+export function stateOf(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -271,7 +272,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return {
       id: row.id,
       kind: row.kind,
-      state: stateOf(persisted.value as StateValue),
+      state: stateOf(persisted.value),
       snapshot: persisted,
       version: row.version,
       machineVersion: row.machine_version,

@@ -42,12 +42,12 @@ function refusal(i: number): AuditRecord {
 async function sizes(c: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const t of ['audit_log', 'audit_chain', 'audit_unsealed']) {
-    const { rows } = await c.query(
+    const { rows } = await c.query<{ bytes: string }>(
       // A partitioned table's partitions, or the table itself.
       `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree($1::regclass)), pg_total_relation_size($1::regclass))::bigint AS bytes`,
       [t],
     );
-    out[t] = Number(rows[0].bytes);
+    out[t] = Number(rows[0]!.bytes);
   }
   return out;
 }

@@ -91,7 +91,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     const answer = await runHop(ctx, principal, request);
     const gate: CaseGate = {
       gate_id: answer.inquiryId,
-      seed: request.subject as Record<string, unknown>,
+      seed: request.subject,
       intent,
       candidates: await candidatesOf(principal, answer.inquiryId, answer.entityIds),
       open: true,
@@ -235,5 +235,5 @@ const StoredConnections = z.looseObject({
 
 /** The same call, its audit row left to the step that records the hop (one row per call). */
 function withoutAudit(ctx: CallContext): CallContext {
-  return { ...ctx, audit: ctx.audit, auditInTx: async () => undefined, auditRow: () => null };
+  return { ...ctx, audit: ctx.audit, auditInTx: () => Promise.resolve(), auditRow: () => null };
 }
