@@ -3,3 +3,5 @@ export type { AuditWriter } from './auditWriter.js';
 export { auditInsert, insertAudit } from './store.js';
 export type { AuditRecord } from './store.js';
 export { AUDIT_MONTHS_AHEAD, auditPartitionsAhead, prepareAuditPartitions, retainAudit } from './partitions.js';
+export { listAuditEntries } from './listing.js';
+export type { AuditListQuery, AuditPage } from './listing.js';

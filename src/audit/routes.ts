@@ -1,7 +1,7 @@
 import type { Db } from '../platform/db/pool.js';
 import type { Handler } from '../edge/handler.js';
 import { requirePrincipal } from '../auth/index.js';
-import { listAuditEntries, type AuditListQuery } from './listing.js';
+import { listAuditEntries, type AuditListQuery } from './index.js';
 
 /**
  * GET /v1/admin/audit: HTTP around the audit list (listing.ts). A

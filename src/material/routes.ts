@@ -1,11 +1,11 @@
-import { findMaterial, listExtractions } from './store.js';
-import { withTenant, type Db } from '../platform/db/pool.js';
+import type { Db } from '../platform/db/pool.js';
 import type { Handler } from '../edge/handler.js';
 import { ServiceProblem } from '../platform/problems.js';
 import { declareMaterial, type DeclareDeps } from './declare.js';
 import type { MaterialJob } from './extraction.js';
 import { extractionOut, materialOut } from './out.js';
 import { receiveUpload } from './upload.js';
+import { viewExtraction, viewMaterial } from './reads.js';
 import type { MaterialCreate } from './schemas.js';
 import { requirePrincipal } from '../auth/index.js';
 import { targetOf } from '../edge/target.js';
@@ -58,23 +58,14 @@ function uploadContent(deps: MaterialDeps): Handler {
 function getMaterial(deps: MaterialDeps): Handler {
   return async (ctx) => {
     const { principal, id } = targetOf(ctx, 'material', 'material_id');
-    const row = await withTenant(deps.db, principal, (tx) => findMaterial(tx, id));
-    // Unknown, or another tenant's or mode's: the same 404.
-    if (!row) throw new ServiceProblem('not-found', 'No such material.');
-    if (row.status === 'received') await deps.enqueueExtraction({ materialId: id, tenantId: principal.tenantId, mode: principal.mode });
-    return { status: 200, body: materialOut(row) };
+    return { status: 200, body: await viewMaterial(deps, principal, id) };
   };
 }
 
 function getExtraction(deps: MaterialDeps): Handler {
   return async (ctx) => {
     const { principal, id } = targetOf(ctx, 'material', 'material_id');
-    const found = await withTenant(deps.db, principal, async (tx) => {
-      const row = await findMaterial(tx, id);
-      return row ? { row, items: await listExtractions(tx, id) } : null;
-    });
-    if (!found) throw new ServiceProblem('not-found', 'No such material.');
-    return { status: 200, body: extractionOut(found.row, found.items) };
+    return { status: 200, body: await viewExtraction(deps, principal, id) };
   };
 }
 
