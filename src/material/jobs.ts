@@ -8,7 +8,7 @@ import { parseJobData, type MaterialExtractJob } from '../../actors/queues.js';
  * (`onGiveUp`).
  */
 
-// Each extraction runs in its own thread (up to 512 MiB and two minutes); two at once per process bound the worst case.
+// Each extraction runs in its own parser process (TAS_PARSER_MEMORY_MB and TAS_PARSER_TIMEOUT_SECONDS); two at once per worker bound the worst case.
 const DEFAULT_CONCURRENCY = 2;
 // OCR of a large scan can take a minute; a live worker renews its lock every half lock.
 const LOCK_DURATION_MS = 180_000;
