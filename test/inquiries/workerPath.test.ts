@@ -50,7 +50,7 @@ function collectEvents(url: string, key: string, until: string): Promise<{ type:
     });
     const timer = setTimeout(() => {
       es.close();
-      reject(new Error(`no ${until} within 10 s; got ${got.map((g) => g.type)}`));
+      reject(new Error(`no ${until} within 10 s; got ${got.map((g) => g.type).join(',')}`));
     }, 10_000);
     for (const type of ['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']) {
       es.addEventListener(type, (e) => {
@@ -68,8 +68,9 @@ function collectEvents(url: string, key: string, until: string): Promise<{ type:
 
 describe('inquiries with a worker check', () => {
   it('a provider that answers in time: the inquiry concludes with its finding', async () => {
-    respondAfter(20, { risk: 'low', vendor: PROVIDER_NAME, note: PAYLOAD_MARKER });
+    const answered = respondAfter(20, { risk: 'low', vendor: PROVIDER_NAME, note: PAYLOAD_MARKER });
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 5000 } });
+    await answered;
     seen.push(r.text);
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('concluded');
@@ -82,7 +83,7 @@ describe('inquiries with a worker check', () => {
   });
 
   it('pre_transaction, provider slower than the deadline: a preliminary answer in time, then the revision and the conclusion on SSE', async () => {
-    respondAfter(1200, { risk: 'high', note: PAYLOAD_MARKER });
+    const answered = respondAfter(1200, { risk: 'high', note: PAYLOAD_MARKER });
     const r = await inquire(ts, { ...EMAIL_AND_PHONE, stake: { ...EMAIL_AND_PHONE.stake, deadline_ms: 400 } });
     seen.push(r.text);
     expect(r.status).toBe(200);
@@ -94,6 +95,7 @@ describe('inquiries with a worker check', () => {
     expect(body.findings).toBeUndefined();
     expect(body.events_url).toBe(`${ts.base}/v1/inquiries/${body.inquiry_id}/events`);
     const events = await collectEvents(body.events_url!, ts.tenant.keys.test, 'InquiryConcluded');
+    await answered;
     expect(events.map((e) => e.type)).toEqual(['AssessmentIssued', 'AssessmentRevised', 'InquiryConcluded']);
     expect(events.map((e) => Number(e.id))).toEqual([1, 2, 3]);
     const revised = events[1]!.data.data;

@@ -39,7 +39,7 @@ const openEvent: CaseEvent = {
 const opened = (): { value: CaseStateName; context: CaseContext } => {
   const [s0] = initialTransition(caseMachine, input);
   const [s1] = transition(caseMachine, s0, openEvent);
-  return { value: s1.value as CaseStateName, context: s1.context };
+  return { value: s1.value, context: s1.context };
 };
 
 const given = (value: CaseStateName, over: Partial<CaseContext> = {}) =>

@@ -17,7 +17,7 @@ const prefix = `tastest:${randomBytes(4).toString('hex')}`;
 let redis: Redis;
 let queue: Queue;
 
-beforeAll(async () => {
+beforeAll(() => {
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   queue = new Queue('material', { connection: { url: REDIS_URL }, prefix });
 });

@@ -49,7 +49,7 @@ const chunksStored = async () => Number((await owner.query('SELECT count(*) AS n
 describe('the material sweep', () => {
   it('discards a declaration whose upload URL expired unused, and a late upload is still refused as gone', async () => {
     const { id, url } = await declare();
-    const none = async () => undefined;
+    const none = () => Promise.resolve();
     expect((await sweepMaterial(ts.service.db, none)).discarded).toBe(0);
     await owner.query("UPDATE material SET upload_expires_at = now() - interval '1 second' WHERE id = $1", [id]);
     expect((await sweepMaterial(ts.service.db, none)).discarded).toBe(1);
@@ -70,9 +70,7 @@ describe('the material sweep', () => {
     expect(await queue.getJob(id)).toBeUndefined();
 
     const queued: MaterialJob[] = [];
-    const collect = async (job: MaterialJob) => {
-      queued.push(job);
-    };
+    const collect = (job: MaterialJob) => Promise.resolve(void queued.push(job));
     expect((await sweepMaterial(ts.service.db, collect)).requeued).toBe(0);
     expect((await sweepMaterial(ts.service.db, collect, 0)).requeued).toBeGreaterThanOrEqual(1);
     const job = queued.find((j) => j.materialId === id);

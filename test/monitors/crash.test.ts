@@ -78,8 +78,8 @@ async function startWorker(): Promise<ChildProcess> {
       output += String(chunk);
       if (output.includes('tas workers running')) resolve();
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it ran:\n${output}`)));
   });
   return child;

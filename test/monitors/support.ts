@@ -33,7 +33,7 @@ export async function call(ts: TestService, method: string, path: string, key: s
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as any) : null };
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
 export interface Received {

@@ -135,7 +135,7 @@ describe('the OpenAPI document', () => {
 
   it('passes the OpenAPI 3.1 schema validator', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    const result = await validator.validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allows, labelFor, type LabelFacts, type PolicyBody } from '../../src/policies/evaluate.js';
 import type { PolicyCondition } from '../../src/schemas/admin.js';
+import { without } from '../support/objects.js';
 
 const FACTS: LabelFacts = {
   score: 70,
@@ -95,7 +96,7 @@ describe('labelFor: each condition (facts: score 70, interval 60-80, width 20)',
   });
 
   it('given an amount bound and a stake without an amount, then the rule does not match', () => {
-    const { amount: _amount, ...noAmount } = FACTS;
+    const noAmount = without(FACTS, 'amount');
     expect(labelFor(only({ amount_lte: 1_000_000 }), 1, noAmount)).toBeNull();
     expect(labelFor(only({ score_gte: 0 }), 1, noAmount)?.value).toBe('matched');
   });

@@ -13,11 +13,11 @@ function stubModel(answer: 'report' | 'null' | 'throw' = 'report'): ModelRendere
   const stub = {
     promptVersion: 'stub-1',
     calls: 0,
-    async render(input: Parameters<ModelRenderer['render']>[0]) {
+    render(input: Parameters<ModelRenderer['render']>[0]) {
       stub.calls += 1;
-      if (answer === 'throw') throw new Error('boom');
-      if (answer === 'null') return null;
-      return { ...renderTemplateReport(input), rendered_by: 'model' as const, prompt_version: 'stub-1' };
+      if (answer === 'throw') return Promise.reject(new Error('boom'));
+      if (answer === 'null') return Promise.resolve(null);
+      return Promise.resolve({ ...renderTemplateReport(input), rendered_by: 'model' as const, prompt_version: 'stub-1' });
     },
   };
   return stub;

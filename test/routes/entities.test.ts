@@ -8,6 +8,7 @@ import { resolveEntity } from '../../src/entities/resolve.js';
 import { EntityOut, LedgerEntryList } from '../../src/entities/schemas.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { without } from '../support/objects.js';
 
 let ts: TestService;
 let other: ProvisionedTenant;
@@ -111,8 +112,7 @@ describe('not found', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(body.audit_id).toBe(res.headers.get('x-service-audit-id'));
-    const { audit_id: _auditId, ...rest } = body;
-    return rest;
+    return without(body, 'audit_id');
   }
 
   it("given an unknown id, another tenant's id or another mode's id, then the same 404, for entity and ledger", async () => {

@@ -31,9 +31,9 @@ const provenanceArb = fc.oneof(
 function evidenceArb(asOfMs: number, maxLength: number): fc.Arbitrary<EvidenceItem[]> {
   const itemArb = fc.record({
     provenance_class: provenanceArb,
-    trust_band: fc.constantFrom('high', 'medium', 'low') as fc.Arbitrary<EvidenceItem['trust_band']>,
+    trust_band: fc.constantFrom('high', 'medium', 'low'),
     observed_at: fc.integer({ min: -30 * DAY_MS, max: 3 * 365 * DAY_MS }).map((ageMs) => new Date(asOfMs - ageMs).toISOString()),
-    disposition: fc.constantFrom('supports', 'weakens') as fc.Arbitrary<EvidenceItem['disposition']>,
+    disposition: fc.constantFrom('supports', 'weakens'),
   });
   return fc.array(itemArb, { maxLength });
 }
@@ -53,7 +53,7 @@ const fresh = (input: ScoreInput, disposition: EvidenceItem['disposition'], extr
 
 const extraItemArb = fc.record({
   provenance_class: provenanceArb,
-  trust_band: fc.constantFrom('high', 'medium', 'low') as fc.Arbitrary<EvidenceItem['trust_band']>,
+  trust_band: fc.constantFrom('high', 'medium', 'low'),
 });
 
 const RUNS = { numRuns: 300 };

@@ -124,7 +124,7 @@ describe('scoreMain: file or stdin in, one line out, exit code', () => {
   function capture(stdin = ''): ScoreIo & { out: string[]; err: string[] } {
     const out: string[] = [];
     const err: string[] = [];
-    return { out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => stdin };
+    return { out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: () => Promise.resolve(stdin) };
   }
 
   it('given a FILE, then it prints the result and exits 0', async () => {

@@ -29,7 +29,7 @@ const provenanceArb = fc.oneof(
   fc.constantFrom('third_party', 'computed', 'tenant_supplied', 'analyst_asserted', 'self_attested'),
   fc.string({ minLength: 1, maxLength: 12 }),
 );
-const strengthArb = fc.constantFrom(...STRENGTHS) as fc.Arbitrary<Strength>;
+const strengthArb = fc.constantFrom<Strength>(...STRENGTHS);
 const bandArb = fc.constantFrom('high', 'medium', 'low') as fc.Arbitrary<EvidenceItem['trust_band']>;
 const dispositionArb = fc.constantFrom('supports', 'weakens') as fc.Arbitrary<EvidenceItem['disposition']>;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { closeOverRest, connect, OPEN_BODY, openSession, upgradeStatus, type Message } from './support.js';
+import { without } from '../support/objects.js';
 
 /**
  * A live session end to end over a real socket: open over REST, connect with
@@ -223,8 +224,7 @@ describe('a session', () => {
   });
 
   it('refuses an undeclared or unregistered purpose with rule I13, and an intent with I14', async () => {
-    const { purpose: _omitted, ...noPurpose } = OPEN_BODY;
-    for (const body of [noPurpose, { ...OPEN_BODY, purpose: 'curiosity' }]) {
+    for (const body of [without(OPEN_BODY, 'purpose'), { ...OPEN_BODY, purpose: 'curiosity' }]) {
       const res = await openSession(ts, body);
       expect(res.status).toBe(422);
       expect(res.body.detail).toEqual([{ loc: ['body', 'purpose'], msg: expect.any(String), type: 'I13' }]);

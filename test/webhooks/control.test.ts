@@ -34,7 +34,7 @@ async function call(method: string, path: string, body?: unknown, key = ts.tenan
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : null };
+  return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
 /** One inquiry, whose InquiryConcluded the endpoint is subscribed to; resolves with the delivery it caused. */

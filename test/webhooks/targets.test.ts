@@ -7,10 +7,10 @@ const fixtures: Record<string, string[]> = {
   'rebind.example.com': ['93.184.215.14', '10.0.0.7'],
   'metadata.example.com': ['169.254.169.254'],
 };
-const fixtureLookup: LookupAll = async (host) => {
+const fixtureLookup: LookupAll = (host) => {
   const found = fixtures[host];
-  if (!found) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-  return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  if (!found) return Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }));
+  return Promise.resolve(found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
 };
 const lookup: LookupAll = (host) => (host === 'localhost' ? systemLookup(host) : fixtureLookup(host));
 
