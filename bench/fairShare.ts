@@ -4,6 +4,7 @@ import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket, { type RawData } from 'ws';
+import { z } from 'zod';
 import { bodyFactory } from './lib/bodies.js';
 import { freshService, ROOT, waitHealthy } from './wsSessionsService.js';
 
@@ -25,8 +26,7 @@ const run = promisify(execFile);
 
 type Keys = { live_admin: string; live: string; test_admin: string; test: string };
 
-const textOf = (d: RawData) =>
-  (Buffer.isBuffer(d) ? d : Array.isArray(d) ? Buffer.concat(d) : Buffer.from(d as ArrayBuffer)).toString('utf8');
+const textOf = (d: RawData) => (Buffer.isBuffer(d) ? d : Array.isArray(d) ? Buffer.concat(d) : Buffer.from(d)).toString('utf8');
 
 function p(values: number[], q: number): number {
   if (values.length === 0) return NaN;
@@ -35,14 +35,21 @@ function p(values: number[], q: number): number {
 }
 const summary = (v: number[]) => ({ n: v.length, p50: p(v, 0.5), p99: p(v, 0.99), max: p(v, 1) });
 
-async function json(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+// The fields of the answers the bench goes on with; the rest of each body is not read.
+const SessionOpened = z.object({ ws_url: z.string(), token: z.string() });
+const MaterialDeclared = z.object({ upload: z.object({ url: z.string() }) });
+const CaseOpened = z.object({ case_id: z.string() });
+const ExportAsked = z.object({ export_id: z.string() });
+const ExportStatus = z.object({ status: z.string() });
+
+async function json(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 interface Live {
@@ -60,7 +67,8 @@ async function openSession(base: string, key: string): Promise<Live | null> {
     retention_mode: 'transient',
   });
   if (res.status !== 201) return null;
-  const ws = new WebSocket(res.body.ws_url, ['tas.v1', `tas.token.${res.body.token}`]);
+  const opened = SessionOpened.parse(res.body);
+  const ws = new WebSocket(opened.ws_url, ['tas.v1', `tas.token.${opened.token}`]);
   const s: Live = { ws, sent: new Map(), onAssessed: () => {}, onAck: () => {} };
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (d) => {
@@ -154,22 +162,26 @@ async function flood(base: string, keys: Keys, parts: readonly Part[] = PARTS) {
       }),
     ),
   );
-  const uploads = declared.filter((d) => d.status === 201).map((d) => slowUpload(d.body.upload.url, UPLOAD_SIZE));
+  const uploads = declared.filter((d) => d.status === 201).map((d) => slowUpload(MaterialDeclared.parse(d.body).upload.url, UPLOAD_SIZE));
   counts.uploads = uploads.length;
   // One ready export, downloaded by 50 loops.
-  const opened = await json(base, keys.live, 'POST', '/v1/cases', {
-    title: 'Flood',
-    purpose: 'investigation',
-    authorization: { kind: 'court_order', reference: 'CO-FAIR', issued_by: 'Court' },
-  });
-  await json(base, keys.live, 'POST', `/v1/cases/${opened.body.case_id}/review`, { outcome: 'sign_off', note: 'Done.' });
-  const asked = await json(base, keys.live, 'POST', `/v1/cases/${opened.body.case_id}/export`);
-  let ready: any = null;
-  for (let i = 0; i < 200 && ready?.status !== 'ready'; i++) {
-    ready = (await json(base, keys.live, 'GET', `/v1/cases/${opened.body.case_id}/exports/${asked.body.export_id}`)).body;
-    if (ready?.status !== 'ready') await new Promise((r) => setTimeout(r, 100));
+  const { case_id: caseId } = CaseOpened.parse(
+    (
+      await json(base, keys.live, 'POST', '/v1/cases', {
+        title: 'Flood',
+        purpose: 'investigation',
+        authorization: { kind: 'court_order', reference: 'CO-FAIR', issued_by: 'Court' },
+      })
+    ).body,
+  );
+  await json(base, keys.live, 'POST', `/v1/cases/${caseId}/review`, { outcome: 'sign_off', note: 'Done.' });
+  const { export_id: exportId } = ExportAsked.parse((await json(base, keys.live, 'POST', `/v1/cases/${caseId}/export`)).body);
+  let ready: string | undefined;
+  for (let i = 0; i < 200 && ready !== 'ready'; i++) {
+    ready = ExportStatus.safeParse((await json(base, keys.live, 'GET', `/v1/cases/${caseId}/exports/${exportId}`)).body).data?.status;
+    if (ready !== 'ready') await new Promise((r) => setTimeout(r, 100));
   }
-  const bundleUrl = `${base}/v1/cases/${opened.body.case_id}/exports/${asked.body.export_id}/bundle`;
+  const bundleUrl = `${base}/v1/cases/${caseId}/exports/${exportId}/bundle`;
   const downloads = Array.from({ length: parts.includes('downloads') ? FLOOD : 0 }, async () => {
     while (!stopping) {
       const got = await download(bundleUrl, keys.live);

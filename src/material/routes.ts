@@ -3,7 +3,7 @@ import type { Handler } from '../edge/handler.js';
 import { ServiceProblem } from '../platform/problems.js';
 import { declareMaterial, type DeclareDeps } from './declare.js';
 import type { MaterialJob } from './extraction.js';
-import { extractionOut, materialOut } from './out.js';
+import { materialOut } from './out.js';
 import { receiveUpload } from './upload.js';
 import { viewExtraction, viewMaterial } from './reads.js';
 import type { MaterialCreate } from './schemas.js';
