@@ -5,10 +5,11 @@ import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { expect, vi } from 'vitest';
 import { startService, type Service } from '../../src/root/service.js';
-import { EMAIL_AND_PHONE, inquire, json, type ProviderFixture } from '../inquiries/support.js';
+import { EMAIL_AND_PHONE, inquire, json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
 import { call, ledgerCount, POLICY, startReceiver, WATCH } from '../monitors/support.js';
 import { connect, openSession } from '../sessions/support.js';
-import { bearer, type TestService } from '../support/service.js';
+import { ownerClient } from '../support/database.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
 
 /**
  * The service's main flows, written once and run on every topology
@@ -45,6 +46,56 @@ export interface FlowContext {
   owner: pg.Client;
   /** The topology /healthz must name. */
   topology: 'single' | 'cluster' | 'sentinel';
+}
+
+/** What a topology's test starts its flows on: the provider fixture, the service with its workers, a second edge and an owner connection. */
+export interface Flows extends FlowContext {
+  /** The context the flows take. */
+  c: FlowContext;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the flows' set-up on one topology: a provider fixture named `providerName`
+ * (answering within 5 s), the service on `env` with a 1 s minimum monitor cadence,
+ * a second edge on the same database, Redis and prefix, and an owner connection.
+ * `stop()` ends them in reverse order.
+ */
+export async function startFlows(
+  topology: FlowContext['topology'],
+  providerName: string,
+  env: Record<string, string>,
+  opts: Parameters<typeof startTestService>[1] = {},
+): Promise<Flows> {
+  const provider = await startProviderFixture();
+  const ts = await startTestService(
+    { ...env, TAS_MIN_MONITOR_CADENCE_SECONDS: '1', TAS_PROVIDERS_FILE: providersFile(provider.url, providerName, 5000) },
+    opts,
+  );
+  const edge = await startSecondEdge(ts);
+  const owner = await ownerClient(ts.dbUrl);
+  const c: FlowContext = { ts, edge, provider, owner, topology };
+  return {
+    ...c,
+    c,
+    async stop() {
+      await owner.end();
+      await edge.stop();
+      await ts.stop();
+      await provider.close();
+    },
+  };
+}
+
+/** The inquiry through a worker and the revision on the second edge's SSE, each with its webhook delivered. */
+export async function inquiriesAndTheirWebhooks(c: FlowContext): Promise<void> {
+  const hooks = await webhookReceiver(c);
+  try {
+    await hooks.delivered(await inquiryThroughAWorker(c));
+    await hooks.delivered(await revisionOnSecondEdge(c));
+  } finally {
+    await hooks.close();
+  }
 }
 
 export async function healthzNamesTopology(c: FlowContext): Promise<void> {

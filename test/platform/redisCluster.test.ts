@@ -1,22 +1,15 @@
-import type pg from 'pg';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
-import { ownerClient } from '../support/database.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { startRedisCluster, type ClusterServers } from '../../scripts/lib/redisServers.js';
 import {
   healthzNamesTopology,
-  inquiryThroughAWorker,
+  inquiriesAndTheirWebhooks,
   monitorRescans,
-  revisionOnSecondEdge,
   revocationReachesSecondEdge,
   sessionOnSecondEdge,
-  startSecondEdge,
-  webhookReceiver,
-  type Edge,
-  type FlowContext,
+  startFlows,
+  type Flows,
 } from './flows.js';
-import { startRedisCluster, type ClusterServers } from '../../scripts/lib/redisServers.js';
 
 /**
  * The main flows on a real three-master Redis Cluster that the test starts
@@ -26,59 +19,34 @@ import { startRedisCluster, type ClusterServers } from '../../scripts/lib/redisS
  * BullMQ keys without a hash tag).
  */
 let cluster: ClusterServers;
-let ts: TestService;
-let edge: Edge;
-let provider: ProviderFixture;
-let owner: pg.Client;
-let c: FlowContext;
+let flows: Flows;
 
 beforeAll(async () => {
   cluster = await startRedisCluster();
-  provider = await startProviderFixture();
-  ts = await startTestService({
-    REDIS_CLUSTER_NODES: cluster.nodes,
-    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
-    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Cluster Intel Ltd', 5000),
-  });
-  edge = await startSecondEdge(ts);
-  owner = await ownerClient(ts.dbUrl);
-  c = { ts, edge, provider, owner, topology: 'cluster' };
+  flows = await startFlows('cluster', 'Cluster Intel Ltd', { REDIS_CLUSTER_NODES: cluster.nodes });
 }, 60_000);
 
 afterAll(async () => {
-  await owner?.end();
-  await edge?.stop();
-  await ts?.stop();
-  await provider?.close();
+  await flows?.stop();
   await cluster?.stop();
 });
 
 describe('on a three-master Redis Cluster', () => {
-  it('/healthz on both edges names the cluster', () => healthzNamesTopology(c));
+  it('/healthz on both edges names the cluster', () => healthzNamesTopology(flows.c));
 
-  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", async () => {
-    const hooks = await webhookReceiver(c);
-    try {
-      const first = await inquiryThroughAWorker(c);
-      const second = await revisionOnSecondEdge(c);
-      await hooks.delivered(first);
-      await hooks.delivered(second);
-    } finally {
-      await hooks.close();
-    }
-  }, 60_000);
+  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", () => inquiriesAndTheirWebhooks(flows.c), 60_000);
 
-  it('a WebSocket session on the second edge', () => sessionOnSecondEdge(c), 30_000);
+  it('a WebSocket session on the second edge', () => sessionOnSecondEdge(flows.c), 30_000);
 
-  it("a monitor's rescans", () => monitorRescans(c), 60_000);
+  it("a monitor's rescans", () => monitorRescans(flows.c), 60_000);
 
-  it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(c), 30_000);
+  it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(flows.c), 30_000);
 
   it("the keys spread over the masters: BullMQ's under one hash tag, the stream channels and rate buckets by their own slots", async () => {
     const client = new Cluster(cluster.nodes.split(',').map((n) => ({ host: '127.0.0.1', port: Number(n.split(':')[1]) })));
     try {
       await new Promise((resolve) => client.once('ready', resolve));
-      const prefix = ts.config.TAS_REDIS_PREFIX;
+      const prefix = flows.ts.config.TAS_REDIS_PREFIX;
       const perMaster = await Promise.all(
         client.nodes('master').map(async (node) => {
           const keys: string[] = [];

@@ -1,21 +1,19 @@
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EMAIL_AND_PHONE, json, providersFile, startProviderFixture, type ProviderFixture } from '../inquiries/support.js';
-import { ownerClient } from '../support/database.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { EMAIL_AND_PHONE, json } from '../inquiries/support.js';
+import { bearer } from '../support/service.js';
+import { startRedisSentinel, type SentinelServers } from '../../scripts/lib/redisServers.js';
 import {
   healthzNamesTopology,
+  inquiriesAndTheirWebhooks,
   inquiryThroughAWorker,
   monitorRescans,
   revisionOnSecondEdge,
   revocationReachesSecondEdge,
   sessionOnSecondEdge,
-  startSecondEdge,
+  startFlows,
   webhookReceiver,
-  type Edge,
-  type FlowContext,
+  type Flows,
 } from './flows.js';
-import { startRedisSentinel, type SentinelServers } from '../../scripts/lib/redisServers.js';
 
 /**
  * The main flows on a primary with one replica guarded by Sentinel, then a
@@ -25,31 +23,15 @@ import { startRedisSentinel, type SentinelServers } from '../../scripts/lib/redi
  * on the new primary without restarting anything.
  */
 let sentinel: SentinelServers;
-let ts: TestService;
-let edge: Edge;
-let provider: ProviderFixture;
-let owner: pg.Client;
-let c: FlowContext;
+let flows: Flows;
 
 beforeAll(async () => {
   sentinel = await startRedisSentinel();
-  provider = await startProviderFixture();
-  ts = await startTestService({
-    REDIS_SENTINELS: sentinel.sentinels,
-    REDIS_SENTINEL_NAME: sentinel.name,
-    TAS_MIN_MONITOR_CADENCE_SECONDS: '1',
-    TAS_PROVIDERS_FILE: providersFile(provider.url, 'Sentinel Intel Ltd', 5000),
-  });
-  edge = await startSecondEdge(ts);
-  owner = await ownerClient(ts.dbUrl);
-  c = { ts, edge, provider, owner, topology: 'sentinel' };
+  flows = await startFlows('sentinel', 'Sentinel Intel Ltd', { REDIS_SENTINELS: sentinel.sentinels, REDIS_SENTINEL_NAME: sentinel.name });
 }, 60_000);
 
 afterAll(async () => {
-  await owner?.end();
-  await edge?.stop();
-  await ts?.stop();
-  await provider?.close();
+  await flows?.stop();
   await sentinel?.stop();
 });
 
@@ -90,27 +72,19 @@ function load(bases: string[], key: string, workers: number) {
 }
 
 describe('on a Sentinel-guarded primary with one replica', () => {
-  it('/healthz on both edges names Sentinel', () => healthzNamesTopology(c));
+  it('/healthz on both edges names Sentinel', () => healthzNamesTopology(flows.c));
 
-  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", async () => {
-    const hooks = await webhookReceiver(c);
-    try {
-      await hooks.delivered(await inquiryThroughAWorker(c));
-      await hooks.delivered(await revisionOnSecondEdge(c));
-    } finally {
-      await hooks.close();
-    }
-  }, 60_000);
+  it("an inquiry, a revision on the second edge's SSE and their webhook deliveries", () => inquiriesAndTheirWebhooks(flows.c), 60_000);
 
-  it('a WebSocket session on the second edge', () => sessionOnSecondEdge(c), 30_000);
+  it('a WebSocket session on the second edge', () => sessionOnSecondEdge(flows.c), 30_000);
 
-  it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(c), 30_000);
+  it('a key revoked on one edge is refused on the other', () => revocationReachesSecondEdge(flows.c), 30_000);
 
   it('a failover forced under load: nothing acknowledged is lost, and calls resume without a restart', async () => {
-    provider.handler = (_req, res) => json(res, 200, { risk: 'low' });
-    const hooks = await webhookReceiver(c);
+    flows.provider.handler = (_req, res) => json(res, 200, { risk: 'low' });
+    const hooks = await webhookReceiver(flows.c);
     try {
-      const traffic = load([ts.base, edge.base], ts.tenant.keys.test, 4);
+      const traffic = load([flows.ts.base, flows.edge.base], flows.ts.tenant.keys.test, 4);
       await new Promise((r) => setTimeout(r, 1500));
       const { from, to } = await sentinel.failover();
       expect(to).not.toBe(from);
@@ -128,7 +102,7 @@ describe('on a Sentinel-guarded primary with one replica', () => {
 
       // Nothing acknowledged lost: every 200 is in PostgreSQL, concluded, and its webhook arrives.
       const acknowledged = traffic.calls.flatMap((x) => (x.inquiryId ? [x.inquiryId] : []));
-      const { rows } = await owner.query(`SELECT id::text, status FROM inquiries WHERE id = ANY($1::uuid[])`, [acknowledged]);
+      const { rows } = await flows.owner.query(`SELECT id::text, status FROM inquiries WHERE id = ANY($1::uuid[])`, [acknowledged]);
       expect(rows).toHaveLength(acknowledged.length);
       expect(rows.filter((r) => r.status !== 'concluded')).toEqual([]);
       const refused = traffic.calls.filter((x) => x.status !== 200);
@@ -142,9 +116,9 @@ describe('on a Sentinel-guarded primary with one replica', () => {
   }, 120_000);
 
   it("after the failover: /healthz, an inquiry through a worker, a revision on SSE, a monitor's rescans", async () => {
-    await vi.waitFor(() => healthzNamesTopology(c), { timeout: 10_000, interval: 200 });
-    await inquiryThroughAWorker(c);
-    await revisionOnSecondEdge(c);
-    await monitorRescans(c);
+    await vi.waitFor(() => healthzNamesTopology(flows.c), { timeout: 10_000, interval: 200 });
+    await inquiryThroughAWorker(flows.c);
+    await revisionOnSecondEdge(flows.c);
+    await monitorRescans(flows.c);
   }, 90_000);
 });
