@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyOut, KeySummaryList } from '../../src/schemas/admin.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 let ts: TestService;
 beforeAll(async () => {
@@ -60,15 +61,17 @@ describe('keys through the API', () => {
   });
 
   it('an expired key gets 401', async () => {
+    const expiresAt = Date.now() + 1200;
     const { body } = await mint(ts.tenant.keys.test_admin, {
       name: 'expiring',
       scopes: ['registry'],
       mode: 'test',
-      expires_at: new Date(Date.now() + 1200).toISOString(),
+      expires_at: new Date(expiresAt).toISOString(),
     });
     expect(await health(body.secret)).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(await health(body.secret)).toBe(401);
+    // Refused from its expiry on: waited for, not slept past.
+    await eventually(async () => (await health(body.secret)) === 401, { timeout: 5000, interval: 100, what: 'the expired key refused' });
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
   });
 
   it('a secret appears in no table, log line or Redis key or value', async () => {
@@ -158,11 +161,13 @@ describe('key use and rotation (issue 18)', () => {
     const idle = await mint(ts.tenant.keys.test_admin, { name: 'idle', scopes: ['registry'], mode: 'test' });
     expect(await health(used.body.secret)).toBe(200);
     // The mark is written beside the call, not before its answer: wait for it rather than for time.
-    let listed = await keys();
-    for (let i = 0; i < 50 && listed.find((k) => k.key_id === used.body.key_id)?.last_used_at === null; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      listed = await keys();
-    }
+    const listed = await eventually(
+      async () => {
+        const all = await keys();
+        return all.find((k) => k.key_id === used.body.key_id)?.last_used_at !== null && all;
+      },
+      { timeout: 2000, interval: 20, what: 'the last-used mark' },
+    );
     expect(listed.find((k) => k.key_id === used.body.key_id)?.last_used_at).not.toBeNull();
     expect(listed.find((k) => k.key_id === idle.body.key_id)?.last_used_at).toBeNull();
   });

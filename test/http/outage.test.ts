@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { sendJson, startHttpFixture, type HttpFixture } from '../checks/httpFixture.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Dependencies going away: the service answers fast 502/503 problems instead
@@ -46,19 +47,17 @@ function startProxy(): Promise<void> {
 
 /** Resolves once something accepts connections on the port (the spawned server is up), or fails after 10 s. */
 async function listening(port: number): Promise<void> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (up) return;
-    if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await eventually(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      }),
+    { timeout: 10_000, interval: 20, what: `something listening on ${port}` },
+  );
 }
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { MaterialOut } from '../../src/material/schemas.js';
 import { bearer, type TestService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 /** What the material tests share: a JSON call with a key, and waiting for the worker on the material's own status. */
 export async function callAs(
@@ -20,10 +21,11 @@ export async function callAs(
 
 /** Waits until the worker has finished with the material (no sleep as a guess: the status row says when). */
 export async function settledMaterial(ts: TestService, key: string, id: string): Promise<MaterialOut> {
-  for (let i = 0; i < 600; i += 1) {
-    const out = MaterialOut.parse((await callAs(ts, key, 'GET', `/v1/material/${id}`)).body);
-    if (out.status === 'extracted' || out.status === 'failed') return out;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`material ${id} never settled`);
+  return eventually(
+    async () => {
+      const out = MaterialOut.parse((await callAs(ts, key, 'GET', `/v1/material/${id}`)).body);
+      return (out.status === 'extracted' || out.status === 'failed') && out;
+    },
+    { timeout: 60_000, interval: 100, what: `material ${id} settling` },
+  );
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { closeOverRest, connect, OPEN_BODY, openSession, type Message, type SessionClient } from './support.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Rule D35: a transient session's frames are processed and never stored.
@@ -97,17 +98,18 @@ async function streamEverything(client: SessionClient, m: string): Promise<Messa
 async function settledWrites(sessionId: string): Promise<void> {
   const owner = await ownerClient(ts.dbUrl);
   try {
-    for (let i = 0; i < 200; i += 1) {
-      const { rows } = await owner.query(
-        `SELECT
+    await eventually(
+      async () => {
+        const { rows } = await owner.query(
+          `SELECT
         (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS pending,
         (SELECT count(*)::int FROM audit_log WHERE action = 'closeSession' AND target_id = $1) AS closed`,
-        [sessionId],
-      );
-      if (rows[0].pending === 0 && rows[0].closed > 0) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('the relay and the audit writer did not settle within 5 s');
+          [sessionId],
+        );
+        return rows[0].pending === 0 && rows[0].closed > 0;
+      },
+      { timeout: 5000, what: 'the relay and the audit writer settling' },
+    );
   } finally {
     await owner.end();
   }

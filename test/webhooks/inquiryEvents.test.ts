@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_AND_PHONE, inquire } from '../inquiries/support.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 /** End to end: an inquiry concludes, the relay fans its event out, a receiver verifies the signed delivery. */
 let ts: TestService;
@@ -40,8 +41,7 @@ describe('webhooks for inquiry events', () => {
     const { secret } = (await reg.json()) as { secret: string };
     const r = await inquire(ts, EMAIL_AND_PHONE);
     expect(r.body.status).toBe('concluded');
-    const deadline = Date.now() + 10_000;
-    while (received.length === 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    await eventually(() => received.length > 0, { timeout: 10_000, interval: 50, what: 'the delivery' });
     expect(received).toHaveLength(1);
     const delivery = received[0]!;
     const payload = new Webhook(secret).verify(delivery.body, {

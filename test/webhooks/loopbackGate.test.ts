@@ -8,6 +8,7 @@ import { generateWebhookSecret, sealSecret } from '../../src/webhooks/secret.js'
 import { insertEndpoint } from '../../src/webhooks/store.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Issue 40, SSRF through test mode: on a deployment configured for
@@ -98,11 +99,16 @@ describe('a production deployment and a test-mode admin key', () => {
     });
     const c = await ownerClient(ts.dbUrl);
     try {
-      let rows: { status: string; error: string | null }[] = [];
-      for (const until = Date.now() + 10_000; rows.length === 0 && Date.now() < until;) {
-        rows = (await c.query('SELECT status, error FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId])).rows;
-        if (rows.length === 0) await new Promise((r) => setTimeout(r, 50));
-      }
+      const rows = await eventually(
+        async () => {
+          const { rows } = await c.query<{ status: string; error: string | null }>(
+            'SELECT status, error FROM webhook_deliveries WHERE endpoint_id = $1',
+            [endpointId],
+          );
+          return rows.length > 0 && rows;
+        },
+        { timeout: 10_000, interval: 50, what: 'the delivery row' },
+      );
       expect(rows).toEqual([{ status: 'failed', error: 'target refused by the address guard' }]);
     } finally {
       await c.end();
