@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { MONITOR_QUEUE, MONITOR_RUN_JOB } from '../../machines/monitorMachine.js';
 import type { MonitorRuns } from './runs.js';
 import { MONITOR_RESCAN_JOB } from './schedule.js';
@@ -28,16 +28,22 @@ const LOCK_DURATION_MS = 5000;
 const STALLED_INTERVAL_MS = 5000;
 // Re-running a stalled rescan is safe; a job that kills its worker this often is failed instead.
 const MAX_STALLED_COUNT = 3;
+// A run behind an earlier one of its watch looks again this soon: a rescan takes about its inquiry's deadline.
+const RUN_BEHIND_DELAY_MS = 250;
 
 export function createMonitorWorker(deps: MonitorWorkerDeps): Worker {
   return new Worker(
     MONITOR_QUEUE,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
       const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (job.name === MONITOR_RESCAN_JOB)
         return deps.runs.tick(parseJobData('monitors', 'monitor.rescan', job.data), job.id!, finalAttempt);
-      if (job.name === MONITOR_RUN_JOB) return deps.runs.run(parseJobData('monitors', 'monitor.run', job.data), finalAttempt);
-      throw new UnrecoverableError(`unknown monitor job ${job.name}`);
+      if (job.name !== MONITOR_RUN_JOB) throw new UnrecoverableError(`unknown monitor job ${job.name}`);
+      const verdict = await deps.runs.run(parseJobData('monitors', 'monitor.run', job.data), finalAttempt, job.timestamp);
+      if (verdict === 'ran') return;
+      // Behind an earlier run of the same watch: asked again shortly, without spending an attempt.
+      await job.moveToDelayed(Date.now() + RUN_BEHIND_DELAY_MS, token);
+      throw new DelayedError();
     },
     {
       connection: deps.connection,

@@ -60,7 +60,15 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
     }
   }
 
-  async function run(job: RunJob, finalAttempt: boolean): Promise<void> {
+  /**
+   * One rescan, or `waits` while an earlier run of the same watch is still
+   * outstanding (the worker delays the job and asks again): a watch's runs
+   * go one at a time, so each compares its answer with the one before it.
+   * Overlapping runs each compared with the assessment held when they began,
+   * and under load every one of them appended and notified. A run that has
+   * waited RUN_WAIT_LIMIT_MS goes ahead anyway: no lost run can hold a watch.
+   */
+  async function run(job: RunJob, finalAttempt: boolean, queuedAt: number = Date.now()): Promise<RunVerdict> {
     const scope = { tenantId: job.tenantId, mode: job.mode };
     const [monitor, actor] = await Promise.all([
       withTenant(deps.db, scope, (tx) => findMonitor(tx, job.monitorId)),
@@ -68,8 +76,9 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
     ]);
     // The watch ended after this run was enqueued, or the run already finished (a duplicate job).
     const context = actor?.snapshot.context as MonitorContext | undefined;
-    if (!monitor || monitor.state === 'closed' || !context?.inFlight.includes(job.runId)) return;
-    if (await keyEnded(scope, monitor)) return;
+    if (!monitor || monitor.state === 'closed' || !context?.inFlight.includes(job.runId)) return 'ran';
+    if (context.inFlight.indexOf(job.runId) > 0 && Date.now() - queuedAt < RUN_WAIT_LIMIT_MS) return 'waits';
+    if (await keyEnded(scope, monitor)) return 'ran';
     let outcome: RescanOutcome;
     try {
       outcome = await rescanOnce(deps, monitor, context.lastAssessment, job.runId);
@@ -85,6 +94,7 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
         .publishControl(monitor.id, { type: 'checked', at: outcome.checkedAt })
         .catch((err: unknown) => deps.log.warn({ err, actorId: monitor.id }, 'monitor streams not told of an unchanged rescan'));
     }
+    return 'ran';
   }
 
   /**
@@ -111,6 +121,12 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
 }
 
 export type MonitorRuns = ReturnType<typeof createMonitorRuns>;
+
+/** Whether a run job ran (or had nothing left to do), or waits behind an earlier run of its watch. */
+export type RunVerdict = 'ran' | 'waits';
+
+/** How long a run waits behind an earlier one before going ahead regardless (a run lost for good must not hold its watch). */
+export const RUN_WAIT_LIMIT_MS = 60_000;
 
 /** The run's result event, built under the actor's row lock so `previous` is the assessment the machine holds. */
 function resultOf(snapshot: AnyMachineSnapshot, monitor: MonitorRow, runId: string, outcome: RescanOutcome): MonitorEvent | null {
