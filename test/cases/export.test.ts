@@ -10,6 +10,7 @@ import { runScoreCommand } from '../../src/cli/score.js';
 import { CaseExportOut, CaseOut } from '../../src/cases/schemas.js';
 import { Problem } from '../../src/schemas/errors.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Evidentiary export end to end (issue 14): the real server, the export
@@ -60,12 +61,13 @@ async function signedOffCase(): Promise<CaseOut> {
 }
 
 async function readyExport(caseId: string, exportId: string): Promise<CaseExportOut> {
-  for (let i = 0; i < 100; i += 1) {
-    const read = CaseExportOut.parse((await call('GET', `/v1/cases/${caseId}/exports/${exportId}`)).body);
-    if (read.status === 'ready' || read.status === 'failed') return read;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the export was not built within 10 s');
+  return eventually(
+    async () => {
+      const read = CaseExportOut.parse((await call('GET', `/v1/cases/${caseId}/exports/${exportId}`)).body);
+      return (read.status === 'ready' || read.status === 'failed') && read;
+    },
+    { timeout: 10_000, interval: 100, what: 'the export built' },
+  );
 }
 
 describe('POST /v1/cases/{case_id}/export', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { inquire } from './support.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * An RDAP service that cannot be reached: a real loopback port that accepts
@@ -35,11 +36,11 @@ afterAll(async () => {
 const healthz = async () => (await (await fetch(`${ts.base}/healthz`)).json()) as { status: string; registry: string };
 
 async function untilDegraded(withinMs: number): Promise<void> {
-  const until = Date.now() + withinMs;
-  while ((await healthz()).registry !== 'degraded') {
-    if (Date.now() > until) throw new Error('the registry never showed as degraded');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(async () => (await healthz()).registry === 'degraded', {
+    timeout: withinMs,
+    interval: 100,
+    what: 'the registry showing as degraded',
+  });
 }
 
 describe('an RDAP service that cannot be reached', () => {

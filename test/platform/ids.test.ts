@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newRowId } from '../../src/platform/ids.js';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -12,10 +12,17 @@ describe('newRowId', () => {
     expect(new Set(ids.map((id) => id.slice(19))).size).toBe(ids.length);
   });
 
-  it('orders ids made in a later millisecond after those made earlier', async () => {
-    const earlier = Array.from({ length: 300 }, () => newRowId());
-    await new Promise((resolve) => setTimeout(resolve, 3));
-    const later = Array.from({ length: 300 }, () => newRowId());
-    expect(later.every((id) => earlier.every((e) => id > e))).toBe(true);
+  it('orders ids made in a later millisecond after those made earlier', () => {
+    // The millisecond is the subject: a fake clock moves it on.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const earlier = Array.from({ length: 300 }, () => newRowId());
+      vi.advanceTimersByTime(1);
+      const later = Array.from({ length: 300 }, () => newRowId());
+      expect(later.every((id) => earlier.every((e) => id > e))).toBe(true);
+      expect(later[0]!.slice(0, 13)).not.toBe(earlier[0]!.slice(0, 13));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
