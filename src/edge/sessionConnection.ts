@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { StreamEvent } from '../../actors/types.js';
 import type { EventHub, HubMessage, Unsubscribe } from '../events/index.js';
 import type { SessionBinding, SessionCommands } from '../sessions/index.js';
-import { parseFrame, type Refusal } from '../sessions/index.js';
+import { parseFrame, type FairGate, type Refusal } from '../sessions/index.js';
 import {
   CLOSE_CODES,
   END_GRACE_MS,
@@ -36,6 +36,8 @@ export interface ConnectionDeps {
   now?: () => number;
   /** The tenant's frame budget across its sessions in this process (issue 40); false refuses the frame. */
   tenantBudget?: (tenantId: string) => boolean;
+  /** Slots for applying frames, handed out in turn across tenants (issue 40); none: frames apply at once. */
+  frameGate?: FairGate;
 }
 
 export interface SessionConnection {
@@ -211,6 +213,7 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       return;
     }
     pump.hold();
+    const release = deps.frameGate ? await deps.frameGate.acquire(binding.tenantId) : () => undefined;
     try {
       const out = await deps.commands.applyFrame(binding, parsed.meta, parsed.frame);
       if (out.ok) {
@@ -218,6 +221,7 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
         pump.offer(out.events);
       } else send(refused(item.seq, out.refusal));
     } finally {
+      release();
       pump.release();
     }
   }

@@ -15,3 +15,4 @@ export {
 } from './limits.js';
 export { createFrameBucket } from './rateLimit.js';
 export type { SessionService } from './service.js';
+export type { FairGate } from './fairGate.js';

@@ -138,3 +138,12 @@ export const CLOSE_CODES = {
   /** The client did not read its events: more than MAX_BUFFERED_BYTES waiting, a missed heartbeat, or a buffer that never drained. */
   slowConsumer: 4001,
 } as const;
+
+/**
+ * Frames applied at once in one process, whatever their sessions: each holds
+ * a database transaction, and the process has 2 to 4 cores' worth of work to
+ * give them. The slots are handed out in turn across tenants
+ * (src/sessions/fairGate.ts), so a tenant's frame waits for at most one frame
+ * of each other tenant with frames waiting.
+ */
+export const FRAME_SLOTS = 8;

@@ -8,8 +8,16 @@ import type { EventHub } from '../events/index.js';
 import { statusLine } from '../edge/exchange.js';
 import { ServiceProblem } from '../platform/problems.js';
 import { createConnection, type SessionConnection } from '../edge/sessionConnection.js';
-import { CLOSE_CODES, DEFAULT_HEARTBEAT_MS, TRANSPORT_IDLE_SECONDS, UWS_MAX_BACKPRESSURE_BYTES, UWS_MAX_PAYLOAD_BYTES } from './limits.js';
+import {
+  CLOSE_CODES,
+  DEFAULT_HEARTBEAT_MS,
+  FRAME_SLOTS,
+  TRANSPORT_IDLE_SECONDS,
+  UWS_MAX_BACKPRESSURE_BYTES,
+  UWS_MAX_PAYLOAD_BYTES,
+} from './limits.js';
 import { createTenantFrameBudget } from './rateLimit.js';
+import { createFairGate, type FairGate } from './fairGate.js';
 import type { SessionService } from './service.js';
 import type { Principal } from '../auth/index.js';
 import type { KeyState } from '../auth/index.js';
@@ -68,6 +76,8 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
   // Connections whose session has not concluded yet (a socket that closed may still be applying frames).
   const unsettled = new Set<SessionConnection>();
   const tenantBudget = deps.tenantFramesPerSecond ? createTenantFrameBudget(deps.tenantFramesPerSecond) : undefined;
+  // Frames of every socket take their turn across tenants (src/sessions/fairGate.ts).
+  const frameGate = createFairGate(FRAME_SLOTS);
   const guard = (what: string, fn: () => void) => {
     try {
       fn();
@@ -110,7 +120,7 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
       res.onAborted(() => {
         hs.aborted = true;
       });
-      upgrade(deps, res, context, hs, tenantBudget).catch((err) => {
+      upgrade(deps, res, context, hs, tenantBudget, frameGate).catch((err) => {
         deps.log.error({ errName: (err as Error)?.name }, 'session upgrade failed');
         void refuse(
           deps,
@@ -213,6 +223,7 @@ async function upgrade(
   context: us_socket_context_t,
   hs: Handshake,
   tenantBudget: ((tenantId: string) => boolean) | undefined,
+  frameGate: FairGate,
 ): Promise<void> {
   if (deps.isDraining()) {
     return refuse(
@@ -237,6 +248,7 @@ async function upgrade(
     hub: deps.hub,
     log: deps.log,
     ...(tenantBudget ? { tenantBudget } : {}),
+    frameGate,
   });
   if (hs.aborted) {
     // The token is spent and nobody can use it again: the session closes now rather than at its idle timeout.

@@ -1,0 +1,60 @@
+/**
+ * Frame work shared fairly across tenants (issue 40). Each socket applies its
+ * own frames one at a time, but sockets ran side by side: a tenant with 50
+ * flooding sessions had 50 frames in the database at once against another
+ * tenant's one, and the process served frames first come, first served (the
+ * fair-share bench measured another tenant's frame-to-assessment p99 at 14x
+ * idle). Here a process-wide number of slots is handed out in turn across
+ * tenants with frames waiting: a tenant's next frame waits for at most one
+ * frame of each other waiting tenant, whatever its number of sessions.
+ */
+export interface FairGate {
+  /** Resolves when the tenant's turn comes; call the returned release once the frame is applied. */
+  acquire(tenantId: string): Promise<() => void>;
+  /** Frames waiting for a slot, all tenants together (for tests and health). */
+  waiting(): number;
+}
+
+export function createFairGate(slots: number): FairGate {
+  // Tenants with waiters, in turn order; each with its own waiters in arrival order.
+  const queues = new Map<string, (() => void)[]>();
+  let busy = 0;
+  let waiting = 0;
+
+  function grant(): void {
+    while (busy < slots && queues.size > 0) {
+      const [tenantId, waiters] = queues.entries().next().value!;
+      const next = waiters.shift()!;
+      // The tenant goes to the back of the turn order, with whatever it still has waiting.
+      queues.delete(tenantId);
+      if (waiters.length > 0) queues.set(tenantId, waiters);
+      busy += 1;
+      waiting -= 1;
+      next();
+    }
+  }
+
+  function release(): void {
+    busy -= 1;
+    grant();
+  }
+
+  return {
+    acquire(tenantId) {
+      return new Promise((resolve) => {
+        let released = false;
+        const once = () => {
+          if (released) return;
+          released = true;
+          release();
+        };
+        const waiters = queues.get(tenantId);
+        if (waiters) waiters.push(() => resolve(once));
+        else queues.set(tenantId, [() => resolve(once)]);
+        waiting += 1;
+        grant();
+      });
+    },
+    waiting: () => waiting,
+  };
+}

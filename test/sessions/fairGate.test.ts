@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { createFairGate } from '../../src/sessions/fairGate.js';
+
+/** The frame slots' turn order across tenants (issue 40), as a pure function of acquires and releases. */
+describe('createFairGate', () => {
+  it('gives a slot at once while one is free', async () => {
+    const gate = createFairGate(2);
+    const a = await gate.acquire('a');
+    const b = await gate.acquire('a');
+    expect(gate.waiting()).toBe(0);
+    a();
+    b();
+  });
+
+  it("serves a tenant's one frame after one of the flooding tenant's, not after all of them", async () => {
+    const gate = createFairGate(1);
+    const got: string[] = [];
+    const releases = new Map<string, () => void>();
+    const track = (tenant: string, name: string) =>
+      gate.acquire(tenant).then((release) => {
+        got.push(name);
+        releases.set(name, release);
+      });
+    const first = await gate.acquire('flood');
+    const flood = Array.from({ length: 50 }, (_, i) => track('flood', `flood${i}`));
+    const quiet = track('quiet', 'quiet');
+    expect(gate.waiting()).toBe(51);
+    first();
+    await flood[0];
+    releases.get('flood0')!();
+    await quiet;
+    expect(got).toEqual(['flood0', 'quiet']);
+    expect(gate.waiting()).toBe(49);
+  });
+
+  it("keeps each tenant's own frames in their order and never grants more slots than it has", async () => {
+    const gate = createFairGate(2);
+    const got: string[] = [];
+    const held = await Promise.all([gate.acquire('a'), gate.acquire('b')]);
+    const pending = ['a1', 'a2', 'b1', 'a3'].map((name) => gate.acquire(name[0]!).then((r) => (got.push(name), r)));
+    expect(gate.waiting()).toBe(4);
+    held[0]();
+    const r1 = await pending[0]!;
+    expect(got).toEqual(['a1']);
+    held[1]();
+    const r2 = await pending[2]!;
+    expect(got).toEqual(['a1', 'b1']);
+    // A release called twice frees one slot only.
+    r1();
+    r1();
+    await pending[1]!;
+    expect(got).toEqual(['a1', 'b1', 'a2']);
+    expect(gate.waiting()).toBe(1);
+    r2();
+    await pending[3]!;
+    expect(got).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+});
