@@ -14,6 +14,7 @@ import {
   webhookReceiver,
   type Flows,
 } from './flows.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The main flows on a primary with one replica guarded by Sentinel, then a
@@ -85,12 +86,19 @@ describe('on a Sentinel-guarded primary with one replica', () => {
     const hooks = await webhookReceiver(flows.c);
     try {
       const traffic = load([flows.ts.base, flows.edge.base], flows.ts.tenant.keys.test, 4);
-      await new Promise((r) => setTimeout(r, 1500));
+      // Load answered on the old primary before the failover.
+      await eventually(() => traffic.calls.filter((x) => x.status === 200).length > 5, {
+        timeout: 30_000,
+        what: 'load before the failover',
+      });
       const { from, to } = await sentinel.failover();
       expect(to).not.toBe(from);
       const failedOverAt = Date.now();
-      // Load goes on for a while on the new primary.
-      await new Promise((r) => setTimeout(r, 4000));
+      // Load goes on on the new primary: calls started two seconds after the failover are answered.
+      await eventually(() => traffic.calls.filter((x) => x.startedAt >= failedOverAt + 2000).length > 5, {
+        timeout: 60_000,
+        what: 'load two seconds after the failover',
+      });
       await traffic.stop();
 
       const before = traffic.calls.filter((x) => x.startedAt < failedOverAt);
