@@ -34,21 +34,26 @@ const signal: Signal = {
   data_class: 'C0',
   observed_at: '2025-01-01T00:00:00.000Z',
 };
-const evaluated = (over: Partial<Extract<InquiryEvent, { type: 'inquiry.evaluated' }>> = {}): InquiryEvent =>
-  ({
-    type: 'inquiry.evaluated',
-    signals: [signal],
-    absences: [],
-    pending: [],
-    assessment: anAssessment('as-1'),
-    narrowEnough: false,
-    deadlineMs: 3000,
-    maxReasoningMs: 60_000,
-    ...over,
-  }) as InquiryEvent;
+const evaluated = (over: Partial<Extract<InquiryEvent, { type: 'inquiry.evaluated' }>> = {}): InquiryEvent => ({
+  type: 'inquiry.evaluated',
+  signals: [signal],
+  absences: [],
+  pending: [],
+  assessment: anAssessment('as-1'),
+  narrowEnough: false,
+  deadlineMs: 3000,
+  maxReasoningMs: 60_000,
+  ...over,
+});
 const job = (key: string) => ({ key, job: { queue: 'checks', name: 'check.run', jobId: `${ID}.${key}`, data: { key } } });
-const reported = (key: string, narrowEnough = false): InquiryEvent =>
-  ({ type: 'check.reported', key, signals: [signal], absences: [], assessment: anAssessment(`as-${key}`), narrowEnough }) as InquiryEvent;
+const reported = (key: string, narrowEnough = false): InquiryEvent => ({
+  type: 'check.reported',
+  key,
+  signals: [signal],
+  absences: [],
+  assessment: anAssessment(`as-${key}`),
+  narrowEnough,
+});
 const timed = (type: 'deadline.reached' | 'reasoning.expired', id: string): InquiryEvent => ({
   type,
   assessment: anAssessment(id),
@@ -115,7 +120,7 @@ describe('pure transitions without an actor per call', () => {
     const invoking = createMachine({
       id: 'invoking',
       initial: 'idle',
-      states: { idle: { on: { go: 'busy' } }, busy: { invoke: { id: 'work', src: fromPromise(async () => 1) } } },
+      states: { idle: { on: { go: 'busy' } }, busy: { invoke: { id: 'work', src: fromPromise(() => Promise.resolve(1)) } } },
     });
     const { ours, theirs } = walk(invoking, undefined, [{ type: 'go' }]);
     expect(ours.map(shape)).toEqual(theirs.map(shape));

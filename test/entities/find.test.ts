@@ -42,7 +42,7 @@ async function inquire(key: string, presentations: { type: string; value: string
 }
 
 async function find(key: string, query: Record<string, string>) {
-  return call('GET', `/v1/entities?${new URLSearchParams(query)}`, key);
+  return call('GET', `/v1/entities?${new URLSearchParams(query).toString()}`, key);
 }
 
 describe('GET /v1/entities', () => {

@@ -13,6 +13,7 @@ import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { createWebhookWorker, fanoutJobFor, webhookIdOf, type WebhookWorker } from '../../src/webhooks/jobs.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { eventually as waitUntil } from '../support/wait.js';
 
 /**
  * Webhooks end to end: registration over HTTP, the worker on real Redis and
@@ -142,13 +143,18 @@ async function deliveries(endpointId: string) {
   }
 }
 
+/** Reads until `done`; past the deadline, the last read, for the assertion that follows to show. */
 async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return waitUntil(
+    async () => {
+      const v = await read();
+      return done(v) && { v };
+    },
+    { timeout: ms },
+  ).then(
+    ({ v }) => v,
+    () => read(),
+  );
 }
 
 const settled = (n: number) => (rows: { status: string }[]) => rows.length >= n && rows.some((r) => r.status !== 'retrying');
