@@ -51,7 +51,29 @@ describe('a monitor whose key is revoked', () => {
       { timeout: 10_000, interval: 200 },
     );
     const asked = await inquiriesOf(id);
-    await new Promise((r) => setTimeout(r, 2500));
+    const closedView = (await call(ts, 'GET', `/v1/monitors/${id}`, ts.tenant.keys.test)).body;
+    // The proof that nothing more runs: a witness watch on the same scheduler and workers, opened after
+    // the close, completes three runs at the same 1 s cadence (two slots the closed watch would have had).
+    const witness = await call(ts, 'POST', '/v1/monitors', ts.tenant.keys.test, {
+      ...WATCH,
+      cadence_seconds: 1,
+      triggers: { label_change: true },
+    });
+    expect(witness.status).toBe(201);
+    const witnessId = witness.body.monitor_id as string;
+    await vi.waitFor(
+      async () => {
+        const view = await call(ts, 'GET', `/v1/monitors/${witnessId}`, ts.tenant.keys.test);
+        expect((await inquiriesOf(witnessId)) + (view.body.unchanged_rescans as number)).toBeGreaterThanOrEqual(3);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
     expect(await inquiriesOf(id)).toBe(asked);
+    // Nor was it checked without asking: an unchanged rescan would have moved its heartbeat.
+    const after = (await call(ts, 'GET', `/v1/monitors/${id}`, ts.tenant.keys.test)).body;
+    expect({ checked: after.last_checked_at, unchanged: after.unchanged_rescans }).toEqual({
+      checked: closedView.last_checked_at,
+      unchanged: closedView.unchanged_rescans,
+    });
   });
 });
