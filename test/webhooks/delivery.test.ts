@@ -121,6 +121,29 @@ async function publish(tenant: ProvisionedTenant, event: StreamEvent, queue: Que
   await queue.add(job.name, job.data, { jobId: toBullJobId(job.jobId) });
 }
 
+/**
+ * Publishes an event and waits for what proves "nothing more will come" for
+ * one endpoint: the fan-out job (the only producer of its delivery jobs) has
+ * completed, and no delivery job of that endpoint is still waiting, delayed
+ * or running. A blind sleep proved nothing on a slow machine.
+ */
+async function publishAndSettle(tenant: ProvisionedTenant, event: StreamEvent, endpointId: string, jobIdSuffix = '') {
+  const job = fanoutJobFor(event, { tenantId: tenant.tenant_id, mode: 'test' }, 'inquiry');
+  const jobId = `${toBullJobId(job.jobId)}${jobIdSuffix}`;
+  await hooks.queue.add(job.name, job.data, { jobId });
+  await eventually(
+    async () => (await hooks.queue.getJob(jobId))?.getState(),
+    (state) => state === 'completed',
+  );
+  await eventually(
+    async () =>
+      (await hooks.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])).filter(
+        (j) => (j.data as { endpointId?: string }).endpointId === endpointId,
+      ).length,
+    (pending) => pending === 0,
+  );
+}
+
 async function deliveries(endpointId: string) {
   const c = await ownerClient(ts.dbUrl);
   try {
@@ -241,17 +264,14 @@ describe('delivering', () => {
     await eventually(() => deliveries(webhook.webhook_id), settled(1));
     // Both the relay's re-dispatch (same fanout id) and a fanout whose job was already cleaned up (new id).
     await publish(tenant, event);
-    const again = fanoutJobFor(event, { tenantId: tenant.tenant_id, mode: 'test' }, 'inquiry');
-    await hooks.queue.add(again.name, again.data, { jobId: `${toBullJobId(again.jobId)}.again` });
-    await new Promise((r) => setTimeout(r, 4 * STEP_MS));
+    await publishAndSettle(tenant, event, webhook.webhook_id, '.again');
     expect(receiver.hits).toHaveLength(1);
     expect(await deliveries(webhook.webhook_id)).toHaveLength(1);
   });
 
   it('given an endpoint not subscribed to the type, then it receives nothing', async () => {
     const { tenant, receiver, webhook } = await endpointFor(() => ({ status: 200 }), ['MonitorTriggered']);
-    await publish(tenant, concluded());
-    await new Promise((r) => setTimeout(r, 4 * STEP_MS));
+    await publishAndSettle(tenant, concluded(), webhook.webhook_id);
     expect(receiver.hits).toHaveLength(0);
     expect(await deliveries(webhook.webhook_id)).toHaveLength(0);
   });
@@ -269,8 +289,7 @@ describe('delivering', () => {
     } finally {
       await c.end();
     }
-    await publish(tenant, concluded());
-    await new Promise((r) => setTimeout(r, 4 * STEP_MS));
+    await publishAndSettle(tenant, concluded(), webhook.webhook_id);
     expect(receiver.hits).toHaveLength(1);
   });
 
@@ -358,8 +377,7 @@ describe('the webhooks of a tenant, as its admin manages them (issue 18)', () =>
     // The log of a deleted webhook stays readable.
     expect((await admin(tenant, 'GET', `/v1/admin/webhooks/${webhook.webhook_id}/deliveries`)).body).toHaveLength(2);
     const hits = receiver.hits.length;
-    await publish(tenant, concluded());
-    await new Promise((r) => setTimeout(r, 300));
+    await publishAndSettle(tenant, concluded(), webhook.webhook_id);
     expect(receiver.hits.length).toBe(hits);
   });
 
