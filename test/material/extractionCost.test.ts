@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractFromText } from '../../src/material/extractText.js';
@@ -57,15 +58,30 @@ describe('large text material', () => {
   it('is extracted off the event loop: another call answers while it is read', async () => {
     const text = `${'12 '.repeat(300_000)}\nreach me at big.text@example.org`;
     const order: string[] = [];
-    const material = fetch(`${ts.base}/v1/material`, {
-      method: 'POST',
-      headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text }),
-    }).then(async (r) => {
-      order.push('material');
-      return { status: r.status, body: (await r.json()) as any };
+    // The material's whole body is handed to the socket before the health call is made: the server
+    // has it (or is reading it) when the second call arrives, which is the order under test.
+    const body = JSON.stringify({ kind: 'text', media_type: 'text/plain', purpose: 'fraud_prevention', text });
+    let sent!: () => void;
+    const bodySent = new Promise<void>((resolve) => (sent = resolve));
+    const material = new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(
+        `${ts.base}/v1/material`,
+        {
+          method: 'POST',
+          headers: { ...bearer(ts.tenant.keys.test), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          order.push('material');
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        },
+      );
+      req.on('error', reject);
+      req.on('finish', sent);
+      req.end(body);
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await bodySent;
     const health = await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.test) });
     order.push('health');
     const created = await material;
