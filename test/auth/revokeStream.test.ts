@@ -1,3 +1,5 @@
+import pino from 'pino';
+import { createEventHub } from '../../src/events/hub.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, WATCH } from '../monitors/support.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -65,8 +67,14 @@ describe('revoking a key closes its streams', () => {
     expect(retry.status).toBe(401);
     await retry.arrayBuffer();
 
-    const stillOpen = await Promise.race([otherReader.read().then(() => 'data'), new Promise((r) => setTimeout(() => r('quiet'), 300))]);
-    expect(stillOpen).toBe('quiet');
+    // Still open: a signal sent to the monitor's streams now reaches it (a closed stream would end the read instead).
+    const hub = await createEventHub({ redisUrl: ts.config.REDIS_URL, prefix: ts.config.TAS_REDIS_PREFIX, log: pino({ level: 'silent' }) });
+    try {
+      await hub.publishControl(monitor.body.monitor_id as string, { type: 'checked', at: new Date().toISOString() });
+    } finally {
+      await hub.close();
+    }
+    expect(await readUntil(otherReader, 'MonitorChecked')).toContain('MonitorChecked');
     await otherReader.cancel();
   });
 });
