@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditEntryOut } from '../../src/schemas/admin.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
@@ -76,7 +76,9 @@ describe('the cost of a call', () => {
 
 describe('GET /v1/admin/audit filters and fields (issue 18)', () => {
   it('each row names its status, rule, purpose and key; the list filters by operation, status, key and time, every filter kept across pages', async () => {
-    await new Promise((r) => setTimeout(r, 20));
+    // `since` must be later than every row written before it: wait for the clock itself to pass the last one's millisecond.
+    const earlier = Date.now();
+    await vi.waitUntil(() => Date.now() > earlier, { interval: 1 });
     const since = new Date().toISOString();
     await fetch(`${ts.base}/v1/health`, { headers: bearer(ts.tenant.keys.live) });
     await fetch(`${ts.base}/v1/inquiries/0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee`, { headers: bearer(ts.tenant.keys.live) });
