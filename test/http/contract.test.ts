@@ -101,7 +101,9 @@ describe('every operation of the contract', () => {
         query: '?unexpected_param=1',
       });
       expect(r.status).toBe(422);
-      expect(JSON.parse(r.text).detail[0]).toMatchObject({ loc: ['query', 'unexpected_param'], type: 'extra_forbidden' });
+      // An operation with required parameters names them missing too; the unknown one is named either way.
+      const detail = JSON.parse(r.text).detail as { loc: unknown[]; type: string }[];
+      expect(detail).toContainEqual(expect.objectContaining({ loc: ['query', 'unexpected_param'], type: 'extra_forbidden' }));
     },
   );
 
