@@ -36,12 +36,16 @@ export function createFairExtractionQueue(deps: {
   const now = deps.now ?? Date.now;
   // One key per tenant and mode, hash-tagged by itself so a cluster needs no cross-slot command.
   const keyOf = (job: MaterialJob) => `${deps.prefix}:material-pending:{${job.tenantId}:${job.mode}}`;
+  // Milliseconds, then a counter of this process: two asked in the same millisecond keep the order they were
+  // asked in (equal scores would be ranked by their ids, at random). 1.8e15 is still exact in a double.
+  let asked = 0;
+  const orderedScore = () => now() * 1000 + (asked++ % 1000);
   return {
     async enqueue(job) {
       const key = keyOf(job);
       const replies = await deps.redis
         .multi()
-        .zadd(key, 'NX', now(), job.materialId)
+        .zadd(key, 'NX', orderedScore(), job.materialId)
         .zrank(key, job.materialId)
         .expire(key, PENDING_TTL_SECONDS)
         .exec();
