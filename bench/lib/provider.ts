@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFixtureProvidersFile } from '../../scripts/lib/fixtureProvider.js';
 
 /**
- * A loopback HTTP provider (the shape of test/inquiries/support.ts's fixture)
+ * A loopback HTTP provider for the fixture provider of scripts/lib/fixtureProvider.ts
  * answering `{"risk":"low"}`. In `immediate` mode it answers at once; in
  * `hold` mode it keeps every request until `releaseEvery` lets them go one at
  * a time, which is how the SSE scenario decides when events are committed.
@@ -67,28 +65,6 @@ export async function startProvider(): Promise<Provider> {
 
 /** A providers file with one EMAIL provider at `url` (removed by the returned cleanup). */
 export function providersFile(url: string, timeoutMs: number): { path: string; remove(): void } {
-  const path = join(tmpdir(), `tas-bench-providers-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(
-    path,
-    JSON.stringify([
-      {
-        name: 'bench_reputation',
-        id: 'email_reputation',
-        kind: 'email_reputation',
-        artifact_types: ['EMAIL'],
-        tier: 't2',
-        provenance_class: 'third_party',
-        trust_band: 'high',
-        data_class: 'C1',
-        cost: 1,
-        timeout_ms: timeoutMs,
-        request: { method: 'GET', url_template: `${url}/lookup?email={normalised}`, auth: { type: 'none' } },
-        mapping: [
-          { path: '/risk', op: 'eq', value: 'low', disposition: 'supports', statement: 'The email address has a clean reputation.' },
-          { path: '/risk', op: 'eq', value: 'high', disposition: 'weakens', statement: 'The email address has a poor reputation.' },
-        ],
-      },
-    ]),
-  );
+  const path = writeFixtureProvidersFile('tas-bench-providers', url, 'bench_reputation', timeoutMs);
   return { path, remove: () => rmSync(path, { force: true }) };
 }

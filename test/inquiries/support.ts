@@ -1,9 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { writeFixtureProvidersFile } from '../../scripts/lib/fixtureProvider.js';
 import { bearer, type TestService } from '../support/service.js';
 
 /** A provider fixture on loopback whose behaviour a test can change between calls. */
@@ -42,30 +39,7 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
 
 /** Writes a providers file with one EMAIL provider pointing at the fixture, named `name`. */
 export function providersFile(fixtureUrl: string, name: string, timeoutMs = 5000): string {
-  const path = join(tmpdir(), `tas-providers-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(
-    path,
-    JSON.stringify([
-      {
-        name,
-        id: 'email_reputation',
-        kind: 'email_reputation',
-        artifact_types: ['EMAIL'],
-        tier: 't2',
-        provenance_class: 'third_party',
-        trust_band: 'high',
-        data_class: 'C1',
-        cost: 1,
-        timeout_ms: timeoutMs,
-        request: { method: 'GET', url_template: `${fixtureUrl}/lookup?email={normalised}`, auth: { type: 'none' } },
-        mapping: [
-          { path: '/risk', op: 'eq', value: 'low', disposition: 'supports', statement: 'The email address has a clean reputation.' },
-          { path: '/risk', op: 'eq', value: 'high', disposition: 'weakens', statement: 'The email address has a poor reputation.' },
-        ],
-      },
-    ]),
-  );
-  return path;
+  return writeFixtureProvidersFile('tas-providers', fixtureUrl, name, timeoutMs);
 }
 
 export const EMAIL_AND_PHONE = {
