@@ -28,7 +28,8 @@ const LOCK_DURATION_MS = 5000;
 const STALLED_INTERVAL_MS = 5000;
 // Re-running a stalled rescan is safe; a job that kills its worker this often is failed instead.
 const MAX_STALLED_COUNT = 3;
-// A run behind an earlier one of its watch looks again this soon: a rescan takes about its inquiry's deadline.
+// A run behind an earlier one of its watch looks again this soon: a rescan takes about its inquiry's deadline,
+// and each look reads the watch's actor alone (one query).
 const RUN_BEHIND_DELAY_MS = 250;
 
 export function createMonitorWorker(deps: MonitorWorkerDeps): Worker {

@@ -67,17 +67,21 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
    * Overlapping runs each compared with the assessment held when they began,
    * and under load every one of them appended and notified. A run that has
    * waited RUN_WAIT_LIMIT_MS goes ahead anyway: no lost run can hold a watch.
+   *
+   * The actor alone decides both, so a waiting run, asked again every few
+   * hundred milliseconds, costs one query; the monitor's row is read only by
+   * a run that goes ahead. The actor's `closed` state and the row's are
+   * written in one transaction (the `updateMonitorState` effect).
    */
   async function run(job: RunJob, finalAttempt: boolean, queuedAt: number = Date.now()): Promise<RunVerdict> {
     const scope = { tenantId: job.tenantId, mode: job.mode };
-    const [monitor, actor] = await Promise.all([
-      withTenant(deps.db, scope, (tx) => findMonitor(tx, job.monitorId)),
-      deps.runtime.read(scope, job.monitorId),
-    ]);
+    const actor = await deps.runtime.read(scope, job.monitorId);
     // The watch ended after this run was enqueued, or the run already finished (a duplicate job).
     const context = actor?.snapshot.context as MonitorContext | undefined;
-    if (!monitor || monitor.state === 'closed' || !context?.inFlight.includes(job.runId)) return 'ran';
+    if (!actor || actor.state === 'closed' || !context?.inFlight.includes(job.runId)) return 'ran';
     if (context.inFlight.indexOf(job.runId) > 0 && Date.now() - queuedAt < RUN_WAIT_LIMIT_MS) return 'waits';
+    const monitor = await withTenant(deps.db, scope, (tx) => findMonitor(tx, job.monitorId));
+    if (!monitor || monitor.state === 'closed') return 'ran';
     if (await keyEnded(scope, monitor)) return 'ran';
     let outcome: RescanOutcome;
     try {
