@@ -1,6 +1,5 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import type { ChainRow } from './store.js';
 import { AuditColumns } from './store.js';
 import type { Db, Tx } from '../platform/db/pool.js';
 
@@ -21,13 +20,17 @@ const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.p
  * included (000090): each look-up is pruned to the one month's partition
  * that holds it, and no plan can start from the log's side.
  */
-export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly ChainRow[]> {
+export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly UnsealedRow[]> {
   return tx.any(unsealedRowsQuery(horizonMs, limit));
 }
 
+/** A row waiting to be sealed, with its seq (a batch link names its rows by seq: 000100). */
+const Unsealed = Row.extend({ seq: z.number() });
+export type UnsealedRow = z.infer<typeof Unsealed>;
+
 export function unsealedRowsQuery(horizonMs: number, limit: number) {
-  return sql.type(Row)`
-    SELECT ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id AND l.occurred_at = u.occurred_at
+  return sql.type(Unsealed)`
+    SELECT u.seq, ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id AND l.occurred_at = u.occurred_at
     WHERE u.seq = ANY (ARRAY(
       SELECT w.seq FROM audit_unsealed w WHERE w.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
       ORDER BY w.seq LIMIT ${limit}))
@@ -72,55 +75,103 @@ export interface ChainLink {
   position: number;
   prev: Buffer;
   hash: Buffer;
+  /** A batch link's rows, by seq in the order hashed (000100); null for the link of the one row auditId names. */
+  members: readonly number[] | null;
 }
 
 /**
- * A sealing pass's links, in one statement (the hashes travel as hex). Each
- * link takes its row's occurred_at from the work list, exactly as stored, so
- * the link lands in the same month's partition as its row.
+ * A sealing pass's links, in one statement (the hashes travel as hex, a
+ * batch link's members as an array literal). Each link takes its (first)
+ * row's occurred_at from the work list, exactly as stored, so the link lands
+ * in the same month's partition as its rows.
  */
 export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<void> {
   if (links.length === 0) return;
   const column = <T>(pick: (l: ChainLink) => T) => links.map(pick);
+  const ids = sql.array(
+    column((l) => l.auditId),
+    'uuid',
+  );
+  const keys = sql.array(
+    column((l) => l.chainKey),
+    'text',
+  );
+  const tenants = sql.array(
+    column((l) => l.tenantId),
+    'uuid',
+  );
+  const modes = sql.array(
+    column((l) => l.mode),
+    'text',
+  );
+  const positions = sql.array(
+    column((l) => l.position),
+    'int8',
+  );
+  const prevs = sql.array(
+    column((l) => l.prev.toString('hex')),
+    'text',
+  );
+  const hashes = sql.array(
+    column((l) => l.hash.toString('hex')),
+    'text',
+  );
+  const members = sql.array(
+    column((l) => (l.members === null ? null : `{${l.members.join(',')}}`)),
+    'text',
+  );
   await tx.query(sql.unsafe`
-    INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash)
-    SELECT a, u.occurred_at, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
-    FROM unnest(${sql.array(
-      column((l) => l.auditId),
-      'uuid',
-    )}, ${sql.array(
-      column((l) => l.chainKey),
-      'text',
-    )},
-                ${sql.array(
-                  column((l) => l.tenantId),
-                  'uuid',
-                )}, ${sql.array(
-                  column((l) => l.mode),
-                  'text',
-                )},
-                ${sql.array(
-                  column((l) => l.position),
-                  'int8',
-                )}, ${sql.array(
-                  column((l) => l.prev.toString('hex')),
-                  'text',
-                )},
-                ${sql.array(
-                  column((l) => l.hash.toString('hex')),
-                  'text',
-                )}) AS x(a, k, t, m, p, ph, h)
+    INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash, members)
+    SELECT a, u.occurred_at, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex'), ms::int8[]
+    FROM unnest(${ids}, ${keys}, ${tenants}, ${modes}, ${positions}, ${prevs}, ${hashes}, ${members}) AS x(a, k, t, m, p, ph, h, ms)
     JOIN audit_unsealed u ON u.audit_id = x.a`);
 }
 
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });
 export type LinkedRow = z.infer<typeof Linked>;
 
+/** The chain's one-row links, each with its row (a link whose row is gone is left out: a gap in the positions). */
 export async function chainRows(db: Db | Tx, chainKey: string): Promise<readonly LinkedRow[]> {
   return db.any(sql.type(Linked)`
     SELECT ${COLUMNS}, c.position, c.prev_hash, c.hash
     FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id AND l.occurred_at = c.occurred_at
-    WHERE c.chain_key = ${chainKey} ORDER BY c.position`);
+    WHERE c.chain_key = ${chainKey} AND c.members IS NULL ORDER BY c.position`);
+}
+
+const Batch = z.object({
+  position: z.number(),
+  prev_hash: z.instanceof(Buffer),
+  hash: z.instanceof(Buffer),
+  // bigint[] arrives as strings (the int8 parser takes single values only).
+  members: z.array(z.coerce.number()),
+});
+export type BatchLink = z.infer<typeof Batch>;
+
+/** The chain's batch links (000100), in order, each naming its rows by seq. */
+export async function batchLinks(db: Db | Tx, chainKey: string): Promise<readonly BatchLink[]> {
+  return db.any(sql.type(Batch)`
+    SELECT c.position, c.prev_hash, c.hash, c.members FROM audit_chain c
+    WHERE c.chain_key = ${chainKey} AND c.members IS NOT NULL ORDER BY c.position`);
+}
+
+const Member = Row.extend({ position: z.number(), ord: z.number() });
+export type BatchMember = z.infer<typeof Member>;
+
+/**
+ * The rows the chain's batch links name, by link and place in it. Each is
+ * looked up by seq within its link's month (a batch never spans two), so a
+ * look-up reads one partition; a row gone is simply missing from the answer.
+ */
+export async function batchMembers(db: Db | Tx, chainKey: string): Promise<readonly BatchMember[]> {
+  return db.any(sql.type(Member)`
+    SELECT c.position, m.ord, ${COLUMNS}
+    FROM audit_chain c
+    CROSS JOIN LATERAL unnest(c.members) WITH ORDINALITY AS m(seq, ord)
+    JOIN audit_log l ON l.seq = m.seq
+      AND l.occurred_at >= date_trunc('month', c.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+      AND l.occurred_at < (date_trunc('month', c.occurred_at AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC'
+    WHERE c.chain_key = ${chainKey} AND c.members IS NOT NULL
+    ORDER BY c.position, m.ord`);
 }
 
 const Retained = z.object({
