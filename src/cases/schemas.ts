@@ -9,11 +9,11 @@ import {
   Presentation,
   ruleIssue,
   Subject,
-  Tier,
   uuid,
   valueString,
 } from '../schemas/common.js';
 import { CaseState } from '../events/schemas.js';
+import { intentId, materialIds, purposeId, tierCeiling } from '../inquiries/schemas.js';
 import { MaterialKind, mediaType, sha256Hex, UploadTarget, MAX_UPLOAD_BYTES } from '../material/schemas.js';
 
 /**
@@ -41,7 +41,7 @@ export const CaseCreate = component(
   'Opens a case.',
   z.strictObject({
     title: z.string().min(1).max(200),
-    purpose: idString.describe('Registered purpose id (rule I13).'),
+    purpose: purposeId.describe('Registered purpose id (rule I13).'),
     authorization: CaseAuthorization,
     description: noteString.optional(),
     budget: z
@@ -176,9 +176,9 @@ export const CaseExpandIn = component(
   z
     .strictObject({
       seed: Subject.optional(),
-      intent: idString.optional().describe('Registered intent of the hop; required with seed.'),
+      intent: intentId.optional().describe('Registered intent of the hop; required with seed.'),
       relations: z.array(idString).max(20).optional().describe('Relationship types to follow; all registered ones when absent.'),
-      tier_ceiling: Tier.default('t2'),
+      tier_ceiling: tierCeiling,
       max_cost: z.number().min(0).max(1e6).optional().describe('Cap for this hop; defaults to what remains of the case budget.'),
       human_gate: z.boolean().default(false).describe('Show the candidates first; nothing is spent until one is chosen.'),
       choose: z
@@ -204,7 +204,7 @@ export const CaseAssertionIn = component(
     disposition: z.enum(['supports', 'weakens', 'neutral']),
     observed_at: dateTime,
     data_class: DataClass.default('C1'),
-    material_ids: z.array(idString).max(20).optional().describe('Material the judgement rests on.'),
+    material_ids: materialIds.optional().describe('Material the judgement rests on.'),
     finding_ids: z.array(idString).max(50).optional().describe('Findings the judgement rests on.'),
   }),
 );

@@ -30,19 +30,30 @@ export const InquiryMode = z.enum(['sync', 'async', 'stream']);
 export const InquiryStatus = z.enum(['accepted', 'reasoning', 'preliminary', 'concluded', 'rejected']);
 export const AbsenceKind = z.enum(['timeout', 'error', 'no_data', 'refused', 'budget', 'unregistered']);
 
+/**
+ * Request fields asked the same way wherever the engine is asked: a case's
+ * expansion (src/cases/schemas.ts) is an inquiry from a seed, and a case's
+ * assertion cites ingested material as an inquiry does. The shape is shared;
+ * each use describes the field in its own words.
+ */
+export const intentId = idString;
+export const purposeId = idString;
+export const tierCeiling = Tier.default('t2');
+export const materialIds = z.array(idString).max(20);
+
 export const InquiryRequest = component(
   'InquiryRequest',
   'How much should this subject be trusted for this purpose at this stake. Request body of POST /v1/inquiries.',
   z.strictObject({
     subject: Subject,
-    intent: idString.describe('Registered intent id, for example `pre_transaction` (rule I14).'),
-    purpose: idString.describe('Registered purpose id; required on every call (rule I13).'),
+    intent: intentId.describe('Registered intent id, for example `pre_transaction` (rule I14).'),
+    purpose: purposeId.describe('Registered purpose id; required on every call (rule I13).'),
     stake: Stake,
     // Caps bound the work one call can ask for: 50 testimonies and 20 pieces of
     // material are more than any real decision carries.
     context: z.array(ObservationIn).max(50).optional().describe('Caller testimony attached inline.'),
-    material_ids: z.array(idString).max(20).optional().describe('Material already ingested, to reason over.'),
-    tier_ceiling: Tier.default('t2').describe('Highest provider tier this inquiry may use (rule I19).'),
+    material_ids: materialIds.optional().describe('Material already ingested, to reason over.'),
+    tier_ceiling: tierCeiling.describe('Highest provider tier this inquiry may use (rule I19).'),
     render: RenderMode.default('none').describe('Whether findings are written up as a report; the reply states which renderer ran.'),
     render_lang: z
       .string()
