@@ -142,28 +142,43 @@ export interface ActionOutcome {
   outbox: WrittenOutboxRow[];
 }
 
+/** A transition's actions sorted the way the runtime carries them out: stream events, outbox rows, then effects in order. */
+export interface SortedActions {
+  events: { type: string; payload: Record<string, unknown> }[];
+  outbox: { kind: OutboxKind; payload: unknown }[];
+  /** The machine's own named actions, in the order it emitted them. */
+  effects: ExecutableAction[];
+}
+
+/**
+ * Sorts a transition's actions without doing any: stream events and outbox
+ * rows are gathered (they reference nothing the effects write), raises the
+ * transition already took are dropped, and any other XState action is refused:
+ * a restored snapshot never has the live actor a delayed raise, a spawned
+ * child or a sendTo would need, so persisted machines do I/O only through
+ * named actions.
+ */
+export function sortActions(actions: readonly ExecutableAction[]): SortedActions {
+  const sorted: SortedActions = { events: [], outbox: [], effects: [] };
+  for (const action of actions) {
+    if (action.type === 'appendEvent') sorted.events.push(paramsOf(AppendEventParams, action));
+    else if (action.type === 'enqueueJob') sorted.outbox.push({ kind: 'job', payload: paramsOf(EnqueueJobParams, action) });
+    else if (action.type === 'scheduleEvent') sorted.outbox.push({ kind: 'timer', payload: paramsOf(ScheduleEventParams, action) });
+    else if (action.type === 'xstate.raise' && !hasDelay(action.params)) continue;
+    else if (action.type.startsWith('xstate.'))
+      throw new ActionUnknownError(action.type, 'persisted machines do I/O only through named actions');
+    else sorted.effects.push(action);
+  }
+  return sorted;
+}
+
 export async function executeActions(tx: Tx, actions: readonly ExecutableAction[], t: ActionTarget): Promise<ActionOutcome> {
-  const events: { type: string; payload: Record<string, unknown> }[] = [];
-  const outbox: { kind: OutboxKind; payload: unknown }[] = [];
+  const { events, outbox, effects } = sortActions(actions);
   const pending = new PendingWrites(tx);
   for (const write of t.leadingWrites ?? []) await pending.add(write);
   // Effects run in the order the machine emitted them; stream events and outbox rows are
-  // gathered and written together at the end (they reference nothing the effects write).
-  for (const action of actions) {
-    switch (action.type) {
-      case 'appendEvent':
-        events.push(paramsOf(AppendEventParams, action));
-        break;
-      case 'enqueueJob':
-        outbox.push({ kind: 'job', payload: paramsOf(EnqueueJobParams, action) });
-        break;
-      case 'scheduleEvent':
-        outbox.push({ kind: 'timer', payload: paramsOf(ScheduleEventParams, action) });
-        break;
-      default:
-        await runEffect(tx, action, t, pending);
-    }
-  }
+  // written together at the end.
+  for (const action of effects) await runEffect(tx, action, t, pending);
   if (events.length === 0 && outbox.length === 0) {
     await pending.flush();
     return { events: [], outbox: [] };
@@ -172,11 +187,6 @@ export async function executeActions(tx: Tx, actions: readonly ExecutableAction[
 }
 
 async function runEffect(tx: Tx, action: ExecutableAction, t: ActionTarget, pending: PendingWrites): Promise<void> {
-  if (action.type === 'xstate.raise' && !hasDelay(action.params)) return; // already taken inside the transition
-  if (action.type.startsWith('xstate.')) {
-    // Delayed raises, spawned children, sendTo...: they need a live actor, which a restored snapshot never has.
-    throw new ActionUnknownError(action.type, 'persisted machines do I/O only through named actions');
-  }
   const effect = Object.hasOwn(t.effects, action.type) ? t.effects[action.type] : undefined;
   if (!effect) throw new ActionUnknownError(action.type);
   if (!isBlind(effect)) {

@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 import { initialTransition, transition } from './pureTransition.js';
 import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/platform/db/pool.js';
-import { executeActions, type BlindWrite, type EffectTable } from './actions.js';
+import { executeActions, sortActions, type BlindWrite, type EffectTable, type ExecutableAction } from './actions.js';
 import {
   ActorKindUnknownError,
   ActorNotFoundError,
@@ -10,7 +10,8 @@ import {
   MachineVersionUnknownError,
 } from './errors.js';
 import type { Relay } from './relay.js';
-import type { WrittenOutboxRow } from './store.js';
+import type { AppendedRow, WrittenOutboxRow } from './store.js';
+import { written } from './store.js';
 import { actorInsert, lockActor, selectActor, selectEventsAfter, updateActor, type ActorRow } from './store.js';
 import type { StreamEvent } from './types.js';
 
@@ -116,8 +117,35 @@ export interface ActorRecord {
   updatedAt: string;
 }
 
+/**
+ * A creating command computed without a transaction (createWith): the new
+ * actor's row and everything its first transition asks to write, for a
+ * caller that writes it all in one call of its own.
+ */
+export interface PlannedCreate {
+  actor: { id: string; kind: string; machineVersion: number; snapshot: PersistedSnapshot };
+  events: { type: string; payload: Record<string, unknown> }[];
+  outbox: { kind: string; payload: unknown }[];
+  /** The machine's own named actions (a ledger row, a read model's status), in order: the caller writes them. */
+  effects: ExecutableAction[];
+  state: string;
+}
+
+/** Writes a planned create in one call: what the append returned, or null when it wrote nothing (the caller goes another way). */
+export type PlannedWrite = (planned: PlannedCreate) => Promise<AppendedRow | null>;
+
 export interface ActorRuntime {
   create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult>;
+  /**
+   * A create and its first event, taken as pure transitions; `write` stores
+   * the result in one call (a new subject's inquiry, tas_inquiry_open) and the
+   * relay carries out its outbox rows once it returns. Null when `write` wrote nothing.
+   */
+  createWith<E extends EventObject>(
+    scope: TenantScope,
+    opts: { kind: string; id: string; input: unknown; event: E },
+    write: PlannedWrite,
+  ): Promise<CommandResult | null>;
   send<E extends EventObject>(
     scope: TenantScope,
     actorId: string,
@@ -210,6 +238,30 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return result;
   }
 
+  async function createWith<E extends EventObject>(
+    scope: TenantScope,
+    opts: { kind: string; id: string; input: unknown; event: E },
+    write: PlannedWrite,
+  ): Promise<CommandResult | null> {
+    const { tenantId, mode } = requireScope(scope);
+    const entry = entryFor(opts.kind);
+    const [initial, first] = initialTransition(entry.machine, opts.input);
+    const [snapshot, more] = transition(entry.machine, initial, opts.event);
+    const { events, outbox, effects } = sortActions([...first, ...more]);
+    const state = stateOf(snapshot.value);
+    const appended = await write({
+      actor: { id: opts.id, kind: opts.kind, machineVersion: entry.version, snapshot: persistable(entry, snapshot) },
+      events,
+      outbox,
+      effects,
+      state,
+    });
+    if (appended === null) return null;
+    const stored = written({ streamId: opts.id, events, outbox }, appended);
+    afterCommit(stored.outbox, { tenantId, mode }, opts.id);
+    return { snapshot, events: stored.events, state };
+  }
+
   async function sendOnce<E extends EventObject>(
     scope: TenantScope,
     actorId: string,
@@ -286,5 +338,5 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return withTenant(deps.db, scope, (tx) => selectEventsAfter(tx, actorId, afterSeq, limit));
   }
 
-  return { create, send, read, readEvents };
+  return { create, createWith, send, read, readEvents };
 }

@@ -79,11 +79,12 @@ export type OutboxKind = 'job' | 'timer' | 'publish';
 
 // Only what the database adds comes back (sequence numbers, times, outbox ids): the payloads are
 // the command's own, so sending them back would double the bytes of every command for nothing.
-const AppendedRow = z.object({
+export const AppendedRow = z.object({
   events: z.array(z.tuple([z.number().int(), z.string()])),
   published: z.array(z.number().int()),
   others: z.array(z.number().int()),
 });
+export type AppendedRow = z.infer<typeof AppendedRow>;
 
 /** Data-modifying statements as the CTEs `w0 AS (...), w1 AS (...)` of one statement (none may be empty). */
 export function writesAsCtes(writes: readonly FragmentSqlToken[]): ListSqlToken {
@@ -157,9 +158,10 @@ export async function appendEventsAndOutbox(
  * order, so the i-th id of a kind is the i-th row of it; the rows are then
  * put in id order, the order the relay carries them out.
  */
-function written(
+/** The stream events and outbox rows a command wrote, as stored (see appendEventsAndOutbox). */
+export function written(
   a: { streamId: string; events: { type: string; payload: Record<string, unknown> }[]; outbox: { kind: OutboxKind; payload: unknown }[] },
-  row: z.infer<typeof AppendedRow>,
+  row: AppendedRow,
 ): { events: StreamEvent[]; outbox: WrittenOutboxRow[] } {
   if (row.events.length !== a.events.length || row.published.length !== a.events.length || row.others.length !== a.outbox.length) {
     throw new Error('The append wrote another number of rows than the command gave it.');

@@ -235,5 +235,5 @@ const StoredConnections = z.looseObject({
 
 /** The same call, its audit row left to the step that records the hop (one row per call). */
 function withoutAudit(ctx: CallContext): CallContext {
-  return { ...ctx, audit: ctx.audit, auditInTx: () => Promise.resolve(), auditRow: () => null };
+  return { ...ctx, audit: ctx.audit, auditInTx: () => Promise.resolve(), auditRow: () => null, auditRecord: () => null };
 }

@@ -149,6 +149,7 @@ function newContext(ex: Exchange): HandlerContext {
     },
     auditInTx: () => Promise.resolve(),
     auditRow: () => null,
+    auditRecord: () => null,
     auditNow: () => Promise.resolve(),
   };
   return ctx;
@@ -345,6 +346,10 @@ function wireAudit(deps: PipelineDeps, ctx: HandlerContext): void {
   ctx.auditRow = (outcome) => {
     auditedInTx.add(ctx);
     return auditInsert(auditRecord(ctx, statusOf(outcome)));
+  };
+  ctx.auditRecord = (outcome) => {
+    auditedInTx.add(ctx);
+    return auditRecord(ctx, statusOf(outcome));
   };
   ctx.auditNow = async (outcome) => {
     const where = await deps.auditWriter.append(auditRecord(ctx, statusOf(outcome)));

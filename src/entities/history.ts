@@ -452,3 +452,27 @@ const HistoryRow = z.object({
   graph: z.unknown(),
   known: z.array(IdentifierRow.extend({ first_seen_at: Instant })),
 });
+
+/**
+ * The environment a subject never seen before has: no history, no other
+ * entity carrying any of its values, no inquiry presenting them. It is what
+ * loadEnvironment reads for a new entity whose graph and velocity come back
+ * all zero (the rows of tas_shared_values and tas_presentation_velocity for
+ * unseen values, parsed the same way), so scoring on it is scoring on what
+ * the read would have found. tas_inquiry_open (000110) checks that it holds.
+ */
+export function unseenEnvironment(subject: NormalisedPresentation[]): EntityEnvironment {
+  const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
+  const zero = {
+    shared: values.map((p) => ({ type: p.type, normalised: p.normalised, others: 0, adverse: 0 })),
+    velocity: values.map((p) => ({ type: p.type, normalised: p.normalised, last_hour: 0, last_day: 0 })),
+  };
+  const { shared, velocity } = values.length === 0 ? { shared: [], velocity: [] } : parseGraphAndVelocity(subject, zero);
+  return { history: { assessments: [], observations: [], outcomes: [] }, graph: { shared, coPresented: [] }, velocity };
+}
+
+/** The values whose graph and velocity are counted (names never are), and the window a link counts in. */
+export function countedValues(subject: readonly NormalisedPresentation[]) {
+  const values = dedupe(subject.filter((p) => p.type !== 'NAME'));
+  return { types: values.map((p) => p.type), normalised: values.map((p) => p.normalised), linkWindowDays: LINK_WINDOW_DAYS };
+}

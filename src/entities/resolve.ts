@@ -340,10 +340,32 @@ async function lockedOwnersOf(
   identifiers: NormalisedPresentation[],
   whenNone?: FragmentSqlToken,
 ): Promise<FoundOwners> {
-  const keys = [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))].sort((a, b) =>
+  return findOwners(tx, identifierLockKeys(scope, identifiers), identifiers, whenNone);
+}
+
+/** The identifiers' lock keys, ascending (the one order every resolution takes them in). */
+function identifierLockKeys(scope: ResolveScope, identifiers: readonly NormalisedPresentation[]): string[] {
+  return [...new Set(identifiers.map((p) => lockKey(`identifier\u0000${p.type}\u0000${p.normalised}`, scope)))].sort((a, b) =>
     BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0,
   );
-  return findOwners(tx, keys, identifiers, whenNone);
+}
+
+/**
+ * What a new entity for these presentations would be, for tas_inquiry_open
+ * (000110), which resolves it in the same call that writes it: the locks it
+ * takes, the identifiers whose owners it looks up and then owns, the values
+ * it links, and the chain bound the owners' look-up follows.
+ */
+export function newEntityPlan(scope: ResolveScope, presentations: readonly NormalisedPresentation[]) {
+  const identifiers = resolvingIdentifiers(presentations);
+  const asRow = (p: NormalisedPresentation) => ({ type: p.type, normalised: p.normalised, value: p.value });
+  return {
+    id: newRowId(),
+    lockKeys: identifierLockKeys(scope, identifiers),
+    identifiers: identifiers.map(asRow),
+    links: linkingValues(presentations).map(asRow),
+    maxChainDepth: MAX_CHAIN_DEPTH,
+  };
 }
 
 interface FoundOwners {

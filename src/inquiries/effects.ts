@@ -1,6 +1,6 @@
 import { blindEffect, type BlindWrite, type EffectsFor } from '../../actors/actions.js';
 import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
-import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry } from './store.js';
+import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewAssessment, type NewInquiry } from './store.js';
 
 /**
  * The inquiry machine's in-transaction effects: the ledger row of every
@@ -11,27 +11,7 @@ import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewInquiry }
  */
 export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
   recordAssessment: blindEffect<InquiryEffectParams['recordAssessment']>((_tx, params, ctx) => {
-    const a = params.assessment;
-    ctx.defer({
-      table: 'assessments',
-      sql: assessmentInsert({
-        id: a.assessment_id,
-        tenantId: ctx.scope.tenantId!,
-        mode: ctx.scope.mode!,
-        inquiryId: a.inquiry_id,
-        entityId: a.entity_id,
-        score: a.score,
-        low: a.low,
-        high: a.high,
-        preliminary: a.preliminary,
-        asOf: a.as_of,
-        methodologyVersion: a.methodology_version,
-        label: a.label,
-        evidence: a.evidence,
-        inputs: params.record?.inputs ?? null,
-        findings: params.record?.findings ?? null,
-      }),
-    });
+    ctx.defer({ table: 'assessments', sql: assessmentInsert(ledgerEntryOf(params, ctx.scope.tenantId!, ctx.scope.mode!)) });
     return Promise.resolve();
   }),
   updateInquiryStatus: blindEffect<InquiryEffectParams['updateInquiryStatus']>((_tx, params, ctx) => {
@@ -47,6 +27,28 @@ export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
     return Promise.resolve();
   }),
 };
+
+/** The ledger row of an assessment the machine records: with what `tas score` needs to reconstruct it, and the findings as they stood. */
+export function ledgerEntryOf(params: InquiryEffectParams['recordAssessment'], tenantId: string, mode: string): NewAssessment {
+  const a = params.assessment;
+  return {
+    id: a.assessment_id,
+    tenantId,
+    mode,
+    inquiryId: a.inquiry_id,
+    entityId: a.entity_id,
+    score: a.score,
+    low: a.low,
+    high: a.high,
+    preliminary: a.preliminary,
+    asOf: a.as_of,
+    methodologyVersion: a.methodology_version,
+    label: a.label,
+    evidence: a.evidence,
+    inputs: params.record?.inputs ?? null,
+    findings: params.record?.findings ?? null,
+  };
+}
 
 const statusKey = (inquiryId: string) => `inquiry-status:${inquiryId}`;
 

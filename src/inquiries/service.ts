@@ -13,6 +13,7 @@ import type { ModelRenderer } from '../reports/index.js';
 import { Findings, type InquiryRequest } from './schemas.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
+import { mayOpenInOneCall, openInOneCall } from './oneCall.js';
 import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, type ProbedEvidence } from './engine.js';
 import { checkById } from '../assessment/index.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
@@ -140,17 +141,33 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const opened = await openInquiry(
-        { runtime: deps.runtime, checks: deps.checks, now },
-        ctx,
-        principal,
-        body,
-        prepared,
-        policy,
-        deadlineAt,
-        claimer(principal, body.idempotency_key, hash),
-        probed,
-      );
+      const key = body.idempotency_key;
+      // A subject never seen opens in one database call; a known one (or a call that cannot) the long way.
+      const inOneCall = mayOpenInOneCall(body, prepared, probed)
+        ? await openInOneCall(
+            { db: deps.db, runtime: deps.runtime, now },
+            ctx,
+            principal,
+            body,
+            prepared,
+            policy,
+            deadlineAt,
+            key === undefined ? null : { key, hash },
+          )
+        : null;
+      const opened =
+        inOneCall ??
+        (await openInquiry(
+          { runtime: deps.runtime, checks: deps.checks, now },
+          ctx,
+          principal,
+          body,
+          prepared,
+          policy,
+          deadlineAt,
+          claimer(principal, key, hash),
+          probed,
+        ));
       if (opened.state === 'reasoning')
         await waitOrFireDeadline(answered!, deadlineAt, () =>
           fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'),

@@ -158,6 +158,10 @@ function rescanAudit(db: Db, principal: Principal, monitorId: string, now: () =>
       written = true;
       return auditInsert(record(outcome));
     },
+    auditRecord(outcome: CallOutcome) {
+      written = true;
+      return record(outcome);
+    },
     written: () => written,
     async writeNow(ending) {
       await withTenant(db, principal, (tx) => insertAudit(tx, record(ending)));

@@ -53,4 +53,10 @@ export interface AuditSink {
    * leaves the row to someone else (an investigation's hops).
    */
   auditRow(outcome: CallOutcome): FragmentSqlToken | null;
+  /**
+   * The same row as its columns, for a command that writes every row of its
+   * call in one database call of its own (a new subject's inquiry,
+   * tas_inquiry_open): the same rules as auditRow.
+   */
+  auditRecord(outcome: CallOutcome): object | null;
 }

@@ -1,0 +1,185 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { newRowId } from '../platform/ids.js';
+import { jsonb } from '../platform/db/jsonb.js';
+import type { Db } from '../platform/db/pool.js';
+import type { ActorRuntime, PlannedCreate } from '../../actors/runtime.js';
+import type { AuditSink, Principal } from '../auth/index.js';
+import { countedValues, newEntityPlan, unseenEnvironment } from '../entities/index.js';
+import type { NewObservation } from '../observations/index.js';
+import { assessNow, runInline, type InquiryFacts } from '../assessment/index.js';
+import type { CurrentPolicy } from '../policies/index.js';
+import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
+import { ledgerEntryOf } from './effects.js';
+import { IdempotencyClash } from './idempotency.js';
+import {
+  chargeChecks,
+  contextObservations,
+  contextTestimony,
+  evaluatedEvent,
+  factsOf,
+  ledgerRowOf,
+  type OpenedInquiry,
+  type PreparedInquiry,
+} from './opening.js';
+import type { InquiryRequest } from './schemas.js';
+
+/**
+ * A new subject's inquiry in ONE database call (issue 37; sql/000110).
+ *
+ * Most subjects of a sign-up or a first payment have never been seen: their
+ * history is empty, no other entity carries their values and no inquiry
+ * presented them. The service scores such a subject on that empty history
+ * before it reads anything (unseenEnvironment: exactly what the read would
+ * find), takes the inquiry machine's first transition as a pure function, and
+ * sends every row of the answer to tas_inquiry_open, which resolves the
+ * subject under its identifiers' locks, checks the assumption, claims the
+ * idempotency key and writes it all in one transaction. When the subject
+ * turns out to be known (an owner, a shared value, a recent inquiry), nothing
+ * is written and the inquiry opens the long way (engine.ts openInquiry),
+ * reading the history first: one round trip and the inline checks spent.
+ */
+export interface OneCallDeps {
+  db: Db;
+  runtime: ActorRuntime;
+  now: () => Date;
+}
+
+/** Who may take the one call: a subject with values to resolve, no entity named, no evidence gathered before. */
+export function mayOpenInOneCall(body: InquiryRequest, prepared: PreparedInquiry, probed: unknown): boolean {
+  return probed === undefined && body.subject.entity_id === undefined && prepared.presentations.length > 0;
+}
+
+const Written = z.object({
+  status: z.literal('written'),
+  events: z.array(z.tuple([z.number().int(), z.string()])),
+  published: z.array(z.number().int()),
+  others: z.array(z.number().int()),
+});
+const OpenAnswer = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('known') }),
+  z.object({ status: z.literal('clash') }),
+  Written,
+]);
+
+export async function openInOneCall(
+  deps: OneCallDeps,
+  ctx: AuditSink,
+  principal: Principal,
+  body: InquiryRequest,
+  prepared: PreparedInquiry,
+  policy: CurrentPolicy | null,
+  deadlineAt: number,
+  idempotency: { key: string; hash: string } | null,
+): Promise<OpenedInquiry | null> {
+  const { inquiryId, presentations, plan } = prepared;
+  chargeChecks(ctx, inquiryId, plan);
+  const entity = newEntityPlan(principal, presentations);
+  const context = contextTestimony(body);
+  const env = { ...unseenEnvironment(presentations), context };
+  const facts: InquiryFacts = {
+    ...factsOf(inquiryId, body, presentations, policy, plan, entity.id, env.graph, deadlineAt),
+    materialBindings: prepared.bindings,
+  };
+  const now = deps.now();
+  const evidence = await runInline(plan, facts, env, now);
+  const evaluated = assessNow(facts, {
+    assessmentId: newRowId(),
+    asOf: now,
+    ...evidence,
+    pendingCount: plan.worker.length,
+    preliminary: false,
+  });
+  const event = evaluatedEvent(principal, body, prepared, evidence, plan.worker, evaluated, deadlineAt);
+  const observations = contextObservations(principal, inquiryId, entity.id, body, context);
+  const created = await deps.runtime.createWith(
+    principal,
+    { kind: 'inquiry', id: inquiryId, input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' }, event },
+    async (planned) => {
+      const written = { principal, body, facts, entity, observations, planned, idempotency };
+      const answer = await callOpen(deps.db, payloadOf(written, ctx));
+      if (answer.status === 'clash') throw new IdempotencyClash();
+      return answer.status === 'written' ? answer : null;
+    },
+  );
+  if (created === null) return null;
+  // Concluded at once: the answer is what was just written, no need to read it back.
+  return { inquiryId, state: created.state, facts, issued: created.state === 'concluded' ? ledgerRowOf(evaluated) : null };
+}
+
+async function callOpen(db: Db, payload: object): Promise<z.infer<typeof OpenAnswer>> {
+  return db.oneFirst(sql.type(z.object({ answer: OpenAnswer }))`SELECT tas_inquiry_open(${jsonb(payload)}) AS answer`);
+}
+
+interface ToWrite {
+  principal: Principal;
+  body: InquiryRequest;
+  facts: InquiryFacts;
+  entity: ReturnType<typeof newEntityPlan>;
+  observations: NewObservation[];
+  planned: PlannedCreate;
+  idempotency: { key: string; hash: string } | null;
+}
+
+/** tas_inquiry_open's one argument: every row of the inquiry, each field once, named as its column. */
+function payloadOf(w: ToWrite, ctx: AuditSink): object {
+  const { principal, planned } = w;
+  const { status, ledger } = effectRows(planned, principal);
+  const values = countedValues(w.facts.presentations);
+  return {
+    tenant_id: principal.tenantId,
+    mode: principal.mode,
+    max_chain_depth: w.entity.maxChainDepth,
+    link_window_days: values.linkWindowDays,
+    entity: { id: w.entity.id, lock_keys: w.entity.lockKeys, identifiers: w.entity.identifiers, links: w.entity.links },
+    values: { types: values.types, normalised: values.normalised },
+    idempotency: w.idempotency,
+    inquiry: { id: planned.actor.id, status, intent: w.body.intent, purpose: w.body.purpose, request: w.facts, principal: principal.label },
+    observations: w.observations.map((o) => ({
+      id: o.id,
+      kind: o.kind,
+      provenance_class: o.provenanceClass,
+      body: o.body,
+      observed_at: o.observedAt,
+    })),
+    actor: { kind: planned.actor.kind, machine_version: planned.actor.machineVersion, snapshot: planned.actor.snapshot },
+    assessments: ledger,
+    events: planned.events,
+    outbox: planned.outbox,
+    audit: ctx.auditRecord('done'),
+  };
+}
+
+/**
+ * The inquiry machine's own actions as rows: its ledger entries and the
+ * status its read model is born with (the last one it set). The two effects
+ * of src/inquiries/effects.ts, written by the function instead of as
+ * statements; any other effect is a machine change this path must learn.
+ */
+function effectRows(planned: PlannedCreate, principal: Principal) {
+  let status = 'accepted';
+  const ledger: object[] = [];
+  for (const effect of planned.effects) {
+    if (effect.type === 'updateInquiryStatus') {
+      status = (effect.params as InquiryEffectParams['updateInquiryStatus']).status;
+    } else if (effect.type === 'recordAssessment') {
+      const a = ledgerEntryOf(effect.params as InquiryEffectParams['recordAssessment'], principal.tenantId, principal.mode);
+      ledger.push({
+        id: a.id,
+        score: a.score,
+        low: a.low,
+        high: a.high,
+        preliminary: a.preliminary,
+        as_of: a.asOf,
+        methodology_version: a.methodologyVersion,
+        label: a.label,
+        evidence: a.evidence,
+        inputs: a.inputs,
+        findings: a.findings,
+      });
+    } else {
+      throw new Error(`The one-call opening cannot write the inquiry machine's action ${effect.type}.`);
+    }
+  }
+  return { status, ledger };
+}
