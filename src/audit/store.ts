@@ -78,28 +78,45 @@ export interface AuditFilters {
   until?: string | undefined;
 }
 
-/** The tenant's rows (RLS scopes them), oldest first, strictly after the row whose id is the cursor. */
-export async function listAudit(
-  tx: Tx,
-  afterAuditId: string | null,
-  limit: number,
-  filters: AuditFilters = {},
-): Promise<readonly AuditRow[]> {
-  const after = afterAuditId === null ? sql.fragment`0` : sql.fragment`(SELECT seq FROM audit_log WHERE audit_id = ${afterAuditId})`;
+/** The tenant's rows (RLS scopes them), oldest first, strictly after the row of seq `afterSeq` (0: from the first). */
+export async function listAudit(tx: Tx, afterSeq: number, limit: number, filters: AuditFilters = {}): Promise<readonly AuditRow[]> {
+  return tx.any(listAuditQuery(afterSeq, limit, filters));
+}
+
+export function listAuditQuery(afterSeq: number, limit: number, filters: AuditFilters = {}) {
   const conditions = [
-    sql.fragment`seq > ${after}`,
+    sql.fragment`seq > ${afterSeq}`,
     ...(filters.operation !== undefined ? [sql.fragment`action = ${filters.operation}`] : []),
     ...(filters.status !== undefined ? [sql.fragment`status = ${filters.status}`] : []),
     ...(filters.principal !== undefined ? [sql.fragment`principal = ${filters.principal}`] : []),
     ...(filters.since !== undefined ? [sql.fragment`occurred_at >= ${filters.since}::timestamptz`] : []),
     ...(filters.until !== undefined ? [sql.fragment`occurred_at < ${filters.until}::timestamptz`] : []),
   ];
-  return tx.any(sql.type(AuditRow)`
+  return sql.type(AuditRow)`
     SELECT seq, audit_id, occurred_at, principal, action, target_kind, target_id, status, rule, purpose,
            cost_amount, cost_currency
-    FROM audit_log WHERE ${sql.join(conditions, sql.fragment` AND `)} ORDER BY seq LIMIT ${limit}`);
+    FROM audit_log WHERE ${sql.join(conditions, sql.fragment` AND `)} ORDER BY seq LIMIT ${limit}`;
 }
 
-export async function auditIdVisible(tx: Tx, auditId: string): Promise<boolean> {
-  return tx.exists(sql.unsafe`SELECT 1 FROM audit_log WHERE audit_id = ${auditId}`);
+/**
+ * Where a page's cursor points: its row's id, and the time range its
+ * occurred_at lies in when known (the partition key: the look-up then reads
+ * that month's partition only, 000090), or null to look in every month.
+ */
+export interface CursorRow {
+  auditId: string;
+  within: { from: string; to: string } | null;
+}
+
+/** The seq of the cursor's row when the tenant can see it (RLS scopes the look-up), else null. */
+export async function cursorSeq(tx: Tx, cursor: CursorRow): Promise<number | null> {
+  return tx.maybeOneFirst(cursorSeqQuery(cursor));
+}
+
+export function cursorSeqQuery(cursor: CursorRow) {
+  const within =
+    cursor.within === null
+      ? sql.fragment``
+      : sql.fragment` AND occurred_at >= ${cursor.within.from}::timestamptz AND occurred_at < ${cursor.within.to}::timestamptz`;
+  return sql.type(z.object({ seq: z.number() }))`SELECT seq FROM audit_log WHERE audit_id = ${cursor.auditId}${within}`;
 }
