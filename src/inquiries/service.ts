@@ -6,7 +6,7 @@ import { findInquiry, latestAssessmentOf, type AssessmentRow } from './store.js'
 import { withTenant, type Db } from '../platform/db/pool.js';
 import type { EventHub } from '../events/index.js';
 import { ServiceProblem } from '../platform/problems.js';
-import type { PolicyCache } from '../policies/index.js';
+import type { CurrentPolicy, PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
 import { renderReport, type RenderMode } from '../reports/index.js';
 import type { ModelRenderer } from '../reports/index.js';
@@ -14,7 +14,16 @@ import { Findings, type InquiryRequest } from './schemas.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { mayOpenInOneCall, openInOneCall } from './oneCall.js';
-import { openInquiry, prepareInquiry, probeInquiry, type AuditSink, type Probe, type ProbedEvidence } from './engine.js';
+import { createRecentValues } from './recentValues.js';
+import {
+  openInquiry,
+  prepareInquiry,
+  probeInquiry,
+  type AuditSink,
+  type PreparedInquiry,
+  type Probe,
+  type ProbedEvidence,
+} from './engine.js';
 import { checkById } from '../assessment/index.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
 import { requestHash } from '../platform/idempotency.js';
@@ -66,6 +75,7 @@ const DEADLINE_MARGIN_MS = 25;
 export function createInquiryService(deps: InquiryServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const continuation = { runtime: deps.runtime, checks: checkById(deps.checks), now };
+  const recent = createRecentValues();
 
   async function view(principal: Principal, inquiryId: string): Promise<InquiryView> {
     const found = await withTenant(deps.db, principal, async (tx) => {
@@ -141,33 +151,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const key = body.idempotency_key;
-      // A subject never seen opens in one database call; a known one (or a call that cannot) the long way.
-      const inOneCall = mayOpenInOneCall(body, prepared, probed)
-        ? await openInOneCall(
-            { db: deps.db, runtime: deps.runtime, now },
-            ctx,
-            principal,
-            body,
-            prepared,
-            policy,
-            deadlineAt,
-            key === undefined ? null : { key, hash },
-          )
-        : null;
-      const opened =
-        inOneCall ??
-        (await openInquiry(
-          { runtime: deps.runtime, checks: deps.checks, now },
-          ctx,
-          principal,
-          body,
-          prepared,
-          policy,
-          deadlineAt,
-          claimer(principal, key, hash),
-          probed,
-        ));
+      const opened = await open(ctx, principal, body, prepared, policy, deadlineAt, hash, probed);
       if (opened.state === 'reasoning')
         await waitOrFireDeadline(answered!, deadlineAt, () =>
           fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'),
@@ -183,6 +167,41 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     } finally {
       answered?.stop();
     }
+  }
+
+  /**
+   * A subject never seen (by this process, and then by the database) opens
+   * in one database call (oneCall.ts); a known one, or one the call cannot
+   * take, the long way (engine.ts).
+   */
+  async function open(
+    ctx: AuditSink,
+    principal: Principal,
+    body: InquiryRequest,
+    prepared: PreparedInquiry,
+    policy: CurrentPolicy | null,
+    deadlineAt: number,
+    hash: string,
+    probed: ProbedEvidence | undefined,
+  ) {
+    const key = body.idempotency_key;
+    const inOneCall =
+      mayOpenInOneCall(body, prepared, probed) && !recent.anySeen(principal, prepared.presentations)
+        ? await openInOneCall(
+            { db: deps.db, runtime: deps.runtime, now },
+            ctx,
+            principal,
+            body,
+            prepared,
+            policy,
+            deadlineAt,
+            key === undefined ? null : { key, hash },
+          )
+        : null;
+    recent.remember(principal, prepared.presentations);
+    if (inOneCall) return inOneCall;
+    const openDeps = { runtime: deps.runtime, checks: deps.checks, now };
+    return openInquiry(openDeps, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, key, hash), probed);
   }
 
   /** What the inquiry would answer now, writing nothing (engine.ts `probeInquiry`); admission refuses as for `inquire`. */
