@@ -6,7 +6,7 @@ import { ServiceProblem } from '../platform/problems.js';
  * 502 carrying the audit id of the attempt, as the contract says.
  */
 const UNAVAILABLE_NAMES = new Set(['ConnectionError', 'BackendTerminatedError', 'StatementTimeoutError', 'MaxRetriesPerRequestError']);
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300']);
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300', '57014']);
 
 export function classifyError(error: unknown): ServiceProblem {
   if (isDependencyDown(error)) {
@@ -22,7 +22,7 @@ export function isDependencyDown(error: unknown): boolean {
     if (code && UNAVAILABLE_CODES.has(code)) return true;
     if (
       message &&
-      /Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|max retries per request|enableOfflineQueue|Connection terminated|Backend has been terminated/.test(
+      /Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|max retries per request|enableOfflineQueue|Connection terminated|Backend has been terminated|timeout exceeded when trying to connect/.test(
         message,
       )
     )

@@ -1,8 +1,6 @@
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { newRowId } from '../platform/ids.js';
-import { jsonb } from '../platform/db/jsonb.js';
-import type { Db } from '../platform/db/pool.js';
+import type { NamedStatement, StatementPool } from '../platform/db/namedStatements.js';
 import type { ActorRuntime, PlannedCreate } from '../../actors/runtime.js';
 import type { AuditSink, Principal } from '../auth/index.js';
 import { countedValues, newEntityPlan, unseenEnvironment } from '../entities/index.js';
@@ -40,7 +38,8 @@ import type { InquiryRequest } from './schemas.js';
  * reading the history first: one round trip and the inline checks spent.
  */
 export interface OneCallDeps {
-  db: Db;
+  /** The call goes through node-postgres as a named statement (src/platform/db/namedStatements.ts). */
+  statements: StatementPool;
   runtime: ActorRuntime;
   now: () => Date;
 }
@@ -97,7 +96,7 @@ export async function openInOneCall(
     { kind: 'inquiry', id: inquiryId, input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' }, event },
     async (planned) => {
       const written = { principal, body, facts, entity, observations, planned, idempotency };
-      const answer = await callOpen(deps.db, payloadOf(written, ctx));
+      const answer = await callOpen(deps.statements, payloadOf(written, ctx));
       if (answer.status === 'clash') throw new IdempotencyClash();
       return answer.status === 'written' ? answer : null;
     },
@@ -107,8 +106,12 @@ export async function openInOneCall(
   return { inquiryId, state: created.state, facts, issued: created.state === 'concluded' ? ledgerRowOf(evaluated) : null };
 }
 
-async function callOpen(db: Db, payload: object): Promise<z.infer<typeof OpenAnswer>> {
-  return db.oneFirst(sql.type(z.object({ answer: OpenAnswer }))`SELECT tas_inquiry_open(${jsonb(payload)}) AS answer`);
+const OPEN: NamedStatement = { name: 'tas_inquiry_open', text: 'SELECT tas_inquiry_open($1::jsonb) AS answer' };
+
+/** The payload is encoded once, here; the answer is parsed, not trusted as a type. */
+async function callOpen(statements: StatementPool, payload: object): Promise<z.infer<typeof OpenAnswer>> {
+  const [row] = await statements.run<{ answer: unknown }>(OPEN, [JSON.stringify(payload)]);
+  return OpenAnswer.parse(row?.answer);
 }
 
 interface ToWrite {

@@ -4,6 +4,7 @@ import type { CheckDefinition } from '../checks/types.js';
 import { gatherSubject } from '../assessment/index.js';
 import { findInquiry, latestAssessmentOf, type AssessmentRow } from './store.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
+import type { StatementPool } from '../platform/db/namedStatements.js';
 import type { EventHub } from '../events/index.js';
 import { ServiceProblem } from '../platform/problems.js';
 import type { CurrentPolicy, PolicyCache } from '../policies/index.js';
@@ -55,6 +56,8 @@ export interface InquiryAnswer {
 
 export interface InquiryServiceDeps {
   db: Db;
+  /** A new subject's one call (oneCall.ts) runs here, as a named statement of node-postgres. */
+  statements: StatementPool;
   runtime: ActorRuntime;
   hub: EventHub;
   checks: readonly CheckDefinition[];
@@ -188,7 +191,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const inOneCall =
       mayOpenInOneCall(body, prepared, probed) && !recent.anySeen(principal, prepared.presentations)
         ? await openInOneCall(
-            { db: deps.db, runtime: deps.runtime, now },
+            { statements: deps.statements, runtime: deps.runtime, now },
             ctx,
             principal,
             body,

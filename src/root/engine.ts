@@ -1,3 +1,4 @@
+import type { StatementPool } from '../platform/db/namedStatements.js';
 import { getServers } from 'node:dns';
 import type { Logger } from 'pino';
 import type { Worker } from 'bullmq';
@@ -96,6 +97,7 @@ const RELAY_SWEEP_INTERVAL_MS = 2000;
 export async function createCore(deps: {
   config: Config;
   db: Db;
+  statements: StatementPool;
   redis: RedisClient;
   hub: EventHub;
   log: Logger;
@@ -180,6 +182,7 @@ export async function createCore(deps: {
   const switchedOff = await switchedOffChecks(checks);
   const inquiries = createInquiryService({
     db,
+    statements: deps.statements,
     runtime,
     hub,
     checks,

@@ -10,6 +10,7 @@ import { appendAuditBatch } from '../audit/store.js';
 import { prepareAuditPartitions } from '../audit/partitions.js';
 import { migrate } from '../platform/db/migrate.js';
 import { bindSystemPool, createDb, poolerOptions, withSystem, type Db } from '../platform/db/pool.js';
+import { createStatementPool } from '../platform/db/namedStatements.js';
 import { createEventHub } from '../events/hub.js';
 import { countTenants } from '../tenancy/store.js';
 import { createRateLimiter } from '../edge/rateLimit.js';
@@ -104,7 +105,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let port: number | null = null;
   const revocations = await createRevocationBus({ redisUrl: config.redis, publisher: redis, prefix: config.TAS_REDIS_PREFIX });
   let publicUrl = config.publicUrl;
-  const core = await createCore({ config, db, redis, hub, log, publicUrl: () => publicUrl });
+  const statements = createStatementPool(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
+  const core = await createCore({ config, db, statements, redis, hub, log, publicUrl: () => publicUrl });
   if (opts.edge) {
     const authenticator = createAuthenticator({ db, pepper: config.keyring });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
@@ -187,6 +189,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       await bounded(auditWriter.close());
       await bounded(revocations.close());
       await bounded(db.end());
+      await bounded(statements.end());
       if (systemDb !== db) await bounded(systemDb.end());
       redis.disconnect();
     },

@@ -9,9 +9,9 @@ import { InquiryRequest } from '../../src/inquiries/schemas.js';
 import { auditInsert } from '../../src/audit/index.js';
 import type { AuditRecord } from '../../src/audit/store.js';
 import { statusOf, type CallOutcome } from '../../src/platform/outcomes.js';
-import type { Db } from '../../src/platform/db/pool.js';
+import { createStatementPool, type StatementPool } from '../../src/platform/db/namedStatements.js';
 import { ownerClient } from '../support/database.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
 
 /**
  * A new subject's inquiry in one database call (issue 37, sql/000110): the
@@ -23,13 +23,16 @@ import { startTestService, type TestService } from '../support/service.js';
 let ts: TestService;
 let owner: pg.Client;
 let tenantB: string;
+let statements: StatementPool;
 
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
+  statements = createStatementPool(serviceLoginUrl(ts.dbUrl));
   owner = await ownerClient(ts.dbUrl);
   tenantB = (await ts.provision('one-call-b')).tenant_id;
 });
 afterAll(async () => {
+  await statements?.end();
   await owner?.end();
   await ts?.stop();
 });
@@ -101,10 +104,19 @@ function requestFor(email: string) {
 const deadline = () => Date.now() + 3000;
 const now = () => new Date();
 
-async function oneCall(db: Db, principal: Principal, body: InquiryRequest, key: { key: string; hash: string } | null = null) {
+async function oneCall(pool: StatementPool, principal: Principal, body: InquiryRequest, key: { key: string; hash: string } | null = null) {
   const prepared = prepareInquiry(ts.service.core.checks, body);
   expect(mayOpenInOneCall(body, prepared, undefined)).toBe(true);
-  return openInOneCall({ db, runtime: ts.service.core.runtime, now }, sinkFor(principal), principal, body, prepared, null, deadline(), key);
+  return openInOneCall(
+    { statements: pool, runtime: ts.service.core.runtime, now },
+    sinkFor(principal),
+    principal,
+    body,
+    prepared,
+    null,
+    deadline(),
+    key,
+  );
 }
 
 async function longWay(principal: Principal, body: InquiryRequest) {
@@ -141,7 +153,7 @@ describe('a new subject in one call', () => {
   it('writes the rows the long way writes for the same request', async () => {
     const email = `parity.${randomUUID().slice(0, 8)}@example.org`;
     const body = requestFor(email);
-    const fast = await oneCall(ts.service.db, principalOf(ts.tenant.tenant_id), body);
+    const fast = await oneCall(statements, principalOf(ts.tenant.tenant_id), body);
     expect(fast).not.toBeNull();
     // The same request in another tenant, where the subject is as new, opened the long way.
     const slow = await longWay(principalOf(tenantB), body);
@@ -156,18 +168,15 @@ describe('a new subject in one call', () => {
     expect(a).toEqual(b);
   });
 
-  it('is one call on the pool, and nothing else', async () => {
+  it('is one statement, and nothing else reaches PostgreSQL', async () => {
     let calls = 0;
-    const counted = new Proxy(ts.service.db, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          calls += 1;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
+    const counted: StatementPool = {
+      run: (statement, values) => {
+        calls += 1;
+        return statements.run(statement, values);
       },
-    });
+      end: () => Promise.resolve(),
+    };
     const opened = await oneCall(counted, principalOf(ts.tenant.tenant_id), requestFor(`counted.${randomUUID().slice(0, 8)}@example.org`));
     expect(opened?.state).toBe('concluded');
     expect(calls).toBe(1);
@@ -176,11 +185,11 @@ describe('a new subject in one call', () => {
   it('writes nothing for a subject already known, which then opens the long way', async () => {
     const principal = principalOf(ts.tenant.tenant_id);
     const email = `known.${randomUUID().slice(0, 8)}@example.org`;
-    expect(await oneCall(ts.service.db, principal, requestFor(email))).not.toBeNull();
+    expect(await oneCall(statements, principal, requestFor(email))).not.toBeNull();
     const count = async () => Number((await owner.query('SELECT count(*) FROM inquiries')).rows[0].count);
     const before = await count();
     const body = requestFor(email);
-    expect(await oneCall(ts.service.db, principal, body)).toBeNull();
+    expect(await oneCall(statements, principal, body)).toBeNull();
     expect(await count()).toBe(before);
     const slow = await longWay(principal, body);
     const ledger = await owner.query(
@@ -203,21 +212,21 @@ describe('a new subject in one call', () => {
           ],
         },
       });
-    expect(await oneCall(ts.service.db, principal, withIp(`first.${randomUUID().slice(0, 8)}@example.org`))).not.toBeNull();
-    expect(await oneCall(ts.service.db, principal, withIp(`second.${randomUUID().slice(0, 8)}@example.org`))).toBeNull();
+    expect(await oneCall(statements, principal, withIp(`first.${randomUUID().slice(0, 8)}@example.org`))).not.toBeNull();
+    expect(await oneCall(statements, principal, withIp(`second.${randomUUID().slice(0, 8)}@example.org`))).toBeNull();
   });
 
   it('claims the idempotency key in the same call: a second claim of the key is a clash and writes nothing', async () => {
     const principal = principalOf(ts.tenant.tenant_id);
     const key = { key: `one-call-${randomUUID()}`, hash: 'hash-1' };
-    const first = await oneCall(ts.service.db, principal, requestFor(`idem.${randomUUID().slice(0, 8)}@example.org`), key);
+    const first = await oneCall(statements, principal, requestFor(`idem.${randomUUID().slice(0, 8)}@example.org`), key);
     const claimed = await owner.query('SELECT inquiry_id FROM idempotency_keys WHERE key = $1', [key.key]);
     expect(claimed.rows).toEqual([{ inquiry_id: first!.inquiryId }]);
     const count = async () => Number((await owner.query('SELECT count(*) FROM inquiries')).rows[0].count);
     const before = await count();
-    await expect(
-      oneCall(ts.service.db, principal, requestFor(`idem2.${randomUUID().slice(0, 8)}@example.org`), key),
-    ).rejects.toBeInstanceOf(IdempotencyClash);
+    await expect(oneCall(statements, principal, requestFor(`idem2.${randomUUID().slice(0, 8)}@example.org`), key)).rejects.toBeInstanceOf(
+      IdempotencyClash,
+    );
     expect(await count()).toBe(before);
   });
 });
@@ -225,8 +234,8 @@ describe('a new subject in one call', () => {
 describe('the tenant boundary of tas_inquiry_open', () => {
   it('a subject known only to another tenant is new here, and that tenant keeps its own entity', async () => {
     const email = `boundary.${randomUUID().slice(0, 8)}@example.org`;
-    const inB = await oneCall(ts.service.db, principalOf(tenantB), requestFor(email));
-    const inA = await oneCall(ts.service.db, principalOf(ts.tenant.tenant_id), requestFor(email));
+    const inB = await oneCall(statements, principalOf(tenantB), requestFor(email));
+    const inA = await oneCall(statements, principalOf(ts.tenant.tenant_id), requestFor(email));
     expect(inA).not.toBeNull();
     expect(inA!.facts.entityId).not.toBe(inB!.facts.entityId);
     const owners = await owner.query('SELECT tenant_id::text FROM entity_identifiers WHERE normalised = $1 ORDER BY tenant_id', [email]);
@@ -263,16 +272,7 @@ describe('the tenant boundary of tas_inquiry_open', () => {
     const count = async () => Number((await owner.query('SELECT count(*) FROM inquiries')).rows[0].count);
     const before = await count();
     await expect(
-      openInOneCall(
-        { db: ts.service.db, runtime: ts.service.core.runtime, now },
-        forgedAudit,
-        principal,
-        body,
-        prepared,
-        null,
-        deadline(),
-        null,
-      ),
+      openInOneCall({ statements, runtime: ts.service.core.runtime, now }, forgedAudit, principal, body, prepared, null, deadline(), null),
     ).rejects.toThrow(/row-level security/);
     expect(await count()).toBe(before);
   });

@@ -1,0 +1,75 @@
+import pg from 'pg';
+import type { PoolOptions } from './pool.js';
+
+/**
+ * The one exception to slonik as the query layer (issue 37): the statements
+ * run on every request that matter most, sent through node-postgres itself as
+ * named prepared statements. Measured with `npx tsx bench/oneCallDriver.ts`:
+ * a call sending tas_inquiry_open's 13-17 KB of jsonb costs the service about
+ * 0.65-0.70 ms of CPU through slonik's pool (its connection handling,
+ * interceptors and result parsing) and 0.28-0.29 ms through pg alone: about
+ * 0.4 ms of the 2-6 ms an inquiry costs the service in all. Everything else
+ * stays on slonik (src/platform/db/pool.ts); a statement joins this pool
+ * only with such a measurement written beside it (docs/design-decisions.md).
+ *
+ * The pool logs in as the tenant pool does (tas_app) and keeps its
+ * connections as slonik's pool keeps them: opened on demand, closed after a
+ * few idle seconds, with the same start-up timeouts. Behind a transaction
+ * pooler the statements go unnamed, as slonik's do there (poolerOptions).
+ * Each statement is its own implicit transaction: the function it calls
+ * scopes itself (role, tenant and mode, all transaction-local), so nothing
+ * outlives the call on the connection, and a statement rolled back by a
+ * serialization failure or a deadlock is run again, as slonik runs a
+ * transaction again.
+ */
+export interface NamedStatement {
+  /** Unique per text: PostgreSQL keeps one prepared statement per name and connection. */
+  name: string;
+  text: string;
+}
+
+export interface StatementPool {
+  run<Row>(statement: NamedStatement, values: unknown[]): Promise<Row[]>;
+  end(): Promise<void>;
+}
+
+// Fewer than the tenant pool's 20: only the one call of a new subject's inquiry runs here, once per inquiry.
+const STATEMENT_POOL_SIZE = 10;
+
+// As slonik does for a transaction: a serialization failure or a deadlock (SQLSTATE class 40) rolled
+// the whole statement back, so running it again writes its rows once.
+const MAX_ATTEMPTS = 5;
+const isTransactionRollback = (error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('40');
+};
+
+export function createStatementPool(url: string, opts: PoolOptions = {}): StatementPool {
+  const timeouts =
+    opts.startupTimeouts === false
+      ? {}
+      : { statement_timeout: opts.statementTimeout ?? 10_000, idle_in_transaction_session_timeout: 10_000 };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.maximumPoolSize ?? STATEMENT_POOL_SIZE,
+    connectionTimeoutMillis: opts.connectionTimeout ?? 2000,
+    idleTimeoutMillis: opts.idleTimeout ?? 5000,
+    ...timeouts,
+  });
+  // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool; the next call opens another.
+  pool.on('error', () => undefined);
+  const named = opts.prepare !== false;
+  return {
+    async run<Row>(statement: NamedStatement, values: unknown[]): Promise<Row[]> {
+      const query = named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values };
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return (await pool.query(query)).rows as Row[];
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !isTransactionRollback(error)) throw error;
+        }
+      }
+    },
+    end: () => pool.end(),
+  };
+}
