@@ -57,3 +57,10 @@ SELECT create_distributed_table('session_frames', 'tenant_id', colocate_with => 
 SELECT create_distributed_table('tenant_grants', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('webhook_endpoints', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('webhook_deliveries', 'tenant_id', colocate_with => 'entities');
+
+-- 4. Functions stay on the coordinator. tas_inquiry_open (000110), a new
+--    subject's whole inquiry in one call, is not delegated to a worker with
+--    create_distributed_function: it writes the call's audit row, a local
+--    table, in the same transaction as the tenant's rows. Its statements
+--    each name one tenant, so each is routed to that tenant's shard group,
+--    and the transaction commits on one worker and the coordinator.
