@@ -29,11 +29,12 @@ import {
   factsOf,
   ledgerRowOf,
   type Evaluated,
+  type Opening,
   type OpenedInquiry,
   type PreparedInquiry,
 } from './opening.js';
 
-export { CHECK_COST_UNIT, type OpenedInquiry, type PreparedInquiry } from './opening.js';
+export { CHECK_COST_UNIT, type Opening, type OpenedInquiry, type PreparedInquiry } from './opening.js';
 
 /**
  * Opening an inquiry: in ONE transaction, resolve the subject to its entity,
@@ -78,15 +79,11 @@ function auditRowWrite(ctx: AuditSink, outcome: Parameters<AuditSink['auditRow']
 
 export async function openInquiry(
   deps: OpenDeps,
-  ctx: AuditSink,
-  principal: Principal,
-  body: InquiryRequest,
-  prepared: PreparedInquiry,
-  policy: CurrentPolicy | null,
-  deadlineAt: number,
+  opening: Opening,
   claimIdempotency: (tx: Tx, inquiryId: string) => Promise<void>,
   gathered?: ProbedEvidence,
 ): Promise<OpenedInquiry> {
+  const { ctx, principal, body, prepared, policy, deadlineAt } = opening;
   const { inquiryId, presentations, plan } = prepared;
   chargeChecks(ctx, inquiryId, plan);
   let facts: InquiryFacts | undefined;

@@ -6,7 +6,6 @@ import type { AuditSink, Principal } from '../auth/index.js';
 import { countedValues, newEntityPlan, unseenEnvironment } from '../entities/index.js';
 import type { NewObservation } from '../observations/index.js';
 import { assessNow, runInline, type InquiryFacts } from '../assessment/index.js';
-import type { CurrentPolicy } from '../policies/index.js';
 import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
 import { ledgerEntryOf } from './effects.js';
 import { IdempotencyClash } from './idempotency.js';
@@ -17,6 +16,7 @@ import {
   evaluatedEvent,
   factsOf,
   ledgerRowOf,
+  type Opening,
   type OpenedInquiry,
   type PreparedInquiry,
 } from './opening.js';
@@ -63,14 +63,10 @@ const OpenAnswer = z.discriminatedUnion('status', [
 
 export async function openInOneCall(
   deps: OneCallDeps,
-  ctx: AuditSink,
-  principal: Principal,
-  body: InquiryRequest,
-  prepared: PreparedInquiry,
-  policy: CurrentPolicy | null,
-  deadlineAt: number,
+  opening: Opening,
   idempotency: { key: string; hash: string } | null,
 ): Promise<OpenedInquiry | null> {
+  const { ctx, principal, body, prepared, policy, deadlineAt } = opening;
   const { inquiryId, presentations, plan } = prepared;
   chargeChecks(ctx, inquiryId, plan);
   const entity = newEntityPlan(principal, presentations);

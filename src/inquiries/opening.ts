@@ -34,6 +34,16 @@ export interface OpenedInquiry {
   issued: AssessmentRow | null;
 }
 
+/** One inquiry about to open, whichever way it opens: the call, the caller, the request as gathered, its plan and policy, and when the answer is due. */
+export interface Opening {
+  ctx: AuditSink;
+  principal: Principal;
+  body: InquiryRequest;
+  prepared: PreparedInquiry;
+  policy: CurrentPolicy | null;
+  deadlineAt: number;
+}
+
 export interface PreparedInquiry {
   inquiryId: string;
   presentations: InquiryFacts['presentations'];

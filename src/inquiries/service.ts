@@ -7,7 +7,7 @@ import { withTenant, type Db } from '../platform/db/pool.js';
 import type { StatementPool } from '../platform/db/namedStatements.js';
 import type { EventHub } from '../events/index.js';
 import { ServiceProblem } from '../platform/problems.js';
-import type { CurrentPolicy, PolicyCache } from '../policies/index.js';
+import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
 import { renderReport, type RenderMode } from '../reports/index.js';
 import type { ModelRenderer } from '../reports/index.js';
@@ -21,7 +21,8 @@ import {
   prepareInquiry,
   probeInquiry,
   type AuditSink,
-  type PreparedInquiry,
+  type Opening,
+  type OpenedInquiry,
   type Probe,
   type ProbedEvidence,
 } from './engine.js';
@@ -154,7 +155,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const opened = await open(ctx, principal, body, prepared, policy, deadlineAt, hash, probed);
+      const opened = await open({ ctx, principal, body, prepared, policy, deadlineAt }, hash, probed);
       if (opened.state === 'reasoning')
         await waitOrFireDeadline(answered!, deadlineAt, () =>
           fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'),
@@ -177,34 +178,21 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    * in one database call (oneCall.ts); a known one, or one the call cannot
    * take, the long way (engine.ts).
    */
-  async function open(
-    ctx: AuditSink,
-    principal: Principal,
-    body: InquiryRequest,
-    prepared: PreparedInquiry,
-    policy: CurrentPolicy | null,
-    deadlineAt: number,
-    hash: string,
-    probed: ProbedEvidence | undefined,
-  ) {
+  async function open(opening: Opening, hash: string, probed: ProbedEvidence | undefined): Promise<OpenedInquiry> {
+    const { principal, body, prepared } = opening;
     const key = body.idempotency_key;
     const inOneCall =
       mayOpenInOneCall(body, prepared, probed) && !recent.anySeen(principal, prepared.presentations)
         ? await openInOneCall(
             { statements: deps.statements, runtime: deps.runtime, now },
-            ctx,
-            principal,
-            body,
-            prepared,
-            policy,
-            deadlineAt,
+            opening,
             key === undefined ? null : { key, hash },
           )
         : null;
     recent.remember(principal, prepared.presentations);
     if (inOneCall) return inOneCall;
     const openDeps = { runtime: deps.runtime, checks: deps.checks, now };
-    return openInquiry(openDeps, ctx, principal, body, prepared, policy, deadlineAt, claimer(principal, key, hash), probed);
+    return openInquiry(openDeps, opening, claimer(principal, key, hash), probed);
   }
 
   /** What the inquiry would answer now, writing nothing (engine.ts `probeInquiry`); admission refuses as for `inquire`. */

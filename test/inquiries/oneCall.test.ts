@@ -107,22 +107,15 @@ const now = () => new Date();
 async function oneCall(pool: StatementPool, principal: Principal, body: InquiryRequest, key: { key: string; hash: string } | null = null) {
   const prepared = prepareInquiry(ts.service.core.checks, body);
   expect(mayOpenInOneCall(body, prepared, undefined)).toBe(true);
-  return openInOneCall(
-    { statements: pool, runtime: ts.service.core.runtime, now },
-    sinkFor(principal),
-    principal,
-    body,
-    prepared,
-    null,
-    deadline(),
-    key,
-  );
+  const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: deadline() };
+  return openInOneCall({ statements: pool, runtime: ts.service.core.runtime, now }, opening, key);
 }
 
 async function longWay(principal: Principal, body: InquiryRequest) {
   const prepared = prepareInquiry(ts.service.core.checks, body);
   const deps = { runtime: ts.service.core.runtime, checks: ts.service.core.checks, now };
-  return openInquiry(deps, sinkFor(principal), principal, body, prepared, null, deadline(), claimer(principal, undefined, 'h'));
+  const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: deadline() };
+  return openInquiry(deps, opening, claimer(principal, undefined, 'h'));
 }
 
 /** Every row an inquiry wrote, without what differs by nature between two inquiries (ids, times, hashes of them). */
@@ -272,7 +265,11 @@ describe('the tenant boundary of tas_inquiry_open', () => {
     const count = async () => Number((await owner.query('SELECT count(*) FROM inquiries')).rows[0].count);
     const before = await count();
     await expect(
-      openInOneCall({ statements, runtime: ts.service.core.runtime, now }, forgedAudit, principal, body, prepared, null, deadline(), null),
+      openInOneCall(
+        { statements, runtime: ts.service.core.runtime, now },
+        { ctx: forgedAudit, principal, body, prepared, policy: null, deadlineAt: deadline() },
+        null,
+      ),
     ).rejects.toThrow(/row-level security/);
     expect(await count()).toBe(before);
   });
