@@ -1,5 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import { answerAboutHost } from './hostAnswer.js';
+import { hostMemo } from './hostMemo.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, weakens, type SignalAnswer } from './evidence.js';
 import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
@@ -618,6 +619,15 @@ function answerFor(found: Resemblance | null, view: HostView): SignalAnswer {
   }
 }
 
+// Popular hosts (the large mail providers) come back inquiry after inquiry; the answer depends on the host alone.
+const LOOKALIKE_ANSWERS_HELD = 10_000;
+const lookalikeAnswer = hostMemo(LOOKALIKE_ANSWERS_HELD, (host, what) => {
+  const view = viewHost(host);
+  if (view.isIp) return neutral(`The ${what} names an IP address, which has no name to compare.`);
+  if (view.registrable === null) return absent('no_data', `The ${what} has no registrable domain to compare.`);
+  return answerFor(resemblance(view), view);
+});
+
 export const check = defineCheck(
   {
     ...OFFLINE,
@@ -653,11 +663,5 @@ export const check = defineCheck(
     dataClass: PUBLIC_FACT,
     sources: [...BRAND_SOURCES, FREE_MAIL_SOURCE, ENGLISH_WORDS_SOURCE, PLACE_NAMES_SOURCE, CONFUSABLES_SOURCE],
   },
-  ({ presentation }) =>
-    answerAboutHost(presentation, (host, what) => {
-      const view = viewHost(host);
-      if (view.isIp) return neutral(`The ${what} names an IP address, which has no name to compare.`);
-      if (view.registrable === null) return absent('no_data', `The ${what} has no registrable domain to compare.`);
-      return answerFor(resemblance(view), view);
-    }),
+  ({ presentation }) => answerAboutHost(presentation, lookalikeAnswer),
 );
