@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { newRowId } from '../platform/ids.js';
 import type { NamedStatement, StatementPool } from '../platform/db/namedStatements.js';
 import type { ActorRuntime, PlannedCreate } from '../../actors/runtime.js';
+import { AppendedRow } from '../../actors/store.js';
 import type { AuditSink, Principal } from '../auth/index.js';
 import { countedValues, newEntityPlan, unseenEnvironment } from '../entities/index.js';
 import type { NewObservation } from '../observations/index.js';
@@ -49,12 +50,8 @@ export function mayOpenInOneCall(body: InquiryRequest, prepared: PreparedInquiry
   return probed === undefined && body.subject.entity_id === undefined && prepared.presentations.length > 0;
 }
 
-const Written = z.object({
-  status: z.literal('written'),
-  events: z.array(z.tuple([z.number().int(), z.string()])),
-  published: z.array(z.number().int()),
-  others: z.array(z.number().int()),
-});
+// Written: what the append of a command's events and outbox rows answers (actors/store.ts), as the runtime reads it.
+const Written = AppendedRow.extend({ status: z.literal('written') });
 const OpenAnswer = z.discriminatedUnion('status', [
   z.object({ status: z.literal('known') }),
   z.object({ status: z.literal('clash') }),
