@@ -24,23 +24,29 @@ const checks = await discoverChecks({});
 await loadNetworks();
 const body = bodyFactory('checks', { worker: false });
 const stake = { kind: 'payment' as const, amount: 50, currency: 'GBP' };
-const plans = Array.from({ length: PER_BATCH }, (_, n) => {
-  const b = body(n) as { subject: { presentations: { type: string; value: string }[]; claim?: { country?: string } } };
-  const presentations = normalisePresented(b.subject.presentations, b.subject.claim?.country);
-  return { presentations, plan: planChecks({ inquiryId: `inq-${n}`, checks, presentations, tierCeiling: 't0', stake }) };
-});
-const checkRuns = plans.reduce((sum, p) => sum + p.plan.inline.length, 0);
+// Each batch asks about subjects of its own, as the service meets them: a host the checks keep an
+// answer for (src/checks/hostMemo.ts) comes back only where the mix repeats it (the free-mail
+// providers), never because the bench asked the same subjects again.
+const plansOf = (batchNo: number) =>
+  Array.from({ length: PER_BATCH }, (_, i) => {
+    const n = batchNo * PER_BATCH + i;
+    const b = body(n) as { subject: { presentations: { type: string; value: string }[]; claim?: { country?: string } } };
+    const presentations = normalisePresented(b.subject.presentations, b.subject.claim?.country);
+    return { presentations, plan: planChecks({ inquiryId: `inq-${n}`, checks, presentations, tierCeiling: 't0', stake }) };
+  });
+const batches = Array.from({ length: BATCHES + 1 }, (_, i) => plansOf(i));
+const checkRuns = batches[1]!.reduce((sum, p) => sum + p.plan.inline.length, 0);
 const now = new Date();
 
-async function batch(): Promise<number> {
+async function batch(plans: ReturnType<typeof plansOf>): Promise<number> {
   const started = performance.now();
   for (const { presentations, plan } of plans) await runInline(plan, { presentations, claim: undefined }, {}, now);
   return performance.now() - started;
 }
 
-await batch(); // warm-up: JIT and the data structures' first touches
+await batch(batches[0]!); // warm-up: JIT and the data structures' first touches
 const times: number[] = [];
-for (let i = 0; i < BATCHES; i += 1) times.push(await batch());
+for (let i = 1; i <= BATCHES; i += 1) times.push(await batch(batches[i]!));
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)]!;
 console.log(
