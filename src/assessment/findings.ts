@@ -1,6 +1,6 @@
-import { sha256 } from '../platform/digest.js';
 import { connectionsFrom } from '../checks/graphCheck.js';
 import type { Absence, GraphNeighbourhood, Signal, Tier } from '../checks/types.js';
+import { findingId } from '../scoring/index.js';
 import type { CoverageGap } from './plan.js';
 
 /**
@@ -54,10 +54,4 @@ export function buildFindings(input: {
     },
     generated_at: input.generatedAt,
   };
-}
-
-/** Stable for the same inquiry and finding, so a revision refers to the same finding by the same id. */
-function findingId(inquiryId: string, s: Signal): string {
-  const digest = sha256([inquiryId, s.kind, s.about_type, s.about, s.statement].join('\u0000'));
-  return `fnd_${digest.slice(0, 24)}`;
 }

@@ -4,6 +4,7 @@ import type { CheckEnvironment, EntityHistory, GraphNeighbourhood, NormalisedPre
 import type { Tx } from '../platform/db/pool.js';
 import { Label } from '../schemas/common.js';
 import { EvidenceSummary } from '../inquiries/schemas.js';
+import { unpackInputs } from '../scoring/index.js';
 import { deriveStance } from './stance.js';
 import { survivorAndMembersCtes } from './resolve.js';
 
@@ -360,19 +361,22 @@ export function identifiersQuery(members: Members) {
  * items, which the scoring function ignores; the route reduces them to the
  * published LedgerInputs shape without changing what `tas score` computes.
  */
-const StoredInputs = z.object({
-  as_of: z.string(),
-  evidence: z.array(
-    z.object({
-      provenance_class: z.string(),
-      trust_band: z.enum(['high', 'medium', 'low']),
-      observed_at: z.string(),
-      disposition: z.string(),
-      strength: z.enum(['weak', 'moderate', 'strong']).optional(),
-    }),
-  ),
-  absences: z.union([z.number().int().min(0), z.array(z.unknown())]),
-});
+const StoredInputs = z.preprocess(
+  unpackInputs,
+  z.object({
+    as_of: z.string(),
+    evidence: z.array(
+      z.object({
+        provenance_class: z.string(),
+        trust_band: z.enum(['high', 'medium', 'low']),
+        observed_at: z.string(),
+        disposition: z.string(),
+        strength: z.enum(['weak', 'moderate', 'strong']).optional(),
+      }),
+    ),
+    absences: z.union([z.number().int().min(0), z.array(z.unknown())]),
+  }),
+);
 export type StoredInputs = z.infer<typeof StoredInputs>;
 
 /**

@@ -1,5 +1,6 @@
 import { blindEffect, type BlindWrite, type EffectsFor } from '../../actors/actions.js';
 import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
+import { packFindings, packInputs } from '../scoring/index.js';
 import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewAssessment, type NewInquiry } from './store.js';
 
 /**
@@ -28,7 +29,11 @@ export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
   }),
 };
 
-/** The ledger row of an assessment the machine records: with what `tas score` needs to reconstruct it, and the findings as they stood. */
+/**
+ * The ledger row of an assessment the machine records: with what `tas score`
+ * needs to reconstruct it, and the findings as they stood, each in its
+ * stored form (src/scoring/ledgerRecord.ts), which every read unpacks.
+ */
 export function ledgerEntryOf(params: InquiryEffectParams['recordAssessment'], tenantId: string, mode: string): NewAssessment {
   const a = params.assessment;
   return {
@@ -45,8 +50,8 @@ export function ledgerEntryOf(params: InquiryEffectParams['recordAssessment'], t
     methodologyVersion: a.methodology_version,
     label: a.label,
     evidence: a.evidence,
-    inputs: params.record?.inputs ?? null,
-    findings: params.record?.findings ?? null,
+    inputs: packInputs(params.record?.inputs ?? null),
+    findings: packFindings(params.record?.findings ?? null),
   };
 }
 

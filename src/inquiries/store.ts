@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tx } from '../platform/db/pool.js';
 import { jsonb } from '../platform/db/jsonb.js';
 import { Label } from '../schemas/common.js';
+import { unpackFindings } from '../scoring/index.js';
 import { EvidenceSummary } from './schemas.js';
 
 /** One function per query on inquiries, assessments (the ledger) and idempotency_keys. */
@@ -89,21 +90,29 @@ export function assessmentInsert(a: NewAssessment): FragmentSqlToken {
             ${jsonb(a.evidence)}, ${jsonb(a.inputs)}, ${jsonb(a.findings)})`;
 }
 
-export const AssessmentRow = z.object({
-  id: z.string(),
-  inquiry_id: z.string(),
-  entity_id: z.string().nullable(),
-  score: z.number(),
-  low: z.number(),
-  high: z.number(),
-  preliminary: z.boolean(),
-  as_of: z.string(),
-  methodology_version: z.string(),
-  // The JSON the engine wrote, parsed as the Assessment's own parts on every read (never cast).
-  label: Label.nullable(),
-  evidence: EvidenceSummary,
-  findings: z.record(z.string(), z.unknown()).nullable(),
-});
+const StoredFindings = z.record(z.string(), z.unknown()).nullable();
+
+export const AssessmentRow = z
+  .object({
+    id: z.string(),
+    inquiry_id: z.string(),
+    entity_id: z.string().nullable(),
+    score: z.number(),
+    low: z.number(),
+    high: z.number(),
+    preliminary: z.boolean(),
+    as_of: z.string(),
+    methodology_version: z.string(),
+    // The JSON the engine wrote, parsed as the Assessment's own parts on every read (never cast).
+    label: Label.nullable(),
+    evidence: EvidenceSummary,
+    findings: z.unknown(),
+  })
+  // The findings as published, from their stored form (src/scoring/ledgerRecord.ts), then checked.
+  .transform((row) => ({
+    ...row,
+    findings: StoredFindings.parse(unpackFindings(row.findings, { inquiryId: row.inquiry_id, assessmentId: row.id })),
+  }));
 export type AssessmentRow = z.infer<typeof AssessmentRow>;
 
 export async function latestAssessmentOf(tx: Tx, inquiryId: string): Promise<AssessmentRow | null> {

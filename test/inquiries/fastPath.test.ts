@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScoreCommand } from '../../src/cli/score.js';
 import { InquiryResponse } from '../../src/inquiries/schemas.js';
+import { unpackFindings, unpackInputs } from '../../src/scoring/index.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { EMAIL_AND_PHONE, inquire } from './support.js';
@@ -52,14 +53,18 @@ describe('POST /v1/inquiries, fast tier', () => {
     );
     expect(actor.rows).toEqual([{ signals: [], absences: [], state: 'concluded' }]);
     // The ledger entry holds every finding and every admitted signal (neutral ones included), of which some are scored.
-    const ledger = await owner.query(
-      "SELECT jsonb_array_length(findings->'findings') AS findings, jsonb_array_length(inputs->'evidence') AS admitted, (SELECT count(*)::int FROM jsonb_array_elements(inputs->'evidence') e WHERE e->>'disposition' <> 'neutral') AS scored FROM assessments WHERE inquiry_id = $1",
-      [r.body.inquiry_id],
-    );
-    expect(ledger.rows[0].findings).toBe(r.body.findings.findings.length);
-    expect(ledger.rows[0].admitted).toBe(r.body.assessment.evidence.signals);
-    expect(ledger.rows[0].scored).toBeGreaterThan(0);
-    expect(ledger.rows[0].scored).toBeLessThan(ledger.rows[0].admitted);
+    // Both are kept in their stored form (src/scoring/ledgerRecord.ts), read here as every read does.
+    const ledger = await owner.query('SELECT id, findings, inputs FROM assessments WHERE inquiry_id = $1', [r.body.inquiry_id]);
+    const stored = ledger.rows[0];
+    expect(stored.findings.form).toBe('compact/1');
+    const findings = unpackFindings(stored.findings, { inquiryId: r.body.inquiry_id, assessmentId: stored.id }) as { findings: unknown[] };
+    const inputs = unpackInputs(stored.inputs) as { evidence: { disposition: string }[] };
+    expect(findings).toEqual(r.body.findings);
+    expect(findings.findings.length).toBe(r.body.findings.findings.length);
+    expect(inputs.evidence.length).toBe(r.body.assessment.evidence.signals);
+    const scored = inputs.evidence.filter((e) => e.disposition !== 'neutral').length;
+    expect(scored).toBeGreaterThan(0);
+    expect(scored).toBeLessThan(inputs.evidence.length);
   });
 
   it("a concluded inquiry's row is written concluded, with its conclusion time, in the transaction that writes its actor", async () => {

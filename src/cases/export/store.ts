@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from '../../platform/db/pool.js';
 import { jsonb } from '../../platform/db/jsonb.js';
+import { unpackInputs } from '../../scoring/index.js';
 
 /** Export signing keys (000014): read and written only under tas_system. */
 const SigningKeyRow = z.object({ kid: z.string(), private_sealed: z.instanceof(Buffer) });
@@ -124,10 +125,12 @@ export async function failExport(tx: Tx, exportId: string, reason: string): Prom
 /** What a bundle holds beyond what the case service already reads: the ledger, testimony, material and audit rows. */
 export async function assessmentsOfEntities(tx: Tx, entityIds: readonly string[]): Promise<readonly Record<string, unknown>[]> {
   if (entityIds.length === 0) return [];
-  return tx.any(sql.type(z.record(z.string(), z.unknown()))`
+  // The bundle carries the inputs as recorded, whatever form they are stored in (src/scoring/ledgerRecord.ts).
+  const rows = await tx.any(sql.type(z.record(z.string(), z.unknown()))`
     SELECT id AS assessment_id, inquiry_id, entity_id, ledger_seq::int AS ledger_seq, score, low, high, preliminary,
            as_of, methodology_version, label, evidence, inputs
     FROM assessments WHERE entity_id = ANY(${sql.array([...entityIds], 'uuid')}) ORDER BY ledger_seq`);
+  return rows.map((row) => ({ ...row, inputs: unpackInputs(row.inputs) }));
 }
 
 export async function observationsOfEntities(tx: Tx, entityIds: readonly string[]): Promise<readonly Record<string, unknown>[]> {
