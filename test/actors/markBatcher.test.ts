@@ -64,4 +64,49 @@ describe('outbox mark batcher', () => {
     await Promise.all([pending, draining]);
     expect(drained).toBe(true);
   });
+
+  it('with a linger, marks from separate turns of the event loop share one statement, and drain sends it at once', async () => {
+    const m = gatedMarker();
+    const batcher = createMarkBatcher(m.markAll, { lingerMs: 60_000 });
+    const first = batcher.mark([1]);
+    await settle();
+    const second = batcher.mark([2, 3]);
+    await settle();
+    expect(m.calls).toEqual([]);
+    const draining = batcher.drain();
+    await settle();
+    expect(m.calls).toEqual([[1, 2, 3]]);
+    m.gates[0]!.open();
+    await Promise.all([first, second, draining]);
+    expect(m.calls).toHaveLength(1);
+  });
+
+  it('a lingering group goes by itself once the linger is over', async () => {
+    const m = gatedMarker();
+    const batcher = createMarkBatcher(m.markAll, { lingerMs: 20 });
+    const first = batcher.mark([1]);
+    await settle();
+    expect(m.calls).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(m.calls).toEqual([[1]]);
+    m.gates[0]!.open();
+    await first;
+  });
+
+  it('with a linger, ids that arrive while a statement runs still go right after it, without waiting again', async () => {
+    const m = gatedMarker();
+    const batcher = createMarkBatcher(m.markAll, { lingerMs: 60_000 });
+    const first = batcher.mark([1]);
+    void batcher.drain();
+    await settle();
+    const second = batcher.mark([2]);
+    await settle();
+    expect(m.calls).toEqual([[1]]);
+    m.gates[0]!.open();
+    await first;
+    await settle();
+    expect(m.calls).toEqual([[1], [2]]);
+    m.gates[1]!.open();
+    await second;
+  });
 });
