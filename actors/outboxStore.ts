@@ -21,27 +21,44 @@ const OutboxRow = z.object({
 });
 export type OutboxRow = z.infer<typeof OutboxRow>;
 
+/**
+ * A publish row written since 000112 names its event (stream_id and seq)
+ * instead of holding a copy of it: the event is read back from the stream,
+ * in the shape the relay publishes. A row written before holds the whole
+ * event and is read as it is. An event that is not there (it cannot be: the
+ * row and the event commit together), or a reference that is not one, reads
+ * as it is stored and the relay drops the row as malformed, loudly, rather
+ * than failing the claim of every row with it.
+ */
 const columns = sql.fragment`
-  id, tenant_id, mode, actor_id, kind, payload,
-  (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_ms`;
+  o.id, o.tenant_id, o.mode, o.actor_id, o.kind,
+  CASE WHEN o.kind = 'publish' AND NOT (o.payload ? 'payload')
+            AND o.payload->>'stream_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+            AND o.payload->>'seq' ~ '^[0-9]{1,9}$' THEN (
+    SELECT jsonb_build_object('stream_id', e.stream_id, 'seq', e.seq, 'type', e.type, 'payload', e.payload,
+             'occurred_at', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+    FROM actor_events e
+    WHERE e.stream_id = (o.payload->>'stream_id')::uuid AND e.seq = (o.payload->>'seq')::int AND e.tenant_id = o.tenant_id)
+  ELSE o.payload END AS payload,
+  (extract(epoch FROM now() - o.created_at) * 1000)::float8 AS age_ms`;
 
 /** Those of `ids` still undispatched and not claimed by another relay, locked until commit. */
 export async function claimOutboxByIds(tx: Tx, ids: readonly number[]): Promise<readonly OutboxRow[]> {
   return tx.any(sql.type(OutboxRow)`
-    SELECT ${columns} FROM outbox
-    WHERE id = ANY(${sql.array(ids, 'int8')}) AND dispatched_at IS NULL
-    ORDER BY id
-    FOR UPDATE SKIP LOCKED`);
+    SELECT ${columns} FROM outbox o
+    WHERE o.id = ANY(${sql.array(ids, 'int8')}) AND o.dispatched_at IS NULL
+    ORDER BY o.id
+    FOR UPDATE OF o SKIP LOCKED`);
 }
 
 /** Undispatched rows older than `olderThanMs` (what a crash between commit and dispatch left behind). */
 export async function claimStaleOutbox(tx: Tx, olderThanMs: number, limit: number): Promise<readonly OutboxRow[]> {
   return tx.any(sql.type(OutboxRow)`
-    SELECT ${columns} FROM outbox
-    WHERE dispatched_at IS NULL AND created_at < now() - ${olderThanMs} * interval '1 millisecond'
-    ORDER BY id
+    SELECT ${columns} FROM outbox o
+    WHERE o.dispatched_at IS NULL AND o.created_at < now() - ${olderThanMs} * interval '1 millisecond'
+    ORDER BY o.id
     LIMIT ${limit}
-    FOR UPDATE SKIP LOCKED`);
+    FOR UPDATE OF o SKIP LOCKED`);
 }
 
 /**

@@ -105,7 +105,10 @@ export interface WrittenOutboxRow {
  * A command's stream events and outbox rows in ONE statement: the events get
  * the next sequence numbers of the stream (read under the actor's row lock),
  * each event gets its `publish` outbox row, then the jobs and timers follow in
- * the order the machine emitted them. One round trip instead of three per event.
+ * the order the machine emitted them. A publish row names its event (stream
+ * and seq) rather than holding a second copy of it: the relay carries it out
+ * from memory right after the commit, and its sweep reads the event back
+ * (actors/outboxStore.ts). One round trip instead of three per event.
  * The command's blind writes (`writes`, actors/actions.ts) ride along as
  * leading CTEs: they write other rows than these, so sharing the statement
  * changes nothing but the number of round trips.
@@ -134,8 +137,7 @@ export async function appendEventsAndOutbox(
         to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at
     ), published AS (
       INSERT INTO outbox (tenant_id, mode, actor_id, kind, payload)
-      SELECT ${a.tenantId}, ${a.mode}, ${a.streamId}, 'publish',
-             jsonb_build_object('stream_id', stream_id, 'seq', seq, 'type', type, 'payload', payload, 'occurred_at', occurred_at)
+      SELECT ${a.tenantId}, ${a.mode}, ${a.streamId}, 'publish', jsonb_build_object('stream_id', stream_id, 'seq', seq)
       FROM (SELECT * FROM ev ORDER BY seq) e
       RETURNING id, kind, payload
     ), others AS (

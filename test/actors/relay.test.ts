@@ -135,7 +135,26 @@ describe('the relay', () => {
     expect(a + b).toBeGreaterThanOrEqual(2);
     expect(await undispatched(id)).toBe(0);
     expect(h.published.filter((e) => e.stream_id === id).map((e) => e.seq)).toEqual([1]);
+    // The publish row named its event; the sweep read the event back from the stream, whole.
+    expect(h.published.filter((e) => e.stream_id === id)).toEqual(await runtime.readEvents(h.scope, id, 0, 10));
     expect(await h.queues.queue('checks').getJob(`${id}.swept`)).toBeTruthy();
+  });
+
+  it('given a publish row holding the whole event (written before 000112) and one naming no event, when swept, then the first is published as it is and the second dropped, without holding up the rest', async () => {
+    const crashed = h.runtime({ relay: { dispatchWritten: () => Promise.resolve(0) } });
+    const id = randomUUID();
+    await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
+    const [event] = await runtime.readEvents(h.scope, id, 0, 10);
+    await h.db.query(sql.unsafe`UPDATE outbox SET payload = ${sql.jsonb(event as never)} WHERE actor_id = ${id} AND kind = 'publish'`);
+    const tenantId = h.scope.tenantId!;
+    await h.db.query(sql.unsafe`
+      INSERT INTO outbox (tenant_id, mode, actor_id, kind, payload)
+      VALUES (${tenantId}, ${h.scope.mode}, ${id}, 'publish', ${sql.jsonb({ stream_id: id, seq: 99 })}),
+             (${tenantId}, ${h.scope.mode}, ${id}, 'publish', ${sql.jsonb({ stream_id: 'not-a-stream', seq: 1 })})`);
+    expect(await undispatched(id)).toBe(3);
+    await h.relay.sweep(0);
+    expect(await undispatched(id)).toBe(0);
+    expect(h.published.filter((e) => e.stream_id === id)).toEqual([event]);
   });
 
   it('given start, then it sweeps at once and stop waits for it', async () => {

@@ -7,6 +7,7 @@ import type { ActorRuntime } from '../../actors/runtime.js';
 import { INQUIRY_MACHINE_VERSION, inquiryMachine, type InquiryEvent } from '../../machines/inquiryMachine.js';
 import { toBullJobId } from '../../actors/relay.js';
 import { appendEventsAndOutbox } from '../../actors/store.js';
+import { claimOutboxByIds, scopeRelay } from '../../actors/outboxStore.js';
 import { withSystem, withTenant } from '../../src/platform/db/pool.js';
 import { counterMachine, eventually, startHarness, type Harness } from './support.js';
 import { anAssessment } from '../machines/anAssessment.js';
@@ -322,11 +323,22 @@ describe('appendEventsAndOutbox', () => {
     );
     const storedEvents = await runtime.readEvents(h.scope, id, 0, 10);
     expect(written.events).toEqual(storedEvents);
-    const storedOutbox = await withSystem(h.db, (tx) =>
-      tx.any(sql.type(z.object({ id: z.number(), kind: z.string(), payload: z.unknown() }))`
-      SELECT id, kind, payload FROM outbox WHERE actor_id = ${id} ORDER BY id`),
-    );
+    // As the relay's sweep reads them back: a publish row names its event, read from the stream.
+    const ids = written.outbox.map((r) => r.id);
+    const storedOutbox = await withSystem(h.db, async (tx) => {
+      await scopeRelay(tx);
+      return (await claimOutboxByIds(tx, ids)).map((r) => ({ id: r.id, kind: r.kind, payload: r.payload }));
+    });
     expect(written.outbox).toEqual(storedOutbox);
+    const names = await withSystem(h.db, (tx) =>
+      tx.any(
+        sql.type(z.object({ payload: z.unknown() }))`SELECT payload FROM outbox WHERE actor_id = ${id} AND kind = 'publish' ORDER BY id`,
+      ),
+    );
+    expect(names.map((r) => r.payload)).toEqual([
+      { stream_id: id, seq: 1 },
+      { stream_id: id, seq: 2 },
+    ]);
     expect(written.outbox.map((r) => r.kind)).toEqual(['publish', 'publish', 'job', 'timer', 'job']);
   });
 });

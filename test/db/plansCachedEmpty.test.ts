@@ -148,7 +148,7 @@ describe('relay statements planned while the outbox was nearly empty', () => {
   });
 
   it('claiming rows by id looks them up by key', async () => {
-    const { nodes, genericPlans } = await cachedPlanOf('%WHERE id = ANY%SKIP LOCKED%');
+    const { nodes, genericPlans } = await cachedPlanOf('%WHERE o.id = ANY%SKIP LOCKED%');
     expect(genericPlans).toBeGreaterThan(0);
     expect(seqScansOfOutbox(nodes)).toEqual([]);
   });

@@ -53,7 +53,7 @@ function findingsOf(signals = SIGNALS, absences = ABSENCES) {
     signals,
     absences,
     graph: undefined,
-    coverage: { tierCeiling: 'fast', checksRun: 7, checksAnswered: 6, gaps: [] },
+    coverage: { tierCeiling: 't1', checksRun: 7, checksAnswered: 6, gaps: [] },
     generatedAt: AS_OF,
   });
 }
@@ -130,7 +130,7 @@ describe('the stored scoring inputs: a lossless compact form', () => {
 
   it('given an evidence item with descriptive fields, then the inputs are stored as they are', () => {
     const inputs = inputsOf();
-    (inputs.evidence[0] as Record<string, unknown>).statement = 'kept';
+    (inputs.evidence[0] as unknown as Record<string, unknown>).statement = 'kept';
     expect(packInputs(inputs)).toBe(inputs);
   });
 });
