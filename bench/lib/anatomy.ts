@@ -18,6 +18,32 @@ async function walLsn(): Promise<bigint> {
   return BigInt((r.rows[0] as { b: string }).b.split('.')[0]!);
 }
 
+const lsnText = (bytes: bigint) => `${(bytes >> 32n).toString(16)}/${(bytes & 0xffffffffn).toString(16)}`;
+
+/**
+ * The WAL between two positions by record type (pg_walinspect, PostgreSQL 15's contrib): which
+ * rows and indexes the writes cost, per request. The six largest kinds; full-page images apart.
+ */
+async function walByRecord(
+  from: bigint,
+  to: bigint,
+  n: number,
+): Promise<Record<string, { records: number; bytes: number; fpi_bytes: number }>> {
+  await adminQuery('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  const r = await adminQuery(
+    `SELECT "resource_manager/record_type" AS kind, count::int AS count, record_size::int AS bytes, fpi_size::int AS fpi
+     FROM pg_get_wal_stats($1::pg_lsn, $2::pg_lsn, true) WHERE count > 0 ORDER BY combined_size DESC LIMIT 6`,
+    [lsnText(from), lsnText(to)],
+  );
+  const per = (x: number) => Math.round((x / n) * 100) / 100;
+  return Object.fromEntries(
+    (r.rows as { kind: string; count: number; bytes: number; fpi: number }[]).map((row) => [
+      row.kind,
+      { records: per(row.count), bytes: Math.round(row.bytes / n), fpi_bytes: Math.round(row.fpi / n) },
+    ]),
+  );
+}
+
 /** Transactions grouped by what they do (their statements' shape, literals and all), most frequent first. */
 function groupTransactions(txns: Transaction[], n: number) {
   const groups = new Map<string, { count: number; statements: string[]; roundTrips: number; dbMs: number; commitMs: number }>();
@@ -67,7 +93,8 @@ async function phase(proxy: Awaited<ReturnType<typeof startPgProxy>>, n: number,
   // Let the audit writer's group commit and the relay's dispatch land.
   await new Promise((r) => setTimeout(r, 300));
   const c = proxy.counters();
-  const wal = Number((await walLsn()) - wal0);
+  const wal1 = await walLsn();
+  const wal = Number(wal1 - wal0);
   const per = (x: number) => Math.round((x / n) * 100) / 100;
   return {
     statements: per(c.statements),
@@ -78,6 +105,7 @@ async function phase(proxy: Awaited<ReturnType<typeof startPgProxy>>, n: number,
     commit_ms: per(c.commitMs),
     wall_ms_through_proxy: per(wallMs),
     wal_bytes: per(wal),
+    wal_by_record: await walByRecord(wal0, wal1, n),
     bytes_to_postgres: per(c.bytesToServer),
     bytes_from_postgres: per(c.bytesFromServer),
     autocommit_statements: per(c.autocommit.length),
