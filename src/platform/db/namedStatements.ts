@@ -12,9 +12,18 @@ import type { PoolOptions } from './pool.js';
  * stays on slonik (src/platform/db/pool.ts); a statement joins this pool
  * only with such a measurement written beside it (docs/design-decisions.md).
  *
- * The pool logs in as the tenant pool does (tas_app) and keeps its
- * connections as slonik's pool keeps them: opened on demand, closed after a
- * few idle seconds, with the same start-up timeouts. Behind a transaction
+ * The pool logs in as the tenant pool does (tas_app), with the same start-up
+ * timeouts. Its connections are opened on demand and then KEPT, idle or not
+ * (`min` = `max`): a connection's first call of tas_inquiry_open costs its
+ * new backend 150-250 ms (the function compiled, each of its statements
+ * planned, the catalogues and policies read), and pg's pool hands out the
+ * connection released last, so at a moderate rate one or two connections
+ * carried the calls, the others idled past a 5-second timeout and closed,
+ * and the next burst opened cold ones: a cluster of 150-250 ms calls every
+ * five seconds at 100 inquiries a second (PostgreSQL's
+ * log_min_duration_statement, 2026-11-27, bench/README). At most ten
+ * connections stay open per process. A connection that breaks (PostgreSQL
+ * restarted) is dropped and the next call opens another. Behind a transaction
  * pooler the statements go unnamed, as slonik's do there (poolerOptions).
  * Each statement is its own implicit transaction: the function it calls
  * scopes itself (role, tenant and mode, all transaction-local), so nothing
@@ -53,6 +62,8 @@ export function createStatementPool(url: string, opts: PoolOptions = {}): Statem
     connectionString: url,
     max: opts.maximumPoolSize ?? STATEMENT_POOL_SIZE,
     connectionTimeoutMillis: opts.connectionTimeout ?? 2000,
+    // Closes idle connections above `min` only, and there are none.
+    min: opts.maximumPoolSize ?? STATEMENT_POOL_SIZE,
     idleTimeoutMillis: opts.idleTimeout ?? 5000,
     ...timeouts,
   });
