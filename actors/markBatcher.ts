@@ -75,9 +75,9 @@ export function createMarkBatcher<T = number>(
 
   /** A statement in flight already gathers the next group; otherwise the group waits `lingerMs` (or a full group goes). */
   function schedule(): void {
-    if (flushing || lingering) return;
+    if (flushing) return;
     if (lingerMs <= 0 || queued.length >= MAX_GROUP) return kick();
-    lingering = setTimeout(kick, lingerMs);
+    lingering ??= setTimeout(kick, lingerMs);
   }
 
   return {
@@ -86,8 +86,7 @@ export function createMarkBatcher<T = number>(
       return new Promise<void>((resolve, reject) => {
         queued.push(...ids);
         waiters.push({ resolve, reject });
-        if (lingering && queued.length >= MAX_GROUP) kick();
-        else schedule();
+        schedule();
       });
     },
     async drain() {
