@@ -1,6 +1,6 @@
 import { connectionsFrom } from '../checks/graphCheck.js';
 import type { Absence, GraphNeighbourhood, Signal, Tier } from '../checks/types.js';
-import { findingId } from '../scoring/index.js';
+import { mintFinding } from '../scoring/index.js';
 import type { CoverageGap } from './plan.js';
 
 /**
@@ -30,19 +30,16 @@ export function buildFindings(input: {
     inquiry_id: input.inquiryId,
     assessment_id: input.assessmentId,
     subject: input.subject.map((p) => ({ type: p.type, value: p.value })),
-    findings: input.signals.map((s) => ({
-      finding_id: findingId(input.inquiryId, s),
-      about: s.about,
-      about_type: s.about_type,
-      kind: s.kind,
-      statement: s.statement,
-      provenance_class: s.provenance_class,
-      trust_band: s.trust_band,
-      observed_at: s.observed_at,
-      data_class: s.data_class,
-      disposition: s.disposition,
-      ...(s.strength === undefined ? {} : { strength: s.strength }),
-    })),
+    findings: input.signals.map((s) =>
+      mintFinding(input.inquiryId, s, {
+        provenance_class: s.provenance_class,
+        trust_band: s.trust_band,
+        observed_at: s.observed_at,
+        data_class: s.data_class,
+        disposition: s.disposition,
+        ...(s.strength === undefined ? {} : { strength: s.strength }),
+      }),
+    ),
     absences: input.absences.map((a) => ({ about: a.about, about_type: a.about_type, kind: a.kind, reason: a.reason })),
     connections: connectionsFrom(input.graph),
     coverage: {

@@ -20,6 +20,6 @@ export { extraChecksWorthRunning, isNarrowEnough, maxWidth, stakeTier } from './
 export type { Stake, StakeKind } from './stake.js';
 export { admitEvidence, isAdmissible, summarizeEvidence, toLedgerSignals, toScoringInputs } from './summary.js';
 export type { Admission, AdmittedSignal, EvidenceSummary, LedgerSignal, SignalDisposition } from './summary.js';
-export { findingId, packFindings, packInputs, unpackFindings, unpackInputs } from './ledgerRecord.js';
+export { findingId, mintFinding, packFindings, packInputs, unpackFindings, unpackInputs } from './ledgerRecord.js';
 export { instantMillis, isInstant, parseInstant } from './parseInstant.js';
 export { ScoringInputError } from './scoringInputError.js';

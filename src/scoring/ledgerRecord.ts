@@ -34,9 +34,39 @@ type Json = Record<string, unknown>;
  * (the form stores no id and works it out again on read), so changing it
  * needs a new FORM.
  */
-export function findingId(inquiryId: string, f: { kind: string; about_type: string; about: string; statement: string }): string {
+export function findingId(inquiryId: string, f: FindingName): string {
   const digest = sha256([inquiryId, f.kind, f.about_type, f.about, f.statement].join('\u0000'));
   return `fnd_${digest.slice(0, 24)}`;
+}
+
+/** The fields a finding's id is worked out from. */
+export interface FindingName {
+  kind: string;
+  about_type: string;
+  about: string;
+  statement: string;
+}
+
+// Findings made by mintFinding, with the inquiry their id was worked out for. They are frozen, so the
+// fields the id came from cannot have changed since, and packFinding need not hash them again.
+const MINTED = new WeakMap<object, string>();
+
+/**
+ * A finding with its id worked out by findingId, frozen: the one way the
+ * service makes a finding. Its keys come in the published order (the id, the
+ * four named fields, then `rest` in its own order).
+ */
+export function mintFinding<R extends object>(inquiryId: string, name: FindingName, rest: R) {
+  const finding = Object.freeze({
+    finding_id: findingId(inquiryId, name),
+    about: name.about,
+    about_type: name.about_type,
+    kind: name.kind,
+    statement: name.statement,
+    ...rest,
+  });
+  MINTED.set(finding, inquiryId);
+  return finding;
 }
 
 const FINDING_KEYS = [
@@ -105,8 +135,9 @@ function packFinding(f: unknown, inquiryId: string, generatedAt: string, of: (t:
   const keys = strength === undefined ? FINDING_KEYS : [...FINDING_KEYS, 'strength'];
   if (!hasExactly(f, keys) || !FINDING_KEYS.every((k) => isString(f[k])) || (strength !== undefined && !isString(strength))) return null;
   const s = f as Record<(typeof FINDING_KEYS)[number], string>;
-  // The id is worked out again on read: keep the compact form only when that gives this very id.
-  if (s.finding_id !== findingId(inquiryId, s)) return null;
+  // The id is worked out again on read: keep the compact form only when that gives this very id
+  // (known without hashing again for a finding mintFinding made for this inquiry).
+  if (MINTED.get(f) !== inquiryId && s.finding_id !== findingId(inquiryId, s)) return null;
   const packed: PackedFinding = [
     of(s.about_type, s.about),
     s.kind,

@@ -90,14 +90,31 @@ describe('the stored findings: a lossless compact form', () => {
 
   it('given a finding with a field the form does not know, then the findings are stored as they are', () => {
     const findings = findingsOf();
-    (findings.findings[0] as Record<string, unknown>).extra = 'x';
+    findings.findings[0] = { ...findings.findings[0]!, extra: 'x' } as (typeof findings.findings)[0];
     expect(packFindings(findings)).toBe(findings);
   });
 
   it('given a finding with a field that is not a string, then the findings are stored as they are', () => {
     const findings = findingsOf();
-    (findings.findings[0] as Record<string, unknown>).statement = 42;
+    findings.findings[0] = { ...findings.findings[0]!, statement: 42 as unknown as string };
     expect(packFindings(findings)).toBe(findings);
+  });
+
+  it('given a finding as built, then it is frozen: the fields its id was worked out from cannot change', () => {
+    const [first] = findingsOf().findings;
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => Object.assign(first!, { statement: 'Changed.' })).toThrow(TypeError);
+  });
+
+  it('given findings built for one inquiry under another inquiry’s envelope, then their ids are checked and they are stored as they are', () => {
+    const findings = { ...findingsOf(), inquiry_id: '01a21e73-fdca-72f8-a2bc-000000000000' };
+    expect(packFindings(findings)).toBe(findings);
+  });
+
+  it('given a copy of a built finding with the same fields, then its id is worked out again and it packs as the original does', () => {
+    const findings = findingsOf();
+    const copied = { ...findings, findings: findings.findings.map((f) => ({ ...f })) };
+    expect(packFindings(copied)).toEqual(packFindings(findings));
   });
 
   it('given findings written before the compact form, then unpacking passes them through unchanged', () => {
