@@ -18,14 +18,20 @@ export class IdempotencyClash extends Error {
   override name = 'IdempotencyClash';
 }
 
-export function claimer(principal: Principal, key: string | undefined, hash: string): (tx: Tx, inquiryId: string) => Promise<void> {
+/** The key a call came with and the hash of the call as sent (src/platform/idempotency.ts requestHash). */
+export interface IdempotencyClaim {
+  key: string;
+  hash: string;
+}
+
+export function claimer(principal: Principal, claim: IdempotencyClaim | null): (tx: Tx, inquiryId: string) => Promise<void> {
   return async (tx, inquiryId) => {
-    if (key === undefined) return;
+    if (claim === null) return;
     const claimed = await claimIdempotencyKey(tx, {
       tenantId: principal.tenantId,
       mode: principal.mode,
-      key,
-      requestHash: hash,
+      key: claim.key,
+      requestHash: claim.hash,
       inquiryId,
     });
     if (!claimed) throw new IdempotencyClash();

@@ -9,7 +9,7 @@ import type { NewObservation } from '../observations/index.js';
 import { assessNow, runInline, type InquiryFacts } from '../assessment/index.js';
 import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
 import { ledgerEntryOf } from './effects.js';
-import { IdempotencyClash } from './idempotency.js';
+import { IdempotencyClash, type IdempotencyClaim } from './idempotency.js';
 import {
   chargeChecks,
   contextObservations,
@@ -61,7 +61,7 @@ const OpenAnswer = z.discriminatedUnion('status', [
 export async function openInOneCall(
   deps: OneCallDeps,
   opening: Opening,
-  idempotency: { key: string; hash: string } | null,
+  idempotency: IdempotencyClaim | null,
 ): Promise<OpenedInquiry | null> {
   const { ctx, principal, body, prepared, policy, deadlineAt } = opening;
   const { inquiryId, presentations, plan } = prepared;
@@ -114,7 +114,7 @@ interface ToWrite {
   entity: ReturnType<typeof newEntityPlan>;
   observations: NewObservation[];
   planned: PlannedCreate;
-  idempotency: { key: string; hash: string } | null;
+  idempotency: IdempotencyClaim | null;
 }
 
 /** tas_inquiry_open's one argument: every row of the inquiry, each field once, named as its column. */

@@ -27,7 +27,7 @@ import {
   type ProbedEvidence,
 } from './engine.js';
 import { checkById } from '../assessment/index.js';
-import { claimer, IdempotencyClash, rememberAnswer, resolveClash } from './idempotency.js';
+import { claimer, IdempotencyClash, rememberAnswer, resolveClash, type IdempotencyClaim } from './idempotency.js';
 import { requestHash } from '../platform/idempotency.js';
 import { parseViewFacts, type ViewFacts } from '../assessment/index.js';
 import { assessmentOf, inquiryView, mayShowFindings, type InquiryView } from './view.js';
@@ -144,8 +144,9 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
     // The hash is of the request as sent: a retry is the same call whatever the material held. The
     // key's scopes are part of it, so a stored answer (findings included) replays only to a key
-    // that could have asked for it (issue 40).
-    const hash = requestHash({ body }, principal.scopes);
+    // that could have asked for it (issue 40). A call without a key is compared with nothing.
+    const key = body.idempotency_key;
+    const claim = key === undefined ? null : { key, hash: requestHash({ body }, principal.scopes) };
     const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
     body = gathered.body;
     // With Redis down no worker can run a check nor report it: the worker checks are answered at once
@@ -155,7 +156,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const opened = await open({ ctx, principal, body, prepared, policy, deadlineAt }, hash, probed);
+      const opened = await open({ ctx, principal, body, prepared, policy, deadlineAt }, claim, probed);
       if (opened.state === 'reasoning')
         await waitOrFireDeadline(answered!, deadlineAt, () =>
           fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'),
@@ -163,11 +164,11 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       const inquiry = opened.issued
         ? await render(principal, opened.inquiryId, opened.state, opened.facts, opened.issued)
         : await view(principal, opened.inquiryId);
-      await rememberAnswer(deps.db, principal, body.idempotency_key, inquiry);
+      await rememberAnswer(deps.db, principal, key, inquiry);
       return { inquiry, assessment: inquiry.assessment, replayed: false };
     } catch (error) {
-      if (!(error instanceof IdempotencyClash)) throw error;
-      return replay(ctx, principal, body.idempotency_key!, hash);
+      if (!(error instanceof IdempotencyClash) || claim === null) throw error;
+      return replay(ctx, principal, claim);
     } finally {
       answered?.stop();
     }
@@ -178,21 +179,16 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    * in one database call (oneCall.ts); a known one, or one the call cannot
    * take, the long way (engine.ts).
    */
-  async function open(opening: Opening, hash: string, probed: ProbedEvidence | undefined): Promise<OpenedInquiry> {
+  async function open(opening: Opening, claim: IdempotencyClaim | null, probed: ProbedEvidence | undefined): Promise<OpenedInquiry> {
     const { principal, body, prepared } = opening;
-    const key = body.idempotency_key;
     const inOneCall =
       mayOpenInOneCall(body, prepared, probed) && !recent.anySeen(principal, prepared.presentations)
-        ? await openInOneCall(
-            { statements: deps.statements, runtime: deps.runtime, now },
-            opening,
-            key === undefined ? null : { key, hash },
-          )
+        ? await openInOneCall({ statements: deps.statements, runtime: deps.runtime, now }, opening, claim)
         : null;
     recent.remember(principal, prepared.presentations);
     if (inOneCall) return inOneCall;
     const openDeps = { runtime: deps.runtime, checks: deps.checks, now };
-    return openInquiry(openDeps, opening, claimer(principal, key, hash), probed);
+    return openInquiry(openDeps, opening, claimer(principal, claim), probed);
   }
 
   /** What the inquiry would answer now, writing nothing (engine.ts `probeInquiry`); admission refuses as for `inquire`. */
@@ -216,8 +212,8 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     return [...plan.inline, ...plan.worker].reduce((sum, p) => sum + p.check.cost, 0);
   }
 
-  async function replay(ctx: AuditSink, principal: Principal, key: string, hash: string): Promise<InquiryAnswer> {
-    const prior = await resolveClash(deps.db, principal, key, hash);
+  async function replay(ctx: AuditSink, principal: Principal, claim: IdempotencyClaim): Promise<InquiryAnswer> {
+    const prior = await resolveClash(deps.db, principal, claim.key, claim.hash);
     ctx.audit.target_kind = 'inquiry';
     ctx.audit.target_id = prior.inquiryId;
     const inquiry = prior.kind === 'replay' ? prior.inquiry : await view(principal, prior.inquiryId);

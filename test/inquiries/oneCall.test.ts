@@ -115,7 +115,7 @@ async function longWay(principal: Principal, body: InquiryRequest) {
   const prepared = prepareInquiry(ts.service.core.checks, body);
   const deps = { runtime: ts.service.core.runtime, checks: ts.service.core.checks, now };
   const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: deadline() };
-  return openInquiry(deps, opening, claimer(principal, undefined, 'h'));
+  return openInquiry(deps, opening, claimer(principal, null));
 }
 
 /** Every row an inquiry wrote, without what differs by nature between two inquiries (ids, times, hashes of them). */
