@@ -1,3 +1,4 @@
+import { childOf, type TrieNode } from './charTrie.js';
 import { confusableSkeleton } from './stringDistance.js';
 import { isOrdinaryWord } from './wordRuns.js';
 
@@ -31,14 +32,18 @@ const DIGIT_READINGS: readonly (readonly [string, string])[] = [
   ['8', 'b'],
 ];
 const ONE_READINGS = ['l', 'i'] as const;
+const DISGUISING_DIGITS = '013458';
 
 export interface NameIndex<K> {
   /** The known name whose label has this confusable skeleton. */
   bySkeleton(skeleton: string): (K & { label: string }) | undefined;
-  /** The known name with exactly this label (letters only). */
-  byLabel(label: string): (K & { label: string }) | undefined;
-  /** The lengths of known labels, ascending. */
-  lengths: readonly number[];
+  /**
+   * The known names to look for run together with other letters, by exact
+   * label in a character trie (src/checks/charTrie.ts), one name per label:
+   * walking it from each position of the label finds them without slicing
+   * a window for every start and length.
+   */
+  labels: TrieNode<K & { label: string }>;
 }
 
 /** The known name a part of the label imitates in disguise, or undefined. */
@@ -61,18 +66,35 @@ function disguisedPart<K>(part: string, names: NameIndex<K>): (K & { label: stri
 
 function digitsReadAsLetters<K>(label: string, names: NameIndex<K>): (K & { label: string }) | undefined {
   for (const one of ONE_READINGS) {
-    const read = readDigits(label, one);
-    for (const length of names.lengths) {
-      if (length < MIN_RUN_TOGETHER_NAME) continue;
-      if (length > read.length) break;
-      for (let start = 0; start + length <= read.length; start += 1) {
-        if (!coversDigit(label, start, length)) continue;
-        const known = names.byLabel(read.slice(start, start + length));
-        if (known) return known;
+    const found = shortestCoveringName(label, readDigits(label, one), names.labels);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The shortest, then leftmost, name of MIN_RUN_TOGETHER_NAME letters or more
+ * spelt in `read` (the label with its digits read as letters) over a span
+ * that covers a digit of `label`.
+ */
+function shortestCoveringName<N>(label: string, read: string, labels: TrieNode<N>): N | undefined {
+  let best: N | undefined;
+  let bestLength = Infinity;
+  for (let start = 0; start < read.length; start += 1) {
+    let node: TrieNode<N> | undefined = labels;
+    // A name as long as the best one or longer, found further right, cannot come first.
+    for (let at = start; at < read.length && at - start < bestLength - 1; at += 1) {
+      node = childOf(node, read.charCodeAt(at));
+      if (node === undefined) break;
+      const length = at - start + 1;
+      if (length >= MIN_RUN_TOGETHER_NAME && node.values.length > 0 && coversDigit(label, start, length)) {
+        best = node.values[0];
+        bestLength = length;
+        break;
       }
     }
   }
-  return undefined;
+  return best;
 }
 
 function readDigits(label: string, one: string): string {
@@ -83,6 +105,13 @@ function readDigits(label: string, one: string): string {
 
 /** Whether the span holds a disguising digit with a letter on at least one side inside the span (`amaz0n`, not `0` alone). */
 function coversDigit(label: string, start: number, length: number): boolean {
-  const span = label.slice(start, start + length);
-  return /[013458]/.test(span) && /[a-z]/.test(span);
+  let digit = false;
+  let letter = false;
+  // Read in place: the check runs for every name found, and a slice and two patterns per span cost more than it.
+  for (let i = start; i < start + length && i < label.length && !(digit && letter); i += 1) {
+    const c = label[i]!;
+    if (DISGUISING_DIGITS.includes(c)) digit = true;
+    else if (c >= 'a' && c <= 'z') letter = true;
+  }
+  return digit && letter;
 }

@@ -6,6 +6,7 @@ import { viewHost, type HostView } from './hosts.js';
 import { spelledDomainIn } from './spelledDomain.js';
 import { disguisedName, type NameIndex } from './disguisedName.js';
 import { createTypoWindowIndex, type Window } from './typoWindows.js';
+import { buildCharTrie, childOf, type TrieNode } from './charTrie.js';
 import { isChanceMatch, isOrdinaryWord, isWordRun } from './wordRuns.js';
 import { PLACE_NAMES_SOURCE } from './placeNames.js';
 import { COMMON_FREE_MAIL, FREE_MAIL_SOURCE } from './emailDomains.js';
@@ -82,26 +83,73 @@ const BY_SKELETON: ReadonlyMap<string, KnownDomain> = firstBy(
 );
 const RANK: ReadonlyMap<KnownDomain, number> = new Map(KNOWN.map((k, i) => [k, i]));
 const BRANDS: ReadonlySet<string> = new Set(BRAND_DOMAINS);
+
+/** Every string one deletion away from `text`. */
+function deletions(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += 1) out.push(deletion(text, i));
+  return out;
+}
+
+const deletion = (text: string, at: number) => text.slice(0, at) + text.slice(at + 1);
+
 // A mail provider that no brand source names and whose name is an ordinary word (`casino.com`,
 // `doctor.com`, `lawyer.com`: webmail services of the early web) is no name a typo imitates: one
 // letter from it is another word or another company (`casio.com`). Brands named by a word (`apple`)
 // stay, since people know them by that name and a typo of it fools them.
 const isTypoTarget = (k: KnownDomain) => BRANDS.has(k.domain) || !isOrdinaryWord(k.label);
 // Typos are looked for only among names of similar length (an edit changes the length by at most
-// two), so the names are bucketed by length once and a look-up reads five buckets, not every name.
-const TYPO_CANDIDATES_BY_LENGTH: ReadonlyMap<number, readonly KnownDomain[]> = (() => {
-  const buckets = new Map<number, KnownDomain[]>();
-  for (const k of KNOWN) {
-    const length = Array.from(k.label).length;
-    if (length < 5 || !isTypoTarget(k)) continue;
-    buckets.set(length, [...(buckets.get(length) ?? []), k]);
+// two, counted in code points).
+interface TypoTarget {
+  known: KnownDomain;
+  length: number;
+  /** Which of the 64 histogram buckets (see histogram) the label uses, as two 32-bit masks. */
+  low: number;
+  high: number;
+}
+const TYPO_TARGETS: readonly TypoTarget[] = KNOWN.map((known) => ({
+  known,
+  length: Array.from(known.label).length,
+  ...bucketMasks(known.label),
+})).filter((t) => t.length >= 5 && isTypoTarget(t.known));
+// Below this many characters a name is a typo only at one edit (isTypoOf).
+const ONE_EDIT_NAME = 10;
+// A label one edit (inserted, dropped, swapped or substituted character) from such a name meets it
+// once each has dropped at most one character: the label itself or one of its deletions is the name
+// or one of the name's. So those names are indexed under themselves and their deletions, and a
+// look-up reads a dozen keys, not the thousand names of similar length.
+const ONE_EDIT_TARGETS: ReadonlyMap<string, readonly TypoTarget[]> = (() => {
+  const index = new Map<string, TypoTarget[]>();
+  for (const target of TYPO_TARGETS) {
+    const label = target.known.label;
+    if (label.length >= ONE_EDIT_NAME) continue;
+    for (let at = -1; at < label.length; at += 1) {
+      const key = at === -1 ? label : deletion(label, at);
+      const list = index.get(key);
+      // A doubled letter gives one deletion twice (`google`): the name is listed under it once.
+      if (list === undefined) index.set(key, [target]);
+      else if (list[list.length - 1] !== target) list.push(target);
+    }
+  }
+  return index;
+})();
+// Longer names allow two edits, too many spellings to index: they are bucketed by length and a
+// look-up reads five buckets, filtered by their character counts (HISTOGRAMS).
+const TWO_EDIT_TARGETS_BY_LENGTH: ReadonlyMap<number, readonly TypoTarget[]> = (() => {
+  const buckets = new Map<number, TypoTarget[]>();
+  for (const target of TYPO_TARGETS) {
+    if (target.known.label.length < ONE_EDIT_NAME) continue;
+    const bucket = buckets.get(target.length);
+    if (bucket) bucket.push(target);
+    else buckets.set(target.length, [target]);
   }
   return buckets;
 })();
+// Names are looked for run together only at the lengths that names of letters have.
+const LETTER_NAME_LENGTHS: ReadonlySet<number> = new Set(KNOWN.filter((k) => /^[a-z]+$/.test(k.label)).map((k) => k.label.length));
 const DISGUISE_INDEX: NameIndex<KnownDomain> = {
   bySkeleton: (skeleton) => BY_SKELETON.get(skeleton),
-  byLabel: (label) => BY_LABEL.get(label),
-  lengths: [...new Set(KNOWN.filter((k) => /^[a-z]+$/.test(k.label)).map((k) => k.label.length))].sort((a, b) => a - b),
+  labels: buildCharTrie([...BY_LABEL].filter(([label]) => LETTER_NAME_LENGTHS.has(label.length))),
 };
 const MIN_EMBEDDED_NAME = 4;
 // Run together with other words, a name needs more letters to be told from chance: six to be found as
@@ -114,14 +162,7 @@ const DISTINCTIVE: readonly KnownDomain[] = KNOWN.filter(
 const DISTINCTIVE_BY_LABEL: ReadonlyMap<string, KnownDomain> = firstBy((k) => k.label, DISTINCTIVE);
 /** The well-known domain whose distinctive name (not an ordinary word, six letters or more) is exactly `name`, or null. */
 export const domainOfDistinctiveName = (name: string): string | null => DISTINCTIVE_BY_LABEL.get(name)?.domain ?? null;
-const DISTINCTIVE_LENGTHS: readonly number[] = [...new Set(DISTINCTIVE.map((k) => k.label.length))].sort((a, b) => a - b);
-
-/** Every string one deletion away from `text`. */
-function deletions(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += 1) out.push(text.slice(0, i) + text.slice(i + 1));
-  return out;
-}
+const DISTINCTIVE_NAMES: TrieNode<KnownDomain> = buildCharTrie(DISTINCTIVE_BY_LABEL);
 
 // Only names of letters are looked for misspelt inside a label: inside `mail2wendy` an edit of
 // `mail2web` is another word after the digit.
@@ -177,13 +218,21 @@ export function oneInsertDropOrSwap(a: string, b: string): boolean {
   if (a.length === b.length) {
     let i = 0;
     while (i < a.length && a[i] === b[i]) i += 1;
-    return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, i + 2, b, i + 2);
   }
-  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  const long = a.length > b.length ? a : b;
+  const short = a.length > b.length ? b : a;
   if (long.length !== short.length + 1) return false;
   let i = 0;
   while (i < short.length && long[i] === short[i]) i += 1;
-  return long.slice(i + 1) === short.slice(i);
+  return sameFrom(long, i + 1, short, i);
+}
+
+/** Whether `a` from `aStart` and `b` from `bStart` are the same to their ends, compared in place (no slices: this runs for every candidate name). */
+function sameFrom(a: string, aStart: number, b: string, bStart: number): boolean {
+  if (a.length - aStart !== b.length - bStart) return false;
+  for (let i = aStart, j = bStart; i < a.length; i += 1, j += 1) if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  return true;
 }
 
 /**
@@ -439,15 +488,33 @@ function embeddedName(label: string): KnownDomain | undefined {
   return asToken ?? runTogetherName(label);
 }
 
+/** The shortest, then leftmost, distinctive name run together with other letters that is not there by chance; else one misspelt inside. */
 function runTogetherName(label: string): KnownDomain | undefined {
-  for (const length of DISTINCTIVE_LENGTHS) {
-    if (length >= label.length) break;
-    for (let start = 0; start + length <= label.length; start += 1) {
-      const found = DISTINCTIVE_BY_LABEL.get(label.slice(start, start + length));
-      if (found && !isChanceMatch(label, start, start + length)) return found;
-    }
+  for (const found of distinctiveNamesInside(label)) {
+    if (!isChanceMatch(label, found.start, found.start + found.length)) return found.known;
   }
   return misspeltInside(label);
+}
+
+interface NameAt {
+  start: number;
+  length: number;
+  known: KnownDomain;
+}
+
+/** Every distinctive name spelt inside the label (shorter than it), shortest first, then leftmost: one trie walk from each start. */
+function distinctiveNamesInside(label: string): NameAt[] {
+  const found: NameAt[] = [];
+  for (let start = 0; start < label.length; start += 1) {
+    let node: TrieNode<KnownDomain> | undefined = DISTINCTIVE_NAMES;
+    for (let at = start; at < label.length; at += 1) {
+      node = childOf(node, label.charCodeAt(at));
+      if (node === undefined) break;
+      const length = at - start + 1;
+      if (node.values.length > 0 && length < label.length) found.push({ start, length, known: node.values[0]! });
+    }
+  }
+  return found.length > 1 ? found.sort((a, b) => a.length - b.length || a.start - b.start) : found;
 }
 
 /**
@@ -505,14 +572,34 @@ function histogram(text: string): Uint8Array {
   return counts;
 }
 
-function histogramDistance(a: Uint8Array, b: Uint8Array): number {
+/** Which histogram buckets the text uses: bit i of `low` for bucket i, bit i of `high` for bucket 32 + i. */
+function bucketMasks(text: string): { low: number; high: number } {
+  let low = 0;
+  let high = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const bucket = text.charCodeAt(i) & 63;
+    if (bucket < 32) low |= 1 << bucket;
+    else high |= 1 << (bucket - 32);
+  }
+  return { low, high };
+}
+
+/** The number of set bits in a 32-bit integer. */
+function bitCount(bits: number): number {
+  let v = bits - ((bits >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Whether the counts differ by at most `gap` in all, stopping as soon as they differ by more. */
+function withinHistogramGap(a: Uint8Array, b: Uint8Array, gap: number): boolean {
   let d = 0;
-  for (let i = 0; i < 64; i += 1) d += Math.abs(a[i]! - b[i]!);
-  return d;
+  for (let i = 0; i < 64 && d <= gap; i += 1) d += Math.abs(a[i]! - b[i]!);
+  return d <= gap;
 }
 
 const HISTOGRAMS: ReadonlyMap<KnownDomain, Uint8Array> = new Map(
-  KNOWN.filter((k) => k.label.length >= 10).map((k) => [k, histogram(k.label)]),
+  KNOWN.filter((k) => k.label.length >= ONE_EDIT_NAME).map((k) => [k, histogram(k.label)]),
 );
 // Two edits move the character counts by at most this much, so a larger gap rules a name out cheaply.
 const MAX_HISTOGRAM_GAP = 4;
@@ -522,28 +609,50 @@ const MAX_HISTOGRAM_GAP = 4;
 // against the mail providers people type their address at every day (`gmai.com`, `yaho.com`).
 const MIN_TYPO_LABEL = 5;
 
+/** The closest typo target: fewest edits, then first in KNOWN's order (.com first, then shorter), whatever its length. */
+interface ClosestTypo {
+  known: KnownDomain | null;
+  distance: number;
+  rank: number;
+}
+
 function closestTypo(label: string): Resemblance | null {
-  let best: Resemblance | null = null;
   const length = Array.from(label).length;
-  const shortLabel = length < MIN_TYPO_LABEL;
-  const counts = histogram(label);
-  let bestRank = Infinity;
-  for (const delta of [-2, -1, 0, 1, 2]) {
-    for (const known of TYPO_CANDIDATES_BY_LENGTH.get(length + delta) ?? []) {
-      if (shortLabel && !COMMON_FREE_MAIL.has(known.domain)) continue;
-      const knownCounts = HISTOGRAMS.get(known);
-      if (knownCounts !== undefined && histogramDistance(counts, knownCounts) > MAX_HISTOGRAM_GAP) continue;
-      const distance = isTypoOf(label, known.label);
-      if (distance === null) continue;
-      // A tie names the brand first in KNOWN's order (.com first, then shorter), whatever its length.
-      const rank = RANK.get(known)!;
-      if (best === null || (best.kind === 'typo' && (distance < best.distance || (distance === best.distance && rank < bestRank)))) {
-        best = { kind: 'typo', known: known.domain, distance };
-        bestRank = rank;
-      }
+  const closest: ClosestTypo = { known: null, distance: Infinity, rank: Infinity };
+  // The label itself, then each of its deletions: every key a name one edit away is indexed under.
+  // A label longer than such names by two or more is no one's one-edit typo.
+  for (let at = -1; at < label.length && label.length <= ONE_EDIT_NAME; at += 1) {
+    for (const target of ONE_EDIT_TARGETS.get(at === -1 ? label : deletion(label, at)) ?? []) {
+      if (Math.abs(target.length - length) <= 2) considerTypo(label, length, target, closest);
     }
   }
-  return best;
+  let counts: Uint8Array | null = null;
+  const { low, high } = bucketMasks(label);
+  for (let targetLength = length - 2; targetLength <= length + 2; targetLength += 1) {
+    for (const target of TWO_EDIT_TARGETS_BY_LENGTH.get(targetLength) ?? []) {
+      // Each bucket one side uses and the other does not adds at least one to the histogram gap:
+      // a bit count rules most names out before the counts are compared.
+      if (bitCount(low ^ target.low) + bitCount(high ^ target.high) > MAX_HISTOGRAM_GAP) continue;
+      counts ??= histogram(label);
+      const knownCounts = HISTOGRAMS.get(target.known);
+      if (knownCounts !== undefined && !withinHistogramGap(counts, knownCounts, MAX_HISTOGRAM_GAP)) continue;
+      considerTypo(label, length, target, closest);
+    }
+  }
+  return closest.known === null ? null : { kind: 'typo', known: closest.known.domain, distance: closest.distance };
+}
+
+/** Keeps the target in `closest` when the label is its typo and it comes before the closest so far. */
+function considerTypo(label: string, length: number, target: TypoTarget, closest: ClosestTypo): void {
+  if (length < MIN_TYPO_LABEL && !COMMON_FREE_MAIL.has(target.known.domain)) return;
+  const distance = isTypoOf(label, target.known.label);
+  if (distance === null) return;
+  const rank = RANK.get(target.known)!;
+  if (distance < closest.distance || (distance === closest.distance && rank < closest.rank)) {
+    closest.known = target.known;
+    closest.distance = distance;
+    closest.rank = rank;
+  }
 }
 
 const isOwnName = (subdomain: string) => subdomain === '' || subdomain === 'www';

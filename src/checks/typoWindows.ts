@@ -1,3 +1,5 @@
+import { buildCharTrie, childOf, reversed, type TrieNode } from './charTrie.js';
+
 /**
  * Finds the parts of a label that may be one edit (an inserted, dropped,
  * substituted or swapped character) away from a name, without trying every
@@ -7,9 +9,12 @@
  * one edit touches at most two neighbouring characters, so it leaves intact
  * either the name's first h - 1 characters (the edit is at or after h - 1) or
  * its last L - h - 1 (the edit is before h). A part one edit from the name
- * therefore starts with that prefix or ends with that suffix. The label is
- * read once per start and end position and per key length (a dozen or so),
- * and only the names found there are compared in full by the caller. The
+ * therefore starts with that prefix or ends with that suffix. The prefix keys
+ * are held in a character trie walked forwards from every start position, the
+ * suffix keys reversed in one walked backwards from every end position
+ * (src/checks/charTrie.ts): a walk stops at the first character no key
+ * continues with, usually the first or second, and no window is sliced or
+ * hashed. Only the names found there are compared in full by the caller. The
  * work grows with the label's length, not with its square times the number
  * of window lengths, which bounds what a hostile 63-character label costs.
  */
@@ -33,51 +38,61 @@ export interface TypoWindowIndex<K> {
 }
 
 export function createTypoWindowIndex<K>(names: readonly K[], labelOf: (k: K) => string): TypoWindowIndex<K> {
-  const prefixes = new Map<string, Entry<K>[]>();
-  const suffixes = new Map<string, Entry<K>[]>();
+  const prefixKeys: [string, Entry<K>][] = [];
+  const suffixKeys: [string, Entry<K>][] = [];
   names.forEach((known, order) => {
     const label = labelOf(known);
     const half = label.length >> 1;
     const entry = { known, order, length: label.length };
-    add(prefixes, label.slice(0, half - 1), entry);
-    add(suffixes, label.slice(half + 1), entry);
+    prefixKeys.push([label.slice(0, half - 1), entry]);
+    suffixKeys.push([reversed(label.slice(half + 1)), entry]);
   });
-  const prefixLengths = lengthsOf(prefixes);
-  const suffixLengths = lengthsOf(suffixes);
+  const prefixes = buildCharTrie(prefixKeys);
+  const suffixes = buildCharTrie(suffixKeys);
 
   return {
     candidates(label, minLength, maxLength) {
       const out: Window<K>[] = [];
-      const push = (start: number, length: number, entry: Entry<K>) => {
-        if (length >= minLength && length <= maxLength && start >= 0 && start + length <= label.length)
-          out.push({ start, length, known: entry.known, order: entry.order });
-      };
       for (let at = 0; at < label.length; at += 1) {
-        for (const keyLength of prefixLengths) {
-          if (at + keyLength > label.length) break;
-          for (const entry of prefixes.get(label.slice(at, at + keyLength)) ?? []) {
-            for (const length of [entry.length - 1, entry.length, entry.length + 1]) push(at, length, entry);
-          }
-        }
-        const end = at + 1;
-        for (const keyLength of suffixLengths) {
-          if (keyLength > end) break;
-          for (const entry of suffixes.get(label.slice(end - keyLength, end)) ?? []) {
-            for (const length of [entry.length - 1, entry.length, entry.length + 1]) push(end - length, length, entry);
-          }
-        }
+        windowsFromPrefixes(prefixes, label, at, minLength, maxLength, out);
+        windowsFromSuffixes(suffixes, label, at + 1, minLength, maxLength, out);
       }
       return out;
     },
   };
 }
 
-function add<K>(index: Map<string, Entry<K>[]>, key: string, entry: Entry<K>): void {
-  const list = index.get(key);
-  if (list) list.push(entry);
-  else index.set(key, [entry]);
+/** The windows starting at `start` whose text begins with a name's prefix key, shortest key first. */
+function windowsFromPrefixes<K>(trie: TrieNode<Entry<K>>, label: string, start: number, min: number, max: number, out: Window<K>[]): void {
+  let node: TrieNode<Entry<K>> | undefined = trie;
+  for (let at = start; ; at += 1) {
+    for (const entry of node.values) pushWindows(label, start, entry, 1, min, max, out);
+    if (at >= label.length) return;
+    node = childOf(node, label.charCodeAt(at));
+    if (node === undefined) return;
+  }
 }
 
-function lengthsOf<K>(index: Map<string, Entry<K>[]>): number[] {
-  return [...new Set([...index.keys()].map((key) => key.length))].sort((a, b) => a - b);
+/** The windows ending at `end` whose text ends with a name's suffix key, shortest key first (the trie holds the keys reversed). */
+function windowsFromSuffixes<K>(trie: TrieNode<Entry<K>>, label: string, end: number, min: number, max: number, out: Window<K>[]): void {
+  let node: TrieNode<Entry<K>> | undefined = trie;
+  for (let at = end - 1; ; at -= 1) {
+    for (const entry of node.values) pushWindows(label, end, entry, -1, min, max, out);
+    if (at < 0) return;
+    node = childOf(node, label.charCodeAt(at));
+    if (node === undefined) return;
+  }
+}
+
+/**
+ * The windows one shorter than the name, as long, and one longer, from `edge`:
+ * starting there (`direction` 1) or ending there (-1), those inside the label
+ * and the length bounds.
+ */
+function pushWindows<K>(label: string, edge: number, entry: Entry<K>, direction: 1 | -1, min: number, max: number, out: Window<K>[]): void {
+  for (let length = entry.length - 1; length <= entry.length + 1; length += 1) {
+    const start = direction === 1 ? edge : edge - length;
+    if (length >= min && length <= max && start >= 0 && start + length <= label.length)
+      out.push({ start, length, known: entry.known, order: entry.order });
+  }
 }
