@@ -30,16 +30,7 @@ export function buildFindings(input: {
     inquiry_id: input.inquiryId,
     assessment_id: input.assessmentId,
     subject: input.subject.map((p) => ({ type: p.type, value: p.value })),
-    findings: input.signals.map((s) =>
-      mintFinding(input.inquiryId, s, {
-        provenance_class: s.provenance_class,
-        trust_band: s.trust_band,
-        observed_at: s.observed_at,
-        data_class: s.data_class,
-        disposition: s.disposition,
-        ...(s.strength === undefined ? {} : { strength: s.strength }),
-      }),
-    ),
+    findings: input.signals.map((s) => mintFinding(input.inquiryId, s)),
     absences: input.absences.map((a) => ({ about: a.about, about_type: a.about_type, kind: a.kind, reason: a.reason })),
     connections: connectionsFrom(input.graph),
     coverage: {

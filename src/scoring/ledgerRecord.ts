@@ -1,3 +1,4 @@
+import type { Signal } from '../../machines/types.js';
 import { sha256 } from '../platform/digest.js';
 
 /**
@@ -52,21 +53,27 @@ export interface FindingName {
 const MINTED = new WeakMap<object, string>();
 
 /**
- * A finding with its id worked out by findingId, frozen: the one way the
- * service makes a finding. Its keys come in the published order (the id, the
- * four named fields, then `rest` in its own order).
+ * A finding as published, from the signal it states, with its id worked out
+ * by findingId and the object frozen: the one way the service makes a
+ * finding. Its keys come in the published order (FINDING_KEYS, then the
+ * strength a scored signal has).
  */
-export function mintFinding<R extends object>(inquiryId: string, name: FindingName, rest: R) {
-  const finding = Object.freeze({
-    finding_id: findingId(inquiryId, name),
-    about: name.about,
-    about_type: name.about_type,
-    kind: name.kind,
-    statement: name.statement,
-    ...rest,
-  });
-  MINTED.set(finding, inquiryId);
-  return finding;
+export function mintFinding(inquiryId: string, s: Signal) {
+  const finding = {
+    finding_id: findingId(inquiryId, s),
+    about: s.about,
+    about_type: s.about_type,
+    kind: s.kind,
+    statement: s.statement,
+    provenance_class: s.provenance_class,
+    trust_band: s.trust_band,
+    observed_at: s.observed_at,
+    data_class: s.data_class,
+    disposition: s.disposition,
+    ...(s.strength === undefined ? {} : { strength: s.strength }),
+  };
+  MINTED.set(Object.freeze(finding), inquiryId);
+  return finding as Readonly<typeof finding>;
 }
 
 const FINDING_KEYS = [
