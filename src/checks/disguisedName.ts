@@ -31,6 +31,7 @@ const DIGIT_READINGS: readonly (readonly [string, string])[] = [
   ['5', 's'],
   ['8', 'b'],
 ];
+const DIGIT_LETTERS: ReadonlyMap<string, string> = new Map(DIGIT_READINGS);
 const ONE_READINGS = ['l', 'i'] as const;
 const DISGUISING_DIGITS = '013458';
 
@@ -98,8 +99,11 @@ function shortestCoveringName<N>(label: string, read: string, labels: TrieNode<N
 }
 
 function readDigits(label: string, one: string): string {
-  let read = label.replaceAll('1', one);
-  for (const [digit, letter] of DIGIT_READINGS) read = read.replaceAll(digit, letter);
+  let read = '';
+  for (let i = 0; i < label.length; i += 1) {
+    const c = label[i]!;
+    read += c === '1' ? one : (DIGIT_LETTERS.get(c) ?? c);
+  }
   return read;
 }
 

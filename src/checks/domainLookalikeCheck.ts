@@ -230,9 +230,7 @@ export function oneInsertDropOrSwap(a: string, b: string): boolean {
 
 /** Whether `a` from `aStart` and `b` from `bStart` are the same to their ends, compared in place (no slices: this runs for every candidate name). */
 function sameFrom(a: string, aStart: number, b: string, bStart: number): boolean {
-  if (a.length - aStart !== b.length - bStart) return false;
-  for (let i = aStart, j = bStart; i < a.length; i += 1, j += 1) if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
-  return true;
+  return a.length - aStart === b.length - bStart && sameAt(a, aStart, b, bStart, a.length - aStart);
 }
 
 /**
@@ -429,12 +427,24 @@ function subdomainImitation(subdomain: string, ownLabel: string): KnownDomain | 
 
 /** The label as a reader sees it: decoded from punycode, accents and other marks removed, lower case. */
 export function foldLabel(rawLabel: string): string {
-  const unicode = domainToUnicode(rawLabel) || rawLabel;
+  if (PLAIN_LABEL.test(rawLabel)) return rawLabel;
+  const unicode = decodedLabel(rawLabel);
   return unicode
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
 }
+
+/** The label decoded from Punycode, as the URL standard reads a host's label, or itself when that reads it as nothing. */
+const decodedLabel = (rawLabel: string) => (PLAIN_LABEL.test(rawLabel) ? rawLabel : domainToUnicode(rawLabel) || rawLabel);
+
+/**
+ * Most labels are lower-case letters, digits and hyphens, which decode,
+ * decompose and lower-case to themselves, so they skip that work; not a
+ * Punycode label (`xn--`), nor one the URL standard reads as an IPv4 number
+ * (all digits, or `0x` and hexadecimal: `123` decodes as `0.0.0.123`).
+ */
+const PLAIN_LABEL = /^(?!xn--|0x|[0-9]+$)[a-z0-9-]+$/;
 
 /** Whether the label is an ordinary word split by hyphens (`in-box`, `r-o-o-t`): the same word, whichever brand is named by it. */
 function isHyphenatedWord(label: string): boolean {
@@ -443,7 +453,7 @@ function isHyphenatedWord(label: string): boolean {
 
 /** How a site's own name resembles a well-known name; `allowExact` is false on a platform, where the bare name is the imitation. */
 function nameResemblance(rawLabel: string, allowExact: boolean): Resemblance | null {
-  const label = domainToUnicode(rawLabel) || rawLabel;
+  const label = decodedLabel(rawLabel);
   const folded = foldLabel(rawLabel);
   if (isHyphenatedWord(folded)) return null;
   if (!allowExact) {
@@ -525,19 +535,52 @@ function distinctiveNamesInside(label: string): NameAt[] {
  */
 function misspeltInside(label: string): KnownDomain | undefined {
   const maxLength = Math.min(label.length - 1, MAX_TYPO_WINDOW);
+  // The names are letters, so without surrogates in the label a code point is a UTF-16 unit and an
+  // edit of one is an edit of the other: the in-place test below then rules out what isTypoOf would.
+  const unitsAreCodePoints = !/[\uD800-\uDFFF]/.test(label);
   let best: { window: Window<KnownDomain>; rank: number } | null = null;
   for (const window of TYPO_WINDOWS.candidates(label, MIN_RUN_TOGETHER_TYPO - 1, maxLength)) {
     // A part longer, or as long and further right, than the best so far cannot come first.
     if (best !== null && (window.length - best.window.length || window.start - best.window.start) > 0) continue;
-    const text = label.slice(window.start, window.start + window.length);
-    if (isOrdinaryWord(text)) continue;
     const whole = isWholeToken(label, window.start, window.length);
-    if (!(whole || window.length >= window.known.label.length) || isTypoOf(text, window.known.label) !== 1) continue;
+    if (!(whole || window.length >= window.known.label.length)) continue;
+    // Most candidates share only a key with the name: a test in place drops them before any slice or word look-up.
+    if (unitsAreCodePoints && !isWithinOneEditAt(label, window.start, window.length, window.known.label)) continue;
+    const text = label.slice(window.start, window.start + window.length);
+    if (isOrdinaryWord(text) || isTypoOf(text, window.known.label) !== 1) continue;
     if (isChanceMatch(label, window.start, window.start + window.length)) continue;
     const rank = keyRank(text, window.known.label);
     if (best === null || compareWindows(window, rank, best.window, best.rank) < 0) best = { window, rank };
   }
   return best?.window.known;
+}
+
+/**
+ * Whether `label[start, start + length)` is at most one inserted, dropped,
+ * substituted or swapped character from `name`, compared in place by UTF-16
+ * unit: after the first difference, the rest must line up past that one edit.
+ */
+function isWithinOneEditAt(label: string, start: number, length: number, name: string): boolean {
+  if (Math.abs(length - name.length) > 1) return false;
+  const common = Math.min(length, name.length);
+  let i = 0;
+  while (i < common && label.charCodeAt(start + i) === name.charCodeAt(i)) i += 1;
+  if (i === common) return true;
+  if (length > name.length) return sameAt(label, start + i + 1, name, i, name.length - i);
+  if (length < name.length) return sameAt(label, start + i, name, i + 1, length - i);
+  const substituted = sameAt(label, start + i + 1, name, i + 1, length - i - 1);
+  const swapped =
+    i + 1 < length &&
+    label.charCodeAt(start + i) === name.charCodeAt(i + 1) &&
+    label.charCodeAt(start + i + 1) === name.charCodeAt(i) &&
+    sameAt(label, start + i + 2, name, i + 2, length - i - 2);
+  return substituted || swapped;
+}
+
+/** Whether `count` characters of `a` from `aStart` equal those of `b` from `bStart`. */
+function sameAt(a: string, aStart: number, b: string, bStart: number, count: number): boolean {
+  for (let k = 0; k < count; k += 1) if (a.charCodeAt(aStart + k) !== b.charCodeAt(bStart + k)) return false;
+  return true;
 }
 
 /**

@@ -43,20 +43,32 @@ export function damerauLevenshtein(left: string, right: string): number {
 /**
  * Characters and sequences that render alike in common fonts. Folding both
  * sides to this skeleton makes `paypa1`, `rnicrosoft` and `g00gle` equal to the
- * names they imitate even when their edit distance is more than one.
+ * names they imitate even when their edit distance is more than one. The
+ * sequences are read first, left to right (`rnn` is `mn`), then the single
+ * characters, and hyphens are dropped last, so a hyphen never joins a
+ * sequence (`r-n` is `rn`) and a character folded to `l` never makes one
+ * (`c1` is `cl`, not `d`). No two sequences share a character, and they
+ * are matched on the characters before any fold, so one pass left to right
+ * reads a label as those steps in turn would.
  */
-const CONFUSABLE_SEQUENCES: readonly (readonly [RegExp, string])[] = [
-  [/rn/g, 'm'],
-  [/vv/g, 'w'],
-  [/cl/g, 'd'],
-  [/0/g, 'o'],
-  [/[1i|!]/g, 'l'],
-  [/5/g, 's'],
-  [/3/g, 'e'],
-  [/4/g, 'a'],
-  [/8/g, 'b'],
-  [/-/g, ''],
-];
+const CONFUSABLE_SEQUENCES: ReadonlyMap<string, string> = new Map([
+  ['rn', 'm'],
+  ['vv', 'w'],
+  ['cl', 'd'],
+]);
+const SEQUENCE_STARTS: ReadonlySet<string> = new Set([...CONFUSABLE_SEQUENCES.keys()].map((sequence) => sequence[0]!));
+const CONFUSABLE_CHARACTERS: ReadonlyMap<string, string> = new Map([
+  ['0', 'o'],
+  ['1', 'l'],
+  ['i', 'l'],
+  ['|', 'l'],
+  ['!', 'l'],
+  ['5', 's'],
+  ['3', 'e'],
+  ['4', 'a'],
+  ['8', 'b'],
+  ['-', ''],
+]);
 
 /**
  * Cyrillic and Greek letters drawn like Latin ones. A label written only in
@@ -96,7 +108,24 @@ export const LATIN_LOOKALIKES: ReadonlyMap<string, string> = new Map([
  */
 export function confusableSkeleton(label: string): string {
   const folded = removeConfusables(label.toLowerCase()).toLowerCase();
-  let skeleton = Array.from(folded, (char) => LATIN_LOOKALIKES.get(char) ?? char).join('');
-  for (const [pattern, replacement] of CONFUSABLE_SEQUENCES) skeleton = skeleton.replace(pattern, replacement);
-  return skeleton;
+  // The look-alike letters are none of them ASCII: most labels skip the split into code points.
+  const latin = BEYOND_PRINTABLE_ASCII.test(folded) ? Array.from(folded, (char) => LATIN_LOOKALIKES.get(char) ?? char).join('') : folded;
+  return foldConfusables(latin);
+}
+
+const BEYOND_PRINTABLE_ASCII = /[^ -~]/;
+
+/** The text with CONFUSABLE_SEQUENCES and CONFUSABLE_CHARACTERS folded in one pass. */
+function foldConfusables(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const sequence = SEQUENCE_STARTS.has(text[i]!) ? CONFUSABLE_SEQUENCES.get(text.slice(i, i + 2)) : undefined;
+    if (sequence !== undefined) {
+      out += sequence;
+      i += 1;
+    } else {
+      out += CONFUSABLE_CHARACTERS.get(text[i]!) ?? text[i];
+    }
+  }
+  return out;
 }
