@@ -69,6 +69,8 @@ function digitsReadAsLetters<K>(label: string, names: NameIndex<K>): (K & { labe
   for (const one of ONE_READINGS) {
     const found = shortestCoveringName(label, readDigits(label, one), names.labels);
     if (found) return found;
+    // Without a 1 the other reading is the same text, and finds nothing again.
+    if (!label.includes('1')) return undefined;
   }
   return undefined;
 }

@@ -29,6 +29,13 @@ describe('character trie', () => {
     );
   });
 
+  it('given keys that branch widely and beyond ASCII, then each is found where it starts', () => {
+    const keys = [...'abcdefghijklmnopqrstuvwxyz0123456789-', 'é', 'а', '😀'].flatMap((c) => [c + 'x', c + 'yz']);
+    const trie = buildCharTrie(keys.map((key) => [key, key] as const));
+    for (const key of keys) expect(keysAt(trie, `${key}!`, 0, 1)).toEqual([[key.length, key]]);
+    expect(keysAt(trie, 'éz', 0, 1)).toEqual([]);
+  });
+
   it('given a key added twice, then both its values are kept in order', () => {
     const trie = buildCharTrie([
       ['pay', 1],
