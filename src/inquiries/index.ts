@@ -6,3 +6,4 @@ export type { InquiryService } from './service.js';
 export { AssessmentRow, findIdempotencyKey, findInquiry, insertInquiry, latestAssessmentOf } from './store.js';
 export { assessmentOf, mayShowFindings } from './view.js';
 export type { InquiryView } from './view.js';
+export { warmOneCall } from './oneCall.js';

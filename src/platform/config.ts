@@ -122,6 +122,14 @@ const ConfigSchema = z.object({
    */
   TAS_CHECK_RESPONSES: z.enum(['true', 'false']).default('false'),
   /**
+   * Whether an edge warms its named-statement connections before it listens:
+   * each opens and runs the inquiry's one call once inside a transaction
+   * rolled back, so the first inquiries after a deploy do not pay a new
+   * backend's first call (50-390 ms: the function compiled, its statements
+   * planned). The tests turn it off: every service they start would pay it.
+   */
+  TAS_WARM_STATEMENTS: z.enum(['true', 'false']).default('true'),
+  /**
    * Whether webhook targets may be plain http or a loopback address (for a
    * receiver on the developer's own machine), and then only for test-mode keys.
    * Unset: on in development and test, off in production. The operator's

@@ -10,7 +10,7 @@ import { appendAuditBatch } from '../audit/store.js';
 import { prepareAuditPartitions } from '../audit/partitions.js';
 import { migrate } from '../platform/db/migrate.js';
 import { bindSystemPool, createDb, poolerOptions, withSystem, type Db } from '../platform/db/pool.js';
-import { createStatementPool } from '../platform/db/namedStatements.js';
+import { createStatementPool, type StatementPool } from '../platform/db/namedStatements.js';
 import { createEventHub } from '../events/hub.js';
 import { countTenants } from '../tenancy/store.js';
 import { createRateLimiter } from '../edge/rateLimit.js';
@@ -30,6 +30,7 @@ import { describeTopology } from '../platform/redis/topology.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenancy/provision.js';
 import { startWorkers, type Workers } from './workers.js';
 import { sweepOverdueInquiries } from '../inquiries/sweeper.js';
+import { warmOneCall } from '../inquiries/index.js';
 import { reconcileMonitorSchedules } from '../monitors/reconcile.js';
 import { sweepMaterial } from '../material/retention.js';
 
@@ -148,6 +149,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       publicUrl: () => publicUrl,
       checkCatalogue: catalogueOf(core.checks),
     });
+    if (config.TAS_WARM_STATEMENTS === 'true') await warmStatements(statements, log);
     port = await app.listen(config.PORT, config.HOST);
     if (!config.TAS_PUBLIC_URL) publicUrl = `http://${config.HOST}:${port}`;
     log.info({ ...describeConfig(config), port }, 'listening');
@@ -200,6 +202,18 @@ const AUDIT_PARTITIONS_EVERY_MS = 24 * 3600_000;
 
 // Long enough for in-flight jobs and batches to finish on a healthy system.
 const SHUTDOWN_STEP_MS = 5000;
+
+// A warm-up that PostgreSQL is slow to answer delays the edge's start by this much at most.
+const WARM_UP_MS = 5000;
+
+/** The inquiry's one call warmed on every statement connection before the edge takes calls (TAS_WARM_STATEMENTS). */
+async function warmStatements(statements: StatementPool, log: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const warmed = await Promise.race([warmOneCall(statements), new Promise<null>((r) => (timer = setTimeout(() => r(null), WARM_UP_MS)))]);
+  clearTimeout(timer);
+  if (warmed === null) log.warn({ within_ms: WARM_UP_MS }, 'statement connections not all warmed in time; the first inquiries may wait');
+  else log.info({ connections: warmed }, 'statement connections warmed');
+}
 
 async function bounded(step: Promise<unknown> | undefined): Promise<void> {
   if (!step) return;

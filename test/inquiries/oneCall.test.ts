@@ -168,6 +168,7 @@ describe('a new subject in one call', () => {
         calls += 1;
         return statements.run(statement, values);
       },
+      rehearse: () => Promise.resolve(0),
       end: () => Promise.resolve(),
     };
     const opened = await oneCall(counted, principalOf(ts.tenant.tenant_id), requestFor(`counted.${randomUUID().slice(0, 8)}@example.org`));

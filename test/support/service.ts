@@ -64,6 +64,8 @@ export async function startTestService(
     TAS_RDAP_BASE_URL: 'off',
     // Every answer and stream event of every test is checked against the served document (issue 16).
     TAS_CHECK_RESPONSES: 'true',
+    // Every test's service would pay the warm-up; test/inquiries/warmOneCall.test.ts tests it.
+    TAS_WARM_STATEMENTS: 'false',
     ...env,
   });
   // The service's own logger (its redaction and error serializers), writing to the captured lines.

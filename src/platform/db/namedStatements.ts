@@ -21,7 +21,8 @@ import type { PoolOptions } from './pool.js';
  * carried the calls, the others idled past a 5-second timeout and closed,
  * and the next burst opened cold ones: a cluster of 150-250 ms calls every
  * five seconds at 100 inquiries a second (PostgreSQL's
- * log_min_duration_statement, 2026-11-27, bench/README). At most ten
+ * log_min_duration_statement, 2026-11-27, bench/README). An edge warms
+ * them all before it listens (`rehearse`, TAS_WARM_STATEMENTS). At most ten
  * connections stay open per process. A connection that breaks (PostgreSQL
  * restarted) is dropped and the next call opens another. Behind a transaction
  * pooler the statements go unnamed, as slonik's do there (poolerOptions).
@@ -39,11 +40,20 @@ export interface NamedStatement {
 
 export interface StatementPool {
   run<Row>(statement: NamedStatement, values: unknown[]): Promise<Row[]>;
+  /**
+   * Opens every connection the pool keeps and runs `statement` once on each
+   * inside a transaction that is rolled back, whatever it did: the backend
+   * compiles and plans what the statement runs, and nothing it wrote stays.
+   * Answers how many connections ran it; never throws.
+   */
+  rehearse(statement: NamedStatement, values: () => unknown[]): Promise<number>;
   end(): Promise<void>;
 }
 
 // Fewer than the tenant pool's 20: only the one call of a new subject's inquiry runs here, once per inquiry.
 const STATEMENT_POOL_SIZE = 10;
+
+export const STATEMENT_POOL_APPLICATION = 'tas-statements';
 
 // As slonik does for a transaction: a serialization failure or a deadlock (SQLSTATE class 40) rolled
 // the whole statement back, so running it again writes its rows once.
@@ -58,21 +68,26 @@ export function createStatementPool(url: string, opts: PoolOptions = {}): Statem
     opts.startupTimeouts === false
       ? {}
       : { statement_timeout: opts.statementTimeout ?? 10_000, idle_in_transaction_session_timeout: 10_000 };
+  const size = opts.maximumPoolSize ?? STATEMENT_POOL_SIZE;
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.maximumPoolSize ?? STATEMENT_POOL_SIZE,
+    // How an operator tells these connections apart in pg_stat_activity.
+    application_name: STATEMENT_POOL_APPLICATION,
+    max: size,
     connectionTimeoutMillis: opts.connectionTimeout ?? 2000,
     // Closes idle connections above `min` only, and there are none.
-    min: opts.maximumPoolSize ?? STATEMENT_POOL_SIZE,
+    min: size,
     idleTimeoutMillis: opts.idleTimeout ?? 5000,
     ...timeouts,
   });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool; the next call opens another.
   pool.on('error', () => undefined);
   const named = opts.prepare !== false;
+  const queryOf = (statement: NamedStatement, values: unknown[]) =>
+    named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values };
   return {
     async run<Row>(statement: NamedStatement, values: unknown[]): Promise<Row[]> {
-      const query = named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values };
+      const query = queryOf(statement, values);
       for (let attempt = 1; ; attempt += 1) {
         try {
           return (await pool.query(query)).rows as Row[];
@@ -81,6 +96,33 @@ export function createStatementPool(url: string, opts: PoolOptions = {}): Statem
         }
       }
     },
+    async rehearse(statement, values) {
+      // All checked out at once, so each rehearsal lands on a connection of its own.
+      const clients = await Promise.allSettled(Array.from({ length: size }, () => pool.connect()));
+      const rehearsed = await Promise.all(
+        clients.map(async (checkout) =>
+          checkout.status === 'fulfilled' ? rehearseOn(checkout.value, queryOf(statement, values())) : false,
+        ),
+      );
+      return rehearsed.filter(Boolean).length;
+    },
     end: () => pool.end(),
   };
+}
+
+/** One rehearsal on one connection; a connection whose rollback failed is closed, not returned to the pool. */
+async function rehearseOn(client: pg.PoolClient, query: pg.QueryConfig): Promise<boolean> {
+  try {
+    await client.query('BEGIN');
+    const ran = await client.query(query).then(
+      () => true,
+      () => false,
+    );
+    await client.query('ROLLBACK');
+    client.release();
+    return ran;
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    return false;
+  }
 }
