@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../platform/digest.js';
 import { applicableChecks, checksBeyondCeiling } from '../checks/registry.js';
 import { absenceFor } from '../checks/evidence.js';
 import type { Absence, CheckContext, CheckDefinition, CheckResult, NormalisedPresentation, Tier } from '../checks/types.js';
@@ -53,6 +53,7 @@ export function planChecks(input: {
   const candidates: PlannedCheck[] = [];
   const absences: Absence[] = [];
   const gaps = new Map<string, CoverageGap>();
+  const inquiryPart = safeKeyPart(input.inquiryId);
   const count = (check: CheckDefinition, reason: CoverageGap['reason']) => {
     const id = `${reason}:${check.tier}:${check.kind}`;
     const gap = gaps.get(id) ?? { tier: check.tier, kind: check.kind, count: 0, reason };
@@ -77,11 +78,11 @@ export function planChecks(input: {
     // One digest per value, not per check: a value has a few dozen checks and each would hash it again.
     const digest = valueDigest(presentation);
     for (const check of reachable) {
-      const planned = { key: checkKey(input.inquiryId, check.id, digest), check, presentation };
+      const planned = { key: `${inquiryPart}.${safeKeyPart(check.id)}.${digest}`, check, presentation };
       (check.runs === 'inline' ? inline : candidates).push(planned);
     }
   }
-  candidates.sort(byValuePerCost);
+  sortByValuePerCost(candidates);
   const allowed = extraChecksWorthRunning(input.stake);
   for (const skipped of candidates.slice(allowed)) {
     absences.push({
@@ -132,18 +133,23 @@ export function maxWeight(check: CheckDefinition): number {
   return band * provenance;
 }
 
-function byValuePerCost(a: PlannedCheck, b: PlannedCheck): number {
-  const va = maxWeight(a.check) / Math.max(a.check.cost, MIN_COST);
-  const vb = maxWeight(b.check) / Math.max(b.check.cost, MIN_COST);
-  if (va !== vb) return vb - va;
-  return a.check.id === b.check.id ? a.key.localeCompare(b.key) : a.check.id.localeCompare(b.check.id);
+/** Largest weight per unit of cost first, then by check id, then by key; each check's value worked out once, not per comparison. */
+function sortByValuePerCost(planned: PlannedCheck[]): void {
+  const value = new Map<CheckDefinition, number>();
+  for (const p of planned) if (!value.has(p.check)) value.set(p.check, maxWeight(p.check) / Math.max(p.check.cost, MIN_COST));
+  planned.sort((a, b) => {
+    const va = value.get(a.check)!;
+    const vb = value.get(b.check)!;
+    if (va !== vb) return vb - va;
+    return a.check.id === b.check.id ? a.key.localeCompare(b.key) : a.check.id.localeCompare(b.check.id);
+  });
 }
 
 function valueDigest(p: NormalisedPresentation): string {
-  return createHash('sha256').update(`${p.type}\u0000${p.normalised}`).digest('hex').slice(0, 16);
+  return sha256(`${p.type}\u0000${p.normalised}`).slice(0, 16);
 }
 
-function checkKey(inquiryId: string, checkId: string, digest: string): string {
-  // BullMQ job ids may not contain ':'; keep the key to safe characters.
-  return `${inquiryId}.${checkId}.${digest}`.replace(/[^A-Za-z0-9._-]/g, '_');
-}
+// BullMQ job ids may not contain ':'; a key (`<inquiry>.<check>.<digest>`) keeps to safe characters.
+// Each part is made safe on its own: the joining dots are safe, so the key is the same as the whole made safe.
+const UNSAFE_KEY_CHARACTER = /[^A-Za-z0-9._-]/g;
+const safeKeyPart = (part: string) => part.replace(UNSAFE_KEY_CHARACTER, '_');
