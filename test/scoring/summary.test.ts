@@ -94,6 +94,20 @@ describe('admitEvidence: malformed items and exact duplicates are dropped', () =
     ]);
   });
 
+  it('given fields whose text runs across their boundaries alike, then the items stay distinct', () => {
+    const candidates = [
+      signal({ kind: 'ab', about: 'c' }),
+      signal({ kind: 'a', about: 'bc' }),
+      signal({ kind: '1:a', about: '-' }),
+      signal({ kind: '1', about: 'a-' }),
+      signal({ kind: 'x', ref: 'y' }),
+      signal({ kind: 'x', about: 'y' }),
+      signal({ kind: 'x', strength: 'weak' }),
+      signal({ kind: 'x', about: 'weak' }),
+    ];
+    expect(admitEvidence(candidates)).toMatchObject({ duplicates: 0 });
+  });
+
   it('given one fact about a host reached through two presentations, then it is counted once', () => {
     const candidates = [
       signal({ kind: 'domain_lookalike', about: 'jane@paypa1.example', fact: 'host:paypa1.example', disposition: 'weakens' }),
