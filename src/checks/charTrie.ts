@@ -70,7 +70,7 @@ export const reversed = (key: string): string => {
  * the keys that start there; -1: backwards from `start`, in a trie of reversed
  * keys, the keys that end at `start + 1`), as [length, value] shortest first;
  * the empty key, held at the root, is not reported. For tests and cold paths:
- * the hot paths walk `children` in place.
+ * the hot paths walk `childOf` in place.
  */
 export function keysAt<V>(trie: TrieNode<V>, text: string, start: number, direction: 1 | -1): [number, V][] {
   const found: [number, V][] = [];
