@@ -428,7 +428,7 @@ function subdomainImitation(subdomain: string, ownLabel: string): KnownDomain | 
 /** The label as a reader sees it: decoded from punycode, accents and other marks removed, lower case. */
 export function foldLabel(rawLabel: string): string {
   if (PLAIN_LABEL.test(rawLabel)) return rawLabel;
-  const unicode = decodedLabel(rawLabel);
+  const unicode = domainToUnicode(rawLabel) || rawLabel;
   return unicode
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
