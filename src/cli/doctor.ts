@@ -35,7 +35,9 @@ const PROBE_TIMEOUT_MS = 3000;
 export async function doctorCommand(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const findings = await diagnose(env);
   const production = env.NODE_ENV === 'production';
-  console.log(`tas doctor (NODE_ENV=${env.NODE_ENV ?? 'unset'}${production ? '' : ': warnings would be failures in production'})`);
+  // Unset is development, the default `npm start` and `tas serve` share (src/platform/config.ts).
+  const nodeEnv = env.NODE_ENV ?? 'development, the default';
+  console.log(`tas doctor (NODE_ENV=${nodeEnv}${production ? '' : ': warnings would be failures in production'})`);
   for (const f of findings) {
     console.log(`  ${f.verdict.padEnd(4)}  ${f.check.padEnd(15)} ${f.says}`);
     if (f.fix) console.log(`        ${''.padEnd(15)} fix: ${f.fix}`);

@@ -24,7 +24,8 @@ const USAGE = `tas: the trust assessment service
                                registry and spool, and say what to fix; exit 1 on a failure
 
 Configuration comes from the environment: DATABASE_URL, REDIS_URL, LOG_LEVEL,
-TAS_KEY_PEPPER (required unless NODE_ENV=development or test), PORT, HOST; see README.md. A Redis
+TAS_KEY_PEPPER (required outside development and test; NODE_ENV unset is development, on loopback
+only), PORT, HOST; see README.md. A Redis
 Cluster: REDIS_CLUSTER_NODES; Sentinel: REDIS_SENTINELS and REDIS_SENTINEL_NAME;
 behind PgBouncer in transaction mode: TAS_DB_POOLER=transaction (docs/scaling.md).`;
 

@@ -91,6 +91,13 @@ const ConfigSchema = z.object({
   TAS_RDAP_BASE_URL: z.union([z.literal('off'), z.url()]).default('https://rdap.org'),
   /** Path of the operator's HTTP provider description file; unset means none. */
   TAS_PROVIDERS_FILE: z.string().optional(),
+  /**
+   * Path of a ranked popularity list (Majestic's CSV, a Chrome UX Report top
+   * list `origin,rank`, or `rank,domain` lines); unset means the shipped
+   * Majestic Million top 15,000 (src/checks/data/popularity). Read once at
+   * start-up, ranks up to 100,000 kept; a malformed file stops the start.
+   */
+  TAS_POPULARITY_LIST: z.string().min(1).optional(),
   TAS_NETWORK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /** Operator's report model endpoint (render=model); unset means reports are written from templates only. */
   TAS_MODEL_ENDPOINT: z.url().optional(),
@@ -214,10 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = withRedisTopology(parsed.data);
-  // The development pepper is public: outside a deployment that says it is one for development
-  // or tests, a database dump would yield every webhook secret and the export signing key.
-  const explicitlyDevelopment = env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
-  if ((!c.TAS_KEY_PEPPER || c.TAS_KEY_PEPPER === DEV_PEPPER) && !explicitlyDevelopment) {
+  if ((!c.TAS_KEY_PEPPER || c.TAS_KEY_PEPPER === DEV_PEPPER) && !mayUseDevelopmentPepper(env, c.HOST, c.DATABASE_URL)) {
     throw new ConfigError(
       'refusing to start on the public development key pepper: set TAS_KEY_PEPPER to a secret of at least 32 characters ' +
         '(for example `openssl rand -hex 32`), or NODE_ENV=development or NODE_ENV=test on a machine that holds no real data',
@@ -241,6 +245,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     webhooksAllowLoopback,
   });
+}
+
+/**
+ * The development pepper is public: in a deployment, a database dump would
+ * yield every webhook secret and the export signing key. It is taken when
+ * NODE_ENV says development or test, and when NODE_ENV is unset (development,
+ * the default `npm start` and `tas` share) on a developer's machine: the edge
+ * listening on a loopback address and the database on one. A deployment that
+ * forgot NODE_ENV listens beyond the machine or reaches a database elsewhere,
+ * and is refused.
+ */
+function mayUseDevelopmentPepper(env: NodeJS.ProcessEnv, host: string, databaseUrl: string | undefined): boolean {
+  if (env.NODE_ENV === 'development' || env.NODE_ENV === 'test') return true;
+  if (env.NODE_ENV !== undefined) return false;
+  return isLoopback(host) && isLoopback(new URL(databaseUrl ?? DEFAULT_SERVICE_URL).hostname);
+}
+
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  // An empty host is a Unix socket (`postgres:///tas?host=/var/run/postgresql`): this machine too.
+  return h === '' || h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 function withRedisTopology<T extends RedisSettings>(settings: T): T & { redis: RedisTopology } {

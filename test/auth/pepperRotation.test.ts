@@ -25,12 +25,14 @@ const OLD = randomBytes(24).toString('hex');
 const NEW = randomBytes(24).toString('hex');
 
 describe('the pepper at start-up', () => {
-  it('is refused when it is the development one and NODE_ENV does not say development or test', () => {
+  it('is refused when it is the development one, outside development and test and beyond this machine', () => {
     for (const env of [
-      {},
       { NODE_ENV: 'production' },
       { NODE_ENV: 'production', TAS_KEY_PEPPER: DEV_PEPPER },
-      { TAS_KEY_PEPPER: DEV_PEPPER },
+      // NODE_ENV unset is development, but a deployment that forgot it listens beyond the machine or reaches a database elsewhere.
+      { HOST: '0.0.0.0' },
+      { TAS_KEY_PEPPER: DEV_PEPPER, HOST: '10.0.0.5' },
+      { DATABASE_URL: 'postgres://tas_app@db.internal:5432/tas' },
     ]) {
       expect(() => loadConfig(env), JSON.stringify(Object.keys(env))).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(/refusing to start on the public development key pepper: set TAS_KEY_PEPPER/);
@@ -40,6 +42,10 @@ describe('the pepper at start-up', () => {
   it('is accepted in explicit development and test, and when it is set; the previous one joins the keyring', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).keyring).toEqual({ current: DEV_PEPPER, previous: null });
     expect(loadConfig({ NODE_ENV: 'development' }).keyPepper).toBe(DEV_PEPPER);
+    // Unset: development, the default `npm start` and `tas` share, on a developer's machine (loopback edge and database).
+    expect(loadConfig({}).NODE_ENV).toBe('development');
+    expect(loadConfig({}).keyPepper).toBe(DEV_PEPPER);
+    expect(loadConfig({ HOST: '::1', DATABASE_URL: 'postgres://tas_app@localhost/tas' }).keyPepper).toBe(DEV_PEPPER);
     expect(loadConfig({ NODE_ENV: 'production', TAS_KEY_PEPPER: NEW, TAS_KEY_PEPPER_PREVIOUS: OLD }).keyring).toEqual({
       current: NEW,
       previous: OLD,

@@ -90,6 +90,15 @@ describe('tas doctor', () => {
     expect(r.stdout).toContain('no failure');
   });
 
+  it('passes on the README set-up in a plain shell: NODE_ENV unset is development, as under npm start', async () => {
+    const { NODE_ENV: _set, ...plain } = development();
+    const r = await doctor(plain);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^tas doctor \(NODE_ENV=development, the default: warnings would be failures in production\)/);
+    expect(line(r.stdout, 'pepper')).toMatch(/^\s+warn\s+pepper\s.*TAS_KEY_PEPPER is not set/);
+    expect(r.stdout).toContain('no failure');
+  });
+
   it('passes in production with a secret pepper, and an unbound prefix is one the first start will bind', async () => {
     const r = await doctor({
       ...development(),
