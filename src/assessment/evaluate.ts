@@ -45,10 +45,12 @@ export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[]
 /** Runs the plan's inline checks (pure computation) through runCheck's rules, which turn any throw into an absence. */
 export async function runInline(
   plan: CheckPlan,
-  facts: Pick<InquiryFacts, 'presentations' | 'claim'>,
+  facts: Pick<InquiryFacts, 'presentations' | 'claim'> & Partial<Pick<InquiryFacts, 'policy'>>,
   env: CheckEnvironment,
   now: Date,
 ): Promise<{ signals: Signal[]; absences: Absence[] }> {
+  // The tenant's default country reaches the checks with the policy the inquiry keeps in its facts.
+  const defaultCountry = facts.policy?.body.default_region ?? undefined;
   const signals: Signal[] = [];
   const absences: Absence[] = [...plan.absences];
   const controller = new AbortController();
@@ -57,6 +59,7 @@ export async function runInline(
       presentation: planned.presentation,
       subject: facts.presentations,
       ...(facts.claim ? { claim: facts.claim } : {}),
+      ...(defaultCountry ? { defaultCountry } : {}),
       now,
       signal: controller.signal,
       env,

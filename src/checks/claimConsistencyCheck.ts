@@ -1,9 +1,8 @@
-import { getCountryCallingCode } from 'libphonenumber-js/max';
 import { FREE_MAIL_DOMAINS } from './emailDomains.js';
 import { OFFLINE, PERSONAL_FACT, defineCheck, neutral, supports, weakens, type SignalAnswer } from './evidence.js';
 import { emailParts, hostOf, parseWebAddress, viewHost } from './hosts.js';
 import { asCountryCode } from './normalise.js';
-import { countryWording, readPhone } from './phoneParsing.js';
+import { countryWording, readPhone, shareCallingCode } from './phoneParsing.js';
 import type { CheckContext, NormalisedPresentation } from './types.js';
 
 /**
@@ -35,17 +34,40 @@ function isFreeMail(email: string): boolean {
   return host !== null && FREE_MAIL_DOMAINS.has(host);
 }
 
+/**
+ * The phone's country against the claimed country. A number the plan gives
+ * to a territory that shares the claimed country's calling code (a Guernsey
+ * mobile under +44 and a claimed United Kingdom; a +1 number of the United
+ * States and a claimed Canada) agrees: the code is all a caller chooses,
+ * and the statement says why the two countries agree.
+ */
 function countryConsistency(ctx: CheckContext): SignalAnswer[] {
   const claimed = asCountryCode(ctx.claim?.country);
   const reading = readPhone(ctx);
   if (claimed === undefined || reading.status !== 'parsed' || !reading.number.isValid()) return [];
   const kind = 'phone_country_consistency';
-  // Countries sharing a calling code (GB with GG, JE, IM; US with CA...) cannot be told apart by number alone.
-  if (reading.number.country === claimed || reading.number.countryCallingCode === getCountryCallingCode(claimed)) {
+  const { country, countryCallingCode } = reading.number;
+  if (country === claimed) {
     return [neutral(`The phone number's country agrees with the claimed country, ${countryWording(claimed)}.`, { kind })];
   }
-  const actual = reading.number.country ?? `+${reading.number.countryCallingCode}`;
-  return [weakens(`The phone number belongs to ${countryWording(actual)}, not the claimed country ${countryWording(claimed)}.`, { kind })];
+  if (country !== undefined && shareCallingCode(country, claimed)) {
+    return [
+      neutral(
+        `The phone number belongs to ${countryWording(country)}, which shares calling code +${countryCallingCode} with the claimed country, ${countryWording(claimed)}: they agree.`,
+        { kind },
+      ),
+    ];
+  }
+  return [
+    country === undefined
+      ? weakens(
+          `The phone number is a non-geographic number (+${countryCallingCode}), not a number of the claimed country ${countryWording(claimed)}.`,
+          {
+            kind,
+          },
+        )
+      : weakens(`The phone number belongs to ${countryWording(country)}, not the claimed country ${countryWording(claimed)}.`, { kind }),
+  ];
 }
 
 /** Name tokens of three letters or more, folded to ASCII lower case. */
@@ -120,7 +142,7 @@ export const check = defineCheck(
         kind: 'phone_country_consistency',
         disposition: 'neutral',
         reason:
-          "Most subjects, good or bad, give the country of the number they give; a real line in the claimed country is phone_line_type's one support.",
+          "Most subjects, good or bad, give the country of the number they give (or one that shares its calling code); a valid mobile or fixed line is phone_line_type's one support.",
       },
       {
         kind: 'phone_country_consistency',

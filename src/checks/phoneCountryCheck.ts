@@ -1,11 +1,21 @@
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral } from './evidence.js';
-import { countryWording, readPhone } from './phoneParsing.js';
+import { countryWording, readPhone, sharedCodeWording } from './phoneParsing.js';
 
 /**
  * Which country's numbering plan the number belongs to. Reported only: a
  * country is not evidence by itself; the claim-consistency check compares it
- * with the country the subject claims.
+ * with the country the subject claims. Where the country shares its calling
+ * code (Guernsey, Jersey and the Isle of Man with the United Kingdom under
+ * +44; the North American Numbering Plan under +1), the statement says so,
+ * so that a claim of a country sharing the code, which agrees, is not read
+ * as a contradiction.
  */
+export const COUNTRY_ABSENCES = {
+  needsCountry:
+    "The number's country (phone_country) cannot be told without a country to read it in: it is written without a country code, and neither a claimed country nor the tenant's default country was given.",
+  invalid: "The number's country (phone_country) cannot be told: the number is not a valid number where it was read.",
+} as const;
+
 export const check = defineCheck(
   {
     ...OFFLINE,
@@ -19,12 +29,13 @@ export const check = defineCheck(
   },
   (ctx) => {
     const reading = readPhone(ctx);
-    if (reading.status !== 'parsed' || !reading.number.isValid()) {
-      return absent('no_data', 'The country of a number that is not valid cannot be determined.');
-    }
+    if (reading.status === 'needs_country') return absent('no_data', COUNTRY_ABSENCES.needsCountry);
+    if (reading.status !== 'parsed' || !reading.number.isValid()) return absent('no_data', COUNTRY_ABSENCES.invalid);
     const { country, countryCallingCode } = reading.number;
     return country === undefined
       ? neutral(`The phone number is a non-geographic number (+${countryCallingCode}).`)
-      : neutral(`The phone number belongs to the numbering plan of ${countryWording(country)}, calling code +${countryCallingCode}.`);
+      : neutral(
+          `The phone number belongs to the numbering plan of ${countryWording(country)}, calling code +${countryCallingCode}${sharedCodeWording(country)}.`,
+        );
   },
 );

@@ -1,18 +1,20 @@
-import type { NumberType, PhoneNumber } from 'libphonenumber-js/max';
+import type { NumberType } from 'libphonenumber-js/max';
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, supports, weakens } from './evidence.js';
-import { asCountryCode, countryWording, readPhone } from './phoneParsing.js';
+import { readPhone } from './phoneParsing.js';
 
 /**
  * What kind of line the number belongs to. Internet-telephony, premium-rate,
  * personal (forwarding) and pager numbers are cheap to obtain, easy to drop or
- * bill the caller, so they weaken. A mobile or fixed line, valid in the
- * country the subject claims, is a real line where the subject says they
- * are: that supports (`phone_real_line`), and it is the one supporting fact
- * about the number. Its parts are not counted again: a valid number alone
- * (phone_validity) and a number that agrees with the claimed country alone
- * (claim_consistency) are reported only. Without a claimed country, or for
- * toll-free and other lines, the line is reported only; a number from
- * another country is claim_consistency's weakening fact.
+ * bill the caller, so they weaken. A valid mobile or fixed line, in the plan
+ * of the country it was read in (its own country code's, or for a number
+ * written without one, the claimed or the tenant's default country:
+ * src/checks/phoneParsing.ts), is a line a carrier gives a subscriber: that
+ * supports (`phone_real_line`), with or without a claim, and it is the one
+ * supporting fact about the number. Its parts are not counted again: a valid
+ * number alone (phone_validity) and a number that agrees with the claimed
+ * country (claim_consistency) are reported only; a number from another
+ * country than the claimed one is claim_consistency's weakening fact.
+ * Toll-free and other service lines are reported only.
  */
 type LineType = NonNullable<NumberType>;
 
@@ -34,16 +36,13 @@ const WEAKENING_LINES: ReadonlySet<LineType> = new Set(['VOIP', 'PREMIUM_RATE', 
 // Lines a person is reached on where they live or work; what the numbering plan gives a subscriber, not a service.
 const REAL_LINES: ReadonlySet<LineType> = new Set(['MOBILE', 'FIXED_LINE', 'FIXED_LINE_OR_MOBILE']);
 
-/**
- * Whether the numbering plan places the number in the claimed country itself.
- * Stricter than claim_consistency, which does not hold a shared calling code
- * against a claim (a +1 number for Canada): to support, the plan must place
- * the number there (a +1 415 number is the United States', not Canada's).
- */
-export function isInCountry(number: PhoneNumber, claimed: string): boolean {
-  const region = asCountryCode(claimed);
-  return region !== undefined && number.country === region;
-}
+/** The check's absences: each names the check, so no two checks' absences read alike. */
+export const LINE_ABSENCES = {
+  needsCountry:
+    "The line type (phone_line_type) cannot be told without a country: the number is written without a country code, and neither a claimed country nor the tenant's default country was given.",
+  invalid: 'The line type (phone_line_type) cannot be told: the number is not a valid number where it was read.',
+  untold: 'The line type (phone_line_type) cannot be told: the numbering plan does not say what kind of line this is.',
+} as const;
 
 export const check = defineCheck(
   {
@@ -60,13 +59,13 @@ export const check = defineCheck(
       {
         kind: 'phone_real_line',
         disposition: 'supports',
-        strength: 'moderate',
+        strength: 'weak',
         reason:
-          "A valid mobile or fixed line in the claimed country is a subscriber's line where the subject says they are; provisional until measured, since prepaid lines are cheap too.",
+          "A valid mobile or fixed line is a carrier's line to a subscriber, not a throw-away service; but most numbers, good or bad, are such lines and prepaid ones cost little, so the ratio is small. No labelled corpus of good and bad numbers is within reach to measure it (METHODOLOGY section 8: at most moderate), and by its meaning it is weak.",
       },
       {
         disposition: 'neutral',
-        reason: 'A line with no claimed country to place it, or a toll-free or shared line, says little either way.',
+        reason: 'A toll-free, shared-cost or other service line says little either way.',
       },
     ],
     artifactTypes: ['PHONE'],
@@ -75,19 +74,14 @@ export const check = defineCheck(
   },
   (ctx) => {
     const reading = readPhone(ctx);
-    if (reading.status !== 'parsed' || !reading.number.isValid()) {
-      return absent('no_data', 'The line type of a number that is not valid cannot be determined.');
-    }
+    if (reading.status === 'needs_country') return absent('no_data', LINE_ABSENCES.needsCountry);
+    if (reading.status !== 'parsed' || !reading.number.isValid()) return absent('no_data', LINE_ABSENCES.invalid);
     const lineType = reading.number.getType();
-    if (lineType === undefined) return absent('no_data', 'The numbering plan does not tell what kind of line this is.');
+    if (lineType === undefined) return absent('no_data', LINE_ABSENCES.untold);
     const statement = `The phone number is ${LINE_WORDING[lineType]}.`;
     if (WEAKENING_LINES.has(lineType)) return weakens(statement);
-    const claimed = ctx.claim?.country;
-    if (REAL_LINES.has(lineType) && claimed !== undefined && isInCountry(reading.number, claimed)) {
-      const region = asCountryCode(claimed)!;
-      return supports(`The phone number is ${LINE_WORDING[lineType]} valid in the claimed country, ${countryWording(region)}.`, {
-        kind: 'phone_real_line',
-      });
+    if (REAL_LINES.has(lineType)) {
+      return supports(`The phone number is ${LINE_WORDING[lineType]}, valid in its numbering plan.`, { kind: 'phone_real_line' });
     }
     return neutral(statement);
   },

@@ -1,15 +1,24 @@
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens } from './evidence.js';
-import { readPhone } from './phoneParsing.js';
+import { readInWording, readPhone, type PhoneReading } from './phoneParsing.js';
 
 /**
  * Whether the phone number exists in its country's numbering plan. A valid
  * number is reported only: nearly every number, good or bad, is valid, and a
- * valid real line in the claimed country is phone_line_type's one supporting
- * fact (`phone_real_line`), not counted twice. A number that cannot exist,
+ * valid mobile or fixed line is phone_line_type's one supporting fact
+ * (`phone_real_line`), not counted twice. A number that cannot exist,
  * given as contact, weakens. A value that cannot be read as a
  * number at all is the form check's one fact (src/checks/valueFormCheck.ts),
  * and this check is not run on it.
+ *
+ * A number written without a country code is read where it could be meant
+ * (src/checks/phoneParsing.ts: the claimed country, else the tenant's default
+ * country) and is invalid only when it is valid in none of them. With no
+ * country to read it in, it is not invalid: the check cannot answer, and its
+ * absence says a country is needed.
  */
+export const NEEDS_COUNTRY =
+  "Phone validity (phone_validity) needs a country to read the number in: it is written without a country code, and neither a claimed country nor the tenant's default country was given.";
+
 export const check = defineCheck(
   {
     ...OFFLINE,
@@ -19,7 +28,7 @@ export const check = defineCheck(
     declares: [
       {
         disposition: 'neutral',
-        reason: "Nearly every presented number, good or bad, is valid; a real line in the claimed country is phone_line_type's support.",
+        reason: "Nearly every presented number, good or bad, is valid; a valid mobile or fixed line is phone_line_type's support.",
       },
       {
         disposition: 'weakens',
@@ -33,12 +42,25 @@ export const check = defineCheck(
   },
   (ctx) => {
     const reading = readPhone(ctx);
-    if (reading.status === 'needs_country') {
-      return absent('no_data', 'The phone number has no country code and no country was claimed to read it in.');
-    }
+    if (reading.status === 'needs_country') return absent('no_data', NEEDS_COUNTRY);
     if (reading.status === 'unreadable') return [];
-    return reading.number.isValid()
-      ? neutral('The phone number is valid in its numbering plan.')
-      : weakens('The phone number is not a valid number in its numbering plan.');
+    return reading.number.isValid() ? neutral(validStatement(reading)) : weakens(invalidStatement(reading));
   },
 );
+
+type Parsed = Extract<PhoneReading, { status: 'parsed' }>;
+
+function validStatement(reading: Parsed): string {
+  return reading.readIn === undefined
+    ? 'The phone number is valid in its numbering plan.'
+    : `The phone number, written without a country code, is valid read in ${readInWording(reading.readIn)}.`;
+}
+
+/** Invalid where it was read; for a national number, in every place it could be meant. */
+function invalidStatement(reading: Parsed): string {
+  const tried = reading.tried ?? (reading.readIn ? [reading.readIn] : []);
+  if (tried.length === 0) return 'The phone number is not a valid number in its numbering plan.';
+  const places = tried.map(readInWording);
+  const where = places.length === 1 ? `in ${places[0]!}` : `in ${places.slice(0, -1).join(', in ')}, nor in ${places[places.length - 1]!}`;
+  return `The phone number, written without a country code, is not a valid number read ${where}.`;
+}

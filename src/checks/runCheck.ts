@@ -79,6 +79,7 @@ class ClockedContext implements CheckContext {
   readonly presentation: CheckContext['presentation'];
   readonly subject: CheckContext['subject'];
   readonly claim?: CheckContext['claim'];
+  readonly defaultCountry?: CheckContext['defaultCountry'];
   readonly now: CheckContext['now'];
   readonly env: CheckContext['env'];
 
@@ -89,6 +90,7 @@ class ClockedContext implements CheckContext {
     this.presentation = ctx.presentation;
     this.subject = ctx.subject;
     if (ctx.claim !== undefined) this.claim = ctx.claim;
+    if (ctx.defaultCountry !== undefined) this.defaultCountry = ctx.defaultCountry;
     this.now = ctx.now;
     this.env = ctx.env;
   }

@@ -68,6 +68,13 @@ export interface CheckContext {
   /** Every presentation of the subject, for checks that compare them. */
   subject: NormalisedPresentation[];
   claim?: SubjectClaim;
+  /**
+   * The tenant's default country (its policy's `default_region`, ISO 3166
+   * alpha-2): where a phone number written without a country code is read
+   * when the claim gives no country it is valid in (src/checks/phoneParsing.ts).
+   * Not a claim: nothing is said to agree or differ with it.
+   */
+  defaultCountry?: string;
   /** Evaluation time; checks stamp observed_at from it unless the source dates the fact. */
   now: Date;
   /** Aborted at the check's timeout or the inquiry's deadline. */
