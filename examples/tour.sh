@@ -3,14 +3,29 @@
 # the key may declare, a policy that gives labels, a monitor and its stream.
 # Needs curl and jq. `npm start` prints the keys on its first run:
 #
-#   TAS=http://127.0.0.1:8080 KEY=tas_test_... ADMIN_KEY=tas_test_... sh examples/tour.sh
+#   KEY=tas_test_... ADMIN_KEY=tas_test_... sh examples/tour.sh
 #
 # KEY is the demo tenant's `test` key (or the one the banner prints), ADMIN_KEY
 # its `test_admin` key (or `tas key mint --tenant ID --scopes admin --test`).
+# It finds the service as the service is told where to listen: TAS (or
+# TAS_URL) when set, otherwise http://HOST:PORT (127.0.0.1 and 8080 by default).
+# It leaves the tenant as it found it: the policy it publishes for step 4 is
+# followed, at the end, by the policy that was current before (or, when there
+# was none, by one that allows every registered purpose and intent and gives
+# no label, which is what no policy does), and the monitor is deleted.
 set -eu
-: "${TAS:=http://127.0.0.1:8080}"
+HOST_OF_SERVICE=${HOST:-127.0.0.1}
+case "$HOST_OF_SERVICE" in 0.0.0.0 | ::) HOST_OF_SERVICE=127.0.0.1 ;; esac
+: "${TAS:=${TAS_URL:-http://$HOST_OF_SERVICE:${PORT:-8080}}}"
 : "${KEY:?set KEY to a test key (npm start prints one)}"
 : "${ADMIN_KEY:?set ADMIN_KEY to a test admin key of the same tenant}"
+for tool in curl jq; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "tour: needs $tool on the PATH" >&2; exit 1; }
+done
+if ! curl -s -o /dev/null --max-time 5 "$TAS/healthz"; then
+  echo "tour: cannot connect to the service at $TAS: start it with npm start, or set TAS_URL (or PORT) to where it listens" >&2
+  exit 1
+fi
 
 call() { # METHOD PATH [BODY] [KEY]
   curl -sS -X "$1" "$TAS$2" -H "Authorization: Bearer ${4:-$KEY}" -H 'Content-Type: application/json' ${3:+-d "$3"}
@@ -32,7 +47,18 @@ for list in purposes intents artifact-types; do
 done
 
 echo '4. A policy (admin key): labels by score and width; scores never change.'
-POLICY='{"allowed_purposes":["fraud_prevention"],"allowed_intents":["counterparty_check","pre_transaction"],"render_ceiling":"template","show_findings":true,"rules":[{"label":"decline","when":{"score_lte":30}},{"label":"proceed","when":{"score_gte":70,"width_lte":40}},{"label":"review","when":{}}]}'
+# What was current before, to put back at the end; the tour's policy allows what was allowed (everything registered, with no policy).
+BEFORE=$(call GET /v1/admin/policies "" "$ADMIN_KEY" | jq -c 'map(select(.current))[0] // null | if . == null then . else del(.policy_version, .created_at, .current) end')
+if [ "$BEFORE" = null ]; then
+  PURPOSES=$(call GET /v1/registry/purposes | jq -c '[.[].id]')
+  INTENTS=$(call GET /v1/registry/intents | jq -c '[.[].id]')
+  RESTORE=$(jq -nc --argjson p "$PURPOSES" --argjson i "$INTENTS" '{allowed_purposes: $p, allowed_intents: $i, render_ceiling: "template", show_findings: true, rules: []}')
+else
+  RESTORE=$BEFORE
+fi
+restore() { call POST /v1/admin/policies "$RESTORE" "$ADMIN_KEY" >/dev/null; }
+trap restore EXIT
+POLICY=$(echo "$RESTORE" | jq -c '.rules = [{"label":"decline","when":{"score_lte":30}},{"label":"proceed","when":{"score_gte":70,"width_lte":40}},{"label":"review","when":{}}]')
 call POST /v1/admin/policies "$POLICY" "$ADMIN_KEY" | jq -c '{policy_version, current}'
 call POST /v1/inquiries "$INQUIRY" | jq -c '{score: .assessment.score, label: .assessment.label}'
 
@@ -45,3 +71,4 @@ curl -sN --max-time 3 "$TAS/v1/monitors/$MONITOR_ID/events" -H "Authorization: B
 echo
 echo "   ended with: DELETE /v1/monitors/$MONITOR_ID"
 call DELETE "/v1/monitors/$MONITOR_ID" >/dev/null
+echo "   the tenant's policy is put back as the tour found it (a new version with the same terms)."
