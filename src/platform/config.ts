@@ -98,6 +98,13 @@ const ConfigSchema = z.object({
    * start-up, ranks up to 100,000 kept; a malformed file stops the start.
    */
   TAS_POPULARITY_LIST: z.string().min(1).optional(),
+  /**
+   * Path of a sanctions list in the US Treasury OFAC's sdn.csv layout (the
+   * operator's fresher download of sdn.csv); unset means the shipped snapshot
+   * of 2024-05-03 (src/checks/data/sanctions). Read and indexed once at
+   * start-up; a file that is not in the layout stops the start.
+   */
+  TAS_SANCTIONS_LIST: z.string().min(1).optional(),
   TAS_NETWORK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /** Operator's report model endpoint (render=model); unset means reports are written from templates only. */
   TAS_MODEL_ENDPOINT: z.url().optional(),
