@@ -119,7 +119,7 @@ const policyFields = {
     .nullable()
     .default(null)
     .describe(
-      "Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers.",
+      "Extension (issues 14 and 47): the tenant's default country (ISO 3166-1 alpha-2), where a phone number written without a country code is read when the subject claims no country: in the tenant's material, and in an inquiry's presentations when the claimed country is absent or the number is valid only here (it is not a claim: nothing is said to agree or differ with it). Null reads such a number only in the claimed country; with none, the phone checks answer that a country is needed, not that the number is invalid.",
     ),
   allowed_origins: z
     .array(
