@@ -64,6 +64,8 @@ export interface Signal {
    * admission counts a shared fact once. Stored, never shown.
    */
   fact?: string;
+  /** The reference data snapshot the check read (CheckDefinition.snapshot). Stored in the ledger's inputs, never shown in a finding. */
+  snapshot?: string;
 }
 
 export interface Absence {

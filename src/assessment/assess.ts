@@ -28,6 +28,14 @@ export interface LedgerInputs {
   as_of: string;
   evidence: LedgerSignal[];
   absences: number;
+  /**
+   * The replaceable reference data the evidence was read from (a popularity
+   * list, a sanctions list: CheckDefinition.snapshot), sorted; absent when
+   * no such data was read. The score never depends on it (`tas score` reads
+   * only the items), but it names what the facts were read from after an
+   * operator has swapped the data.
+   */
+  data_snapshots?: string[];
 }
 
 export interface AssessInput {
@@ -79,12 +87,23 @@ export function assess(input: AssessInput): AssessOutput {
       evidence: summarizeEvidence({ as_of: input.asOf, signals: admission.signals, absences: k }),
       entity_id: input.entityId,
     },
-    inputs: {
-      methodology_version: result.methodology_version,
-      as_of: input.asOf,
-      evidence: toLedgerSignals(admission.signals),
-      absences: k,
-    },
+    inputs: withSnapshots(
+      {
+        methodology_version: result.methodology_version,
+        as_of: input.asOf,
+        evidence: toLedgerSignals(admission.signals),
+        absences: k,
+      },
+      input.signals,
+    ),
     narrowEnough: isNarrowEnough(result.low, result.high, input.stake),
   };
+}
+
+/** The inputs with the snapshots the signals were read from, when any were (the key is left out otherwise, as before). */
+function withSnapshots(inputs: LedgerInputs, signals: readonly Signal[]): LedgerInputs {
+  let snapshots: Set<string> | undefined;
+  for (const s of signals) if (s.snapshot !== undefined) (snapshots ??= new Set()).add(s.snapshot);
+  if (snapshots !== undefined) inputs.data_snapshots = [...snapshots].sort();
+  return inputs;
 }

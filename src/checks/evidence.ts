@@ -104,6 +104,7 @@ export function signalFor(info: CheckInfo, ctx: CheckContext, answer: SignalAnsw
   if (answer.ref !== undefined) signal.ref = answer.ref;
   const fact = factOf(answer.judged ?? info.judges, ctx.presentation);
   if (fact !== null) signal.fact = fact;
+  if (info.snapshot !== undefined) signal.snapshot = info.snapshot;
   return signal;
 }
 

@@ -30,6 +30,8 @@ export interface CheckDiscoveryConfig {
   rdapBaseUrl?: string;
   /** Path of the operator's HTTP providers description (JSON). */
   providersFile?: string;
+  /** Path of a ranked popularity list (TAS_POPULARITY_LIST); the shipped list when absent (src/checks/popularity.ts). */
+  popularityFile?: string;
   /** Path of a sanctions list in OFAC's sdn.csv layout (TAS_SANCTIONS_LIST); the shipped snapshot when absent (src/checks/sanctionsList.ts). */
   sanctionsFile?: string;
   networkTimeoutMs?: number;

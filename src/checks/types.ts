@@ -122,6 +122,15 @@ export interface CheckDefinition {
    */
   judges?: Judged;
   /**
+   * The snapshot of replaceable reference data its answers were read from
+   * (`popularity:<file>@<sha256 prefix>`), when an operator can swap that
+   * data without a release (a popularity list, a sanctions list). Every
+   * signal the check gives carries it, and the assessment's ledger inputs
+   * list the snapshots its evidence came from (`data_snapshots`), so an
+   * answer names the data it used after the data has changed.
+   */
+  snapshot?: string;
+  /**
    * Whether the check still runs on a presentation that is not a value of
    * its type (`not an email` as an EMAIL; src/checks/valueForm.ts). A check
    * that reads the value's content has nothing to read there and is not

@@ -61,6 +61,8 @@ const scoreInputSchema = z.strictObject({
   absences: z.union([z.number().int().nonnegative(), z.array(z.record(z.string(), z.unknown()))], {
     error: (issue) => (issue.input === undefined ? 'is required' : 'must be a non-negative integer or a list of absence objects'),
   }),
+  // A ledger entry's record of the data its facts were read from: accepted and never scored (the items carry the facts).
+  data_snapshots: z.array(z.string()).optional(),
 });
 
 export type ScoreCommandInput = z.infer<typeof scoreInputSchema>;

@@ -375,6 +375,7 @@ const StoredInputs = z.preprocess(
       }),
     ),
     absences: z.union([z.number().int().min(0), z.array(z.unknown())]),
+    data_snapshots: z.array(z.string()).optional(),
   }),
 );
 export type StoredInputs = z.infer<typeof StoredInputs>;

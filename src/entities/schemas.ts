@@ -42,6 +42,12 @@ export const LedgerInputs = component(
     as_of: dateTime,
     evidence: z.array(LedgerEvidenceItem),
     absences: count,
+    data_snapshots: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'The replaceable reference data the evidence was read from (a popularity list, a sanctions list), as `name:file@sha256-prefix`; absent when none was read. `tas score` does not need it: it names the data an answer used after an operator has changed it.',
+      ),
   }),
 );
 

@@ -85,7 +85,13 @@ export function toLedgerInputs(stored: StoredInputs, methodologyVersion: string)
     });
   }
   const absences = typeof stored.absences === 'number' ? stored.absences : stored.absences.length;
-  return { methodology_version: publishedVersion(methodologyVersion), as_of: isoInstant(stored.as_of), evidence, absences };
+  return {
+    methodology_version: publishedVersion(methodologyVersion),
+    as_of: isoInstant(stored.as_of),
+    evidence,
+    absences,
+    ...(stored.data_snapshots === undefined ? {} : { data_snapshots: stored.data_snapshots }),
+  };
 }
 
 /** Every stored assessment names a version the scoring function still implements: they all stay forever. */

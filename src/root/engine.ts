@@ -109,6 +109,7 @@ export async function createCore(deps: {
     ...(config.TAS_DNS_CANARY !== 'off' ? { dnsCanary: config.TAS_DNS_CANARY } : {}),
     ...(config.TAS_RDAP_BASE_URL !== 'off' ? { rdapBaseUrl: config.TAS_RDAP_BASE_URL } : {}),
     ...(config.TAS_PROVIDERS_FILE ? { providersFile: config.TAS_PROVIDERS_FILE } : {}),
+    ...(config.TAS_POPULARITY_LIST ? { popularityFile: config.TAS_POPULARITY_LIST } : {}),
     ...(config.TAS_SANCTIONS_LIST ? { sanctionsFile: config.TAS_SANCTIONS_LIST } : {}),
     networkTimeoutMs: config.TAS_NETWORK_TIMEOUT_MS,
     // A redirect (RDAP's bootstrap service forwards to the registry) passes the webhooks' address guard.

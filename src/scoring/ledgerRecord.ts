@@ -261,7 +261,11 @@ interface PackedInputs {
   as_of: string;
   evidence: PackedItem[];
   absences: number;
+  /** The reference data snapshots the evidence was read from, as recorded (absent when none). */
+  data_snapshots?: string[];
 }
+
+const isSnapshotList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 
 function packItem(item: unknown, asOf: string): PackedItem | null {
   if (!isJsonObject(item)) return null;
@@ -276,12 +280,16 @@ function packItem(item: unknown, asOf: string): PackedItem | null {
 
 /** The scoring inputs as stored: compact when they have the current shape exactly, else as they are. */
 export function packInputs(inputs: unknown): unknown {
-  if (!isJsonObject(inputs) || !hasExactly(inputs, INPUT_KEYS)) return inputs;
+  if (!isJsonObject(inputs)) return inputs;
+  const snapshots = inputs.data_snapshots;
+  if (!hasExactly(inputs, snapshots === undefined ? INPUT_KEYS : [...INPUT_KEYS, 'data_snapshots'])) return inputs;
   const { methodology_version: version, as_of: asOf, evidence, absences } = inputs;
   if (!isString(version) || !isString(asOf) || !Array.isArray(evidence) || typeof absences !== 'number') return inputs;
+  if (snapshots !== undefined && !isSnapshotList(snapshots)) return inputs;
   const items = evidence.map((e) => packItem(e, asOf));
   if (items.includes(null)) return inputs;
   const out: PackedInputs = { form: FORM, methodology_version: version, as_of: asOf, evidence: items as PackedItem[], absences };
+  if (snapshots !== undefined) out.data_snapshots = snapshots;
   return out;
 }
 
@@ -300,5 +308,6 @@ export function unpackInputs(stored: unknown): unknown {
       ...(strength === null ? {} : { strength }),
     })),
     absences: p.absences,
+    ...(p.data_snapshots === undefined ? {} : { data_snapshots: p.data_snapshots }),
   };
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { check as establishedSite } from '../../src/checks/establishedSiteCheck.js';
+import { establishedSiteCheck } from '../../src/checks/establishedSiteCheck.js';
+import { popularityList } from '../../src/checks/popularity.js';
 import { isEstablishedSite, isFreeMailHost, siteOf } from '../../src/checks/establishedSites.js';
 import { viewHost } from '../../src/checks/hosts.js';
 import { admitEvidence } from '../../src/scoring/summary.js';
 import { contextFor, onlySignal, runOn, verdict } from './support.js';
+
+// The shipped popularity list, as the service reads it when no other is set.
+const establishedSite = establishedSiteCheck(await popularityList());
 
 describe('established sites: the data and what a site is', () => {
   it.each([
@@ -37,11 +41,13 @@ describe('established sites: the data and what a site is', () => {
 
 describe('established_site', () => {
   it.each([
-    ['DOMAIN', 'github.com', 'supports'],
-    ['DOMAIN', 'www.booking.com', 'supports'],
-    ['URL', 'https://www.amazon.com/gp/cart', 'supports'],
-    ['URL', 'https://github.com/nodejs/node', 'supports'],
-    ['DOMAIN', 'gmail.com', 'supports'],
+    // Sites the well-known-site data names and the popularity ranking does not rank.
+    ['DOMAIN', 'ably.io', 'supports'],
+    ['DOMAIN', 'www.acura.com', 'supports'],
+    ['URL', 'https://1inch.io/swap', 'supports'],
+    // A ranked site's standing is its rank (site_popularity's fact), not a second fact here.
+    ['DOMAIN', 'github.com', 'neutral'],
+    ['URL', 'https://www.amazon.com/gp/cart', 'neutral'],
     // Below its own name a well-known site may lend names to other people's pages.
     ['DOMAIN', 'elon-found.tumblr.com', 'neutral'],
     ['URL', 'https://docs.google.com/forms/d/x', 'neutral'],
@@ -53,6 +59,10 @@ describe('established_site', () => {
     // A mailbox at an organisation's own established domain (its sub-domains are its own mail hosts).
     ['EMAIL', 'jane@stripe.com', 'supports'],
     ['EMAIL', 'j.doe@eng.microsoft.com', 'supports'],
+    // At a domain the popularity ranking ranks (and the well-known-site data does not name).
+    ['EMAIL', 'markus.weber@siemens.com', 'supports'],
+    // A site on a shared platform is not an organisation's own domain.
+    ['EMAIL', 'me@someone.github.io', 'neutral'],
     // A mailbox at a consumer or throw-away provider is anyone's: the provider's standing says nothing of its holder.
     ['EMAIL', 'jane.doe.1987@gmail.com', 'neutral'],
     ['EMAIL', 'jane@yahoo.co.uk', 'neutral'],
@@ -64,9 +74,15 @@ describe('established_site', () => {
   });
 
   it('is a fact about the site, never naming where the data came from', async () => {
-    const signal = onlySignal(await runOn(establishedSite, 'DOMAIN', 'www.github.com'));
-    expect(signal).toMatchObject({ kind: 'established_site', disposition: 'supports', strength: 'moderate', fact: 'site:github.com' });
-    expect(signal.statement).toBe('The domain names github.com, an established, widely used site.');
+    const signal = onlySignal(await runOn(establishedSite, 'DOMAIN', 'www.ably.io'));
+    expect(signal).toMatchObject({ kind: 'established_site', disposition: 'supports', fact: 'site:ably.io' });
+    expect(signal.statement).toBe('The domain names ably.io, an established, widely used site.');
+    expect(signal.snapshot).toMatch(/^popularity:majestic-million-top15000-2026-03\.csv@[0-9a-f]{12}$/);
+  });
+
+  it("given a mailbox at an organisation's own domain, then the fact is the mailbox's own kind", async () => {
+    const signal = onlySignal(await runOn(establishedSite, 'EMAIL', 'markus.weber@siemens.com'));
+    expect(signal).toMatchObject({ kind: 'organisation_mailbox', disposition: 'supports', fact: 'site:siemens.com' });
   });
 
   it('given a mailbox and the site it is at, then the one fact about the site is admitted once', async () => {
@@ -80,6 +96,12 @@ describe('established_site', () => {
       signals.push(...(await establishedSite.run(contextFor(presentation.type, presentation.value, { subject }))).signals);
     }
     expect(signals).toHaveLength(3);
-    expect(admitEvidence(signals).evidence).toHaveLength(1);
+    // The mailbox gives way to the site it is at; stripe.com is ranked, so its standing is site_popularity's fact.
+    expect(signals.map((s) => `${s.kind}:${s.disposition}`)).toEqual([
+      'organisation_mailbox:neutral',
+      'established_site:neutral',
+      'established_site:neutral',
+    ]);
+    expect(admitEvidence(signals).evidence).toHaveLength(0);
   });
 });

@@ -37,14 +37,27 @@ describe('the inline tier', () => {
     const nothing = await inquire(ts, about([{ type: 'DOMAIN', value: 'acme-widgets-nowhere.co.uk' }]));
     const r = await inquire(ts, about([{ type: 'DOMAIN', value: 'github.com' }]));
     expect(r.status).toBe(200);
-    expect(findingsOf(r.body, 'established_site')).toEqual([expect.objectContaining({ disposition: 'supports', about: 'github.com' })]);
+    expect(findingsOf(r.body, 'site_rank_top_1000')).toEqual([expect.objectContaining({ disposition: 'supports', about: 'github.com' })]);
+    // Its rank is the one fact of its standing: the well-known-site data does not say it a second time.
+    expect(findingsOf(r.body, 'established_site')).toEqual([expect.objectContaining({ disposition: 'neutral' })]);
     expect(r.body.assessment.score).toBeGreaterThan(nothing.body.assessment.score);
     expect(r.body.assessment.low).toBeGreaterThan(nothing.body.assessment.low);
   });
 
+  it('the ledger names the popularity list the answer read, so it is known after the list changes', async () => {
+    const r = await inquire(ts, about([{ type: 'DOMAIN', value: 'github.com' }]));
+    const ledger = await fetch(`${ts.base}/v1/entities/${r.body.assessment.entity_id}/ledger`, {
+      headers: { authorization: `Bearer ${ts.tenant.keys.test}` },
+    });
+    const entries = (await ledger.json()) as any[];
+    expect(entries.at(-1).inputs.data_snapshots).toEqual([
+      expect.stringMatching(/^popularity:majestic-million-top15000-2026-03\.csv@[0-9a-f]{12}$/),
+    ]);
+  });
+
   it("a mailbox at an organisation's own established domain supports; beside the site itself it is the same fact, counted once", async () => {
     const mailbox = await inquire(ts, about([{ type: 'EMAIL', value: 'jane.doe@stripe.com' }]));
-    expect(findingsOf(mailbox.body, 'established_site')).toEqual([
+    expect(findingsOf(mailbox.body, 'organisation_mailbox')).toEqual([
       expect.objectContaining({ disposition: 'supports', about_type: 'EMAIL' }),
     ]);
     const site = await inquire(ts, about([{ type: 'DOMAIN', value: 'stripe.com' }]));
@@ -55,13 +68,22 @@ describe('the inline tier', () => {
         { type: 'URL', value: 'https://www.stripe.com/' },
       ]),
     );
-    expect(findingsOf(both.body, 'established_site')).toHaveLength(2);
+    expect(findingsOf(both.body, 'site_rank_top_1000')).toHaveLength(2);
     expect(scored(both.body)).toEqual(scored(site.body));
+    const mailboxAndSite = await inquire(
+      ts,
+      about([
+        { type: 'EMAIL', value: 'jane.doe@stripe.com' },
+        { type: 'DOMAIN', value: 'stripe.com' },
+      ]),
+    );
+    expect(findingsOf(mailboxAndSite.body, 'organisation_mailbox').map((f) => f.disposition)).toEqual(['neutral']);
+    expect(findingsOf(mailboxAndSite.body, 'site_rank_top_1000').map((f) => f.disposition)).toEqual(['supports']);
   });
 
   it("a mailbox at a free provider is not its provider's standing", async () => {
     const r = await inquire(ts, about([{ type: 'EMAIL', value: 'jane.doe.1987@gmail.com' }]));
-    expect(findingsOf(r.body, 'established_site').map((f) => f.disposition)).toEqual(['neutral']);
+    expect(findingsOf(r.body, 'organisation_mailbox').map((f) => f.disposition)).toEqual(['neutral']);
   });
 
   it('a real line in the claimed country supports, once', async () => {

@@ -139,6 +139,18 @@ describe('the stored scoring inputs: a lossless compact form', () => {
     expect(JSON.stringify(stored).length).toBeLessThan(JSON.stringify(inputs).length * 0.6);
   });
 
+  it('given inputs naming the data snapshots their evidence was read from, then the snapshots survive the round trip', () => {
+    const inputs = { ...inputsOf(), data_snapshots: ['popularity:list.csv@0123456789ab', 'sanctions:sdn.csv@ba9876543210'] };
+    const stored = packInputs(inputs);
+    expect(stored).toHaveProperty('form', 'compact/1');
+    expect(JSON.stringify(unpackInputs(JSON.parse(JSON.stringify(stored))))).toBe(JSON.stringify(inputs));
+  });
+
+  it('given data snapshots that are not a list of names, then the inputs are stored as they are', () => {
+    const inputs = { ...inputsOf(), data_snapshots: [7] };
+    expect(packInputs(inputs)).toBe(inputs);
+  });
+
   it('given inputs of an older shape (absences as a list), then they are stored and read as they are', () => {
     const old = { ...inputsOf(), absences: [{ kind: 'timeout' }] };
     expect(packInputs(old)).toBe(old);
