@@ -10,10 +10,11 @@ import { countryWording, readPhone, sharedCodeWording } from './phoneParsing.js'
  * so that a claim of a country sharing the code, which agrees, is not read
  * as a contradiction.
  */
+// Led by the check's id, as every absence reason is (src/checks/runCheck.ts): no two checks' absences read alike.
 export const COUNTRY_ABSENCES = {
   needsCountry:
-    "The number's country (phone_country) cannot be told without a country to read it in: it is written without a country code, and neither a claimed country nor the tenant's default country was given.",
-  invalid: "The number's country (phone_country) cannot be told: the number is not a valid number where it was read.",
+    "phone_country: The number's country cannot be told without a country to read it in: it is written without a country code, and neither a claimed country nor the tenant's default country was given.",
+  invalid: "phone_country: The number's country cannot be told: the number is not a valid number where it was read.",
 } as const;
 
 export const check = defineCheck(

@@ -36,12 +36,12 @@ const WEAKENING_LINES: ReadonlySet<LineType> = new Set(['VOIP', 'PREMIUM_RATE', 
 // Lines a person is reached on where they live or work; what the numbering plan gives a subscriber, not a service.
 const REAL_LINES: ReadonlySet<LineType> = new Set(['MOBILE', 'FIXED_LINE', 'FIXED_LINE_OR_MOBILE']);
 
-/** The check's absences: each names the check, so no two checks' absences read alike. */
+/** The check's absences, led by its id as every absence reason is (src/checks/runCheck.ts): no two checks' absences read alike. */
 export const LINE_ABSENCES = {
   needsCountry:
-    "The line type (phone_line_type) cannot be told without a country: the number is written without a country code, and neither a claimed country nor the tenant's default country was given.",
-  invalid: 'The line type (phone_line_type) cannot be told: the number is not a valid number where it was read.',
-  untold: 'The line type (phone_line_type) cannot be told: the numbering plan does not say what kind of line this is.',
+    "phone_line_type: The line type cannot be told without a country: the number is written without a country code, and neither a claimed country nor the tenant's default country was given.",
+  invalid: 'phone_line_type: The line type cannot be told: the number is not a valid number where it was read.',
+  untold: 'phone_line_type: The numbering plan does not say what kind of line this is.',
 } as const;
 
 export const check = defineCheck(

@@ -16,8 +16,9 @@ import { readInWording, readPhone, type PhoneReading } from './phoneParsing.js';
  * country to read it in, it is not invalid: the check cannot answer, and its
  * absence says a country is needed.
  */
+// Led by the check's id, as every absence reason is (src/checks/runCheck.ts): no two checks' absences read alike.
 export const NEEDS_COUNTRY =
-  "Phone validity (phone_validity) needs a country to read the number in: it is written without a country code, and neither a claimed country nor the tenant's default country was given.";
+  "phone_validity: A country is needed to tell whether the number is valid: it is written without a country code, and neither a claimed country nor the tenant's default country was given to read it in.";
 
 export const check = defineCheck(
   {
