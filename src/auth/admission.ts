@@ -48,11 +48,42 @@ export interface Admitted {
 export async function admit(deps: AdmissionDeps, principal: Principal, d: Declared): Promise<Admitted> {
   if (d.purposeHeader !== undefined && d.purposeHeader !== d.purpose) throw PURPOSE_REFUSAL;
   const [grants, policy] = await Promise.all([deps.registry.grants(principal), deps.policies.current(principal)]);
-  if (!purposePermitted(grants, policy, d.purpose)) throw PURPOSE_REFUSAL;
-  if (d.intent !== undefined && !intentPermitted(grants, policy, d.intent)) throw INTENT_REFUSAL;
+  if (!purposePermitted(grants, policy, d.purpose)) throw refusalOf('I13', grants.purposes.has(d.purpose) ? policy : null);
+  if (d.intent !== undefined && !intentPermitted(grants, policy, d.intent))
+    throw refusalOf('I14', grants.intents.has(d.intent) ? policy : null);
   const unknown = unregisteredTypes(grants, d.presentations ?? [], d.presentationsAt ?? ['subject']);
   if (unknown.length > 0) throw new ValidationFailure(unknown, 'I15');
   return { policy, grants };
+}
+
+/**
+ * The refusal of a purpose (I13) or intent (I14): the registry's, or, when the
+ * value is registered to the tenant and only its current policy leaves it out,
+ * the policy's, naming its version and what it allows (issue 51): the caller
+ * learns where the answer is, an admin's next policy and not the registry
+ * listing, which lists the value. It depends on the policy, never on the
+ * value sent, so it is the same every time until the policy changes.
+ */
+export function refusalOf(rule: 'I13' | 'I14', policy: CurrentPolicy | null): ValidationFailure {
+  const item = policyRefusalItem(rule, policy);
+  if (item !== null) return new ValidationFailure([item], rule);
+  return rule === 'I13' ? PURPOSE_REFUSAL : INTENT_REFUSAL;
+}
+
+/** The policy's refusal item of a registered value at `loc`, or null without a policy. */
+export function policyRefusalItem(rule: 'I13' | 'I14', policy: CurrentPolicy | null, loc?: (string | number)[]): ValidationItem | null {
+  if (policy === null) return null;
+  const what = rule === 'I13' ? 'purpose' : 'intent';
+  const allowed = rule === 'I13' ? policy.body.allowed_purposes : policy.body.allowed_intents;
+  const allows = allowed.length === 0 ? `allows no ${what}` : `allows ${allowed.join(', ')}`;
+  return {
+    loc: loc ?? ['body', what],
+    msg:
+      `The declared ${what} is not allowed by the tenant's policy, version ${policy.version}, which ${allows} (rule ${rule}); ` +
+      'an admin key lists the policy with GET /v1/admin/policies and publishes another version with POST /v1/admin/policies.',
+    type: rule,
+    policy: { policy_version: policy.version, allowed: [...allowed] },
+  };
 }
 
 export function purposePermitted(grants: Grants, policy: CurrentPolicy | null, purpose: string): boolean {

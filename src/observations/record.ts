@@ -1,5 +1,5 @@
 import { newRowId } from '../platform/ids.js';
-import { purposePermitted, unregisteredTypes } from '../auth/index.js';
+import { policyRefusalItem, purposePermitted, unregisteredTypes } from '../auth/index.js';
 import type { Principal } from '../auth/index.js';
 import { normalisePresented } from '../checks/normalise.js';
 import { assessmentEntity, insertObservation } from './store.js';
@@ -33,11 +33,14 @@ export function observationRefusals(obs: ObservationIn, admission: Admission, at
   const refusals: ValidationItem[] = [];
   // The one admission's rules (src/auth/admission.ts), collected per item rather than thrown: a batch names every refusal.
   if (!purposePermitted(admission.grants, admission.policy, obs.purpose)) {
-    refusals.push({
-      loc: ['body', ...at, 'purpose'],
-      msg: 'The declared purpose is not permitted for this tenant (rule I13).',
-      type: 'I13',
-    });
+    const loc = ['body', ...at, 'purpose'];
+    refusals.push(
+      (admission.grants.purposes.has(obs.purpose) ? policyRefusalItem('I13', admission.policy, loc) : null) ?? {
+        loc,
+        msg: 'The declared purpose is not permitted for this tenant (rule I13).',
+        type: 'I13',
+      },
+    );
   }
   refusals.push(...unregisteredTypes(admission.grants, obs.subject.presentations ?? [], [...at, 'subject']));
   if (obs.provenance_class === 'analyst_asserted' && !admission.investigative) {

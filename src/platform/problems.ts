@@ -12,6 +12,8 @@ export interface ValidationItem {
   loc: (string | number)[];
   msg: string;
   type: string;
+  /** Extension (issue 51): on a purpose or intent the tenant's policy refused, that policy's version and what it allows. */
+  policy?: { policy_version: number; allowed: string[] };
 }
 
 export class ValidationFailure extends Error {

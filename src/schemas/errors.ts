@@ -15,6 +15,12 @@ export const ValidationIssue = component(
     loc: z.array(z.union([z.string(), z.int()])).describe('Path to the offending input, for example `["body", "stake", "kind"]`.'),
     msg: z.string(),
     type: z.string().describe('A rule id (`I13`, ...) or a validation code (`extra_forbidden`, `missing`, ...).'),
+    policy: z
+      .strictObject({ policy_version: z.int().min(1), allowed: z.array(z.string()) })
+      .optional()
+      .describe(
+        "Extension (issue 51): on an I13 or I14 refusal of a registered purpose or intent that the tenant's current policy leaves out, that policy's version and the values it allows.",
+      ),
   }),
 );
 

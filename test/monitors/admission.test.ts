@@ -57,6 +57,32 @@ describe('POST /v1/monitors', () => {
     const r = await call(ts, 'POST', '/v1/monitors', tenant.keys.test, body());
     expect(r.status).toBe(422);
     expect(r.body.detail[0].type).toBe('I13');
+    // A refusal by the policy names the policy (its version and what it allows), not the registry, which lists the value.
+    expect(r.body.detail).toEqual([
+      {
+        loc: ['body', 'purpose'],
+        msg: expect.stringMatching(
+          /^The declared purpose is not allowed by the tenant's policy, version 1, which allows credit_risk \(rule I13\)/,
+        ),
+        type: 'I13',
+        policy: { policy_version: 1, allowed: ['credit_risk'] },
+      },
+    ]);
+    expect(r.body.detail[0].msg).not.toContain('/v1/registry/');
+    const intent = await call(ts, 'POST', '/v1/inquiries', tenant.keys.test, { ...WATCH, purpose: 'credit_risk', intent: 'onboarding' });
+    expect(intent.status).toBe(422);
+    expect(intent.body.detail).toEqual([
+      {
+        loc: ['body', 'intent'],
+        msg: expect.stringContaining("not allowed by the tenant's policy, version 1, which allows counterparty_check (rule I14)"),
+        type: 'I14',
+        policy: { policy_version: 1, allowed: ['counterparty_check'] },
+      },
+    ]);
+    // A value not registered at all still gets the registry's refusal, the same as without a policy.
+    const unregistered = await call(ts, 'POST', '/v1/monitors', tenant.keys.test, body({ purpose: 'curiosity' }));
+    expect(unregistered.body.detail[0]).not.toHaveProperty('policy');
+    expect(unregistered.body.detail[0].msg).toContain('GET /v1/registry/purposes');
   });
 
   it('needs the monitors scope: an admin key gets 403', async () => {
