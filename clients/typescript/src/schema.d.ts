@@ -2561,6 +2561,11 @@ export interface components {
             /** @description Path to the offending input, for example `["body", "stake", "kind"]`. */
             loc: (string | number)[];
             msg: string;
+            /** @description Extension (issue 51): on an I13 or I14 refusal of a registered purpose or intent that the tenant's current policy leaves out, that policy's version and the values it allows. */
+            policy?: {
+                allowed: string[];
+                policy_version: number;
+            };
             /** @description A rule id (`I13`, ...) or a validation code (`extra_forbidden`, `missing`, ...). */
             type: string;
         };
