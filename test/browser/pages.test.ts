@@ -48,6 +48,34 @@ describe('the first pages', () => {
     await page.close();
   });
 
+  it.each([1280, 375])('/ does not scroll sideways at %i px: the first inquiry wraps', async (width) => {
+    const page = await browser.newPage({ viewport: { width, height: 800 } });
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto(`${ts.base}/`);
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    expect(await page.locator('pre').evaluate((pre) => getComputedStyle(pre).whiteSpace)).toBe('pre-wrap');
+    await page.screenshot({ path: `/tmp/tas-index-${width}.png`, fullPage: true });
+    // The inline style is allowed by its hash: no Content-Security-Policy refusal.
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('the session page says a phone number without a country code needs claim.country or the policy default_country', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${ts.base}/examples/session`);
+    const hint = await page.locator('#phoneHint').innerText();
+    expect(hint).toContain('claim.country');
+    expect(hint).toContain("policy's default_country");
+    await page.close();
+  });
+
   it('/ links every page it names, and each link answers', async () => {
     const page = await browser.newPage();
     await page.goto(`${ts.base}/`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BoundRoute, Handler } from '../handler.js';
 import type { OperationSpec } from '../../schemas/operation.js';
 import { firstInquiryCurl } from './firstInquiry.js';
@@ -21,7 +22,11 @@ const LINKS: readonly { href: string; rel: string; text: string }[] = [
   { href: '/v1/registry/purposes', rel: 'purposes', text: 'Purposes your key may declare (needs the key)' },
 ];
 
-const CSP = "default-src 'none'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+// The first inquiry is one long line (its JSON body): it wraps, anywhere, so the page never scrolls sideways.
+const STYLE = 'body { overflow-wrap: anywhere; } pre { white-space: pre-wrap; overflow-wrap: anywhere; }';
+// The one inline style is allowed by its hash: no other style, script or source runs.
+const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+const CSP = `default-src 'none'; img-src 'self'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 const HEADERS = { 'Cache-Control': 'no-cache', 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept' };
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -35,6 +40,7 @@ export function landingPage(baseUrl: string): string {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Trust assessment service</title>
   <link rel="icon" href="/favicon.ico" type="image/svg+xml">
+  <style>${STYLE}</style>
 </head>
 <body>
   <main>
