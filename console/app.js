@@ -53,8 +53,19 @@ action($('key-form'), async () => {
   $('admin-key-input').value = '';
   $('find-section').hidden = false;
   $('open-section').hidden = false;
+  await offerRegisteredTypes();
   say(`Key held in memory${adminKey ? ', with an admin key for the lists' : ''}. Find a case, an inquiry or an entity, or open a case.`);
 });
+
+/** The value types offered are the ones the registry lists for this key (GET /v1/registry/artifact-types), none other. */
+async function offerRegisteredTypes() {
+  const types = await api.get('/v1/registry/artifact-types');
+  const select = $('find-type');
+  const chosen = select.value;
+  select.replaceChildren(el('option', 'id, or guessed from the value'), ...types.map((t) => el('option', t.id)));
+  select.options[0].value = '';
+  select.value = types.some((t) => t.id === chosen) ? chosen : '';
+}
 
 action($('find-form'), async () => {
   const typed = value('find-id');
@@ -102,14 +113,21 @@ async function findByValue(type, text, country) {
   say(`${found.entities.length} entities carry ${found.type} ${found.normalised}: choose one.`);
 }
 
-/** An id of any of the three: asks as a case, then an inquiry, then an entity (each 404 or 422 for an id that is not one). */
+/**
+ * An id of any of the three, asked where it most likely is first, so an
+ * inquiry's id is not first refused as a case's (a 404 the browser logs):
+ * cases have random (version 4) UUIDs, inquiries and entities time-ordered
+ * (version 7) ones (src/platform/ids.ts). Each other door is still tried on a
+ * 404 (or 403, not this key's scope), in case an id was made otherwise.
+ */
 async function findById(id) {
+  if (!UUID.test(id))
+    throw new Error('No case, inquiry or entity has that id: ids are UUIDs. To find an entity by a value, choose its type.');
   const path = encodeURIComponent(id);
-  const tries = [
-    [`/v1/cases/${path}`, (c) => showCase(c.case_id)],
-    [`/v1/inquiries/${path}`, showInquiry],
-    [`/v1/entities/${path}`, showEntity],
-  ];
+  const caseTry = [`/v1/cases/${path}`, (c) => showCase(c.case_id)];
+  const inquiryTry = [`/v1/inquiries/${path}`, showInquiry];
+  const entityTry = [`/v1/entities/${path}`, showEntity];
+  const tries = id[14] === '7' ? [inquiryTry, entityTry, caseTry] : [caseTry, inquiryTry, entityTry];
   for (const [url, show] of tries) {
     try {
       const found = await api.get(url);
@@ -206,8 +224,9 @@ async function showInquiry(inquiry) {
   const findings = inquiry.findings?.findings ?? [];
   const absences = inquiry.findings?.absences ?? [];
   $('inquiry-findings').replaceChildren(
-    ...findings.map((f) => el('li', `${f.disposition ?? 'finding'} · ${f.about}: ${f.statement}`)),
-    ...absences.map((x) => el('li', `absence (${x.kind}) · ${x.about}: ${x.reason}`)),
+    // Weakening and supporting findings stand out from neutral ones, as on the session page.
+    ...findings.map((f) => el('li', `${f.disposition ?? 'finding'} · ${f.about}: ${f.statement}`, f.disposition ?? 'neutral')),
+    ...absences.map((x) => el('li', `absence (${x.kind}) · ${x.about}: ${x.reason}`, 'absence')),
   );
   $('inquiry-entity').hidden = !a.entity_id;
   $('inquiry-entity').dataset.entity = a.entity_id ?? '';

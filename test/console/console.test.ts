@@ -188,15 +188,40 @@ describe("the investigator's console", () => {
         }),
       })
     ).json()) as { inquiry_id: string; assessment: { entity_id: string } };
+    const lookalike = (await (
+      await fetch(`${ts.base}/v1/inquiries`, {
+        method: 'POST',
+        headers: { ...bearer(ts.tenant.keys.live), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          subject: { presentations: [{ type: 'EMAIL', value: 'billing@paypa1-login.com' }] },
+          intent: 'counterparty_check',
+          purpose: 'fraud_prevention',
+          stake: { kind: 'other' },
+        }),
+      })
+    ).json()) as { inquiry_id: string };
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
+    const failures: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
     await page.goto(`${ts.base}/console`);
     await page.fill('#key-input', ts.tenant.keys.live);
     await submitAndSee(page, '#key-form', 'Key held in memory.');
+
+    // The value types offered are the registry's for this key, none other (NAME included, no IBAN or CRYPTO_ADDRESS).
+    const registered = (await (await fetch(`${ts.base}/v1/registry/artifact-types`, { headers: bearer(ts.tenant.keys.live) })).json()) as {
+      id: string;
+    }[];
+    const offered = await page.locator('#find-type option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual(['', ...registered.map((t) => t.id)]);
+    expect(offered).toContain('NAME');
+    expect(offered).not.toContain('IBAN');
 
     // The tenant's cases, listed with the case key alone (GET /v1/cases, no admin key, no audit trail):
     // the case of the first test is there by its title, and opens with a click.
@@ -223,9 +248,24 @@ describe("the investigator's console", () => {
     await expect.poll(() => page.textContent('#entity-facts')).toContain('EMAIL find.me@example.org');
     await expect.poll(() => page.locator('#entity-ledger li').count()).toBeGreaterThan(0);
 
-    // Any id typed into one field: an inquiry's, then an entity's.
+    // Any id typed into one field: an inquiry's, then an entity's. An inquiry's is asked where inquiries are first:
+    // no refusal of it as a case's is logged in the browser.
+    failures.length = 0;
     await page.fill('#find-id', inquiry.inquiry_id);
     await submitAndSee(page, '#find-form', `Inquiry ${inquiry.inquiry_id}`);
+    expect(failures).toEqual([]);
+    // A look-alike's inquiry: its weakening findings stand out from neutral ones, as on the session page.
+    await page.fill('#find-id', lookalike.inquiry_id);
+    await submitAndSee(page, '#find-form', `Inquiry ${lookalike.inquiry_id}`);
+    // Weakening and supporting findings stand out from neutral ones, as on the session page: their own class and colour.
+    const looks = await page
+      .locator('#inquiry-findings li')
+      .evaluateAll((items) => items.map((li) => ({ kind: li.className, color: getComputedStyle(li).color })));
+    const colourOf = (kind: string) => new Set(looks.filter((l) => l.kind === kind).map((l) => l.color));
+    expect(looks.some((l) => l.kind === 'weakens')).toBe(true);
+    expect([...colourOf('weakens')]).toEqual(['rgb(155, 44, 44)']);
+    for (const neutral of colourOf('neutral')) expect(neutral).not.toBe('rgb(155, 44, 44)');
+    await page.screenshot({ path: join(ARTEFACTS, 'console-inquiry.png'), fullPage: true });
     await page.fill('#find-id', inquiry.assessment.entity_id);
     await submitAndSee(page, '#find-form', `Entity ${inquiry.assessment.entity_id}`);
     await page.fill('#find-id', 'not-an-id');
