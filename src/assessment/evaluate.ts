@@ -1,4 +1,4 @@
-import { runCheckNowOrLater } from '../checks/runCheck.js';
+import { reasonOf, runCheckNowOrLater } from '../checks/runCheck.js';
 import type { Absence, CheckDefinition, CheckEnvironment, NormalisedPresentation, Signal, SubjectClaim, Tier } from '../checks/types.js';
 import { normalisePresented } from '../checks/normalise.js';
 import type { CurrentPolicy } from '../policies/index.js';
@@ -110,13 +110,18 @@ export function assessNow(
   return { ...out, record: { inputs: out.inputs, findings } };
 }
 
-export function timeoutAbsences(pending: readonly { presentation: NormalisedPresentation }[]): Absence[] {
-  return pending.map((p) => ({
-    about: p.presentation.value,
-    about_type: p.presentation.type,
-    kind: 'timeout',
-    reason: 'The check did not answer before the deadline.',
-  }));
+/** One absence a pending check: its key (`<inquiry>.<check id>.<digest>`, plan.ts) names the check, and so does the reason. */
+export function timeoutAbsences(pending: readonly { presentation: NormalisedPresentation; key?: string }[]): Absence[] {
+  return pending.map((p) => {
+    const checkId = p.key?.split('.').at(-2);
+    const reason = 'The check did not answer before the deadline.';
+    return {
+      about: p.presentation.value,
+      about_type: p.presentation.type,
+      kind: 'timeout',
+      reason: checkId === undefined ? reason : reasonOf(checkId, reason),
+    };
+  });
 }
 
 export function checkById(checks: readonly CheckDefinition[]): Map<string, CheckDefinition> {

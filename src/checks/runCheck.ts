@@ -12,6 +12,23 @@ import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 export const TIMEOUT_REASON = 'The check did not answer in time.';
 export const ERROR_REASON = 'The check could not complete.';
 
+/**
+ * An absence's reason, led by the id of the check that could not answer
+ * (`rdap_domain_age: The registration registry did not answer in time.`):
+ * two checks' absences never read the same, and the id is the one the
+ * published catalogue lists. Ids never hold a source's name (a provider's
+ * description is refused when they do).
+ */
+export function reasonOf(checkId: string, reason: string): string {
+  return reason.startsWith(`${checkId}: `) ? reason : `${checkId}: ${reason}`;
+}
+
+/** The result with each absence naming its check; the same object when there is none (nearly always). */
+function withCheckNamed(def: CheckDefinition, result: CheckResult): CheckResult {
+  if (result.absences.length === 0) return result;
+  return { signals: result.signals, absences: result.absences.map((a) => ({ ...a, reason: reasonOf(def.id, a.reason) })) };
+}
+
 const STOPPED = Symbol('stopped');
 
 /**
@@ -36,6 +53,11 @@ export async function runCheck(def: CheckDefinition, ctx: CheckContext): Promise
  * signal or returns a promise. A worker check's clock starts before it runs.
  */
 export function runCheckNowOrLater(def: CheckDefinition, ctx: CheckContext): CheckResult | Promise<CheckResult> {
+  const outcome = runUnnamed(def, ctx);
+  return outcome instanceof Promise ? outcome.then((r) => withCheckNamed(def, r)) : withCheckNamed(def, outcome);
+}
+
+function runUnnamed(def: CheckDefinition, ctx: CheckContext): CheckResult | Promise<CheckResult> {
   if (ctx.signal.aborted) return timedOut(ctx);
   // Module-level helpers and a class, not closures: the loader keeps function names, which
   // costs a property definition for every closure made, and this runs for every check.

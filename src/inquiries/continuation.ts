@@ -154,9 +154,12 @@ export async function fireInquiryTimer(
 }
 
 /** The presentations behind pending keys (a key names its check and the value's digest; the job data is not kept). */
-function pendingPresentations(facts: InquiryFacts, pending: readonly string[]): { presentation: InquiryFacts['presentations'][number] }[] {
+function pendingPresentations(
+  facts: InquiryFacts,
+  pending: readonly string[],
+): { presentation: InquiryFacts['presentations'][number]; key: string }[] {
   return pending.flatMap((key) => {
     const presentation = facts.pendingIndex[key];
-    return presentation ? [{ presentation }] : [];
+    return presentation ? [{ presentation, key }] : [];
   });
 }

@@ -166,7 +166,8 @@ describe('HTTP providers against a loopback provider', () => {
   ])('given %s, then an absence with neutral wording and nothing of the provider', async (_given, email, kind, reason) => {
     const result = await ask(email);
     expect(result.signals).toEqual([]);
-    expect(result.absences).toEqual([{ about: email, about_type: 'EMAIL', kind, reason }]);
+    // Each absence is led by the id of the check that could not answer.
+    expect(result.absences).toEqual([{ about: email, about_type: 'EMAIL', kind, reason: `email_reputation: ${reason}` }]);
     expectNoLeak(result);
   });
 
@@ -175,7 +176,7 @@ describe('HTTP providers against a loopback provider', () => {
     const [unconfigured] = createHttpProviderChecks([description!], { env: {} });
     const before = fixture.requests.length;
     const result = await runCheck(unconfigured!, contextFor('EMAIL', 'risky@example.com'));
-    expect(result.absences[0]).toMatchObject({ kind: 'error', reason: 'The provider check is missing its credentials.' });
+    expect(result.absences[0]).toMatchObject({ kind: 'error', reason: 'email_reputation: The provider check is missing its credentials.' });
     expect(fixture.requests.length).toBe(before);
   });
 
@@ -218,7 +219,7 @@ describe('a provider that keeps failing', () => {
       const [failing] = createHttpProviderChecks([description!], { env: { ACME_TOKEN: SECRET } });
       for (const email of ['one@example.com', 'two@example.com']) {
         expect((await runCheck(failing!, contextFor('EMAIL', email))).absences).toEqual([
-          expect.objectContaining({ kind: 'error', reason: 'The provider answered with an error.' }),
+          expect.objectContaining({ kind: 'error', reason: 'email_reputation: The provider answered with an error.' }),
         ]);
       }
       expect(down.requests).toHaveLength(2);
@@ -228,7 +229,7 @@ describe('a provider that keeps failing', () => {
           about: 'three@example.com',
           about_type: 'EMAIL',
           kind: 'error',
-          reason: 'The provider has been failing to answer, so it was not asked.',
+          reason: 'email_reputation: The provider has been failing to answer, so it was not asked.',
         },
       ]);
       expect(down.requests).toHaveLength(2);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { OFFLINE, defineCheck, neutral } from '../../src/checks/evidence.js';
 import { ERROR_REASON, TIMEOUT_REASON, runCheck, runCheckNowOrLater } from '../../src/checks/runCheck.js';
 import type { CheckDefinition } from '../../src/checks/types.js';
-import { contextFor } from './support.js';
+import { timeoutAbsences } from '../../src/assessment/index.js';
+import { absent } from '../../src/checks/evidence.js';
+import { contextFor, presentation } from './support.js';
 
 function checkRunning(run: CheckDefinition['run'], timeoutMs = 50): CheckDefinition {
   return {
@@ -45,7 +47,7 @@ describe('runCheck', () => {
     const result = await runCheck(checkRunning(run), context());
     expect(result).toEqual({
       signals: [],
-      absences: [{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'error', reason: ERROR_REASON }],
+      absences: [{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'error', reason: `probe: ${ERROR_REASON}` }],
     });
   });
 
@@ -67,7 +69,9 @@ describe('runCheck', () => {
   it('given a check that never answers, then a timeout absence at its timeout', async () => {
     const started = Date.now();
     const result = await runCheck(checkRunning(never, 30), context());
-    expect(result.absences).toEqual([{ about: 'jane@example.com', about_type: 'EMAIL', kind: 'timeout', reason: TIMEOUT_REASON }]);
+    expect(result.absences).toEqual([
+      { about: 'jane@example.com', about_type: 'EMAIL', kind: 'timeout', reason: `probe: ${TIMEOUT_REASON}` },
+    ]);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -133,6 +137,33 @@ describe('runCheck and a check that honours its signal', () => {
         );
       });
     const result = await runCheck(checkRunning(run, 20), context());
-    expect(result.absences[0]!.reason).toBe('The look-up did not answer in time.');
+    expect(result.absences[0]!.reason).toBe('probe: The look-up did not answer in time.');
+  });
+});
+
+describe('an absence names the check that could not answer (issue 47 item 6)', () => {
+  const answeringNothing = (id: string) =>
+    defineCheck({ ...OFFLINE, id, kind: id, artifactTypes: ['EMAIL'], trustBand: 'low', dataClass: 'C0', ...DECLARES }, () =>
+      absent('no_data', 'The email address has no domain that could be checked.'),
+    );
+
+  it('given two checks that give the same reason, then their absences read differently, each led by its id', async () => {
+    const [one, two] = await Promise.all([
+      runCheck(answeringNothing('dns_mx'), context()),
+      runCheck(answeringNothing('public_suffix'), context()),
+    ]);
+    expect(one.absences[0]!.reason).toBe('dns_mx: The email address has no domain that could be checked.');
+    expect(two.absences[0]!.reason).toBe('public_suffix: The email address has no domain that could be checked.');
+  });
+
+  it('given a worker check still pending at the deadline, then its timeout absence names it from its job key', () => {
+    const pending = [
+      { presentation: presentation('EMAIL', 'jane@example.com'), key: '0192f0c4-1111-7000-8000-000000000000.dns_mx.abc' },
+      { presentation: presentation('EMAIL', 'jane@example.com'), key: '0192f0c4-1111-7000-8000-000000000000.rdap_domain_age.abc' },
+    ];
+    expect(timeoutAbsences(pending).map((a) => a.reason)).toEqual([
+      'dns_mx: The check did not answer before the deadline.',
+      'rdap_domain_age: The check did not answer before the deadline.',
+    ]);
   });
 });
