@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { validate as validateBitcoinAddress } from 'bitcoin-address-validation';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { domainHost, parseWebAddress, viewHost } from './hosts.js';
-import { asCountryCode } from './phoneParsing.js';
+import { asCountryCode, parsePhone, placesToRead } from './phoneParsing.js';
 import { formProblem, rememberForm } from './valueForm.js';
 import type { NormalisedPresentation } from './types.js';
 
@@ -63,10 +62,9 @@ export function normalisePresentation(type: string, value: string, options: Norm
   return normalised === null ? null : { type, value, normalised };
 }
 
+/** E.164, read as the phone checks read it (src/checks/phoneParsing.ts) in the given country. */
 function normalisePhone(value: string, options: NormaliseOptions): string | null {
-  const region = asCountryCode(options.defaultCountry);
-  const parsed = parsePhoneNumberFromString(value.trim(), region ? { defaultCountry: region } : {});
-  return parsed ? parsed.number : null;
+  return parsePhone(value.trim(), placesToRead(options.defaultCountry, undefined))?.number.number ?? null;
 }
 
 /** Lower-case punycode registrable domain (`WWW.Example.CO.UK.` becomes `example.co.uk`). */

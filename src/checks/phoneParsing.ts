@@ -40,6 +40,7 @@ export type PhoneReading =
   | { status: 'needs_country' };
 
 const INTERNATIONAL_PREFIX = /^\s*(?:\+|00)/;
+const EXIT_00 = /^\s*00/;
 
 // Five checks read each phone presentation of an inquiry, all handed the same object: it is parsed once.
 const readings = new WeakMap<CheckContext['presentation'], { places: string; reading: PhoneReading }>();
@@ -56,7 +57,7 @@ export function placesToRead(claimed: string | undefined | null, fallback: strin
 
 export function readPhone(ctx: Pick<CheckContext, 'presentation' | 'claim' | 'defaultCountry'>): PhoneReading {
   const places = placesToRead(ctx.claim?.country, ctx.defaultCountry);
-  const key = places.map((p) => p.region).join(',');
+  const key = places.map((p) => `${p.because}:${p.region}`).join(',');
   const known = readings.get(ctx.presentation);
   if (known !== undefined && known.places === key) return known.reading;
   const reading = readPhoneValue(ctx.presentation.value, places);
@@ -70,23 +71,35 @@ export function readPhone(ctx: Pick<CheckContext, 'presentation' | 'claim' | 'de
  */
 export function readPhoneValue(value: string, where: readonly ReadIn[] | CountryCode | undefined): PhoneReading {
   const places = where === undefined ? [] : typeof where === 'string' ? [{ region: where, because: 'claim' as const }] : where;
+  const parsed = parsePhone(value, places);
+  if (parsed !== undefined) return { status: 'parsed', ...parsed };
+  return places.length === 0 && !INTERNATIONAL_PREFIX.test(value) && isAmbiguous(value)
+    ? { status: 'needs_country' }
+    : { status: 'unreadable' };
+}
+
+/** The number as readPhoneValue reads it, or undefined when it reads as none (without asking whether it is ambiguous). */
+export function parsePhone(
+  value: string,
+  places: readonly ReadIn[],
+): Omit<Extract<PhoneReading, { status: 'parsed' }>, 'status'> | undefined {
   if (INTERNATIONAL_PREFIX.test(value) || places.length === 0) {
-    // `00 44 ...` is an international number dialled from a country whose exit code is 00: read from the first place.
     const from = places[0]?.region;
     const number = parsePhoneNumberFromString(value, from ? { defaultCountry: from } : {});
-    if (number !== undefined) return { status: 'parsed', number };
-    return places.length === 0 && !INTERNATIONAL_PREFIX.test(value) && isAmbiguous(value)
-      ? { status: 'needs_country' }
-      : { status: 'unreadable' };
+    if (number?.isValid() === true) return { number };
+    // `00` is the exit code of most of the world, so a person reads `0044 7400 123456` as +44 wherever it was written.
+    const dialledOut = EXIT_00.test(value) ? parsePhoneNumberFromString(value.replace(EXIT_00, '+')) : undefined;
+    if (dialledOut?.isValid() === true) return { number: dialledOut };
+    return number === undefined ? undefined : { number };
   }
   let first: { number: PhoneNumber; readIn: ReadIn } | undefined;
   for (const readIn of places) {
     const number = parsePhoneNumberFromString(value, { defaultCountry: readIn.region });
     if (number === undefined) continue;
-    if (number.isValid()) return { status: 'parsed', number, readIn };
+    if (number.isValid()) return { number, readIn };
     first ??= { number, readIn };
   }
-  return first === undefined ? { status: 'unreadable' } : { status: 'parsed', ...first, tried: places };
+  return first === undefined ? undefined : { ...first, tried: places };
 }
 
 /**

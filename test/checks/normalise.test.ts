@@ -9,6 +9,7 @@ describe('normalisePresentation', () => {
     ['EMAIL', '   ', null],
     ['PHONE', '+44 (0)20 7946 0018', '+442079460018'],
     ['PHONE', '+1 415-555-2671', '+14155552671'],
+    ['PHONE', '0044 7400 123456', '+447400123456'],
     ['PHONE', 'no digits here', null],
     ['DOMAIN', 'WWW.Example.CO.UK.', 'example.co.uk'],
     ['DOMAIN', 'bücher.de', 'xn--bcher-kva.de'],

@@ -9,6 +9,9 @@ describe('phone_validity', () => {
     // A valid number is reported only; a real line in the claimed country is phone_line_type's support.
     ['a valid UK mobile in E.164', '+44 7400 123456', undefined, 'neutral'],
     ['a national number read in the claimed country', '07400 123456', 'GB', 'neutral'],
+    // 00 is the exit code of most of the world: a person reads 0044 as +44, with or without a claimed country.
+    ['an international number dialled out with 00', '0044 7400 123456', undefined, 'neutral'],
+    ['an international number dialled out with 00, US claimed', '0044 7400 123456', 'US', 'neutral'],
     ['a number too short for its plan', '+44 123', undefined, 'weakens'],
     // Unreadable values are the form check's (valueForm.test.ts).
     ['letters only', 'call me maybe', undefined, 'nothing'],
