@@ -13,7 +13,7 @@ export async function serveCommand(config: Config, flags: Record<string, unknown
   const key = token === null ? null : { token, expires: service.demo === null };
   const listening = `http://${config.HOST}:${service.port}`;
   console.log(`\n${bannerText(listening, config.TAS_PUBLIC_URL ?? listening, key, await ocr)}`);
-  return waitForSignal(() => service.stop());
+  return waitForSignal((signal) => service.stop(signal));
 }
 
 export async function workerCommand(config: Config): Promise<number> {
@@ -21,15 +21,15 @@ export async function workerCommand(config: Config): Promise<number> {
   if ((await probeOcr()) === 'unavailable')
     console.log(`tas workers: text in images will not be extracted: tesseract with English data is missing; ${OCR_INSTALL_HINT}.`);
   console.log('tas workers running');
-  return waitForSignal(() => service.stop());
+  return waitForSignal((signal) => service.stop(signal));
 }
 
-function waitForSignal(stop: () => Promise<void>): Promise<number> {
+function waitForSignal(stop: (reason: string) => Promise<void>): Promise<number> {
   return new Promise((resolve) => {
-    const onSignal = () => {
+    const onSignal = (signal: NodeJS.Signals) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      void stop().then(() => resolve(0));
+      void stop(signal).then(() => resolve(0));
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

@@ -55,7 +55,8 @@ export interface Service {
   core: Core;
   log: Logger;
   demo: ProvisionedTenant | null;
-  stop(): Promise<void>;
+  /** Stops taking work, drains what is in flight and closes; `reason` (a signal's name) is logged. */
+  stop(reason?: string): Promise<void>;
 }
 
 export async function startService(config: Config, opts: ServiceOptions): Promise<Service> {
@@ -178,22 +179,32 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     core,
     log,
     demo,
-    async stop() {
+    async stop(reason = 'asked to stop') {
+      const began = Date.now();
+      // An operator watching a deploy needs two moments: when work stops coming in, and when it has all ended.
+      log.info({ reason }, 'stopping: no new work taken (new calls get 503 with Retry-After, no new job starts); draining');
       // New calls get 503 with Retry-After; calls in flight finish on open pools before anything closes.
       clearInterval(auditMonths);
       app?.drain();
       app?.close();
       // Each step is bounded: with Redis or PostgreSQL gone, a close could otherwise wait forever.
-      await bounded(app?.settled());
-      await bounded(workers?.close());
-      await bounded(core.close());
-      await bounded(hub.close());
-      await bounded(auditWriter.close());
-      await bounded(revocations.close());
-      await bounded(db.end());
-      await bounded(statements.end());
-      if (systemDb !== db) await bounded(systemDb.end());
+      const steps: [string, () => Promise<unknown> | undefined][] = [
+        ['calls in flight', () => app?.settled()],
+        ['workers', () => workers?.close()],
+        ['core', () => core.close()],
+        ['event hub', () => hub.close()],
+        ['audit writer', () => auditWriter.close()],
+        ['revocations', () => revocations.close()],
+        ['database pool', () => db.end()],
+        ['statement pool', () => statements.end()],
+        ['system pool', () => (systemDb !== db ? systemDb.end() : undefined)],
+      ];
+      const unfinished: string[] = [];
+      for (const [name, step] of steps) if (!(await bounded(step()))) unfinished.push(name);
       redis.disconnect();
+      const ms = Date.now() - began;
+      if (unfinished.length === 0) log.info({ ms }, 'drained: every call, job and audit batch in flight has finished; stopped');
+      else log.warn({ ms, unfinished, step_limit_ms: SHUTDOWN_STEP_MS }, 'stopped without draining everything: some steps ran out of time');
     },
   };
 }
@@ -215,11 +226,19 @@ async function warmStatements(statements: StatementPool, log: Logger): Promise<v
   else log.info({ connections: warmed }, 'statement connections warmed');
 }
 
-async function bounded(step: Promise<unknown> | undefined): Promise<void> {
-  if (!step) return;
+/** Whether the step ended (or failed) within SHUTDOWN_STEP_MS; false when it was left running. */
+async function bounded(step: Promise<unknown> | undefined): Promise<boolean> {
+  if (!step) return true;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([step.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, SHUTDOWN_STEP_MS)))]);
+  const ended = await Promise.race([
+    step.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((r) => (timer = setTimeout(() => r(false), SHUTDOWN_STEP_MS))),
+  ]);
   clearTimeout(timer);
+  return ended;
 }
 
 async function createDemoTenant(db: Db, config: Config): Promise<ProvisionedTenant | null> {
