@@ -18,12 +18,15 @@
 --    first (entities), so one tenant's rows of every table live in the same
 --    shard group and an inquiry's transaction runs on one worker node.
 -- 3. Local tables stay on the coordinator, not distributed: schema_migrations,
---    and the audit tables audit_log, audit_chain and audit_unsealed. Calls
---    refused before any tenant is known (401s) are audited with a NULL
---    tenant_id, the log is one sequence across tenants, and the sealer chains
---    and seals across them; no tenant table references them. Every call
---    writes one audit row on the coordinator: the audit log does not spread
---    over the workers (docs/scaling.md, "A Citus-ready schema").
+--    and the anonymous audit trail (000120): audit_refusals,
+--    audit_refusal_links, audit_refusals_unsealed, audit_refusals_retained and
+--    audit_refusal_seals. Calls refused before any tenant is known have no
+--    tenant to place them by; they are batch-inserted by the audit writer and
+--    sealed a batch per link, and no tenant's transaction touches them
+--    (docs/design-decisions.md, "Refusals without a tenant"). A tenant's audit
+--    rows, chain, work list, retained runs and seals are tenant tables like
+--    any other, distributed below: every call of a tenant writes its audit row
+--    in the tenant's shard group (docs/scaling.md, "The audit path on Citus").
 
 CREATE EXTENSION IF NOT EXISTS citus;
 
@@ -57,10 +60,27 @@ SELECT create_distributed_table('session_frames', 'tenant_id', colocate_with => 
 SELECT create_distributed_table('tenant_grants', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('webhook_endpoints', 'tenant_id', colocate_with => 'entities');
 SELECT create_distributed_table('webhook_deliveries', 'tenant_id', colocate_with => 'entities');
+-- The tenants' audit trail (000120), partitioned by month (Citus distributes a partitioned table with its
+-- partitions; partitions made later by tas_audit_partitions_ahead are distributed as they attach).
+SELECT create_distributed_table('audit_log', 'tenant_id', colocate_with => 'entities');
+SELECT create_distributed_table('audit_chain', 'tenant_id', colocate_with => 'entities');
+SELECT create_distributed_table('audit_unsealed', 'tenant_id', colocate_with => 'entities');
+SELECT create_distributed_table('audit_chain_retained', 'tenant_id', colocate_with => 'entities');
+SELECT create_distributed_table('audit_seals', 'tenant_id', colocate_with => 'entities');
 
--- 4. Functions stay on the coordinator. tas_inquiry_open (000110), a new
---    subject's whole inquiry in one call, is not delegated to a worker with
---    create_distributed_function: it writes the call's audit row, a local
---    table, in the same transaction as the tenant's rows. Its statements
---    each name one tenant, so each is routed to that tenant's shard group,
---    and the transaction commits on one worker and the coordinator.
+-- 4. Functions stay on the coordinator. tas_inquiry_open (000110, 000112), a
+--    new subject's whole inquiry in one call, takes one jsonb argument, so it
+--    cannot be delegated by a distribution argument. Every statement in it,
+--    the call's audit row included (audit_log, and the work list's trigger
+--    into audit_unsealed), names one tenant and is routed to that tenant's
+--    shard group: the transaction touches one worker node, and the
+--    coordinator only routes. The audit writer's batches (tas_audit_append)
+--    of calls that change nothing span tenants: one distributed transaction
+--    per batch of up to 500 rows, not per call, with the anonymous rows of
+--    the batch on the coordinator. The sealer's pass over the tenants' trail
+--    is one background transaction over the shards that hold due rows.
+--
+--    Not run here (see above): whether Citus accepts the statement trigger
+--    with a transition table that lists audit_log's rows in audit_unsealed
+--    (000021) on a distributed table is untested; if it does not, the
+--    trigger's insert moves into the statements that write audit_log.

@@ -1,46 +1,85 @@
-import { sql } from 'slonik';
+import { sql, type IdentifierSqlToken } from 'slonik';
 import { z } from 'zod';
 import { AuditColumns } from './store.js';
 import type { Db, Tx } from '../platform/db/pool.js';
 
-/** The sealer's and the verifier's queries. They run as the owner: the chain spans every tenant. */
+/**
+ * The sealer's and the verifier's queries over one trail (000120): the
+ * tenants' (audit_log and its chains, one per tenant and mode, distributed
+ * by tenant) or the anonymous one (audit_refusals, calls refused before any
+ * tenant is known, one chain linked a batch at a time, on the coordinator).
+ * Both have the same shape; only the names differ, and the anonymous log has
+ * no tenant or mode columns (read as NULL). They run as tas_system.
+ */
+export interface Trail {
+  kind: 'tenants' | 'refusals';
+  log: IdentifierSqlToken;
+  chain: IdentifierSqlToken;
+  unsealed: IdentifierSqlToken;
+  retained: IdentifierSqlToken;
+}
+
+export const TENANT_TRAIL: Trail = {
+  kind: 'tenants',
+  log: sql.identifier(['audit_log']),
+  chain: sql.identifier(['audit_chain']),
+  unsealed: sql.identifier(['audit_unsealed']),
+  retained: sql.identifier(['audit_chain_retained']),
+};
+
+export const REFUSAL_TRAIL: Trail = {
+  kind: 'refusals',
+  log: sql.identifier(['audit_refusals']),
+  chain: sql.identifier(['audit_refusal_links']),
+  unsealed: sql.identifier(['audit_refusals_unsealed']),
+  retained: sql.identifier(['audit_refusals_retained']),
+};
+
 const Row = AuditColumns.extend({
   tenant_id: z.string().nullable(),
   mode: z.enum(['live', 'test']).nullable(),
 });
 
-const COLUMNS = sql.fragment`l.audit_id, l.occurred_at, l.tenant_id, l.mode, l.principal, l.action, l.target_kind,
+const COMMON = sql.fragment`l.audit_id, l.occurred_at, l.principal, l.action, l.target_kind,
   l.target_id, l.status, l.rule, l.purpose, l.cost_amount, l.cost_currency`;
 
-/**
- * Rows not yet sealed that are older than the horizon, in insertion order,
- * read from the sealer's work list (000021): an index walk from its head,
- * so the cost is the rows taken, not the size of the log. The rows taken are
- * picked first (one array), then each is read by its whole key, partition key
- * included (000090): each look-up is pruned to the one month's partition
- * that holds it, and no plan can start from the log's side.
- */
-export async function unsealedRows(tx: Tx, horizonMs: number, limit: number): Promise<readonly UnsealedRow[]> {
-  return tx.any(unsealedRowsQuery(horizonMs, limit));
+function columns(trail: Trail) {
+  return trail.kind === 'tenants'
+    ? sql.fragment`${COMMON}, l.tenant_id, l.mode`
+    : sql.fragment`${COMMON}, NULL::uuid AS tenant_id, NULL::text AS mode`;
 }
 
 /** A row waiting to be sealed, with its seq (a batch link names its rows by seq: 000100). */
 const Unsealed = Row.extend({ seq: z.number() });
 export type UnsealedRow = z.infer<typeof Unsealed>;
 
-export function unsealedRowsQuery(horizonMs: number, limit: number) {
+/**
+ * Rows not yet sealed that are older than the horizon, in insertion order,
+ * read from the trail's work list (000021): an index walk from its head, so
+ * the cost is the rows taken, not the size of the log. The rows taken are
+ * picked first (one array), then each is read by its whole key, partition key
+ * included (000090), so each look-up reads the one month's partition that
+ * holds it.
+ */
+export async function unsealedRows(tx: Tx, horizonMs: number, limit: number, trail: Trail = TENANT_TRAIL): Promise<readonly UnsealedRow[]> {
+  return tx.any(unsealedRowsQuery(horizonMs, limit, trail));
+}
+
+export function unsealedRowsQuery(horizonMs: number, limit: number, trail: Trail = TENANT_TRAIL) {
+  const tenantKey = trail.kind === 'tenants' ? sql.fragment` AND l.tenant_id = u.tenant_id` : sql.fragment``;
   return sql.type(Unsealed)`
-    SELECT u.seq, ${COLUMNS} FROM audit_unsealed u JOIN audit_log l ON l.audit_id = u.audit_id AND l.occurred_at = u.occurred_at
+    SELECT u.seq, ${columns(trail)} FROM ${trail.unsealed} u
+    JOIN ${trail.log} l ON l.audit_id = u.audit_id AND l.occurred_at = u.occurred_at${tenantKey}
     WHERE u.seq = ANY (ARRAY(
-      SELECT w.seq FROM audit_unsealed w WHERE w.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
+      SELECT w.seq FROM ${trail.unsealed} w WHERE w.occurred_at < now() - make_interval(secs => ${horizonMs / 1000})
       ORDER BY w.seq LIMIT ${limit}))
     ORDER BY u.seq`;
 }
 
 /** Takes sealed rows off the work list, in the transaction that chained them. */
-export async function unlistSealed(tx: Tx, auditIds: readonly string[]): Promise<void> {
+export async function unlistSealed(tx: Tx, auditIds: readonly string[], trail: Trail = TENANT_TRAIL): Promise<void> {
   if (auditIds.length === 0) return;
-  await tx.query(sql.unsafe`DELETE FROM audit_unsealed WHERE audit_id = ANY(${sql.array([...auditIds], 'uuid')})`);
+  await tx.query(sql.unsafe`DELETE FROM ${trail.unsealed} WHERE audit_id = ANY(${sql.array([...auditIds], 'uuid')})`);
 }
 
 const Head = z.object({ chain_key: z.string(), position: z.number(), hash: z.instanceof(Buffer) });
@@ -51,16 +90,20 @@ const Head = z.object({ chain_key: z.string(), position: z.number(), hash: z.ins
  * chains' length. A chain whose every link was retained away (000090)
  * continues from the last link retention summed up.
  */
-export async function chainHeads(tx: Tx, chainKeys: readonly string[]): Promise<Map<string, { position: number; hash: Buffer }>> {
+export async function chainHeads(
+  tx: Tx,
+  chainKeys: readonly string[],
+  trail: Trail = TENANT_TRAIL,
+): Promise<Map<string, { position: number; hash: Buffer }>> {
   if (chainKeys.length === 0) return new Map();
   const rows = await tx.any(sql.type(Head)`
     SELECT k.chain_key, h.position, h.hash
     FROM unnest(${sql.array([...chainKeys], 'text')}) AS k(chain_key)
     CROSS JOIN LATERAL (
       SELECT * FROM (
-        (SELECT c.position, c.hash FROM audit_chain c WHERE c.chain_key = k.chain_key ORDER BY c.position DESC LIMIT 1)
+        (SELECT c.position, c.hash FROM ${trail.chain} c WHERE c.chain_key = k.chain_key ORDER BY c.position DESC LIMIT 1)
         UNION ALL
-        (SELECT r.last_position, r.last_hash FROM audit_chain_retained r WHERE r.chain_key = k.chain_key
+        (SELECT r.last_position, r.last_hash FROM ${trail.retained} r WHERE r.chain_key = k.chain_key
          ORDER BY r.first_position DESC LIMIT 1)
       ) c ORDER BY c.position DESC LIMIT 1
     ) h`);
@@ -85,57 +128,68 @@ export interface ChainLink {
  * row's occurred_at from the work list, exactly as stored, so the link lands
  * in the same month's partition as its rows.
  */
-export async function insertLinks(tx: Tx, links: readonly ChainLink[]): Promise<void> {
+export async function insertLinks(tx: Tx, links: readonly ChainLink[], trail: Trail = TENANT_TRAIL): Promise<void> {
   if (links.length === 0) return;
-  const column = <T>(pick: (l: ChainLink) => T) => links.map(pick);
   const ids = sql.array(
-    column((l) => l.auditId),
+    links.map((l) => l.auditId),
     'uuid',
   );
   const keys = sql.array(
-    column((l) => l.chainKey),
-    'text',
-  );
-  const tenants = sql.array(
-    column((l) => l.tenantId),
-    'uuid',
-  );
-  const modes = sql.array(
-    column((l) => l.mode),
+    links.map((l) => l.chainKey),
     'text',
   );
   const positions = sql.array(
-    column((l) => l.position),
+    links.map((l) => l.position),
     'int8',
   );
   const prevs = sql.array(
-    column((l) => l.prev.toString('hex')),
+    links.map((l) => l.prev.toString('hex')),
     'text',
   );
   const hashes = sql.array(
-    column((l) => l.hash.toString('hex')),
+    links.map((l) => l.hash.toString('hex')),
     'text',
   );
+  if (trail.kind === 'tenants') {
+    const tenants = sql.array(
+      links.map((l) => l.tenantId),
+      'uuid',
+    );
+    const modes = sql.array(
+      links.map((l) => l.mode),
+      'text',
+    );
+    await tx.query(sql.unsafe`
+      INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash)
+      SELECT a, u.occurred_at, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
+      FROM unnest(${ids}, ${keys}, ${tenants}, ${modes}, ${positions}, ${prevs}, ${hashes}) AS x(a, k, t, m, p, ph, h)
+      JOIN audit_unsealed u ON u.audit_id = x.a AND u.tenant_id = x.t`);
+    return;
+  }
   const members = sql.array(
-    column((l) => (l.members === null ? null : `{${l.members.join(',')}}`)),
+    links.map((l) => (l.members === null ? null : `{${l.members.join(',')}}`)),
     'text',
   );
   await tx.query(sql.unsafe`
-    INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash, members)
-    SELECT a, u.occurred_at, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex'), ms::int8[]
-    FROM unnest(${ids}, ${keys}, ${tenants}, ${modes}, ${positions}, ${prevs}, ${hashes}, ${members}) AS x(a, k, t, m, p, ph, h, ms)
-    JOIN audit_unsealed u ON u.audit_id = x.a`);
+    INSERT INTO audit_refusal_links (audit_id, occurred_at, chain_key, position, prev_hash, hash, members)
+    SELECT a, u.occurred_at, k, p, decode(ph, 'hex'), decode(h, 'hex'), ms::int8[]
+    FROM unnest(${ids}, ${keys}, ${positions}, ${prevs}, ${hashes}, ${members}) AS x(a, k, p, ph, h, ms)
+    JOIN audit_refusals_unsealed u ON u.audit_id = x.a`);
 }
 
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });
 export type LinkedRow = z.infer<typeof Linked>;
 
-/** The chain's one-row links, each with its row (a link whose row is gone is left out: a gap in the positions). */
-export async function chainRows(db: Db | Tx, chainKey: string): Promise<readonly LinkedRow[]> {
+/**
+ * The chain's one-row links, each with its row (a link whose row is gone is
+ * left out: a gap in the positions), from position `from` on.
+ */
+export async function chainRows(db: Db | Tx, chainKey: string, trail: Trail = TENANT_TRAIL, from = 1, to = Number.MAX_SAFE_INTEGER) {
+  const tenantKey = trail.kind === 'tenants' ? sql.fragment` AND l.tenant_id = c.tenant_id` : sql.fragment``;
   return db.any(sql.type(Linked)`
-    SELECT ${COLUMNS}, c.position, c.prev_hash, c.hash
-    FROM audit_chain c JOIN audit_log l ON l.audit_id = c.audit_id AND l.occurred_at = c.occurred_at
-    WHERE c.chain_key = ${chainKey} AND c.members IS NULL ORDER BY c.position`);
+    SELECT ${columns(trail)}, c.position, c.prev_hash, c.hash
+    FROM ${trail.chain} c JOIN ${trail.log} l ON l.audit_id = c.audit_id AND l.occurred_at = c.occurred_at${tenantKey}
+    WHERE c.chain_key = ${chainKey} AND c.members IS NULL AND c.position BETWEEN ${from} AND ${to} ORDER BY c.position`);
 }
 
 const Batch = z.object({
@@ -147,30 +201,30 @@ const Batch = z.object({
 });
 export type BatchLink = z.infer<typeof Batch>;
 
-/** The chain's batch links (000100), in order, each naming its rows by seq. */
-export async function batchLinks(db: Db | Tx, chainKey: string): Promise<readonly BatchLink[]> {
+/** The anonymous chain's batch links (000100), in order, each naming its rows by seq. */
+export async function batchLinks(db: Db | Tx): Promise<readonly BatchLink[]> {
   return db.any(sql.type(Batch)`
-    SELECT c.position, c.prev_hash, c.hash, c.members FROM audit_chain c
-    WHERE c.chain_key = ${chainKey} AND c.members IS NOT NULL ORDER BY c.position`);
+    SELECT c.position, c.prev_hash, c.hash, c.members FROM audit_refusal_links c
+    WHERE c.members IS NOT NULL ORDER BY c.position`);
 }
 
 const Member = Row.extend({ position: z.number(), ord: z.number() });
 export type BatchMember = z.infer<typeof Member>;
 
 /**
- * The rows the chain's batch links name, by link and place in it. Each is
- * looked up by seq within its link's month (a batch never spans two), so a
- * look-up reads one partition; a row gone is simply missing from the answer.
+ * The rows the anonymous chain's batch links name, by link and place in it.
+ * Each is looked up by seq within its link's month (a batch never spans two),
+ * so a look-up reads one partition; a row gone is simply missing.
  */
-export async function batchMembers(db: Db | Tx, chainKey: string): Promise<readonly BatchMember[]> {
+export async function batchMembers(db: Db | Tx): Promise<readonly BatchMember[]> {
   return db.any(sql.type(Member)`
-    SELECT c.position, m.ord, ${COLUMNS}
-    FROM audit_chain c
+    SELECT c.position, m.ord, ${columns(REFUSAL_TRAIL)}
+    FROM audit_refusal_links c
     CROSS JOIN LATERAL unnest(c.members) WITH ORDINALITY AS m(seq, ord)
-    JOIN audit_log l ON l.seq = m.seq
+    JOIN audit_refusals l ON l.seq = m.seq
       AND l.occurred_at >= date_trunc('month', c.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
       AND l.occurred_at < (date_trunc('month', c.occurred_at AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC'
-    WHERE c.chain_key = ${chainKey} AND c.members IS NOT NULL
+    WHERE c.members IS NOT NULL
     ORDER BY c.position, m.ord`);
 }
 
@@ -183,13 +237,14 @@ const Retained = z.object({
 export type RetainedRun = z.infer<typeof Retained>;
 
 /** The runs of a chain that retention dropped (000090), in order. */
-export async function retainedRuns(db: Db | Tx, chainKey: string): Promise<readonly RetainedRun[]> {
+export async function retainedRuns(db: Db | Tx, chainKey: string, trail: Trail = TENANT_TRAIL): Promise<readonly RetainedRun[]> {
   return db.any(sql.type(Retained)`
-    SELECT first_position, last_position, first_prev, last_hash FROM audit_chain_retained
+    SELECT first_position, last_position, first_prev, last_hash FROM ${trail.retained}
     WHERE chain_key = ${chainKey} ORDER BY first_position`);
 }
 
-export async function chainKeys(db: Db | Tx): Promise<readonly string[]> {
+/** Every chain of the trail, sealed or retained. */
+export async function chainKeys(db: Db | Tx, trail: Trail = TENANT_TRAIL): Promise<readonly string[]> {
   return db.anyFirst(sql.type(z.object({ chain_key: z.string() }))`
-    SELECT chain_key FROM audit_chain UNION SELECT chain_key FROM audit_chain_retained ORDER BY chain_key`);
+    SELECT chain_key FROM ${trail.chain} UNION SELECT chain_key FROM ${trail.retained} ORDER BY chain_key`);
 }

@@ -5,3 +5,6 @@ export type { AuditRecord } from './store.js';
 export { AUDIT_MONTHS_AHEAD, auditPartitionsAhead, prepareAuditPartitions, retainAudit } from './partitions.js';
 export { listAuditEntries } from './listing.js';
 export type { AuditListQuery, AuditPage } from './listing.js';
+export { exportTrail } from './trailExport.js';
+export { verifyTrail } from './trailVerify.js';
+export type { TrailVerdict } from './trailVerify.js';

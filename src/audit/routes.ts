@@ -1,7 +1,8 @@
 import type { Db } from '../platform/db/pool.js';
 import type { Handler } from '../edge/handler.js';
 import { requirePrincipal } from '../auth/index.js';
-import { listAuditEntries, type AuditListQuery } from './index.js';
+import { exportTrail, listAuditEntries, type AuditListQuery } from './index.js';
+import type { AuditExportQuery } from './exportSchemas.js';
 
 /**
  * GET /v1/admin/audit: HTTP around the audit list (listing.ts). A
@@ -19,5 +20,14 @@ export function createListAudit(deps: { db: Db }): Handler {
       headers.Link = `</v1/admin/audit?${next.toString()}>; rel="next"`;
     }
     return { status: 200, body: page.entries, headers };
+  };
+}
+
+/** GET /v1/admin/audit/export: the tenant's trail for a period, as NDJSON (trailExport.ts). */
+export function createExportAudit(deps: { db: Db }): Handler {
+  return async (ctx) => {
+    const principal = requirePrincipal(ctx);
+    const body = await exportTrail(deps, principal, ctx.query as AuditExportQuery);
+    return { status: 200, contentType: 'application/x-ndjson', raw: body };
   };
 }

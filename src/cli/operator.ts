@@ -10,6 +10,8 @@ import { provisionTenant } from '../tenancy/provision.js';
 import { UsageError } from './usageError.js';
 import { sealAudit, verifyAuditChains } from '../audit/sealer.js';
 import { auditPartitionsAhead, retainAudit } from '../audit/partitions.js';
+import { verifyTrail } from '../audit/trailVerify.js';
+import { readFile } from 'node:fs/promises';
 import { rotatePepper } from '../auth/rotatePepper.js';
 
 export async function migrateCommand(config: Config): Promise<number> {
@@ -69,10 +71,20 @@ export async function keyMintCommand(
   }
 }
 
-/** `tas audit verify`: seals what is due, then recomputes every chain (or one) from its first link. */
+/**
+ * `tas audit verify`: seals what is due, then recomputes every chain of both trails (or one) from its first
+ * link, seals included. `--file EXPORT`: a tenant's exported trail (exportAudit), checked offline, no database.
+ */
 export async function auditCommand(config: Config, args: string[]): Promise<number> {
   if (args[0] === 'retain') return auditRetainCommand(config, args);
-  if (args[0] !== 'verify') throw new UsageError('usage: tas audit verify [--chain KEY] | tas audit retain --before YYYY-MM-DD');
+  const usage = 'usage: tas audit verify [--chain KEY | --file EXPORT] | tas audit retain --before YYYY-MM-DD';
+  if (args[0] !== 'verify') throw new UsageError(usage);
+  const fileAt = args.indexOf('--file');
+  if (fileAt >= 0) {
+    const file = args[fileAt + 1];
+    if (file === undefined) throw new UsageError(usage);
+    return auditVerifyFile(file);
+  }
   const chainAt = args.indexOf('--chain');
   const only = chainAt >= 0 ? args[chainAt + 1] : undefined;
   await checkPostgres(config.DATABASE_OWNER_URL);
@@ -86,6 +98,20 @@ export async function auditCommand(config: Config, args: string[]): Promise<numb
   } finally {
     await db.end();
   }
+}
+
+/** `tas audit verify --file EXPORT`: the tenant's own check of its exported trail, from the file alone. */
+async function auditVerifyFile(file: string): Promise<number> {
+  const v = verifyTrail(await readFile(file, 'utf8'));
+  const whose = `${v.tenantId ?? '?'}:${v.mode ?? '?'}`;
+  if (v.fault === null) {
+    console.log(`${whose}: ${v.rows} rows, ${v.seals} seals, intact`);
+    return 0;
+  }
+  const f = v.fault;
+  const at = f.position === null ? '' : ` (position ${f.position}${f.auditId ? `, audit_id ${f.auditId}` : ''})`;
+  console.log(`${whose}: BROKEN at line ${f.line}${at}: ${f.reason}: ${f.detail}`);
+  return 1;
 }
 
 /** `tas audit retain --before YYYY-MM-DD`: drops the audit trail's whole months before that day (000090). */

@@ -193,6 +193,10 @@ function successResponse(op: OperationSpec, schemas: ConvertedSchemas): Record<s
   if (type === 'text/html') {
     return { description: op.success.description, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   }
+  if (type === 'application/x-ndjson') {
+    const schema = { type: 'string', description: 'One JSON document a line.' };
+    return { description: op.success.description, headers, content: { 'application/x-ndjson': { schema } } };
+  }
   if (type === 'application/gzip') {
     return {
       description: op.success.description,

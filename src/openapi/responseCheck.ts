@@ -79,7 +79,8 @@ export function createResponseChecker(document: Record<string, unknown>): Respon
       if (!found) return [`status ${status} is not documented for ${operationId}`];
       if (body.length === 0) return [];
       const mediaType = contentType.split(';')[0]!.trim();
-      if (!mediaType.endsWith('json')) return [];
+      // A JSON document (application/json, problem+json), not a stream of them (application/x-ndjson).
+      if (!mediaType.endsWith('json') || mediaType.endsWith('ndjson')) return [];
       if (!found.response.content?.[mediaType]) return [`${mediaType} is not documented for ${operationId} ${status}`];
       const pointer = `${found.pointer}/content/${escapePointer(mediaType)}/schema`;
       let parsed: unknown;

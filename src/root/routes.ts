@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { createListAudit } from '../audit/routes.js';
+import { createExportAudit, createListAudit } from '../audit/routes.js';
 import type { RevocationBus } from '../auth/index.js';
 import { caseListHandlers } from '../cases/listRoutes.js';
 import { entityFindHandlers } from '../entities/findRoutes.js';
@@ -108,6 +108,7 @@ function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: 
     ['getDocs', createDocsHandler()],
     ...inquiryHandlers(deps.inquiries),
     ['listAudit', createListAudit({ db: deps.db })],
+    ['exportAudit', createExportAudit({ db: deps.db })],
     ...observationHandlers({ db: deps.db, registry: deps.registryCache, policies: deps.policyCache }),
     ...controlPlaneHandlers({ db: deps.db, policyCache: deps.policyCache, registryCache: deps.registryCache }),
     ...streamHandlers({

@@ -60,7 +60,7 @@ export interface OperationSpec {
     /** JSON schema of the body; omitted for 204 and for SSE. */
     schema?: z.ZodType;
     /** Default application/json. */
-    contentType?: 'application/json' | 'text/event-stream' | 'text/html' | 'application/gzip';
+    contentType?: 'application/json' | 'text/event-stream' | 'text/html' | 'application/gzip' | 'application/x-ndjson';
   };
   /**
    * Takes the Idempotency-Key header (src/edge/replay.ts): a POST that creates

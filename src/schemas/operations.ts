@@ -19,6 +19,7 @@ import { CASE_OPERATIONS } from './operationsCases.js';
 import { STREAM_TICKET_OPERATIONS } from './operationsStreams.js';
 import { CASE_LIST_OPERATIONS } from './operationsCaseList.js';
 import { ENTITY_FIND_OPERATIONS } from './operationsEntityFind.js';
+import { AUDIT_EXPORT_OPERATIONS } from './operationsAuditExport.js';
 import { ExportKeySet } from '../cases/schemas.js';
 
 /**
@@ -363,4 +364,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...STREAM_TICKET_OPERATIONS,
   ...CASE_LIST_OPERATIONS,
   ...ENTITY_FIND_OPERATIONS,
+  ...AUDIT_EXPORT_OPERATIONS,
 ];

@@ -9,8 +9,9 @@ import { cloneDatabase, ownerClient } from '../support/database.js';
 
 /**
  * Calls refused before any tenant is known (000100): each keeps its one
- * audit_log row, but the anonymous chain links a sealing pass's rows with one
- * link per month, which names them, instead of one link per row.
+ * row, but the anonymous chain links a sealing pass's rows with one link per
+ * month, which names them, instead of one link per row. Since 000120 they are
+ * a trail of their own: audit_refusals and audit_refusal_links.
  */
 let clone: Awaited<ReturnType<typeof cloneDatabase>>;
 let db: Db;
@@ -66,11 +67,11 @@ async function verdictOf(chainKey: string) {
 /** Runs a change behind the append-only triggers, as someone with the owner's login could. */
 async function tamper(statement: string, values: unknown[]): Promise<void> {
   await owner.query('BEGIN');
-  await owner.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
-  await owner.query('ALTER TABLE audit_chain DISABLE TRIGGER audit_chain_append_only');
+  await owner.query('ALTER TABLE audit_refusals DISABLE TRIGGER audit_refusals_append_only');
+  await owner.query('ALTER TABLE audit_refusal_links DISABLE TRIGGER audit_refusal_links_append_only');
   await owner.query(statement, values);
-  await owner.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
-  await owner.query('ALTER TABLE audit_chain ENABLE TRIGGER audit_chain_append_only');
+  await owner.query('ALTER TABLE audit_refusals ENABLE TRIGGER audit_refusals_append_only');
+  await owner.query('ALTER TABLE audit_refusal_links ENABLE TRIGGER audit_refusal_links_append_only');
   await owner.query('COMMIT');
 }
 
@@ -93,27 +94,28 @@ describe('the compact row of an anonymous refusal', () => {
     const chain0 = await bytesOf('audit_chain');
     await append(Array.from({ length: ROWS }, (_, i) => keyed(i)));
     expect(await sealAll()).toBe(ROWS);
-    const chain1 = await bytesOf('audit_chain');
-    const log1 = await bytesOf('audit_log');
+    const keyed1 = await bytesOf('audit_chain');
+    const chain1 = await bytesOf('audit_refusal_links');
+    const log1 = await bytesOf('audit_refusals');
     const refusals = Array.from({ length: ROWS }, (_, i) => refusal(i));
     await append(refusals);
     expect(await sealAll()).toBe(ROWS);
-    const perKeyed = (chain1 - chain0) / ROWS;
-    const perRefusal = (await bytesOf('audit_chain')) - chain1;
-    const logPerRefusal = ((await bytesOf('audit_log')) - log1) / ROWS;
+    const perKeyed = (keyed1 - chain0) / ROWS;
+    const perRefusal = (await bytesOf('audit_refusal_links')) - chain1;
+    const logPerRefusal = ((await bytesOf('audit_refusals')) - log1) / ROWS;
     // A row's own link costs about 270 bytes; a refusal's share of its batch's link about 5.
     expect(perKeyed).toBeGreaterThan(150);
     expect(perRefusal / ROWS).toBeLessThan(perKeyed / 10);
     expect(logPerRefusal + perRefusal / ROWS).toBeLessThan(300);
     // Each refused call has its one row, named by exactly one link, once.
     const named = await owner.query<{ audit_id: string; times: number }>(
-      `SELECT l.audit_id, count(*)::int AS times FROM audit_chain c CROSS JOIN LATERAL unnest(c.members) m(seq)
-       JOIN audit_log l ON l.seq = m.seq WHERE c.chain_key = 'anonymous' GROUP BY l.audit_id`,
+      `SELECT l.audit_id, count(*)::int AS times FROM audit_refusal_links c CROSS JOIN LATERAL unnest(c.members) m(seq)
+       JOIN audit_refusals l ON l.seq = m.seq GROUP BY l.audit_id`,
     );
     expect(named.rows).toHaveLength(ROWS);
     expect(named.rows.every((r) => r.times === 1)).toBe(true);
     expect(new Set(named.rows.map((r) => r.audit_id))).toEqual(new Set(refusals.map((r) => r.audit_id)));
-    const links = await owner.query(`SELECT count(*)::int AS n FROM audit_chain WHERE chain_key = 'anonymous'`);
+    const links = await owner.query(`SELECT count(*)::int AS n FROM audit_refusal_links`);
     expect(links.rows[0].n).toBeLessThanOrEqual(ROWS / 1000);
     expect(await verdictOf('anonymous')).toEqual({ chainKey: 'anonymous', rows: ROWS, brokenAt: null });
     expect(await verdictOf(`${tenant}:live`)).toEqual({ chainKey: `${tenant}:live`, rows: ROWS, brokenAt: null });
@@ -121,39 +123,39 @@ describe('the compact row of an anonymous refusal', () => {
 
   it('a changed, removed or unlisted refusal row breaks its batch link', async () => {
     const { rows } = await owner.query<{ position: number; seq: string; audit_id: string }>(
-      `SELECT c.position::int, c.members[2]::text AS seq, l.audit_id FROM audit_chain c JOIN audit_log l ON l.seq = c.members[2]
-       WHERE c.chain_key = 'anonymous' ORDER BY c.position DESC LIMIT 1`,
+      `SELECT c.position::int, c.members[2]::text AS seq, l.audit_id FROM audit_refusal_links c JOIN audit_refusals l ON l.seq = c.members[2]
+       ORDER BY c.position DESC LIMIT 1`,
     );
     const { position, seq, audit_id: auditId } = rows[0]!;
     // Its status changed.
-    await tamper(`UPDATE audit_log SET status = 200 WHERE audit_id = $1`, [auditId]);
+    await tamper(`UPDATE audit_refusals SET status = 200 WHERE audit_id = $1`, [auditId]);
     expect((await verdictOf('anonymous')).brokenAt).toBe(position);
-    await tamper(`UPDATE audit_log SET status = 401 WHERE audit_id = $1`, [auditId]);
+    await tamper(`UPDATE audit_refusals SET status = 401 WHERE audit_id = $1`, [auditId]);
     expect((await verdictOf('anonymous')).brokenAt).toBeNull();
     // Struck from the link's list.
-    await tamper(`UPDATE audit_chain SET members = array_remove(members, $1::int8) WHERE chain_key = 'anonymous' AND position = $2`, [
-      seq,
-      position,
-    ]);
+    await tamper(
+      `UPDATE audit_refusal_links SET members = array_remove(members, $1::int8) WHERE chain_key = 'anonymous' AND position = $2`,
+      [seq, position],
+    );
     expect((await verdictOf('anonymous')).brokenAt).toBe(position);
     await tamper(
-      `UPDATE audit_chain SET members = members[1:1] || $1::int8 || members[2:] WHERE chain_key = 'anonymous' AND position = $2`,
+      `UPDATE audit_refusal_links SET members = members[1:1] || $1::int8 || members[2:] WHERE chain_key = 'anonymous' AND position = $2`,
       [seq, position],
     );
     expect((await verdictOf('anonymous')).brokenAt).toBeNull();
     // Two rows swapped in the list.
     await tamper(
-      `UPDATE audit_chain SET members = members[2:2] || members[1:1] || members[3:] WHERE chain_key = 'anonymous' AND position = $1`,
+      `UPDATE audit_refusal_links SET members = members[2:2] || members[1:1] || members[3:] WHERE chain_key = 'anonymous' AND position = $1`,
       [position],
     );
     expect((await verdictOf('anonymous')).brokenAt).toBe(position);
     await tamper(
-      `UPDATE audit_chain SET members = members[2:2] || members[1:1] || members[3:] WHERE chain_key = 'anonymous' AND position = $1`,
+      `UPDATE audit_refusal_links SET members = members[2:2] || members[1:1] || members[3:] WHERE chain_key = 'anonymous' AND position = $1`,
       [position],
     );
     expect((await verdictOf('anonymous')).brokenAt).toBeNull();
     // The row deleted.
-    await tamper(`DELETE FROM audit_log WHERE audit_id = $1`, [auditId]);
+    await tamper(`DELETE FROM audit_refusals WHERE audit_id = $1`, [auditId]);
     expect((await verdictOf('anonymous')).brokenAt).toBe(position);
   });
 
@@ -174,14 +176,14 @@ describe('the compact row of an anonymous refusal', () => {
     expect(await sealAudit(db, 0)).toBe(6);
     const links = await owner.query<{ position: number; part: string; rows: string[] }>(
       `SELECT c.position::int, c.tableoid::regclass::text AS part,
-              array(SELECT l.tableoid::regclass::text FROM unnest(c.members) m(seq) JOIN audit_log l ON l.seq = m.seq) AS rows
-       FROM audit_chain c WHERE c.chain_key = 'anonymous' ORDER BY c.position`,
+              array(SELECT l.tableoid::regclass::text FROM unnest(c.members) m(seq) JOIN audit_refusals l ON l.seq = m.seq) AS rows
+       FROM audit_refusal_links c ORDER BY c.position`,
     );
     const month = new Date().toISOString().slice(0, 7).replace('-', '_');
     expect(links.rows.map((l) => [l.position, l.part, [...new Set(l.rows)]])).toEqual([
-      [1, 'audit_partitions.audit_chain_p2020_01', ['audit_partitions.audit_log_p2020_01']],
-      [2, 'audit_partitions.audit_chain_p2020_02', ['audit_partitions.audit_log_p2020_02']],
-      [3, `audit_partitions.audit_chain_p${month}`, [`audit_partitions.audit_log_p${month}`]],
+      [1, 'audit_partitions.audit_refusal_links_p2020_01', ['audit_partitions.audit_refusals_p2020_01']],
+      [2, 'audit_partitions.audit_refusal_links_p2020_02', ['audit_partitions.audit_refusals_p2020_02']],
+      [3, `audit_partitions.audit_refusal_links_p${month}`, [`audit_partitions.audit_refusals_p${month}`]],
     ]);
     expect(await verdictOf('anonymous')).toEqual({ chainKey: 'anonymous', rows: 6, brokenAt: null });
     expect(await retainAudit(db, '2020-02-01')).toEqual(['2020-01']);
@@ -192,17 +194,26 @@ describe('the compact row of an anonymous refusal', () => {
     expect(await verdictOf('anonymous')).toEqual({ chainKey: 'anonymous', rows: 5, brokenAt: null });
   });
 
-  it('a tenant never sees an anonymous link', async () => {
+  it("a tenant never sees an anonymous row or link, and the anonymous trail never touches a tenant's", async () => {
     await owner.query('BEGIN');
     try {
       await owner.query(`SET LOCAL ROLE tas_service`);
       await owner.query(`SELECT set_config('tas.tenant_id', $1, true), set_config('tas.mode', 'live', true)`, [tenant]);
-      const seen = await owner.query(`SELECT count(*)::int AS n FROM audit_chain WHERE members IS NOT NULL OR tenant_id IS NULL`);
-      expect(seen.rows[0].n).toBe(0);
+      await expect(owner.query(`SELECT count(*) FROM audit_refusal_links`)).rejects.toThrow(/permission denied/);
     } finally {
       await owner.query('ROLLBACK');
     }
-    const all = await owner.query(`SELECT count(*)::int AS n FROM audit_chain WHERE members IS NOT NULL`);
+    await owner.query('BEGIN');
+    try {
+      await owner.query(`SET LOCAL ROLE tas_service`);
+      await expect(owner.query(`SELECT count(*) FROM audit_refusals`)).rejects.toThrow(/permission denied/);
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+    const all = await owner.query(`SELECT count(*)::int AS n FROM audit_refusal_links WHERE members IS NOT NULL`);
     expect(all.rows[0].n).toBeGreaterThan(0);
+    const inTenants = await owner.query(`SELECT (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM audit_chain)
+      + (SELECT count(*) FROM audit_unsealed) + (SELECT count(*) FROM audit_seals) AS n`);
+    expect(Number(inTenants.rows[0].n)).toBe(0);
   });
 });

@@ -34,7 +34,10 @@ function row(occurredAt: string, tenantId: string | null, action = 'test'): Audi
 }
 
 async function partitionOf(auditId: string): Promise<string> {
-  const { rows } = await owner.query('SELECT tableoid::regclass::text AS p FROM audit_log WHERE audit_id = $1', [auditId]);
+  const { rows } = await owner.query(
+    'SELECT tableoid::regclass::text AS p FROM audit_log WHERE audit_id = $1 UNION ALL SELECT tableoid::regclass::text FROM audit_refusals WHERE audit_id = $1',
+    [auditId],
+  );
   return rows[0].p as string;
 }
 
@@ -61,7 +64,7 @@ describe('the audit trail by month', () => {
     expect(await partitionOf(jan.audit_id)).toBe('audit_partitions.audit_log_p2020_01');
     expect(await partitionOf(feb.audit_id)).toBe('audit_partitions.audit_log_p2020_02');
     const month = new Date().toISOString().slice(0, 7).replace('-', '_');
-    expect(await partitionOf(now.audit_id)).toBe(`audit_partitions.audit_log_p${month}`);
+    expect(await partitionOf(now.audit_id)).toBe(`audit_partitions.audit_refusals_p${month}`);
     const ahead = await owner.query(
       `SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'audit_log'::regclass
        AND inhrelid::regclass::text = 'audit_partitions.audit_log_p' || to_char(now() AT TIME ZONE 'UTC' + interval '3 months', 'YYYY_MM')`,

@@ -98,7 +98,7 @@ describe('the audit writer', () => {
     const bad = row({ target_id: 'bad\u0000id' });
     const [whereGood, whereBad] = await Promise.all([writer.append(good), writer.append(bad)]);
     expect([whereGood, whereBad]).toEqual(['db', 'db']);
-    const stored = await owner.query('SELECT audit_id, target_id FROM audit_log WHERE audit_id = ANY($1) ORDER BY target_id', [
+    const stored = await owner.query('SELECT audit_id, target_id FROM audit_refusals WHERE audit_id = ANY($1) ORDER BY target_id', [
       [good.audit_id, bad.audit_id],
     ]);
     expect(stored.rows).toEqual([
@@ -120,7 +120,7 @@ describe('the audit spool replay', () => {
     const spool = createAuditSpool(dir);
     expect(await spool.replay((rows) => appendAuditBatch(db, rows))).toBe(2);
     expect(await spool.quarantined()).toBe(2);
-    const stored = await owner.query('SELECT count(*)::int AS n FROM audit_log WHERE audit_id = ANY($1)', [
+    const stored = await owner.query('SELECT count(*)::int AS n FROM audit_refusals WHERE audit_id = ANY($1)', [
       [first.audit_id, last.audit_id],
     ]);
     expect(stored.rows[0].n).toBe(2);

@@ -39,8 +39,13 @@ describe('an anonymous refusal', () => {
     expect(new Set(calls.map((c) => c.status))).toEqual(new Set([401, 429]));
     expect(new Set(calls.map((c) => c.auditId)).size).toBe(calls.length);
 
+    // The anonymous trail's own table (000120): none of them in a tenant's.
+    expect(
+      (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE audit_id = ANY($1::uuid[])`, [calls.map((c) => c.auditId)]))
+        .rows[0].n,
+    ).toBe(0);
     const stored = await owner.query<{ audit_id: string; status: number; principal: string; tenant_id: string | null }>(
-      `SELECT audit_id, status, principal, tenant_id FROM audit_log WHERE audit_id = ANY($1::uuid[])`,
+      `SELECT audit_id, status, principal, NULL::uuid AS tenant_id FROM audit_refusals WHERE audit_id = ANY($1::uuid[])`,
       [calls.map((c) => c.auditId)],
     );
     expect(stored.rows.map((r) => ({ auditId: r.audit_id, status: r.status })).sort((a, b) => a.auditId.localeCompare(b.auditId))).toEqual(
@@ -51,15 +56,15 @@ describe('an anonymous refusal', () => {
     for (let n = -1; n !== 0;) n = await sealAudit(db, 0);
     // Each refusal named by exactly one anonymous link, and no anonymous row has a link of its own.
     const named = await owner.query<{ audit_id: string; times: number }>(
-      `SELECT l.audit_id, count(*)::int AS times FROM audit_chain c CROSS JOIN LATERAL unnest(c.members) m(seq)
-       JOIN audit_log l ON l.seq = m.seq WHERE c.chain_key = 'anonymous' AND l.audit_id = ANY($1::uuid[]) GROUP BY l.audit_id`,
+      `SELECT l.audit_id, count(*)::int AS times FROM audit_refusal_links c CROSS JOIN LATERAL unnest(c.members) m(seq)
+       JOIN audit_refusals l ON l.seq = m.seq WHERE l.audit_id = ANY($1::uuid[]) GROUP BY l.audit_id`,
       [calls.map((c) => c.auditId)],
     );
     expect(named.rows.map((r) => r.audit_id).sort()).toEqual(calls.map((c) => c.auditId).sort());
     expect(named.rows.every((r) => r.times === 1)).toBe(true);
-    const own = await owner.query(`SELECT count(*)::int AS n FROM audit_chain WHERE chain_key = 'anonymous' AND members IS NULL`);
+    const own = await owner.query(`SELECT count(*)::int AS n FROM audit_refusal_links WHERE members IS NULL`);
     expect(own.rows[0].n).toBe(0);
-    const anonymous = await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE tenant_id IS NULL`);
+    const anonymous = await owner.query(`SELECT count(*)::int AS n FROM audit_refusals`);
     const verdicts = await verifyAuditChains(db);
     expect(verdicts.every((v) => v.brokenAt === null)).toBe(true);
     expect(verdicts.find((v) => v.chainKey === 'anonymous')).toEqual({ chainKey: 'anonymous', rows: anonymous.rows[0].n, brokenAt: null });

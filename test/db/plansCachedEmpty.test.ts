@@ -157,7 +157,7 @@ describe('relay statements planned while the outbox was nearly empty', () => {
 describe('sealer statements planned while the audit log was young', () => {
   it('reads the calls waiting to be sealed by their list, not by reading the grown log', async () => {
     const { nodes, genericPlans } = await cachedPlanOf(
-      '%FROM audit_unsealed u JOIN audit_log l%',
+      '%FROM "audit_unsealed" u%JOIN "audit_log" l%',
       (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}(0, 1000)`,
     );
     expect(genericPlans).toBeGreaterThan(0);
@@ -166,7 +166,7 @@ describe('sealer statements planned while the audit log was young', () => {
 
   it("finds a chain's head by its key, not by reading the grown chain", async () => {
     const { nodes } = await cachedPlanOf(
-      '%FROM audit_chain c WHERE c.chain_key%',
+      '%FROM "audit_chain" c WHERE c.chain_key%',
       (name) => sql.unsafe`EXPLAIN (FORMAT JSON) EXECUTE ${name}('{bulk}')`,
     );
     expect(seqScansOf('audit_chain', nodes)).toEqual([]);

@@ -107,6 +107,27 @@ export const FIXTURES: Record<string, Fixture> = {
       [id, `${t}:${m}`, t, m],
     );
   },
+  // The sealer's work list: the audit_log row's trigger lists it (000021, 000120).
+  audit_unsealed: async (c, t, m) => {
+    await c.query(
+      `INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, status) VALUES ($1, now(), $2, $3, 'p', 'a', 200)`,
+      [randomUUID(), t, m],
+    );
+  },
+  audit_chain_retained: async (c, t, m) => {
+    await c.query(
+      `INSERT INTO audit_chain_retained (chain_key, tenant_id, mode, first_position, last_position, first_prev, last_hash, month)
+       VALUES ($1, $2, $3, 1, 1, '\\x00', '\\x00', '2020-01-01')`,
+      [`${t}:${m}`, t, m],
+    );
+  },
+  audit_seals: async (c, t, m) => {
+    await c.query(
+      `INSERT INTO audit_seals (tenant_id, mode, period, first_position, last_position, links, first_prev, last_hash)
+       VALUES ($1, $2, '2020-01-01', 1, 1, 1, '\\x00', '\\x00')`,
+      [t, m],
+    );
+  },
   monitors: async (c, t, m) => {
     await c.query(
       `INSERT INTO monitors (id, tenant_id, mode, subject, intent, purpose, stake, triggers, cadence_seconds, created_by, created_by_key_id, state)

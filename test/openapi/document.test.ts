@@ -9,6 +9,7 @@ import { RULES } from '../../src/platform/rules.js';
 /** Every method and path of SPEC.md "Endpoints", plus the document and its page. */
 /** Operations beyond SPEC.md's tables, each saying so in its description. */
 const EXTENSIONS: readonly [string, string][] = [
+  ['get', '/v1/admin/audit/export'],
   ['get', '/v1/admin/keys'],
   ['get', '/v1/cases/{case_id}/exports/{export_id}'],
   ['get', '/v1/cases/{case_id}/exports/{export_id}/bundle'],

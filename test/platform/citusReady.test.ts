@@ -37,23 +37,17 @@ const NOT_DISTRIBUTED: Record<string, { kind: 'reference' | 'local'; reason: str
     reason: 'one row per tenant, written only by provisioning, its name unique across tenants; every tenant table references it',
   },
   schema_migrations: { kind: 'local', reason: "the migrator's own record, on the coordinator only" },
-  // The audit log and its seal: calls refused before any tenant is known (401s) are audited with a NULL
-  // tenant_id, the log is one sequence (seq) across tenants, and the sealer chains and seals across them.
-  // As local tables on the coordinator they keep that order and their keys; no tenant table references them.
-  audit_log: {
+  // The anonymous audit trail (000120): calls refused before any tenant is known have no tenant to be
+  // placed by; their trail stays on the coordinator (docs/design-decisions.md, "Refusals without a tenant").
+  // A tenant's audit rows, chain, work list, retained runs and seals are tenant tables, distributed.
+  audit_refusals: {
     kind: 'local',
-    reason:
-      'every call audited, those without a tenant too (NULL tenant_id), in one sequence across tenants; written on every call, so not replicated to every node as a reference table would be',
+    reason: 'calls refused before any tenant is known: no tenant_id to distribute by; one compact row each, batch-inserted',
   },
-  audit_chain: {
-    kind: 'local',
-    reason: 'the hash chains sealing audit_log, beside it: its key references audit_log, and the sealer appends to every chain in one run',
-  },
-  audit_unsealed: { kind: 'local', reason: "the sealer's work list of audit_log rows not yet chained, across tenants, beside audit_log" },
-  audit_chain_retained: {
-    kind: 'local',
-    reason: 'what retention dropped of each audit chain (000090), beside audit_chain, so the rest of every chain still verifies',
-  },
+  audit_refusal_links: { kind: 'local', reason: "the anonymous trail's hash chain, a link per sealed batch, beside audit_refusals" },
+  audit_refusals_unsealed: { kind: 'local', reason: "the anonymous trail's work list for the sealer, beside audit_refusals" },
+  audit_refusals_retained: { kind: 'local', reason: 'what retention dropped of the anonymous chain, beside audit_refusal_links' },
+  audit_refusal_seals: { kind: 'local', reason: "the anonymous chain's seal per day, beside audit_refusal_links" },
 };
 
 /** The first tenant table distributed; every other one is co-located with it. */
@@ -63,8 +57,9 @@ const COLOCATION_ANCHOR = 'entities';
  * Violations the schema still holds (a new one fails the test, and so does a
  * fixed one still listed). Empty since 000046: every tenant table's primary
  * key and unique constraints hold tenant_id (as their last column, so look-ups
- * by id alone keep their index: docs/scaling.md), and the audit tables, which
- * hold rows without a tenant, stay on the coordinator (NOT_DISTRIBUTED above).
+ * by id alone keep their index: docs/scaling.md); since 000120 the audit
+ * tables too, and only the anonymous trail, which has no tenant, stays on the
+ * coordinator (NOT_DISTRIBUTED above).
  */
 export const KNOWN_GAPS: readonly string[] = [];
 
