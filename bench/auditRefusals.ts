@@ -11,7 +11,8 @@ import { createDb } from '../src/platform/db/pool.js';
  * What one anonymous refusal (no key, a bad key, the per-address limit)
  * costs the audit trail: rows per second through the group-committing
  * writer, rows per second sealed, and bytes on disk per refusal in the log,
- * its chain and the work list (tables and indexes, after VACUUM), on a fresh
+ * its chain and the work list (tables and indexes, after VACUUM; since 000120
+ * the anonymous trail's own tables, reported under the old names), on a fresh
  * database of this checkout's migrations. A second flood of as many follows
  * on the same database, after one more VACUUM (as autovacuum would run
  * between them: index pages emptied by one VACUUM are reused only after the
@@ -45,13 +46,19 @@ function refusal(i: number): AuditRecord {
 
 async function sizes(c: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of ['audit_log', 'audit_chain', 'audit_unsealed']) {
+  // Since 000120 a refusal lands in the anonymous trail's tables, reported under the names they had before.
+  const tables: Record<string, string> = {
+    audit_log: 'audit_refusals',
+    audit_chain: 'audit_refusal_links',
+    audit_unsealed: 'audit_refusals_unsealed',
+  };
+  for (const [name, t] of Object.entries(tables)) {
     const { rows } = await c.query<{ bytes: string }>(
       // A partitioned table's partitions, or the table itself.
       `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree($1::regclass)), pg_total_relation_size($1::regclass))::bigint AS bytes`,
       [t],
     );
-    out[t] = Number(rows[0]!.bytes);
+    out[name] = Number(rows[0]!.bytes);
   }
   return out;
 }
@@ -69,7 +76,7 @@ async function main(): Promise<void> {
     const writer = createAuditWriter({ db, spool: createAuditSpool(`/tmp/${name}-spool`) });
     /** One flood, appended then sealed; its time and what it added to each table, per refusal. */
     const flood = async () => {
-      await owner.query('VACUUM audit_unsealed');
+      await owner.query('VACUUM audit_refusals_unsealed');
       const before = await sizes(owner);
       const t0 = performance.now();
       // As a flood arrives: every call's row handed to the writer, which batches what gathers.
@@ -83,7 +90,7 @@ async function main(): Promise<void> {
       let sealed = 0;
       for (let n = -1; n !== 0; sealed += n) n = await sealAudit(db, 0);
       const sealMs = performance.now() - t1;
-      await owner.query('VACUUM audit_log, audit_chain, audit_unsealed');
+      await owner.query('VACUUM audit_refusals, audit_refusal_links, audit_refusals_unsealed');
       const after = await sizes(owner);
       const per = (t: string) => Math.round((after[t]! - before[t]!) / ROWS);
       const bytes = { audit_log: per('audit_log'), audit_chain: per('audit_chain'), audit_unsealed: per('audit_unsealed') };
