@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/platform/rules.js';
 
@@ -24,6 +26,22 @@ describe('README.md', () => {
 
   it('lists every rule of src/platform/rules.ts with its meaning', () => {
     for (const [id, meaning] of Object.entries(RULES)) expect(readme).toContain(`| ${id} | ${meaning} |`);
+  });
+
+  it('lists the same tas commands, with the same arguments, as `tas --help`', () => {
+    // A command's synopsis: its line up to the first gap of two spaces (where its description starts).
+    const synopses = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => /^\s*tas [a-z]/.test(line))
+        .map((line) => line.trim().split(/\s{2,}/)[0]!);
+    const help = execFileSync(process.execPath, [fileURLToPath(new URL('bin/tas.js', ROOT)), '--help'], { encoding: 'utf8' });
+    const section = readme.slice(readme.indexOf('## The `tas` command'));
+    const block = /```\n([\s\S]*?)```/.exec(section)![1]!;
+    expect(synopses(block)).toEqual(synopses(help));
+    expect(synopses(help)).toEqual(
+      expect.arrayContaining(['tas keys rotate-pepper', 'tas audit retain --before DATE', 'tas export revoke-key KID']),
+    );
   });
 
   it('shows the first inquiry the service prints', async () => {
