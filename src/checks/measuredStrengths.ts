@@ -5,7 +5,8 @@ import { z } from 'zod';
  * What each (kind, disposition) has been measured to tell (METHODOLOGY.md
  * section 8, rule 2): the likelihood ratio with its 90 % interval and the
  * strength its lower end supports, as `npm run bench:quality -- --write`
- * measured it on labelled public corpora the checks do not read. Published
+ * measured it on labelled public corpora the checks do not read (and, for
+ * names, `npx tsx bench/names.ts --write`: nameLikelihoodRatios.json). Published
  * beside each declared strength (docs/checks.md, the served catalogue), and
  * test/checks/measuredStrengths.test.ts fails when a declaration claims more
  * than its measurement supports. Data, not code: the bench writes the file.
@@ -41,17 +42,36 @@ const MeasurementsFile = z.object({
 export type MeasurementsFile = z.infer<typeof MeasurementsFile>;
 
 export const MEASUREMENTS_PATH = new URL('./data/likelihoodRatios.json', import.meta.url);
+/**
+ * The name-screening grades, measured apart by `npx tsx bench/names.ts
+ * --write` on listed names typed with variants against ordinary names: no
+ * corpus of the quality bench holds a NAME.
+ */
+export const NAME_MEASUREMENTS_PATH = new URL('./data/nameLikelihoodRatios.json', import.meta.url);
 
 let loaded: MeasurementsFile | undefined;
+let loadedNames: MeasurementsFile | undefined;
 
-/** The committed measurements, read once. */
+/** The committed measurements of the quality bench, read once. */
 export function measurements(): MeasurementsFile {
   loaded ??= MeasurementsFile.parse(JSON.parse(readFileSync(MEASUREMENTS_PATH, 'utf8')));
   return loaded;
 }
 
-/** The measurement of one fact, or null when it was not measured (no corpus holds the check's type, or too few subjects showed it). */
+/** The committed measurements of the names bench, read once. */
+export function nameMeasurements(): MeasurementsFile {
+  loadedNames ??= MeasurementsFile.parse(JSON.parse(readFileSync(NAME_MEASUREMENTS_PATH, 'utf8')));
+  return loadedNames;
+}
+
+/**
+ * The measurement of one fact, from either file, or null when it was not
+ * measured (no corpus holds the check's type, or too few subjects showed it).
+ */
 export function measurementOf(kind: string, disposition: string): Measurement | null {
-  const found = measurements().measurements.find((m) => m.kind === kind && m.disposition === disposition);
-  return found && found.lr !== null ? found : null;
+  for (const file of [measurements(), nameMeasurements()]) {
+    const found = file.measurements.find((m) => m.kind === kind && m.disposition === disposition);
+    if (found) return found.lr !== null ? found : null;
+  }
+  return null;
 }

@@ -30,112 +30,73 @@ export interface NameTokens {
 }
 
 // Words that join, qualify or title a name: written or left out at will.
-const PARTICLES = new Set([
-  // Arabic article and filiation (the article as written alone or hyphenated: al-Zawahiri)
-  'al',
-  'el',
-  'ul',
-  'ad',
-  'ar',
-  'as',
-  'ash',
-  'at',
-  'az',
-  'an',
-  'bin',
-  'ibn',
-  'bint',
-  'binti',
-  'bn',
-  // European particles
-  'de',
-  'da',
-  'di',
-  'del',
-  'della',
-  'der',
-  'den',
-  'van',
-  'von',
-  'la',
-  'le',
-  'du',
-  'dos',
-  'das',
-  'do',
-  'y',
-  // titles
-  'mr',
-  'mrs',
-  'ms',
-  'miss',
-  'dr',
-  'prof',
-  // joining words of an organisation's name
-  'the',
-  'and',
-  'of',
-  'for',
-]);
+const PARTICLES = new Set(
+  [
+    // Arabic article and filiation, as written alone or hyphenated (al-Zawahiri, bin Laden)
+    'al el ul ad ar as ash at az an bin ibn bint binti bn',
+    // European particles
+    'de da di del della der den van von la le du dos das do y',
+    // titles and honorifics, in the languages whose names the list and its users write in Latin letters
+    'mr mrs ms miss mx dr prof sir dame herr frau mme mlle sr sra srta jr phd',
+    // joining words of an organisation's name: `and` in those languages, `of`, `the`
+    'the and of for et und e i a ve va dan en og och',
+  ]
+    .join(' ')
+    .split(' '),
+);
 
 // An organisation's legal form says what kind of body it is, not which one.
-const LEGAL_FORMS = new Set([
-  'llc',
-  'ltd',
-  'limited',
-  'co',
-  'company',
-  'inc',
-  'incorporated',
-  'corp',
-  'corporation',
-  'plc',
-  'llp',
-  'lp',
-  'sa',
-  'sas',
-  'sarl',
-  'srl',
-  'spa',
-  'gmbh',
-  'ag',
-  'bv',
-  'nv',
-  'kft',
-  'doo',
-  'pte',
-  'pvt',
-  'sdn',
-  'bhd',
-  'jsc',
-  'ojsc',
-  'cjsc',
-  'pjsc',
-  'ooo',
-  'oao',
-  'zao',
-  'pao',
-  'ao',
-  'fze',
-  'fzco',
-  'fzc',
-  'fzllc',
-  'est',
-  'establishment',
-]);
+const LEGAL_FORMS = new Set(
+  [
+    'llc ltd limited co company inc incorporated corp corporation plc llp lp',
+    'sa sas sarl srl spa gmbh ag bv nv kft doo pte pvt sdn bhd sl sro vos spol sp zoo ltda cv pt tbk persero sc oy ab kg ohg',
+    'jsc ojsc cjsc pjsc ooo oao zao pao ao fze fzco fzc fzllc est establishment',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+// Letters of the Latin alphabets that Unicode does not decompose into a base letter and a mark.
+const UNDECOMPOSED: Record<string, string> = {
+  ı: 'i',
+  ə: 'e',
+  ł: 'l',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ŋ: 'ng',
+};
+const UNDECOMPOSED_LETTERS = new RegExp(`[${Object.keys(UNDECOMPOSED).join('')}]`, 'g');
+// Legal forms written out in words (English, and the romanised Russian the list writes them in).
+const LEGAL_PHRASES =
+  /\b(?:(?:limited )?liability (?:company|partnership)|(?:(?:public|closed|open) )?joint[ -]stock company|obshchestvo s ogranichenno[iy] otvetstvennostyu|(?:(?:zakrytoe|otkrytoe|publichnoe|nepublichnoe) )?aktsionernoe obshchestvo)\b/g;
+// `S.A.`, `S.R.L.`: a legal form written with dots is one word, not initials.
+const DOTTED = /\b(?:[a-z]\.){2,}/g;
 
 // `Abdul`, `Abdel`... is `Abd` (servant) fused with the article: one element, `Abd`, however it is joined.
 const ABD_FUSED = /^abd(?:ul|el|al|ol|oul|u)$/;
 
 /** Case, diacritics and punctuation away: the words of a name, particles included. */
 export function words(raw: string): string[] {
+  const lower = raw.toLowerCase();
   // Plain ASCII (every listed name) needs no decomposition.
-  const plain = !/[^ -~]/.test(raw) ? raw : raw.normalize('NFKD').replace(/\p{M}/gu, '');
+  const plain = !/[^ -~]/.test(lower)
+    ? lower
+    : lower
+        .replace(UNDECOMPOSED_LETTERS, (c) => UNDECOMPOSED[c]!)
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '');
+  const joined = plain.replace(LEGAL_PHRASES, ' ').replace(DOTTED, (dotted) => {
+    const word = dotted.replace(/\./g, '');
+    return LEGAL_FORMS.has(word) ? ` ${word} ` : dotted;
+  });
   const out: string[] = [];
-  for (const w of plain
-    .toLowerCase()
-    .replace(/['’‘`ʿʾ]/g, '')
-    .split(/[^a-z0-9]+/)) {
+  for (const w of joined.replace(/['’‘`ʿʾ]/g, '').split(/[^a-z0-9]+/)) {
     if (w.length > 0) out.push(ABD_FUSED.test(w) ? 'abd' : w);
   }
   return out;
@@ -158,8 +119,8 @@ export function tokenise(raw: string): NameTokens {
   return { tokens, keys: tokens.map(keyOf), surname: family.filter((w) => !isParticle(w)).length };
 }
 
-const VOWEL = /[aeiouy]/;
-const isVowelAt = (s: string, i: number) => i >= 0 && i < s.length && VOWEL.test(s[i]!);
+const VOWELS = 'aeiouy';
+const isVowelAt = (s: string, i: number) => i >= 0 && i < s.length && VOWELS.includes(s[i]!);
 
 // Consonant spellings that stand for one sound, longest first at each place. Upper case marks a sound with no single Latin letter.
 const DIGRAPH_SOUND: Record<string, string> = {
@@ -214,9 +175,13 @@ function spellKey(token: string): string {
   // Endings spelled in French or German.
   s = s.replace(/(?:off|ow)$/, 'ov').replace(/(?:eff|ew)$/, 'ev');
   s = semivowels(s.replace(DIGRAPHS, soundOf));
-  // Vowel quality is what romanisations disagree on most: a, e, i one class; o, u another.
-  s = s.replace(/[aei]/g, 'a').replace(/[ou]/g, 'o');
-  s = s.replace(/(.)\1+/g, '$1');
+  // Vowel quality is what romanisations disagree on most: a, e, i one class; o, u another. Doubled letters are one.
+  let folded = '';
+  for (const ch of s) {
+    const sound = ch === 'e' || ch === 'i' ? 'a' : ch === 'u' ? 'o' : ch;
+    if (!folded.endsWith(sound)) folded += sound;
+  }
+  s = folded;
   // A final h after a vowel is a spelling of the Arabic ta marbuta or a long vowel: Abdullah, Abdulla.
   if (s.length > 2) s = s.replace(/([ao])h$/, '$1');
   return s;
@@ -315,17 +280,24 @@ export function compare(presented: NameTokens, listed: NameTokens): Comparison {
  *
  * A name resting on common tokens alone is weak at most, and a partial match
  * of common tokens alone is no match: ordinary people share such names.
- * A listed name of one token (a nickname, an acronym) stands alone only as
- * the whole presented name.
+ * A listed name of one token stands alone only as the whole presented name:
+ * exact when it is an organisation's name spelled the same, else weak (a
+ * person's one-word name is a nickname or a given name).
  */
-export function gradeOf(c: Comparison, presented: NameTokens, listed: NameTokens, isCommon: (key: string) => boolean): Grade | null {
+export function gradeOf(
+  c: Comparison,
+  presented: NameTokens,
+  listed: NameTokens,
+  isCommon: (key: string) => boolean,
+  kind: PartyKind = 'individual',
+): Grade | null {
   if (c.fullMet === 0) return null;
   const allCommon = c.fullTokens.every(isCommon);
   const listedAll = c.listedMet === listed.tokens.length;
   if (listed.tokens.length === 1) {
-    if (!listedAll || c.extra > 0) return null;
-    if (allCommon) return null;
-    return c.sameMet === 1 ? 'exact' : 'strong';
+    if (!listedAll || c.extra > 0 || allCommon) return null;
+    // One word is an organisation's whole name, but only a nickname or a given name of a person; a respelt word is little.
+    return c.sameMet === 1 && kind === 'entity' ? 'exact' : 'weak';
   }
   let grade: Grade | null = null;
   if (listedAll && c.extra === 0 && c.sameMet === listed.tokens.length && presented.tokens.length === listed.tokens.length) grade = 'exact';

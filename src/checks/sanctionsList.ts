@@ -187,7 +187,7 @@ function givenNameKeys(): Set<string> {
 }
 
 interface Listed {
-  name: NameTokens;
+  name: NameTokens & { initials: number };
   party: number;
 }
 
@@ -199,8 +199,11 @@ export function indexSdn(parties: readonly SdnRow[], snapshot: string, ordinary:
   parties.forEach((party, p) => {
     const partyKeys = new Set<string>();
     for (const raw of party.names) {
-      const name = tokenise(raw);
-      if (name.tokens.length === 0) continue;
+      const tokens = tokenise(raw);
+      if (tokens.tokens.length === 0) continue;
+      // Only a person's name has a family name; an organisation's comma is punctuation (`CECOEX, S.A.`).
+      const surname = party.kind === 'individual' ? tokens.surname : 0;
+      const name = { ...tokens, surname, initials: tokens.tokens.filter((t) => t.length === 1).length };
       const id = listed.length;
       listed.push({ name, party: p });
       for (const key of new Set(name.keys.filter((_, i) => name.tokens[i]!.length > 1))) {
@@ -215,28 +218,37 @@ export function indexSdn(parties: readonly SdnRow[], snapshot: string, ordinary:
   const commonAt = Math.max(2, Math.ceil(parties.length * COMMON_SHARE));
   const isCommon = (key: string) => ordinary.has(key) || (partiesWith.get(key) ?? 0) >= commonAt;
   const counts = new Uint16Array(listed.length);
+  const rareCounts = new Uint16Array(listed.length);
   const touched: number[] = [];
 
   function screen(raw: string, hints: ScreeningHints = {}): ScreeningMatch | null {
     const presented = tokenise(raw);
     if (presented.tokens.length === 0) return null;
-    const hasInitial = presented.tokens.some((t) => t.length === 1);
+    const presentedInitials = presented.tokens.filter((t) => t.length === 1).length;
     for (const key of new Set(presented.keys.filter((_, i) => presented.tokens[i]!.length > 1))) {
+      const rare = isCommon(key) ? 0 : 1;
       for (const id of postings.get(key) ?? []) {
         if (counts[id] === 0) touched.push(id);
         counts[id]!++;
+        rareCounts[id]! += rare;
       }
     }
     let best: ScreeningMatch | null = null;
     for (const id of touched) {
       const shared = counts[id]!;
+      const rareShared = rareCounts[id]!;
       counts[id] = 0;
+      rareCounts[id] = 0;
       const { name, party: p } = listed[id]!;
-      // One shared token makes a match only for a one-token listed name, or where initials can meet the rest.
-      if (shared < 2 && name.tokens.length > 1 && !(hasInitial || name.tokens.some((t) => t.length === 1))) continue;
+      // The most listed tokens that could be met: the shared keys, and initials on either side.
+      const reachable = shared + presentedInitials + name.initials;
+      // One shared token makes a match only for a one-token listed name, or where initials meet the rest;
+      // common tokens alone only when they meet the whole listed name (gradeOf).
+      if (shared < 2 && name.tokens.length > 1 && reachable < name.tokens.length) continue;
+      if (rareShared === 0 && reachable < name.tokens.length) continue;
       const party = parties[p]!;
       if (hints.kind !== undefined && hints.kind !== party.kind) continue;
-      let grade = gradeOf(compare(presented, name), presented, name, isCommon);
+      let grade = gradeOf(compare(presented, name), presented, name, isCommon, party.kind);
       if (grade !== null && hints.birth !== undefined && contradictsBirth(party.births, hints.birth)) grade = downgraded(grade);
       if (grade !== null && isBetter(grade, best?.grade ?? null)) best = { grade, kind: party.kind, party: party.id };
     }

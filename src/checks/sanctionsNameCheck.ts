@@ -51,27 +51,29 @@ export function sanctionsNameCheck(list: SanctionsList): CheckDefinition {
       kind: KIND,
       looksAt:
         "a person's or an organisation's name against the parties and aliases of a sanctions list, after normalising case, diacritics, punctuation, order, initials and transliteration, graded exact, strong or weak",
+      // As strong as each grade's likelihood ratio supports (METHODOLOGY.md section 8, rule 2), measured by
+      // `npx tsx bench/names.ts --write` on listed names typed with variants against ordinary names.
       declares: [
         {
           kind: GRADE_KINDS.exact,
           disposition: 'weakens',
           strength: 'moderate',
           reason:
-            'The same name as a listed party, in any order; as strong as its measured likelihood ratio supports (bench/names.ts), a name being no identity.',
+            'The same name as a listed party, in any order. No ordinary name of the measured half showed it, so the lower end rests on no observed case: moderate at most.',
         },
         {
           kind: GRADE_KINDS.strong,
           disposition: 'weakens',
-          strength: 'moderate',
+          strength: 'strong',
           reason:
-            'Every word of a listed name met, allowing a transliteration, an initial or one extra given name; as strong as its measured likelihood ratio supports.',
+            'Every word of a listed name met, allowing a transliteration, an initial or one extra given name; measured far above the strong threshold (a name is still no identity).',
         },
         {
           kind: GRADE_KINDS.weak,
           disposition: 'weakens',
-          strength: 'weak',
+          strength: 'strong',
           reason:
-            'Part of a listed name met (the family name and a given name), or a whole one resting on common names; as strong as its measured likelihood ratio supports.',
+            'Part of a listed name met (the family name and a given name, one rare name at least), or a whole one resting on common names; ordinary names show it rarely, so its measured ratio still supports strong.',
         },
         {
           disposition: 'neutral',

@@ -21,6 +21,13 @@ describe('normalising a name', () => {
     ['O’Brien, J.R.', ['obrien', 'j', 'r']],
     ['Abdul Rahman', ['abd', 'rahman']],
     ['Abdel-Aziz', ['abd', 'aziz']],
+    // Letters Unicode does not decompose are folded, not dropped.
+    ['Sıla Altıok', ['sila', 'altiok']],
+    ['Aytən Əliyeva', ['ayten', 'eliyeva']],
+    ['Łukasz Straße', ['lukasz', 'strasse']],
+    // A dotted legal form is one word; dotted initials stay initials.
+    ['CECOEX, S.A.', ['cecoex', 'sa']],
+    ['J.R. Miller', ['j', 'r', 'miller']],
   ])('given %j, then its words are %j', (raw, expected) => {
     expect(words(raw)).toEqual(expected);
   });
@@ -32,6 +39,7 @@ describe('normalising a name', () => {
     ['Banco Nacional de Cuba', ['banco', 'nacional', 'cuba'], 0],
     ['ALFA-BANK JSC', ['alfa', 'bank'], 0],
     ['van der Berg', ['berg'], 0],
+    ['Tamez Fajardo e Hijos', ['tamez', 'fajardo', 'hijos'], 0],
   ])('given %j, then tokens %j with %i family-name tokens', (raw, tokens, surname) => {
     const name = tokenise(raw);
     expect(name.tokens).toEqual(tokens);
@@ -88,15 +96,25 @@ describe('grading a presented name against a listed one', () => {
     ['J. R. Miller', 'MILLER, James Robert', 'strong'],
     ['James Robert Miller', 'MILLER, J. R.', 'strong'],
     ['Mohammed Khalfan Gailani', 'GHAILANI, Muhammad Khalfan', 'strong'],
-    ['Ahmed Khalfan Ghailani Jr', 'GHAILANI, Ahmed Khalfan', 'strong'],
+    ['Ahmed Omar Khalfan Ghailani', 'GHAILANI, Ahmed Khalfan', 'strong'],
+    ['Ahmed Khalfan Ghailani Jr.', 'GHAILANI, Ahmed Khalfan', 'exact'],
     ['Ahmed Ghailani', 'GHAILANI, Ahmed Khalfan', 'weak'],
     ['Ahmed Khalfan', 'GHAILANI, Ahmed Khalfan', null],
     ['Ahmed Khalfan Ghailani Omar Said', 'GHAILANI, Ahmed Khalfan', 'weak'],
     ['James Miller', 'SMITH, John', null],
-    ['Godane', 'GODANE', 'exact'],
+    // A person's one-word name is a nickname or a given name: weak at most.
+    ['Godane', 'GODANE', 'weak'],
     ['Abdi Godane', 'GODANE', null],
   ])('given %j against %j, then %s', (presented, listed, expected) => {
     expect(grade(presented, listed)).toBe(expected);
+  });
+
+  it('given a one-word listed name, then only an organisation spelled the same is exact', () => {
+    const p = tokenise('Hamas');
+    const l = tokenise('HAMAS');
+    expect(gradeOf(compare(p, l), p, l, rare, 'entity')).toBe('exact');
+    const respelt = tokenise('Hammas');
+    expect(gradeOf(compare(respelt, l), respelt, l, rare, 'entity')).toBe('weak');
   });
 
   it('given a match resting on common names alone, then it is weak at most, and a partial one is none', () => {
