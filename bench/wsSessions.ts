@@ -24,7 +24,7 @@ export interface WsSessionsOptions {
   framesPerSession?: number;
   /** Each session sends one frame every this many ms (sessions are spread evenly across it). */
   frameIntervalMs?: number;
-  /** Append the result to bench/README.md under "ws-sessions". */
+  /** Append the result to bench/HISTORY.md (the diary) under "ws-sessions". */
   appendReadme?: boolean;
   log?: (line: string) => void;
 }
@@ -273,7 +273,8 @@ function measure(
 }
 
 function appendReadme(r: WsSessionsResult): void {
-  const path = join(ROOT, 'bench/README.md');
+  // The diary takes every run; bench/README.md's table of current figures is updated by hand.
+  const path = join(ROOT, 'bench/HISTORY.md');
   const row = (name: string, q: Percentiles) => `| ${name} | ${q.p50} | ${q.p90} | ${q.p95} | ${q.p99} | ${q.max} |`;
   const heading =
     existsSync(path) && readFileSync(path, 'utf8').includes('\n## ws-sessions')

@@ -24,6 +24,25 @@ describe('README.md', () => {
     for (const href of links) expect(existsSync(new URL(href, ROOT)), href).toBe(true);
   });
 
+  it("links only anchors that exist in the documents it links (a heading's slug or an element's id)", () => {
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-');
+    const anchored = [...readme.matchAll(/\]\(([^)#\s]+\.md)#([^)\s]+)\)/g)].map((m) => [m[1]!, m[2]!] as const);
+    expect(anchored.length).toBeGreaterThan(0);
+    for (const [href, anchor] of anchored) {
+      const text = readFileSync(new URL(href, ROOT), 'utf8');
+      const headings = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!));
+      const ids = [...text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
+      expect([...headings, ...ids], `${href}#${anchor}`).toContain(anchor);
+    }
+    // The README quotes bench/README's current figures by their rows.
+    expect(anchored).toContainEqual(['bench/README.md', 'answer-quality']);
+  });
+
   it('lists every rule of src/platform/rules.ts with its meaning', () => {
     for (const [id, meaning] of Object.entries(RULES)) expect(readme).toContain(`| ${id} | ${meaning} |`);
   });
