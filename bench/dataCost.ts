@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { discoverChecks } from '../src/checks/registry.js';
 import { loadNetworks } from '../src/checks/ipNetworks.js';
 
@@ -8,12 +9,15 @@ import { loadNetworks } from '../src/checks/ipNetworks.js';
  * data sets load with their modules) and the resident memory it adds, then
  * the IP network data that loads in the background after start-up. The
  * budget is 150 MB and 2 s (issue 11); results go in bench/README.md.
+ * `--popularity FILE` loads that ranked list instead of the shipped one, as
+ * `TAS_POPULARITY_LIST` would (the full Majestic Million, say).
  */
+const popularityFile = parseArgs({ options: { popularity: { type: 'string' } } }).values.popularity;
 const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
 const before = process.memoryUsage().rss;
 const started = performance.now();
-const checks = await discoverChecks({});
+const checks = await discoverChecks(popularityFile === undefined ? {} : { popularityFile });
 const ms = performance.now() - started;
 gc?.();
 const afterDiscovery = process.memoryUsage().rss;

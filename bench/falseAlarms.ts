@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { resemblance } from '../src/checks/domainLookalikeCheck.js';
+import { popularityList, rankOf } from '../src/checks/popularity.js';
 import { loadNetworks } from '../src/checks/ipNetworks.js';
 import { normalisePresented } from '../src/checks/normalise.js';
 import { discoverChecks } from '../src/checks/registry.js';
@@ -91,11 +92,15 @@ const sources: [string, () => string[] | Promise<string[]>][] = [
   [`${SWOT} academic domains`, academicDomains],
 ];
 
+// As the service reads names: over the shipped popularity list, whose ranked domains are sites of their own.
+const list = await popularityList();
+const isRanked = (registrable: string) => rankOf(list, registrable) !== undefined;
+
 for (const [name, read] of sources) {
   const hosts = [...new Set(await read())];
   const marked = new Map<string, string[]>();
   for (const host of hosts) {
-    const found = resemblance(viewHost(host));
+    const found = resemblance(viewHost(host), isRanked);
     if (found === null || NOT_AN_ALARM.has(found.kind)) continue;
     marked.set(found.kind, [...(marked.get(found.kind) ?? []), `${host} ~ ${found.known}`]);
   }

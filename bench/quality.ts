@@ -7,6 +7,7 @@ import { DISPOSABLE_EMAIL_DOMAINS } from '../src/checks/emailDomains.js';
 import { BRAND_DOMAINS } from '../src/checks/brandDomains.js';
 import { discoverChecks } from '../src/checks/registry.js';
 import { MEASUREMENTS_PATH } from '../src/checks/measuredStrengths.js';
+import { popularityList, rankOf, type PopularityList } from '../src/checks/popularity.js';
 import { METHODOLOGY_VERSIONS, TRUST_METHOD_1, score } from '../src/scoring/index.js';
 import { askAll, type Answer } from './quality/ask.js';
 import { corpus, type Case } from './quality/corpus.js';
@@ -75,7 +76,28 @@ function aucOf(of: readonly Scored[]): number {
 const isUnlisted = (a: Answer) => a.corpus.startsWith('disposable') && !DISPOSABLE_EMAIL_DOMAINS.has(a.domain);
 const isFresh = (a: Answer) => a.corpus.startsWith('fresh');
 
-function versionReport(answers: readonly Answer[], version: string) {
+/** The share of good subjects whose whole interval lies above 50 (the issue's "good subjects on the right side"). */
+function goodRightSide(of: readonly Scored[]): number {
+  const good = of.filter((s) => s.label === 'good');
+  return round3(good.filter((s) => s.low > 50).length / Math.max(1, good.length));
+}
+
+/** Sides of 50 for a part of the answers: all of them, and the good ones alone. */
+function partReport(of: readonly Scored[]) {
+  const side = sides(of);
+  return {
+    n: side.n,
+    good: of.filter((s) => s.label === 'good').length,
+    right_side: round3(side.right / Math.max(1, side.n)),
+    wrong_side: round3(side.wrong / Math.max(1, side.n)),
+    good_right_side: goodRightSide(of),
+    good_wrong_side: round3(
+      of.filter((s) => s.label === 'good' && s.high < 50).length / Math.max(1, of.filter((s) => s.label === 'good').length),
+    ),
+  };
+}
+
+function versionReport(answers: readonly Answer[], version: string, ranked: (a: Answer) => boolean) {
   const scored = answers.map((a) => ({ a, s: rescored(a, version) }));
   const pick = (keep: (a: Answer) => boolean) => scored.filter(({ a }) => keep(a)).map(({ s }) => s);
   const byType = Object.fromEntries((['EMAIL', 'DOMAIN', 'URL'] as const).map((t) => [t, aucOf(pick((a) => a.type === t))]));
@@ -92,8 +114,12 @@ function versionReport(answers: readonly Answer[], version: string) {
     },
     right_side: round3(side.right / side.n),
     wrong_side: round3(side.wrong / side.n),
+    good_right_side: goodRightSide(all),
     mean_width: round1(width),
     n: side.n,
+    // The subjects whose site the popularity list ranks, and those it does not, apart (issue 47).
+    in_popularity_list: partReport(pick(ranked)),
+    not_in_popularity_list: partReport(pick((a) => !ranked(a))),
     calibration: calibration(all),
   };
 }
@@ -109,6 +135,11 @@ function overlap(cases: readonly Case[]) {
     domain_good_in_brand_data: share(of('DOMAIN', 'good'), (d) => brands.has(d)),
     domain_bad_in_brand_data: share(of('DOMAIN', 'bad'), (d) => brands.has(d)),
   };
+}
+
+/** Whether the shipped popularity list ranks the subject's domain (the registrable one the corpus names). */
+function isRanked(list: PopularityList, domain: string): boolean {
+  return rankOf(list, domain) !== undefined;
 }
 
 async function askService(cases: readonly Case[]): Promise<Answer[]> {
@@ -142,8 +173,10 @@ async function main() {
   );
   for (const row of measured) console.log(JSON.stringify({ likelihood_ratio: row }));
   const evaluate = answers.filter((a) => a.half === 'evaluate');
+  const list = await popularityList();
+  const ranked = (a: Answer) => isRanked(list, a.domain);
   for (const version of METHODOLOGY_VERSIONS) {
-    const report = versionReport(evaluate, version);
+    const report = versionReport(evaluate, version, ranked);
     console.log(JSON.stringify({ ...report, calibration: undefined }));
     console.table(report.calibration);
   }

@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check as lookalike, isTypoOf } from '../../src/checks/domainLookalikeCheck.js';
+import { isTypoOf, lookalikeCheck } from '../../src/checks/domainLookalikeCheck.js';
+import { popularityList, readPopularityList } from '../../src/checks/popularity.js';
 import { check as suffix } from '../../src/checks/domainSuffixCheck.js';
 import { check as homograph } from '../../src/checks/homographCheck.js';
 import { check as ipLiteral } from '../../src/checks/ipLiteralHostCheck.js';
@@ -7,6 +11,9 @@ import { check as shortener } from '../../src/checks/urlShortenerCheck.js';
 import { check as sharedHosting } from '../../src/checks/sharedHostingCheck.js';
 import { check as urlShape } from '../../src/checks/urlShapeCheck.js';
 import { onlySignal, runOn, verdict } from './support.js';
+
+// Over the shipped popularity list, as the service reads it when no other is set.
+const lookalike = lookalikeCheck(await popularityList());
 
 describe('public_suffix', () => {
   it.each([
@@ -193,6 +200,11 @@ describe('domain_lookalike on real names', () => {
     // Companies' known script and content hosts (third-party-web), which happen to lie one edit from a brand.
     ['URL', 'https://static.licdn.com/aero-v1/sc/h/x.js'],
     ['DOMAIN', 'bstatic.com'],
+    // Domains the popularity ranking ranks are sites of their own, platforms' tenant domains among them (issue 47 item 5).
+    ['EMAIL', 'owner@acme-widgets.myshopify.com'],
+    ['DOMAIN', 'microsoftonline.com'],
+    ['URL', 'https://login.microsoftonline.com/common/oauth2'],
+    ['DOMAIN', 'bucket.digitaloceanspaces.com'],
   ])('given %s %s, then it is not flagged', async (type, value) => {
     const signals = (await runOn(lookalike, type, value)).signals;
     expect(signals.every((signal) => signal.disposition !== 'weakens')).toBe(true);
@@ -204,6 +216,7 @@ describe('domain_lookalike on real names', () => {
     ['a brand of two words run together with another', 'URL', 'https://coinbasewallet.net/', 'brand_embedded'],
     ['a brand in the plural beside a word', 'DOMAIN', 'localpaypals.com', 'brand_embedded'],
     ['a brand on a shared hosting platform', 'URL', 'https://paypal-login.web.app/', 'domain_lookalike'],
+    ['a brand as the tenant of a ranked platform domain', 'DOMAIN', 'paypal-login.myshopify.com', 'domain_lookalike'],
     ['the brand itself as a platform site', 'URL', 'https://binance.pages.dev/', 'domain_lookalike'],
     ['a dropped letter', 'DOMAIN', 'netflx.com', 'domain_lookalike'],
     ['accented and decorated letters (UTS #39-style skeleton)', 'DOMAIN', 'ṗäÿṗäł.com', 'domain_lookalike'],
@@ -261,7 +274,9 @@ describe('domain_lookalike', () => {
     ],
     ["a user's blog under a well-known domain", 'DOMAIN', 'elon-found.tumblr.com', 'neutral', /below the well-known domain tumblr.com/],
     ['a site on a platform whose own domain is well known', 'DOMAIN', 'walletsauthy.webflow.io', 'neutral', /does not resemble/],
-    ['the same name under a country suffix', 'DOMAIN', 'amazon.nl', 'neutral', /different suffix/],
+    ['the same name under a country suffix', 'DOMAIN', 'amazon.se', 'neutral', /different suffix/],
+    // Ranked by popularity: a site of its own, as a known site is.
+    ['the same name under a country suffix, ranked', 'DOMAIN', 'amazon.nl', 'neutral', /company's own|known/],
     // A company's own sites on other people's domains, as its own data (ccxt's documentation pages, simple-icons' sources) names them.
     [
       "an exchange's own documentation on a code-hosting platform",
@@ -471,5 +486,18 @@ describe('url_shape', () => {
     ['a brand folder on a well-known site (an organisation on a code host)', 'https://github.com/paypal/paypal-checkout'],
   ])('given %s, then no brand-in-path', async (_given, value) => {
     expect((await runOn(urlShape, 'URL', value)).signals.map((s) => s.kind)).not.toContain('url_brand_in_path');
+  });
+});
+
+describe('domain_lookalike over a popularity list an operator chose', () => {
+  it("given a list that ranks a platform's tenant domain, then its tenants are not read as embedding the platform's brand", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'tas-lookalike-')), 'ranked.csv');
+    writeFileSync(path, '1,onmicrosoft.com\n');
+    const withList = lookalikeCheck(await readPopularityList(path));
+    const tenant = (await runOn(withList, 'EMAIL', 'farid.smith@contoso.onmicrosoft.com')).signals;
+    expect(tenant.filter((signal) => signal.disposition === 'weakens')).toEqual([]);
+    // The shipped list does not rank it: there, the brand in the name is read as before.
+    const shipped = (await runOn(lookalike, 'EMAIL', 'farid.smith@contoso.onmicrosoft.com')).signals;
+    expect(shipped.map((signal) => signal.kind)).toContain('brand_embedded');
   });
 });
