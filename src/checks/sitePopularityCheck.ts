@@ -24,10 +24,17 @@ import type { CheckDefinition } from './types.js';
  * domain is its own fact (organisation_mailbox, establishedSiteCheck.ts).
  */
 
+/**
+ * The tiers, each a fact of its own. Their strengths are at most what
+ * section 8 allows a fact this project's corpora hold too few subjects of
+ * (fewer than 30 show each tier: bench/README "Popularity"), and follow the
+ * meaning: the most widely linked thousand are sites everyone knows, the
+ * long tail up to 100,000 holds far more names few people could vouch for.
+ */
 export const TIERS = [
-  { limit: 1_000, kind: 'site_rank_top_1000', words: 'the 1,000' },
-  { limit: 10_000, kind: 'site_rank_top_10000', words: 'the 10,000' },
-  { limit: RANK_CEILING, kind: 'site_rank_top_100000', words: 'the 100,000' },
+  { limit: 1_000, kind: 'site_rank_top_1000', words: 'the 1,000', strength: 'moderate' },
+  { limit: 10_000, kind: 'site_rank_top_10000', words: 'the 10,000', strength: 'moderate' },
+  { limit: RANK_CEILING, kind: 'site_rank_top_100000', words: 'the 100,000', strength: 'weak' },
 ] as const;
 
 const NOT_INHERITED = 'site_rank_not_inherited';
@@ -87,8 +94,8 @@ export function popularityCheck(list: PopularityList): CheckDefinition {
         ...TIERS.map((t) => ({
           kind: t.kind,
           disposition: 'supports' as const,
-          strength: 'moderate' as const,
-          reason: `A site among ${t.words} most widely linked on the web has been in wide use for years; the strength is the one its measured likelihood ratio supports.`,
+          strength: t.strength,
+          reason: `A site among ${t.words} most widely linked on the web has been in wide use for years; too few subjects of the corpora show it to measure, so it is at most moderate (METHODOLOGY.md section 8), and ${t.strength} by its meaning.`,
         })),
         {
           kind: NOT_INHERITED,
