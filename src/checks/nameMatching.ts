@@ -123,32 +123,56 @@ const VOWELS = 'aeiouy';
 const isVowelAt = (s: string, i: number) => i >= 0 && i < s.length && VOWELS.includes(s[i]!);
 
 // Consonant spellings that stand for one sound, longest first at each place. Upper case marks a sound with no single Latin letter.
-const DIGRAPH_SOUND: Record<string, string> = {
-  tsch: 'C',
-  sch: 'S',
-  tch: 'C',
-  cz: 'C',
-  ch: 'C',
-  sh: 'S',
-  sz: 'S',
-  dzh: 'J',
-  dj: 'J',
-  zh: 'J',
-  kh: 'h',
-  gh: 'g',
-  ph: 'f',
-  th: 't',
-  dh: 'd',
-  ck: 'k',
-  tz: 'ts',
-  q: 'k',
-  x: 'ks',
-  w: 'v',
-};
-const DIGRAPHS = /tsch|sch|tch|cz|ch|sh|sz|dzh|dj|zh|kh|gh|ph|th|dh|ck|tz|q|x|w|c/g;
-// A lone c is s before e, i or y (Cecilia) and k elsewhere (Carlos).
-const soundOf = (spelling: string, at: number, token: string) =>
-  DIGRAPH_SOUND[spelling] ?? ('eiy'.includes(token[at + 1] ?? '-') ? 's' : 'k');
+const SPELLINGS: readonly (readonly [string, string])[] = [
+  ['tsch', 'C'],
+  ['sch', 'S'],
+  ['tch', 'C'],
+  ['dzh', 'J'],
+  ['cz', 'C'],
+  ['ch', 'C'],
+  ['sh', 'S'],
+  ['sz', 'S'],
+  ['dj', 'J'],
+  ['zh', 'J'],
+  ['kh', 'h'],
+  ['gh', 'g'],
+  ['ph', 'f'],
+  ['th', 't'],
+  ['dh', 'd'],
+  ['ck', 'k'],
+  ['tz', 'ts'],
+  ['q', 'k'],
+  ['x', 'ks'],
+  ['w', 'v'],
+];
+// Only spellings starting with one of these letters can apply at a place.
+const SPELLING_STARTS = new Set(SPELLINGS.map(([spelling]) => spelling[0]!));
+
+/** The consonant spellings of a token replaced by their sounds; a lone c is s before e, i or y (Cecilia) and k elsewhere (Carlos). */
+function sounds(s: string): string {
+  let out = '';
+  let i = 0;
+  outer: while (i < s.length) {
+    const ch = s[i]!;
+    if (SPELLING_STARTS.has(ch)) {
+      for (const [spelling, sound] of SPELLINGS) {
+        if (s.startsWith(spelling, i)) {
+          out += sound;
+          i += spelling.length;
+          continue outer;
+        }
+      }
+      if (ch === 'c') {
+        out += 'eiy'.includes(s[i + 1] ?? '-') ? 's' : 'k';
+        i++;
+        continue;
+      }
+    }
+    out += ch;
+    i++;
+  }
+  return out;
+}
 
 /**
  * A token's sound key. Two spellings of one romanised name get one key;
@@ -174,7 +198,7 @@ function spellKey(token: string): string {
   let s = token.replace(/^ye/, 'e').replace(/^ou(?=[aeiy])/, 'w');
   // Endings spelled in French or German.
   s = s.replace(/(?:off|ow)$/, 'ov').replace(/(?:eff|ew)$/, 'ev');
-  s = semivowels(s.replace(DIGRAPHS, soundOf));
+  s = semivowels(sounds(s));
   // Vowel quality is what romanisations disagree on most: a, e, i one class; o, u another. Doubled letters are one.
   let folded = '';
   for (const ch of s) {

@@ -196,25 +196,33 @@ export function indexSdn(parties: readonly SdnRow[], snapshot: string, ordinary:
   const listed: Listed[] = [];
   const postings = new Map<string, number[]>();
   const partiesWith = new Map<string, number>();
-  parties.forEach((party, p) => {
-    const partyKeys = new Set<string>();
+  // The last party counted for each key, so a key is counted once a party however many of its names carry it.
+  const lastParty = new Map<string, number>();
+  for (let p = 0; p < parties.length; p++) {
+    const party = parties[p]!;
     for (const raw of party.names) {
-      const tokens = tokenise(raw);
-      if (tokens.tokens.length === 0) continue;
-      // Only a person's name has a family name; an organisation's comma is punctuation (`CECOEX, S.A.`).
-      const surname = party.kind === 'individual' ? tokens.surname : 0;
-      const name = { ...tokens, surname, initials: tokens.tokens.filter((t) => t.length === 1).length };
+      const { tokens, keys, surname } = tokenise(raw);
+      if (tokens.length === 0) continue;
       const id = listed.length;
-      listed.push({ name, party: p });
-      for (const key of new Set(name.keys.filter((_, i) => name.tokens[i]!.length > 1))) {
+      let initials = 0;
+      for (let i = 0; i < tokens.length; i++) {
+        if (tokens[i]!.length === 1) {
+          initials++;
+          continue;
+        }
+        const key = keys[i]!;
         let posting = postings.get(key);
         if (!posting) postings.set(key, (posting = []));
-        posting.push(id);
-        partyKeys.add(key);
+        if (posting[posting.length - 1] !== id) posting.push(id);
+        if (lastParty.get(key) !== p) {
+          lastParty.set(key, p);
+          partiesWith.set(key, (partiesWith.get(key) ?? 0) + 1);
+        }
       }
+      // Only a person's name has a family name; an organisation's comma is punctuation (`CECOEX, S.A.`).
+      listed.push({ name: { tokens, keys, surname: party.kind === 'individual' ? surname : 0, initials }, party: p });
     }
-    for (const key of partyKeys) partiesWith.set(key, (partiesWith.get(key) ?? 0) + 1);
-  });
+  }
   const commonAt = Math.max(2, Math.ceil(parties.length * COMMON_SHARE));
   const isCommon = (key: string) => ordinary.has(key) || (partiesWith.get(key) ?? 0) >= commonAt;
   const counts = new Uint16Array(listed.length);
