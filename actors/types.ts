@@ -1,10 +1,9 @@
-import { z } from 'zod';
 /**
  * The contract between persisted machines, the actor runtime and the rest.
  *
  * A machine (in machines/) is pure XState v5. It does I/O only by naming
- * actions; every action it may emit has a `type` from ACTION_TYPES and
- * JSON-serialisable `params`. The runtime sorts them into:
+ * actions; every action it may emit has a `type` (one of the three below or a
+ * registered handler's) and JSON-serialisable `params`. The runtime sorts them into:
  *
  * - `appendEvent`   -> a row in actor_events (stream = the actor id, seq assigned
  *                      under the row lock) and, after commit, a publish to the
@@ -18,7 +17,7 @@ import { z } from 'zod';
  *                      under that action type runs inside the same transaction
  *                      (for example `recordAssessment` writes a ledger row).
  */
-export const RUNTIME_ACTION_TYPES = ['appendEvent', 'enqueueJob', 'scheduleEvent'] as const;
+import { z } from 'zod';
 
 /**
  * One event of a stream as stored (actor_events), fanned out (the hub), read

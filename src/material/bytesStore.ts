@@ -108,10 +108,6 @@ export async function deleteBytesUnlessKept(tx: Tx, sha256: string): Promise<voi
       AND NOT EXISTS (SELECT 1 FROM material m WHERE m.sha256 = ${sha256} AND m.bytes_stored)`);
 }
 
-export async function countChunks(tx: Tx, sha256: string): Promise<number> {
-  return tx.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM material_bytes WHERE sha256 = ${sha256}`);
-}
-
 /** What an extraction job reads of its material. */
 export const ExtractionTarget = z.object({
   id: z.string(),

@@ -596,6 +596,3 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     },
   ],
 };
-
-/** Ids the examples share, for the tests that check them. */
-export const EXAMPLE_IDS = { ENTITY, ASSESSMENT, CASE, INQUIRY };
