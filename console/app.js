@@ -53,18 +53,33 @@ action($('key-form'), async () => {
   $('admin-key-input').value = '';
   $('find-section').hidden = false;
   $('open-section').hidden = false;
-  await offerRegisteredTypes();
-  say(`Key held in memory${adminKey ? ', with an admin key for the lists' : ''}. Find a case, an inquiry or an entity, or open a case.`);
+  const typesRead = await offerRegisteredTypes();
+  say(
+    `Key held in memory${adminKey ? ', with an admin key for the lists' : ''}. Find a case, an inquiry or an entity, or open a case.` +
+      (typesRead === true ? '' : ` The registry's value types could not be read (${typesRead}): ids and guessed values only.`),
+  );
 });
 
-/** The value types offered are the ones the registry lists for this key (GET /v1/registry/artifact-types), none other. */
+/**
+ * The value types offered are the ones the registry lists for this key (GET
+ * /v1/registry/artifact-types), none other. True, or why they could not be
+ * read (a key without the registry scope): then only ids and guessed types.
+ */
 async function offerRegisteredTypes() {
-  const types = await api.get('/v1/registry/artifact-types');
   const select = $('find-type');
   const chosen = select.value;
+  let types = [];
+  let read = true;
+  try {
+    types = await api.get('/v1/registry/artifact-types');
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    read = error.message;
+  }
   select.replaceChildren(el('option', 'id, or guessed from the value'), ...types.map((t) => el('option', t.id)));
   select.options[0].value = '';
   select.value = types.some((t) => t.id === chosen) ? chosen : '';
+  return read;
 }
 
 action($('find-form'), async () => {

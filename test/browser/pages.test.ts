@@ -73,6 +73,7 @@ describe('the first pages', () => {
     const hint = await page.locator('#phoneHint').innerText();
     expect(hint).toContain('claim.country');
     expect(hint).toContain("policy's default_country");
+    await page.screenshot({ path: '/tmp/tas-session-page.png', fullPage: true });
     await page.close();
   });
 
