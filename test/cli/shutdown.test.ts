@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery } from '../support/database.js';
+import { dropRedisKeys } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
 /**
@@ -12,9 +13,11 @@ import { eventually } from '../support/wait.js';
  */
 const TAS = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
 const dbName = `tas_shutdown_${randomBytes(5).toString('hex')}`;
+const prefix = `tasstop:${randomBytes(4).toString('hex')}`;
 
 afterAll(async () => {
   await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await dropRedisKeys('redis://127.0.0.1:6379', prefix);
 });
 
 describe('tas serve on SIGTERM', () => {
@@ -28,7 +31,7 @@ describe('tas serve on SIGTERM', () => {
         LOG_LEVEL: 'info',
         PORT: '0',
         HOST: '127.0.0.1',
-        TAS_REDIS_PREFIX: `tasstop:${randomBytes(4).toString('hex')}`,
+        TAS_REDIS_PREFIX: prefix,
         TAS_SPOOL_DIR: `/tmp/tas-spool-${randomBytes(4).toString('hex')}`,
         TAS_DNS_SERVERS: 'off',
         TAS_RDAP_BASE_URL: 'off',
