@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keyOf, tokenise, type NameTokens } from './nameKeys.js';
 import {
   birthSpansOf,
   compare,
@@ -9,11 +10,8 @@ import {
   downgraded,
   gradeOf,
   isBetter,
-  keyOf,
-  tokenise,
   type BirthSpan,
   type Grade,
-  type NameTokens,
   type PartyKind,
 } from './nameMatching.js';
 

@@ -1,5 +1,6 @@
 import { OFFLINE, PERSONAL_FACT, absent, defineCheck, neutral, weakens, type Answer } from './evidence.js';
-import { words, type PartyKind } from './nameMatching.js';
+import { words } from './nameKeys.js';
+import type { PartyKind } from './nameMatching.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import { DEFAULT_SANCTIONS_FILE, loadSanctionsList, type SanctionsList } from './sanctionsList.js';
 import type { CheckContext, CheckDefinition } from './types.js';

@@ -21,6 +21,7 @@ describe('sanctions_name: a name against the shipped list', () => {
     // given a listed name as a person would type it; then the grade
     ['Vladimir Borisovich Senin', 'exact'],
     ['senin vladimir borisovich', 'exact'],
+    ['Владимир Борисович Сенин', 'exact'],
     ['Ayman al-Zawahiri', 'exact'],
     ['Akhmed Khalfan Gailani', 'strong'],
     ['banco nacional de cuba', 'exact'],
