@@ -43,6 +43,8 @@ export interface CommandDeps {
   /** Keys the pseudonyms of transient sessions (see derive.ts). */
   pepper: string;
   now: () => Date;
+  /** Ids of appended rows (a session's assessments): UUIDv7, src/platform/ids.ts. */
+  newId: () => string;
 }
 
 export type FrameOutcome = { ok: true; ack: Record<string, unknown>; events: StreamEvent[] } | { ok: false; refusal: Refusal };
@@ -105,7 +107,7 @@ export function createSessionCommands(deps: CommandDeps) {
   /** The assessment a close issues: everything the session holds, as of now. */
   async function finalOf(tx: Tx, scope: Scope, context: SessionContext, now: Date): Promise<Final> {
     const facts = await factsOf(tx, context.inquiry_id);
-    const ev = await evaluateSession(tx, { checks: deps.checks, now }, scope, facts, evidenceOf(context));
+    const ev = await evaluateSession(tx, { checks: deps.checks, now, newId: deps.newId }, scope, facts, evidenceOf(context));
     return { assessment: ev.assessment, record: ev.record };
   }
 
@@ -145,7 +147,14 @@ export function createSessionCommands(deps: CommandDeps) {
           ack = intake.ack;
           derived = intake.derived;
           if (!intake.additions) return { type: 'frame.noted', seq: meta.seq, at: now.getTime() };
-          const ev = await evaluateSession(tx, { checks: deps.checks, now }, scope, facts, evidenceOf(context), intake.additions);
+          const ev = await evaluateSession(
+            tx,
+            { checks: deps.checks, now, newId: deps.newId },
+            scope,
+            facts,
+            evidenceOf(context),
+            intake.additions,
+          );
           return { type: 'evidence.evaluated', seq: meta.seq, at: now.getTime(), ...ev, observations: intake.observations };
         },
         {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CheckDefinition, CheckEnvironment, NormalisedPresentation, Signal, SubjectClaim, TrustBand } from '../checks/types.js';
 import type { Tx } from '../platform/db/pool.js';
 import { loadEnvironment } from '../entities/index.js';
@@ -109,7 +108,7 @@ async function entityFor(
 
 export async function evaluateSession(
   tx: Tx,
-  deps: { checks: readonly CheckDefinition[]; now: Date },
+  deps: { checks: readonly CheckDefinition[]; now: Date; newId: () => string },
   scope: ResolveScope,
   facts: SessionFacts,
   before: SessionEvidence,
@@ -150,7 +149,7 @@ export async function evaluateSession(
     pendingIndex: {},
   };
   const out = assessNow(inquiryFacts, {
-    assessmentId: randomUUID(),
+    assessmentId: deps.newId(),
     asOf: deps.now,
     signals: [...inline.signals, ...testimony],
     absences: inline.absences,

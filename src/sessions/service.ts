@@ -5,6 +5,7 @@ import type { Principal } from '../auth/index.js';
 import type { CheckDefinition } from '../checks/types.js';
 import { insertAudit, type AuditRecord } from '../audit/index.js';
 import { insertInquiry } from '../inquiries/index.js';
+import { newRowId } from '../platform/ids.js';
 import { scopeTransaction, withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { claimSessionToken, countOpenSessions, findSession, insertSession } from './store.js';
 import { tenantIsInvestigative } from '../tenancy/index.js';
@@ -41,6 +42,8 @@ export interface SessionServiceDeps {
   /** Base of ws_url; known only once the server listens when the port is chosen by the OS. */
   publicUrl: () => string;
   now?: () => Date;
+  /** Ids of appended rows (the session's inquiry, its assessments): UUIDv7 unless a test says otherwise. */
+  newId?: () => string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,6 +90,7 @@ async function admitSession(
 
 export function createSessionService(deps: SessionServiceDeps) {
   const now = deps.now ?? (() => new Date());
+  const newId = deps.newId ?? newRowId;
   const commands = createSessionCommands({
     runtime: deps.runtime,
     db: deps.db,
@@ -94,6 +98,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     registry: deps.registry,
     pepper: deps.pepper,
     now,
+    newId,
   });
 
   function factsFor(body: SessionOpen, ids: { sessionId: string; inquiryId: string }, policy: CurrentPolicy | null): SessionFacts {
@@ -115,7 +120,7 @@ export function createSessionService(deps: SessionServiceDeps) {
 
   /** Everything an opening decides before its transaction: ids, the token, derived subject, facts. */
   function planOpening(principal: Principal, body: SessionOpen, policy: CurrentPolicy | null) {
-    const ids = { sessionId: randomUUID(), inquiryId: randomUUID() };
+    const ids = { sessionId: randomUUID(), inquiryId: newId() };
     const openedAt = now();
     const deriver = createDeriver(body.retention_mode, { pepper: deps.pepper, tenantId: principal.tenantId });
     return {
@@ -198,7 +203,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     if (o.presentations.length === 0 && o.entityId === undefined) return undefined;
     const before = { presentations: [], claim: o.claim, testimony: [], entityId: null, findingIds: [] };
     const add = { presentations: o.presentations, ...(o.entityId ? { explicitEntityId: o.entityId } : {}) };
-    const ev = await evaluateSession(tx, { checks: deps.checks, now: o.openedAt }, principal, o.facts, before, add);
+    const ev = await evaluateSession(tx, { checks: deps.checks, now: o.openedAt, newId }, principal, o.facts, before, add);
     return { type: 'evidence.evaluated', seq: 0, at: o.openedAt.getTime(), ...ev, observations: [] };
   }
 

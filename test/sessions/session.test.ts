@@ -29,6 +29,9 @@ async function sessionRow(id: string): Promise<Message | undefined> {
   }
 }
 
+/** RFC 9562 version 7 (time-ordered), the id every appended row takes (src/platform/ids.ts). */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 const aboutsOf = (messages: Message[]) =>
   messages.filter((m) => m.type === 'findings.added').flatMap((m) => m.findings.map((f: Message) => f.about));
 
@@ -108,6 +111,8 @@ describe('a session', () => {
       headers: bearer(ts.tenant.keys.test),
     }).then((r) => r.json())) as Message[];
     expect(ledger.map((e) => e.assessment.assessment_id)).toEqual([issued, revised, closed].map((m) => m.assessment.assessment_id));
+    // Assessments and the session's inquiry are appended rows: their ids are time-ordered UUIDv7s, not random v4s.
+    for (const id of [...ledger.map((e) => e.assessment.assessment_id), closed.inquiry_id]) expect(id).toMatch(UUID_V7);
   });
 
   it('writes one audit row for the upgrade, with the purpose, and the frames only as hashes', async () => {
@@ -211,13 +216,16 @@ describe('a session', () => {
     const owner = await ownerClient(ts.dbUrl);
     try {
       await owner.query(`UPDATE sessions SET token_expires_at = now() - interval '1 second' WHERE id = $1`, [late.body.session_id]);
-      const refusals = await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`);
+      // A refusal before any tenant is known lands in the anonymous trail (audit_refusals, sql/000120), the others in audit_log.
+      const count = async () =>
+        (
+          await owner.query(`SELECT ((SELECT count(*) FROM audit_log WHERE action = 'connectSession' AND status = 401)
+            + (SELECT count(*) FROM audit_refusals WHERE action = 'connectSession' AND status = 401))::int AS n`)
+        ).rows[0].n as number;
+      const before = await count();
       expect(await upgradeStatus(late.body.ws_url, ['tas.v1', `tas.token.${late.body.token}`])).toBe(401);
       // Each refused attempt is audited too; the row is group-committed beside the answer, so wait for it, not for time.
-      const count = async () =>
-        (await owner.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'connectSession' AND status = 401`)).rows[0]
-          .n as number;
-      await expect.poll(count, { timeout: 5000, interval: 20 }).toBe(refusals.rows[0].n + 1);
+      await expect.poll(count, { timeout: 5000, interval: 20 }).toBe(before + 1);
     } finally {
       await owner.end();
     }
