@@ -72,9 +72,9 @@ export function sanctionsNameCheck(list: SanctionsList): CheckDefinition {
         {
           kind: GRADE_KINDS.weak,
           disposition: 'weakens',
-          strength: 'strong',
+          strength: 'weak',
           reason:
-            'Part of a listed name met (the family name and a given name, one rare name at least), or a whole one resting on common names; ordinary names show it rarely, so its measured ratio still supports strong.',
+            'Part of a listed name met (the family name and a given name, one rare name at least), or a whole one resting on common names. Its measured ratio supports strong, but the ordinary names it was measured against under-represent the naming cultures most common on the list (`Ahmed Ali`, `Abdul Rahman` read as weak matches), so a match on common names alone is weak by its meaning: it never decides an answer alone.',
         },
         {
           disposition: 'neutral',
