@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMarkBatcher } from '../../actors/markBatcher.js';
 
 /** A marker whose statements finish only when the test says so, recording what each one carried. */
@@ -81,16 +81,25 @@ describe('outbox mark batcher', () => {
     expect(m.calls).toHaveLength(1);
   });
 
-  it('a lingering group goes by itself once the linger is over', async () => {
-    const m = gatedMarker();
-    const batcher = createMarkBatcher(m.markAll, { lingerMs: 20 });
-    const first = batcher.mark([1]);
-    await settle();
-    expect(m.calls).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(m.calls).toEqual([[1]]);
-    m.gates[0]!.open();
-    await first;
+  it('a lingering group goes by itself once the linger is over, not before', async () => {
+    // The linger's timer runs on a fake clock (setImmediate stays real, for settle): no wall time is slept.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const m = gatedMarker();
+      const batcher = createMarkBatcher(m.markAll, { lingerMs: 20 });
+      const first = batcher.mark([1]);
+      await settle();
+      vi.advanceTimersByTime(19);
+      await settle();
+      expect(m.calls).toEqual([]);
+      vi.advanceTimersByTime(1);
+      await settle();
+      expect(m.calls).toEqual([[1]]);
+      m.gates[0]!.open();
+      await first;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('with a linger, ids that arrive while a statement runs still go right after it, without waiting again', async () => {

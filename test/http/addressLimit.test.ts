@@ -41,16 +41,36 @@ describe('the limit before authentication', () => {
     expect(statuses.at(-1)).toBe(429);
     const blockedGood = await registry(ts.tenant.keys.test, '203.0.113.7');
     expect(blockedGood.status).toBe(429);
+    expect(Number(blockedGood.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const other = await registry(ts.tenant.keys.test, '203.0.113.8');
     expect(other.status).toBe(200);
   });
 
-  it('given a good key, then its calls never count against its address', async () => {
+  it('given a good key, then its calls never count against its address: bad keys after them still get five 401s before the 429', async () => {
+    const address = '198.51.100.9';
     for (let i = 0; i < 7; i += 1) {
-      const res = await registry(ts.tenant.keys.test, '198.51.100.9');
+      const res = await registry(ts.tenant.keys.test, address);
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
+    // Seven good calls from this address, more than its five failures: had they counted, the first bad key would be refused.
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 15; i += 1) {
+      last = await registry('tas_test_guessed', address);
+      statuses.push(last.status);
+      await last.arrayBuffer();
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(last!.status).toBe(429);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Now the address waits, a good key included; the same key from another address passes.
+    const blocked = await registry(ts.tenant.keys.test, address);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await blocked.arrayBuffer();
+    const elsewhere = await registry(ts.tenant.keys.test, '198.51.100.10');
+    expect(elsewhere.status).toBe(200);
   });
 });
 
@@ -83,7 +103,10 @@ describe('the per-tenant limit', () => {
       const res = await registry(keys[i % 2]!, '192.0.2.10');
       statuses.push(res.status);
       const text = await res.text();
-      if (res.status === 429) tenantRefusal = text;
+      if (res.status === 429) {
+        tenantRefusal = text;
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(tenantRefusal).toContain('tenant');

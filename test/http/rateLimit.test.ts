@@ -35,13 +35,28 @@ describe('the rate limiter', () => {
   });
 
   it('refills continuously: no burst of twice the limit at a window edge', async () => {
-    const limiter = createRateLimiter({ redis: live, prefix: `tastest:rl:${process.pid}:${Date.now()}:edge`, perSecond: 10 });
+    const prefix = `tastest:rl:${process.pid}:${Date.now()}:edge`;
+    const limiter = createRateLimiter({ redis: live, prefix, perSecond: 10 });
     const first = await waits(limiter, 'k', 10);
-    await new Promise((r) => setTimeout(r, 150));
-    const after = await waits(limiter, 'k', 10);
     expect(first.every((w) => w === null)).toBe(true);
-    // 150 ms refills one or two tokens, not ten.
-    expect(after.filter((w) => w === null).length).toBeLessThanOrEqual(3);
+    // The bucket runs on Redis's own clock: instead of sleeping 150 ms, move its last refill 150 ms into Redis's past.
+    const [seconds, micros] = await live.time();
+    const redisNow = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    await live.hset(`${prefix}:rb:k`, 'tokens', '0', 'at', String(redisNow - 150));
+    const after = await waits(limiter, 'k', 10);
+    // 150 ms refills one and a half tokens, not ten: one call passes (two if the calls themselves took 50 ms).
+    expect(after.filter((w) => w === null).length).toBeGreaterThanOrEqual(1);
+    expect(after.filter((w) => w === null).length).toBeLessThanOrEqual(2);
+  });
+
+  it('refills continuously on its own clock too: 150 ms give one call, a second gives the whole quota and no more', async () => {
+    let t = 1_800_000_000_000;
+    const limiter = createRateLimiter({ redis: dead, prefix: 'tastest:rl:dead:refill', perSecond: 10, now: () => t });
+    expect((await waits(limiter, 'k', 10)).every((w) => w === null)).toBe(true);
+    t += 150;
+    expect((await waits(limiter, 'k', 10)).filter((w) => w === null)).toHaveLength(1);
+    t += 10_000;
+    expect((await waits(limiter, 'k', 11)).filter((w) => w === null)).toHaveLength(10);
   });
 
   it('without Redis, keeps a local bucket, still limits, and says it is degraded', async () => {
