@@ -55,24 +55,31 @@ describe('the first pages', () => {
       if (message.type() === 'error') problems.push(message.text());
     });
     await page.goto(`${ts.base}/`);
-    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
+    // The page's own globals, typed here: the tests compile without the DOM library.
+    const { scrollWidth, clientWidth } = await page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+        .documentElement;
+      return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
+    });
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-    expect(await page.locator('pre').evaluate((pre) => getComputedStyle(pre).whiteSpace)).toBe('pre-wrap');
+    const whiteSpace = await page
+      .locator('pre')
+      .evaluate(
+        (pre) => (globalThis as unknown as { getComputedStyle(e: unknown): { whiteSpace: string } }).getComputedStyle(pre).whiteSpace,
+      );
+    expect(whiteSpace).toBe('pre-wrap');
     await page.screenshot({ path: `/tmp/tas-index-${width}.png`, fullPage: true });
     // The inline style is allowed by its hash: no Content-Security-Policy refusal.
     expect(problems).toEqual([]);
     await page.close();
   });
 
-  it('the session page says a phone number without a country code needs claim.country or the policy default_country', async () => {
+  it('the session page says a phone number without a country code needs claim.country or the policy default_region', async () => {
     const page = await browser.newPage();
     await page.goto(`${ts.base}/examples/session`);
     const hint = await page.locator('#phoneHint').innerText();
     expect(hint).toContain('claim.country');
-    expect(hint).toContain("policy's default_country");
+    expect(hint).toContain("policy's default_region");
     await page.screenshot({ path: '/tmp/tas-session-page.png', fullPage: true });
     await page.close();
   });

@@ -218,7 +218,9 @@ describe("the investigator's console", () => {
     const registered = (await (await fetch(`${ts.base}/v1/registry/artifact-types`, { headers: bearer(ts.tenant.keys.live) })).json()) as {
       id: string;
     }[];
-    const offered = await page.locator('#find-type option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const offered = await page
+      .locator('#find-type option')
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
     expect(offered).toEqual(['', ...registered.map((t) => t.id)]);
     expect(offered).toContain('NAME');
     expect(offered).not.toContain('IBAN');
@@ -258,9 +260,13 @@ describe("the investigator's console", () => {
     await page.fill('#find-id', lookalike.inquiry_id);
     await submitAndSee(page, '#find-form', `Inquiry ${lookalike.inquiry_id}`);
     // Weakening and supporting findings stand out from neutral ones, as on the session page: their own class and colour.
-    const looks = await page
-      .locator('#inquiry-findings li')
-      .evaluateAll((items) => items.map((li) => ({ kind: li.className, color: getComputedStyle(li).color })));
+    const looks = await page.locator('#inquiry-findings li').evaluateAll((items) =>
+      items.map((li) => ({
+        kind: li.className,
+        // The page's own global, typed here: the tests compile without the DOM library.
+        color: (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(li).color,
+      })),
+    );
     const colourOf = (kind: string) => new Set(looks.filter((l) => l.kind === kind).map((l) => l.color));
     expect(looks.some((l) => l.kind === 'weakens')).toBe(true);
     expect([...colourOf('weakens')]).toEqual(['rgb(155, 44, 44)']);
