@@ -112,7 +112,7 @@ export interface EvidenceSummary {
 /**
  * The assessment, declared once: what the scoring produces, what the ledger
  * keeps, what the machines carry and announce, and what a caller reads (the
- * contract's `Assessment` schema in src/inquiries/schemas.ts is checked
+ * contract's `Assessment` schema in src/assessment/schemas.ts is checked
  * against it at compile time). The machines only stamp `preliminary`.
  */
 export interface Assessment {

@@ -3,7 +3,7 @@ import type { Absence, CheckDefinition, CheckEnvironment, NormalisedPresentation
 import { normalisePresented } from '../checks/normalise.js';
 import type { CurrentPolicy } from '../policies/index.js';
 import type { Stake } from '../scoring/index.js';
-import type { InquiryRequest } from '../inquiries/schemas.js';
+import type { Subject } from '../schemas/common.js';
 import { assess, type AssessOutput } from './assess.js';
 import { buildFindings } from './findings.js';
 import type { CheckPlan } from './plan.js';
@@ -38,7 +38,7 @@ export interface InquiryFacts {
   materialBindings?: { material_id: string; binding_id: string; type: string; value: string }[];
 }
 
-export function normaliseSubject(body: InquiryRequest): NormalisedPresentation[] {
+export function normaliseSubject(body: { subject: Subject }): NormalisedPresentation[] {
   return normalisePresented(body.subject.presentations ?? [], body.subject.claim?.country);
 }
 

@@ -1,10 +1,8 @@
 import type { Principal } from '../auth/index.js';
 import { findMaterial, listExtractions } from '../material/index.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
-import { identifiersOf } from '../entities/index.js';
-import { membersOf, survivorOf } from '../entities/index.js';
 import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
-import type { InquiryRequest } from '../inquiries/schemas.js';
+import type { Subject } from '../schemas/common.js';
 
 /**
  * What an inquiry reasons over beyond the values it wrote out: the
@@ -31,25 +29,36 @@ export interface MaterialBinding {
   value: string;
 }
 
-export interface Gathered {
+/** What gathering reads of a request (an inquiry's, a probe's): its subject and the material it names. */
+export interface GatherableRequest {
+  subject: Subject;
+  material_ids?: string[];
+}
+
+/** The values an entity is known by, most recently first seen first (src/entities `knownValuesOf`); none for an unknown one. */
+export type KnownValues = (tx: Tx, entityId: string, limit: number) => Promise<{ type: string; value: string }[]>;
+
+export interface Gathered<B extends GatherableRequest> {
   /** The request with the gathered values appended to its presentations. */
-  body: InquiryRequest;
+  body: B;
   /** Where each value taken from material sits in it. */
   bindings: MaterialBinding[];
 }
 
-export async function gatherSubject(
+export async function gatherSubject<B extends GatherableRequest>(
   db: Db,
   principal: Principal,
-  body: InquiryRequest,
+  body: B,
   artifactTypes: ReadonlySet<string>,
-): Promise<Gathered> {
+  knownValues: KnownValues,
+): Promise<Gathered<B>> {
   const materialIds = body.material_ids ?? [];
   const entityOnly = (body.subject.presentations ?? []).length === 0 && body.subject.entity_id !== undefined;
   if (materialIds.length === 0 && !entityOnly) return { body, bindings: [] };
   return withTenant(db, principal, async (tx) => {
     const bindings = (await fromMaterial(tx, materialIds)).filter((b) => artifactTypes.has(b.type)).slice(0, MAX_FROM_MATERIAL);
-    const known = entityOnly ? await knownValues(tx, body.subject.entity_id!) : [];
+    // An unknown entity gathers nothing here: opening answers 404 for it.
+    const known = entityOnly ? await knownValues(tx, body.subject.entity_id!, MAX_FROM_ENTITY) : [];
     const added = [...known, ...bindings.map((b) => ({ type: b.type, value: b.value }))].filter((p) => artifactTypes.has(p.type));
     if (added.length === 0) return { body, bindings };
     const presentations = [...(body.subject.presentations ?? []), ...added];
@@ -81,15 +90,4 @@ async function fromMaterial(tx: Tx, materialIds: readonly string[]): Promise<Mat
   }
   if (refusals.length > 0) throw new ValidationFailure(refusals);
   return bindings;
-}
-
-/** The entity's known values, most recently first seen first; none for an unknown entity (opening answers 404). */
-async function knownValues(tx: Tx, entityId: string): Promise<{ type: string; value: string }[]> {
-  const survivor = await survivorOf(tx, entityId);
-  if (survivor === null) return [];
-  const known = await identifiersOf(tx, await membersOf(tx, survivor.id));
-  return [...known]
-    .reverse()
-    .slice(0, MAX_FROM_ENTITY)
-    .map((k) => ({ type: k.type, value: k.value }));
 }

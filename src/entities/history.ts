@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CheckEnvironment, EntityHistory, GraphNeighbourhood, NormalisedPresentation, PresentationVelocity } from '../checks/types.js';
 import type { Tx } from '../platform/db/pool.js';
 import { Label } from '../schemas/common.js';
-import { EvidenceSummary } from '../inquiries/schemas.js';
+import { EvidenceSummary } from '../assessment/schemas.js';
 import { unpackInputs } from '../scoring/index.js';
 import { deriveStance } from './stance.js';
 import { survivorAndMembersCtes } from './resolve.js';

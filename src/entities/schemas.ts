@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { component, count, dateTime, MethodologyVersionName, Presentation, Strength, TrustBand, uuid } from '../schemas/common.js';
-import { Assessment } from '../inquiries/schemas.js';
+import { Assessment } from '../assessment/schemas.js';
 
 /**
  * Entities: presentations resolve to entities per tenant and mode; the ledger

@@ -1,4 +1,4 @@
-import { assessmentOf } from '../inquiries/index.js';
+import { assessmentOf } from '../assessment/index.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { identifiersOf, latestLedgerEntry, ledgerOf, type LedgerRow, type StoredInputs } from './history.js';
 import { membersOf, survivorOf } from './resolve.js';
@@ -6,7 +6,7 @@ import { ServiceProblem } from '../platform/problems.js';
 import { dateTime } from '../schemas/common.js';
 import { METHODOLOGY_VERSIONS, type MethodologyVersion } from '../scoring/index.js';
 import type { EntityOut, LedgerEntryOut, LedgerInputs } from './schemas.js';
-import type { Assessment } from '../inquiries/schemas.js';
+import type { Assessment } from '../assessment/schemas.js';
 import type { AuditSink, Principal } from '../auth/index.js';
 
 /**

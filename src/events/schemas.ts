@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { component, dateTime, uuid } from '../schemas/common.js';
-import { Assessment, InquiryStatus } from '../inquiries/schemas.js';
+import { Assessment, InquiryStatus } from '../assessment/schemas.js';
 
 /**
  * Events a client may see: on SSE streams (`event:` is the type, `id:` the

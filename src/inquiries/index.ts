@@ -4,6 +4,6 @@ export { CHECK_COST_UNIT } from './engine.js';
 export type { AuditSink, ProbedEvidence } from './engine.js';
 export type { InquiryService } from './service.js';
 export { AssessmentRow, findIdempotencyKey, findInquiry, insertInquiry, latestAssessmentOf } from './store.js';
-export { assessmentOf, mayShowFindings } from './view.js';
+export { mayShowFindings } from './view.js';
 export type { InquiryView } from './view.js';
 export { warmOneCall } from './oneCall.js';

@@ -2,6 +2,7 @@ import type { ActorRuntime } from '../../actors/runtime.js';
 import type { Principal } from '../auth/index.js';
 import type { CheckDefinition } from '../checks/types.js';
 import { gatherSubject } from '../assessment/index.js';
+import { knownValuesOf } from '../entities/index.js';
 import { findInquiry, latestAssessmentOf, type AssessmentRow } from './store.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import type { StatementPool } from '../platform/db/namedStatements.js';
@@ -11,7 +12,8 @@ import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
 import { renderReport, type RenderMode } from '../reports/index.js';
 import type { ModelRenderer } from '../reports/index.js';
-import { Findings, type InquiryRequest } from './schemas.js';
+import { Findings } from '../assessment/schemas.js';
+import type { InquiryRequest } from './schemas.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { mayOpenInOneCall, openInOneCall } from './oneCall.js';
@@ -30,7 +32,8 @@ import { checkById } from '../assessment/index.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash, type IdempotencyClaim } from './idempotency.js';
 import { requestHash } from '../platform/idempotency.js';
 import { parseViewFacts, type ViewFacts } from '../assessment/index.js';
-import { assessmentOf, inquiryView, mayShowFindings, type InquiryView } from './view.js';
+import { assessmentOf } from '../assessment/index.js';
+import { inquiryView, mayShowFindings, type InquiryView } from './view.js';
 import type { Assessment } from '../../machines/types.js';
 
 /**
@@ -147,7 +150,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     // that could have asked for it (issue 40). A call without a key is compared with nothing.
     const key = body.idempotency_key;
     const claim = key === undefined ? null : { key, hash: requestHash({ body }, principal.scopes) };
-    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
+    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes, knownValuesOf);
     body = gathered.body;
     // With Redis down no worker can run a check nor report it: the worker checks are answered at once
     // as absences and the inquiry concludes on its inline evidence, rather than the caller getting a 503.
@@ -194,7 +197,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   /** What the inquiry would answer now, writing nothing (engine.ts `probeInquiry`); admission refuses as for `inquire`. */
   async function probe(principal: Principal, body: InquiryRequest): Promise<Probe> {
     const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
-    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
+    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes, knownValuesOf);
     const prepared = prepareInquiry(deps.checks, gathered.body, gathered.bindings, deps.switchedOff);
     return probeInquiry({ db: deps.db, now }, principal, gathered.body, prepared, policy);
   }
@@ -207,7 +210,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    */
   async function estimate(principal: Principal, body: InquiryRequest): Promise<number> {
     const { artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
-    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes);
+    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes, knownValuesOf);
     const { plan } = prepareInquiry(deps.checks, gathered.body, gathered.bindings);
     return [...plan.inline, ...plan.worker].reduce((sum, p) => sum + p.check.cost, 0);
   }

@@ -4,7 +4,7 @@ import type { Tx } from '../platform/db/pool.js';
 import { jsonb } from '../platform/db/jsonb.js';
 import { Label } from '../schemas/common.js';
 import { unpackFindings } from '../scoring/index.js';
-import { EvidenceSummary } from './schemas.js';
+import { EvidenceSummary } from '../assessment/schemas.js';
 
 /** One function per query on inquiries, assessments (the ledger) and idempotency_keys. */
 export interface NewInquiry {

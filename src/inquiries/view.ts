@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/index.js';
+import { assessmentOf } from '../assessment/index.js';
 import type { AssessmentRow } from './store.js';
-import { Assessment as AssessmentSchema, InquiryStatus } from './schemas.js';
+import { Assessment as AssessmentSchema, InquiryStatus } from '../assessment/schemas.js';
 import type { Assessment } from '../../machines/types.js';
 
 /**
@@ -27,32 +28,6 @@ export const StoredInquiryView = z.object({
   report: z.unknown().optional(),
   events_url: z.string().optional(),
 });
-
-/** The columns of an assessment row that make up the published Assessment. */
-type AssessmentColumns = Pick<
-  AssessmentRow,
-  'id' | 'inquiry_id' | 'score' | 'low' | 'high' | 'preliminary' | 'as_of' | 'methodology_version' | 'entity_id' | 'label' | 'evidence'
->;
-
-/**
- * An assessment exactly as published, from its ledger row (the one mapping
- * every read uses; the row's JSON columns were parsed when it was read).
- */
-export function assessmentOf(row: AssessmentColumns): Assessment {
-  return {
-    assessment_id: row.id,
-    inquiry_id: row.inquiry_id,
-    score: row.score,
-    low: row.low,
-    high: row.high,
-    preliminary: row.preliminary,
-    as_of: row.as_of,
-    methodology_version: row.methodology_version,
-    label: row.label,
-    evidence: row.evidence,
-    entity_id: row.entity_id,
-  };
-}
 
 export function mayShowFindings(principal: Principal, showFindings: boolean | undefined): boolean {
   return principal.scopes.has('findings') && showFindings !== false;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { component, dateTime, idString, score100, Stake, Subject, uuid } from '../schemas/common.js';
-import { Assessment } from '../inquiries/schemas.js';
+import { Assessment } from '../assessment/schemas.js';
 
 /**
  * Monitors: a standing watch on a subject, rescanned on a cadence by a job

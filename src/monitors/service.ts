@@ -10,7 +10,7 @@ import type { EventHub } from '../events/index.js';
 import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { admitInquiry } from '../inquiries/index.js';
-import { assessmentOf } from '../inquiries/index.js';
+import { assessmentOf } from '../assessment/index.js';
 import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
 import type { InquiryRequest } from '../inquiries/schemas.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Report } from '../inquiries/schemas.js';
-import type { Report as ReportOut } from '../inquiries/schemas.js';
+import { Report } from '../assessment/schemas.js';
+import type { Report as ReportOut } from '../assessment/schemas.js';
 import { toModelPayload } from './modelPayload.js';
 import { renderTemplateReport } from './template.js';
 import type { TemplateInput } from './template.js';

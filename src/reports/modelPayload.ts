@@ -1,4 +1,4 @@
-import type { Assessment, Findings } from '../inquiries/schemas.js';
+import type { Assessment, Findings } from '../assessment/schemas.js';
 
 /**
  * What the operator's model endpoint is shown: the assessment and the findings

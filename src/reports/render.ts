@@ -1,4 +1,4 @@
-import type { Report } from '../inquiries/schemas.js';
+import type { Report } from '../assessment/schemas.js';
 import type { ModelRenderer } from './model.js';
 import { renderTemplateReport } from './template.js';
 import type { TemplateInput } from './template.js';

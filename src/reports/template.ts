@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Absence, Assessment, Finding, Findings, Report, ReportSection, ShareCardOut } from '../inquiries/schemas.js';
+import type { Absence, Assessment, Finding, Findings, Report, ReportSection, ShareCardOut } from '../assessment/schemas.js';
 import { LOCALES, negotiateLang } from './locales/index.js';
 import type { Num, ReportLang, ReportMessages, ScoreBand, SectionKey, WidthBand } from './locales/index.js';
 

@@ -1,4 +1,4 @@
-import type { Assessment, Findings } from '../../src/inquiries/schemas.js';
+import type { Assessment, Findings } from '../../src/assessment/schemas.js';
 
 /** A subject whose values must never reach a share card or a model endpoint. */
 export const EMAIL = 'Alice.Wonder@example-mail.test';

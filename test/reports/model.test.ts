@@ -4,7 +4,7 @@ import type { ModelFailure } from '../../src/reports/model.js';
 import { presentedValueRedactor } from '../../src/reports/modelPayload.js';
 import { renderReport } from '../../src/reports/render.js';
 import { renderTemplateReport } from '../../src/reports/template.js';
-import { Report } from '../../src/inquiries/schemas.js';
+import { Report } from '../../src/assessment/schemas.js';
 import { assessment, expectNoPresentedValue, findings, NOW } from './fixtures.js';
 import { json, startModelServer } from './modelServer.js';
 import type { ModelServer } from './modelServer.js';

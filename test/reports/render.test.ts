@@ -3,7 +3,7 @@ import type { ModelRenderer } from '../../src/reports/model.js';
 import { chooseRenderer, renderReport } from '../../src/reports/render.js';
 import type { RenderMode } from '../../src/reports/render.js';
 import { renderTemplateReport } from '../../src/reports/template.js';
-import { Report } from '../../src/inquiries/schemas.js';
+import { Report } from '../../src/assessment/schemas.js';
 import { assessment, findings, NOW } from './fixtures.js';
 
 const base = { assessment: assessment(), findings: findings(), lang: 'es', now: NOW };

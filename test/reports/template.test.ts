@@ -3,7 +3,7 @@ import { builtInCatalogue } from '../../src/checks/catalogue.js';
 import { DE, ES, FR, PT, phraseFor } from '../../src/reports/locales/findings.js';
 import { negotiateLang } from '../../src/reports/locales/index.js';
 import { renderShareCard, renderTemplateReport } from '../../src/reports/template.js';
-import { Report, ShareCardOut } from '../../src/inquiries/schemas.js';
+import { Report, ShareCardOut } from '../../src/assessment/schemas.js';
 import { AS_OF, assessment, EMAIL, expectNoPresentedValue, findings, NOW } from './fixtures.js';
 
 const keys = (r: Report): string[] => r.sections.map((s) => s.key);

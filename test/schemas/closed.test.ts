@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { InquiryRequest, Assessment } from '../../src/inquiries/schemas.js';
+import { InquiryRequest } from '../../src/inquiries/schemas.js';
+import { Assessment } from '../../src/assessment/schemas.js';
 import { ObservationIn } from '../../src/observations/schemas.js';
 import { PolicyIn } from '../../src/schemas/admin.js';
 import { IntakeManifest } from '../../src/cases/schemas.js';
