@@ -28,6 +28,7 @@ import { createAddressGuard } from './addressGuard.js';
 import { trustedProxiesOf } from './clientAddress.js';
 import type { OperationSpec } from '../schemas/operation.js';
 import { OPERATIONS } from '../schemas/operations.js';
+import type { Scheduler } from '../platform/scheduler.js';
 
 /**
  * createApp(deps): every operation of the contract registered on a uWS app,
@@ -50,6 +51,8 @@ export interface AppDeps {
   checkCatalogue?: readonly CatalogueRow[];
   /** Every capability's routes, mounted by the composition root (src/root/routes.ts): the edge names none of them. */
   mount: (edge: EdgeContext) => MountedRoutes;
+  /** The process's one fair scheduler (issue 48), which every keyed call's handling goes through. */
+  scheduler?: Scheduler;
 }
 
 /** What the edge gives the routes it mounts: the document's bytes, its response checker, the stream access, the drain state. */
@@ -135,6 +138,7 @@ export function createApp(deps: AppDeps): App {
       perSecond: deps.config.TAS_TENANT_RATE_LIMIT_PER_SEC ?? 5 * deps.config.TAS_RATE_LIMIT_PER_SEC,
     }),
     streamTickets: streamAccess,
+    ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
     replays: replayStore(deps.db),
     ...(checker ? { checkAnswer: answerChecker(checker, deps.log) } : {}),
     calls,

@@ -13,6 +13,7 @@ import { classifyError } from './errorMapping.js';
 import { withRegistryHint } from './registryHints.js';
 import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { statusOf } from '../platform/outcomes.js';
+import { SchedulerFull, type Scheduler } from '../platform/scheduler.js';
 import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { AddressGuard } from './addressGuard.js';
@@ -59,6 +60,8 @@ export interface PipelineDeps {
   trustedProxies?: ReadonlySet<string>;
   /** A second bucket per tenant and mode, beside the per-key one: minting keys does not multiply a tenant's share. */
   tenantRateLimiter?: RateLimiter;
+  /** The process's one fair scheduler (issue 48): a keyed call's handler runs as a unit of its tenant; none: at once. */
+  scheduler?: Scheduler;
   /** Redeems `?ticket=` on event streams; a ticket is refused when absent. */
   streamTickets?: {
     redeem: StreamTickets['redeem'];
@@ -192,8 +195,36 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
     return { status: 200, headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' } };
   }
   const handler = route.handler;
-  if (op.replayable && deps.replays) return withReplay(deps.replays, ctx, op.operationId, () => handler(ctx));
-  return handler(ctx);
+  const replays = op.replayable ? deps.replays : undefined;
+  const invoke = replays ? () => withReplay(replays, ctx, op.operationId, () => handler(ctx)) : () => handler(ctx);
+  return scheduled(deps, ctx, op, invoke);
+}
+
+/**
+ * A keyed call's handling is a unit of its tenant's work (issue 48): it waits
+ * for its tenant's turn in the process's scheduler, and a tenant with too many
+ * waiting is told when its share will have served them. Open calls have no
+ * tenant and run at once.
+ */
+async function scheduled(
+  deps: PipelineDeps,
+  ctx: HandlerContext,
+  op: OperationSpec,
+  invoke: () => Promise<HandlerResult>,
+): Promise<HandlerResult> {
+  if (!deps.scheduler || ctx.principal === null) return invoke();
+  try {
+    return await deps.scheduler.run(ctx.principal.tenantId, `http:${op.operationId}`, invoke);
+  } catch (error) {
+    if (!(error instanceof SchedulerFull)) throw error;
+    const wait = error.retryAfterSeconds;
+    throw new ServiceProblem(
+      'rate-limited',
+      "This tenant's calls are waiting beyond its share of the service; retry after the time given.",
+      { retry_after: wait },
+      { 'Retry-After': String(wait) },
+    );
+  }
 }
 
 /**

@@ -190,6 +190,15 @@ const ConfigSchema = z.object({
   TAS_SESSION_TENANT_FRAMES_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** How often every session socket is pinged; a ping still unanswered at the next is a client that does not read (4001). */
   TAS_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * The fair scheduler (issue 48, src/platform/scheduler.ts): units of work
+   * holding a slot at once (unset: four per core), units one tenant may have
+   * waiting before its calls get 429 (its sessions' frames wait instead), and
+   * the operator's weights, `tenantId=weight,...` (unset tenants weigh 1).
+   */
+  TAS_SCHEDULER_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).optional(),
+  TAS_SCHEDULER_QUEUE: z.coerce.number().int().min(1).max(1_000_000).default(128),
+  TAS_TENANT_WEIGHTS: z.string().default(''),
 });
 
 const DEFAULT_SERVICE_URL = 'postgres://tas_app@127.0.0.1:5432/tas';

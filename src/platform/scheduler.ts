@@ -33,7 +33,11 @@ export interface SchedulerSettings {
   weights?: ReadonlyMap<string, number>;
   /** A unit that held its slot this long lets it go (default 250 ms); Infinity: never. */
   leaseMs?: number;
-  /** The smallest quantum of a turn, in CPU ms (default 1); it is at least the costliest kind's estimate. */
+  /**
+   * What a turn adds to a tenant's deficit, times its weight, in CPU ms (default 1). Small, so that a
+   * round is short: a unit costlier than it waits a few rounds for its deficit, while other tenants
+   * are served in them.
+   */
   quantumMs?: number;
   /** What a kind is assumed to cost before its first unit is measured, in CPU ms (default 1). */
   initialCostMs?: number;
@@ -113,7 +117,7 @@ const DEFAULT_LEASE_MS = 250;
 
 export function createScheduler(settings: SchedulerSettings, clock: SchedulerClock = systemClock): Scheduler {
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
-  const minQuantum = settings.quantumMs ?? 1;
+  const quantum = settings.quantumMs ?? 1;
   const initialCost = settings.initialCostMs ?? 1;
   const smoothing = settings.smoothing ?? 0.2;
   const tenants = new Map<string, TenantQueue>();
@@ -128,7 +132,6 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
   let pumping = false;
 
   const estimate = (kind: string) => costs.get(kind) ?? initialCost;
-  const quantum = () => Math.max(minQuantum, ...costs.values(), initialCost);
 
   function tenantOf(id: string): TenantQueue {
     let t = tenants.get(id);
@@ -228,7 +231,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
         const t = turns[0]!;
         if (!t.inTurn) {
           t.inTurn = true;
-          t.deficit += quantum() * t.weight;
+          t.deficit += quantum * t.weight;
         }
         const u = t.units[0]!;
         u.estimate = estimate(u.kind);

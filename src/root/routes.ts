@@ -23,6 +23,7 @@ import type { MonitorService } from '../monitors/index.js';
 import { observationHandlers } from '../observations/routes.js';
 import type { ResponseChecker } from '../openapi/responseCheck.js';
 import type { ValidationFailure } from '../platform/problems.js';
+import type { Scheduler } from '../platform/scheduler.js';
 import type { RegistryCache } from '../registry/index.js';
 import { sessionHandlers } from '../sessions/routes.js';
 import { registerSessionSocket } from '../sessions/socketRoutes.js';
@@ -57,6 +58,8 @@ export interface RouteDeps extends Pick<AppDeps, 'config' | 'db' | 'redis' | 'lo
   registryHealth?: () => 'unchecked' | 'ok' | 'degraded';
   /** Told after a webhook registration commits (the relay's fan-out cache). */
   webhooksChanged?: (scope: { tenantId: string; mode: 'live' | 'test' }) => Promise<void>;
+  /** The process's one fair scheduler (issue 48): session frames take their tenant's turn in it. */
+  scheduler?: Scheduler;
 }
 
 export function mountRoutes(deps: RouteDeps): (edge: EdgeContext) => MountedRoutes {

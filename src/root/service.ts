@@ -19,6 +19,7 @@ import { mountRoutes } from './routes.js';
 import { assertNativeUws } from '../edge/uwsNative.js';
 import { createApp, type App } from '../edge/app.js';
 import { createLogger } from '../platform/logger.js';
+import { createScheduler, defaultInFlight, parseTenantWeights } from '../platform/scheduler.js';
 import { checkPostgres, checkRedis, checkServiceLogin } from '../platform/preflight.js';
 import { checkRedisPrefix } from '../platform/preflight.js';
 import { databaseIdentity } from '../platform/db/deployment.js';
@@ -110,6 +111,12 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const statements = createStatementPool(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
   const core = await createCore({ config, db, statements, redis, hub, log, publicUrl: () => publicUrl });
   if (opts.edge) {
+    // One scheduler for the process: every keyed call and every session frame of every tenant (issue 48).
+    const scheduler = createScheduler({
+      inFlight: config.TAS_SCHEDULER_IN_FLIGHT ?? defaultInFlight(),
+      queuePerTenant: config.TAS_SCHEDULER_QUEUE,
+      weights: parseTenantWeights(config.TAS_TENANT_WEIGHTS),
+    });
     const authenticator = createAuthenticator({ db, pepper: config.keyring });
     revocations.onRevoked((keyId) => authenticator.forget(keyId));
     const rateLimiter = createRateLimiter({ redis, prefix: config.TAS_REDIS_PREFIX, perSecond: config.TAS_RATE_LIMIT_PER_SEC });
@@ -136,6 +143,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       checksDiscovered: () => core.checks.length,
       registryHealth: () => registryHealthOf(core.checks),
       webhooksChanged: (scope) => core.webhookSubscriptions.changed(scope),
+      scheduler,
     });
     app = createApp({
       config,
@@ -146,6 +154,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       rateLimiter,
       auditWriter,
       mount,
+      scheduler,
       policyCache: core.policyCache,
       publicUrl: () => publicUrl,
       checkCatalogue: catalogueOf(core.checks),
