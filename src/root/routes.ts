@@ -78,6 +78,7 @@ export function mountRoutes(deps: RouteDeps): (edge: EdgeContext) => MountedRout
         keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
         heartbeatMs: deps.config.TAS_SESSION_HEARTBEAT_MS,
         tenantFramesPerSecond: deps.config.TAS_SESSION_TENANT_FRAMES_PER_SEC,
+        ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
       }),
   });
 }

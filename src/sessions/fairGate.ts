@@ -1,3 +1,5 @@
+import type { Scheduler } from '../platform/scheduler.js';
+
 /**
  * Frame work shared fairly across tenants (issue 40). Each socket applies its
  * own frames one at a time, but sockets ran side by side: a tenant with 50
@@ -53,6 +55,45 @@ export function createFairGate(slots: number): FairGate {
         else queues.set(tenantId, [() => resolve(once)]);
         waiting += 1;
         grant();
+      });
+    },
+    waiting: () => waiting,
+  };
+}
+
+/**
+ * The gate over the process's one scheduler (issue 48): a frame's application
+ * is a unit of its tenant, taking turns with the tenant's HTTP calls and every
+ * other tenant's work, by cost rather than by count. A tenant whose queue is
+ * full is paced, never refused: the frame waits for room (one per socket, since
+ * a socket applies its frames one at a time) and is acknowledged later.
+ */
+export function schedulerGate(scheduler: Scheduler): FairGate {
+  let waiting = 0;
+  return {
+    acquire(tenantId) {
+      waiting += 1;
+      return new Promise((resolve, reject) => {
+        scheduler
+          .run(
+            tenantId,
+            'frame',
+            () =>
+              new Promise<void>((done) => {
+                waiting -= 1;
+                let released = false;
+                resolve(() => {
+                  if (released) return;
+                  released = true;
+                  done();
+                });
+              }),
+            { whenFull: 'wait' },
+          )
+          .catch((error: unknown) => {
+            waiting -= 1;
+            reject(error instanceof Error ? error : new Error(String(error)));
+          });
       });
     },
     waiting: () => waiting,

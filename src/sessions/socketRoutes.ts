@@ -17,7 +17,8 @@ import {
   UWS_MAX_PAYLOAD_BYTES,
 } from './limits.js';
 import { createTenantFrameBudget } from './rateLimit.js';
-import { createFairGate, type FairGate } from './fairGate.js';
+import { createFairGate, schedulerGate, type FairGate } from './fairGate.js';
+import type { Scheduler } from '../platform/scheduler.js';
 import type { SessionService } from './service.js';
 import type { Principal } from '../auth/index.js';
 import type { KeyState } from '../auth/index.js';
@@ -53,6 +54,8 @@ export interface SessionSocketDeps {
   heartbeatMs?: number;
   /** Frames per second of one tenant's sessions together, in this process; a burst of twice as many. */
   tenantFramesPerSecond?: number;
+  /** The process's one fair scheduler (issue 48): frames take their tenant's turn in it. None: frame slots of their own. */
+  scheduler?: Scheduler;
 }
 
 export const SESSION_SOCKET_PATH = '/v1/sessions/:session_id/ws';
@@ -76,8 +79,8 @@ export function registerSessionSocket(app: TemplatedApp, deps: SessionSocketDeps
   // Connections whose session has not concluded yet (a socket that closed may still be applying frames).
   const unsettled = new Set<SessionConnection>();
   const tenantBudget = deps.tenantFramesPerSecond ? createTenantFrameBudget(deps.tenantFramesPerSecond) : undefined;
-  // Frames of every socket take their turn across tenants (src/sessions/fairGate.ts).
-  const frameGate = createFairGate(FRAME_SLOTS);
+  // Frames of every socket take their turn across tenants (src/sessions/fairGate.ts), in the process's scheduler when given.
+  const frameGate = deps.scheduler ? schedulerGate(deps.scheduler) : createFairGate(FRAME_SLOTS);
   const guard = (what: string, fn: () => void) => {
     try {
       fn();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFairGate } from '../../src/sessions/fairGate.js';
+import { createScheduler } from '../../src/platform/scheduler.js';
+import { createFairGate, schedulerGate } from '../../src/sessions/fairGate.js';
 
 /** The frame slots' turn order across tenants (issue 40), as a pure function of acquires and releases. */
 describe('createFairGate', () => {
@@ -54,5 +55,29 @@ describe('createFairGate', () => {
     r2();
     await pending[3]!;
     expect(got).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+});
+
+/** The same gate over the process's one scheduler (issue 48): turns across tenants, and a full queue paces, never refuses. */
+describe('schedulerGate', () => {
+  it("serves a tenant's one frame after one turn of the flooding tenant's, and parks the flood past its queue", async () => {
+    const scheduler = createScheduler({ inFlight: 1, queuePerTenant: 4, leaseMs: Infinity });
+    const gate = schedulerGate(scheduler);
+    const got: string[] = [];
+    const track = (tenant: string, name: string) =>
+      gate.acquire(tenant).then((release) => {
+        got.push(name);
+        release();
+      });
+    const first = await gate.acquire('flood');
+    const flood = Array.from({ length: 20 }, (_, i) => track('flood', `flood${i}`));
+    const quiet = track('quiet', 'quiet');
+    // Four queued, sixteen parked: none refused.
+    expect(scheduler.stats()).toMatchObject({ queued: 5, parked: 16 });
+    first();
+    await Promise.all([...flood, quiet]);
+    expect(got.indexOf('quiet')).toBeLessThanOrEqual(2);
+    expect(got.filter((n) => n.startsWith('flood'))).toEqual(Array.from({ length: 20 }, (_, i) => `flood${i}`));
+    expect(gate.waiting()).toBe(0);
   });
 });
