@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PolicyIn } from '../schemas/admin.js';
+import { PolicyIn } from '../policies/schemas.js';
 import { StakeKind, Tier } from '../schemas/common.js';
 import type { InquiryFacts } from './evaluate.js';
 

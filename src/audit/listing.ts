@@ -2,7 +2,7 @@ import { cursorSeq, listAudit, type CursorRow } from './store.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import { ValidationFailure } from '../platform/problems.js';
 import type { Principal } from '../auth/index.js';
-import type { AuditEntryOut } from '../schemas/admin.js';
+import type { AuditEntryOut } from './schemas.js';
 
 /**
  * A page's cursor: the last row's audit_id and its occurred_at (milliseconds

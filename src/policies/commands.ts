@@ -5,7 +5,7 @@ import { ValidationFailure, type ValidationItem } from '../platform/problems.js'
 import type { PolicyCache } from './cache.js';
 import type { Grants, GrantScope, RegistryCache } from '../registry/index.js';
 import type { RuleId } from '../platform/rules.js';
-import type { PolicyIn, PolicyOut } from '../schemas/admin.js';
+import type { PolicyIn, PolicyOut } from './schemas.js';
 
 /** The caller as a policy command needs it: its tenant and mode, and the label a version records as its author. */
 export type PolicyCaller = GrantScope & { label: string };

@@ -1,4 +1,4 @@
-import type { PolicyCondition, PolicyIn } from '../schemas/admin.js';
+import type { PolicyCondition, PolicyIn } from './schemas.js';
 
 /**
  * Applying a tenant's published policy: pure functions, no I/O.

@@ -2,7 +2,7 @@ import type { Db } from '../platform/db/pool.js';
 import type { Handler } from '../edge/handler.js';
 import type { PolicyCache } from './cache.js';
 import type { RegistryCache } from '../registry/index.js';
-import type { PolicyIn } from '../schemas/admin.js';
+import type { PolicyIn } from './schemas.js';
 import { requirePrincipal } from '../auth/index.js';
 import { listPolicyVersions, publishPolicy } from './index.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { PolicyIn } from '../schemas/admin.js';
+import { PolicyIn } from './schemas.js';
 import type { Mode, Tx } from '../platform/db/pool.js';
 import { jsonb } from '../platform/db/jsonb.js';
 

@@ -1,5 +1,7 @@
 import type { OperationSpec } from './operation.js';
-import { AuditEntryList, KeyCreate, KeyOut, KeyRotate, KeySummaryList, PolicyIn, PolicyOut, PolicyOutList } from './admin.js';
+import { AuditEntryList } from '../audit/schemas.js';
+import { PolicyIn, PolicyOut, PolicyOutList } from '../policies/schemas.js';
+import { KeyCreate, KeyOut, KeyRotate, KeySummaryList } from '../tenancy/schemas.js';
 import {
   WebhookDeliveryList,
   WebhookIn,

@@ -1,6 +1,6 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { z } from 'zod';
-import { PolicyIn } from '../schemas/admin.js';
+import { PolicyIn } from '../policies/schemas.js';
 import { StakeKind } from '../schemas/common.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { StreamEvent } from '../../actors/types.js';

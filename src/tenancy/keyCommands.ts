@@ -3,7 +3,7 @@ import type { AuditSink, Principal, RevocationBus } from '../auth/index.js';
 import { expireKeyAt, findActiveKey, keyPrefixOf, listKeys, revokeKey } from '../auth/index.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import type { KeyCreate, KeyOut, KeyRotate, KeySummary } from '../schemas/admin.js';
+import type { KeyCreate, KeyOut, KeyRotate, KeySummary } from './schemas.js';
 import { mintKey } from './keys.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { RevocationBus } from '../auth/index.js';
 import type { Db } from '../platform/db/pool.js';
 import type { Handler } from '../edge/handler.js';
-import type { KeyCreate, KeyRotate } from '../schemas/admin.js';
+import type { KeyCreate, KeyRotate } from './schemas.js';
 import { requirePrincipal } from '../auth/index.js';
 import { targetOf } from '../edge/target.js';
 import { listTenantKeys, mintTenantKey, revokeTenantKey, rotateTenantKey } from './index.js';

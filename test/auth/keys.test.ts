@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyOut, KeySummaryList } from '../../src/schemas/admin.js';
+import { KeyOut, KeySummaryList } from '../../src/tenancy/schemas.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 

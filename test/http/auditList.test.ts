@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AuditEntryOut } from '../../src/schemas/admin.js';
+import { AuditEntryOut } from '../../src/audit/schemas.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let ts: TestService;

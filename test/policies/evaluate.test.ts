@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allows, labelFor, type LabelFacts, type PolicyBody } from '../../src/policies/evaluate.js';
-import type { PolicyCondition } from '../../src/schemas/admin.js';
+import type { PolicyCondition } from '../../src/policies/schemas.js';
 import { without } from '../support/objects.js';
 
 const FACTS: LabelFacts = {

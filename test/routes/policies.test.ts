@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicyCache } from '../../src/policies/cache.js';
-import { PolicyIn, PolicyOut, PolicyOutList } from '../../src/schemas/admin.js';
+import { PolicyIn, PolicyOut, PolicyOutList } from '../../src/policies/schemas.js';
 import type { z } from 'zod';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
 import { ownerClient } from '../support/database.js';
