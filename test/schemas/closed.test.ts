@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { InquiryRequest } from '../../src/inquiries/schemas.js';
 import { Assessment } from '../../src/assessment/schemas.js';
 import { ObservationIn } from '../../src/observations/schemas.js';
-import { PolicyIn } from '../../src/schemas/admin.js';
+import { PolicyIn } from '../../src/policies/schemas.js';
 import { IntakeManifest } from '../../src/cases/schemas.js';
 import { MonitorCreate } from '../../src/monitors/schemas.js';
 import { AuditQuery, CloseSessionQuery } from '../../src/schemas/queries.js';
