@@ -49,6 +49,14 @@ module.exports = {
       to: { path: `^src/(${CAPS})/`, pathNot: [`^src/$1/`, `^src/(${CAPS})/(index|schemas)\\.ts$`] },
     },
     {
+      name: 'the-edge-is-transport',
+      severity: 'error',
+      comment:
+        'The edge imports no capability but the auth and audit doors (every call is authenticated and audited); the rest it receives from the root. Policies (a type), material (the upload limit) and registry (the 422 hint) are the last to leave (issue 49).',
+      from: { path: '^src/edge/' },
+      to: { path: CAPABILITY, pathNot: '^src/(auth|audit|policies|material|registry)/' },
+    },
+    {
       name: 'only-the-root-mounts-routes-and-jobs',
       severity: 'error',
       comment: "A capability's routes.ts and jobs.ts are mounted by src/root alone: nothing else may call HTTP or queue glue.",

@@ -2,7 +2,7 @@ import type { StreamEvent } from '../../actors/types.js';
 
 /**
  * The one in-order sender of a stream's events, used by the SSE streams
- * (src/events/routes.ts) and the session sockets (src/edge/sessionConnection.ts).
+ * (src/events/routes.ts) and the session sockets (src/sessions/connection.ts).
  * Events come from Postgres (the replay from the client's cursor, and any
  * gap), from the Redis fan-out, and for a socket from the commands it ran.
  * Every one goes through `offer`; only seq = last sent + 1 is delivered,

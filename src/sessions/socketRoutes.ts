@@ -7,7 +7,7 @@ import type { RevocationBus } from '../auth/index.js';
 import type { EventHub } from '../events/index.js';
 import { statusLine } from '../edge/exchange.js';
 import { ServiceProblem } from '../platform/problems.js';
-import { createConnection, type SessionConnection } from '../edge/sessionConnection.js';
+import { createConnection, type SessionConnection } from './connection.js';
 import {
   CLOSE_CODES,
   DEFAULT_HEARTBEAT_MS,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../actors/types.js';
 import type { HubListener } from '../../src/events/hub.js';
 import type { SessionBinding } from '../../src/sessions/commands.js';
-import { createConnection, type ConnectionDeps } from '../../src/edge/sessionConnection.js';
+import { createConnection, type ConnectionDeps } from '../../src/sessions/connection.js';
 import { CLOSE_CODES, FLOOD_REFUSALS_TO_CLOSE, FRAME_BURST, MAX_BUFFERED_BYTES } from '../../src/sessions/limits.js';
 import { eventually } from '../support/wait.js';
 

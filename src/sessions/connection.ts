@@ -2,8 +2,9 @@ import type { WebSocket } from 'uWebSockets.js';
 import type { Logger } from 'pino';
 import type { StreamEvent } from '../../actors/types.js';
 import type { EventHub, HubMessage, Unsubscribe } from '../events/index.js';
-import type { SessionBinding, SessionCommands } from '../sessions/index.js';
-import { parseFrame, type FairGate, type Refusal } from '../sessions/index.js';
+import type { SessionBinding, SessionCommands } from './commands.js';
+import { parseFrame, type Refusal } from './frames.js';
+import type { FairGate } from './fairGate.js';
 import {
   CLOSE_CODES,
   END_GRACE_MS,
@@ -14,9 +15,9 @@ import {
   MAX_FRAME_BYTES,
   MAX_QUEUED_FRAMES,
   MAX_STALLED_HEARTBEATS,
-} from '../sessions/index.js';
+} from './limits.js';
 import { createEventPump } from '../events/index.js';
-import { createFrameBucket } from '../sessions/index.js';
+import { createFrameBucket } from './rateLimit.js';
 
 /**
  * One attached session socket: frames in (rate-limited, queued, handled one
