@@ -181,6 +181,25 @@ describe('createScheduler: a full queue', () => {
   });
 });
 
+describe('createScheduler: a unit that waits lets its slot go when its lease ends', () => {
+  it('given one slot held by a waiting unit, then the next starts at the lease, not when the first settles', async () => {
+    const { clock, fireTimers } = fakeClock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: 250 }, clock);
+    let answer: () => void = () => undefined;
+    const started: string[] = [];
+    const waiting = s.run('a', 'upload', () => (started.push('upload'), new Promise<void>((r) => (answer = r))));
+    const next = s.run('b', 'k', () => started.push('next'));
+    await settle();
+    expect(started).toEqual(['upload']);
+    fireTimers();
+    await next;
+    expect(started).toEqual(['upload', 'next']);
+    expect(s.stats().inFlight).toBe(0);
+    answer();
+    await waiting;
+  });
+});
+
 describe('createScheduler: no unit is lost or run twice', () => {
   it('settles every unit exactly once, through failures, waits and ended leases', async () => {
     const { clock, spend, fireTimers } = fakeClock();
