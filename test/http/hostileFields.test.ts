@@ -243,7 +243,10 @@ describe('hostile values in every field of every operation', () => {
 
   it('wrote one audit row per call', async () => {
     // No wait: a call is answered only once its audit row is durable.
-    const audit = Number((await owner.query('SELECT count(*) FROM audit_log')).rows[0].count);
+    // A tenant's calls are in its trail, the calls refused before any tenant was known in their own (issue 50).
+    const audit = Number(
+      (await owner.query('SELECT (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM audit_refusals) AS count')).rows[0].count,
+    );
     expect(calls).toBeGreaterThan(2_000);
     expect(audit).toBe(calls);
   });

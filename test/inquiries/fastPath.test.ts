@@ -242,7 +242,17 @@ describe('refusals of POST /v1/inquiries', () => {
     expect(publish.status).toBe(201);
     const r = await inquire(ts, EMAIL_AND_PHONE, t.keys.test);
     expect(r.status).toBe(422);
-    expect(r.body).toEqual(I13);
+    // The refusal names the policy that refused, its version and what it allows (issue 51 item 3).
+    expect(r.body).toEqual({
+      detail: [
+        {
+          loc: ['body', 'purpose'],
+          msg: expect.stringContaining('version 1'),
+          type: 'I13',
+          policy: { policy_version: 1, allowed: ['credit_risk'] },
+        },
+      ],
+    });
   });
 
   it.each([

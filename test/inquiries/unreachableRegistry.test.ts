@@ -70,7 +70,7 @@ describe('an RDAP service that cannot be reached', () => {
         expect.objectContaining({
           about: domain,
           kind: 'error',
-          reason: 'The registration registry cannot be reached, so it was not asked.',
+          reason: 'rdap_domain_age: The registration registry cannot be reached, so it was not asked.',
         }),
       );
     }
