@@ -52,9 +52,9 @@ module.exports = {
       name: 'the-edge-is-transport',
       severity: 'error',
       comment:
-        'The edge imports no capability but the auth and audit doors (every call is authenticated and audited); the rest it receives from the root. Policies (a type), material (the upload limit) and registry (the 422 hint) are the last to leave (issue 49).',
+        'The edge imports no capability but the auth and audit doors (every call is authenticated and audited); the rest it receives from the root. Policies (a type) is the last to leave (issue 49).',
       from: { path: '^src/edge/' },
-      to: { path: CAPABILITY, pathNot: '^src/(auth|audit|policies|material|registry)/' },
+      to: { path: CAPABILITY, pathNot: '^src/(auth|audit|policies)/' },
     },
     {
       name: 'only-the-root-mounts-routes-and-jobs',

@@ -10,7 +10,7 @@ import { withTenant, type Db } from '../platform/db/pool.js';
 import { captureExchange, send, type Exchange } from './exchange.js';
 import { framingRefusal, type FramingRefusal } from './framing.js';
 import type { BoundRoute, Handler } from './handler.js';
-import { createPipeline } from './pipeline.js';
+import { createPipeline, type PipelineDeps } from './pipeline.js';
 import { PROBLEM_TYPE_BASE } from '../platform/problems.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit.js';
 import { createRouter } from './router.js';
@@ -53,6 +53,10 @@ export interface AppDeps {
   mount: (edge: EdgeContext) => MountedRoutes;
   /** The process's one fair scheduler (issue 48), which every keyed call's handling goes through. */
   scheduler?: Scheduler;
+  /** The most bytes one PUT may stream (the material capability's upload limit, handed over by the root). */
+  maxUploadBytes: number;
+  /** Adds to a 422 item where the registered values are listed (the registry's hint, handed over by the root). */
+  validationHint?: PipelineDeps['validationHint'];
 }
 
 /** What the edge gives the routes it mounts: the document's bytes, its response checker, the stream access, the drain state. */
@@ -147,6 +151,8 @@ export function createApp(deps: AppDeps): App {
     rateLimiter: deps.rateLimiter,
     auditWriter: deps.auditWriter,
     log: deps.log,
+    maxUploadBytes: deps.maxUploadBytes,
+    ...(deps.validationHint ? { validationHint: deps.validationHint } : {}),
     maxBodyBytes: deps.config.TAS_MAX_BODY_BYTES,
     isDraining: () => draining,
     originAllowed: async (principal, origin) =>

@@ -6,11 +6,10 @@ import type { Authenticator, Principal } from '../auth/index.js';
 import { auditInsert, insertAudit } from '../audit/index.js';
 import { readBody, streamBody } from './body.js';
 import { withReplay, type ReplayStore } from './replay.js';
-import { MAX_UPLOAD_BYTES } from '../material/schemas.js';
 import { send, type Exchange } from './exchange.js';
 import { auditRecord, type BoundRoute, type HandlerContext, type HandlerResult } from './handler.js';
 import { classifyError } from './errorMapping.js';
-import { withRegistryHint } from './registryHints.js';
+import type { ValidationItem } from '../platform/problems.js';
 import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { statusOf } from '../platform/outcomes.js';
 import { SchedulerFull, type Scheduler } from '../platform/scheduler.js';
@@ -60,6 +59,10 @@ export interface PipelineDeps {
   trustedProxies?: ReadonlySet<string>;
   /** A second bucket per tenant and mode, beside the per-key one: minting keys does not multiply a tenant's share. */
   tenantRateLimiter?: RateLimiter;
+  /** The most bytes one PUT may stream (material uploads), given by the root from the material capability. */
+  maxUploadBytes: number;
+  /** Adds to a 422 item what the caller can do about it (where registered values are listed), given by the root. */
+  validationHint?: (item: ValidationItem) => ValidationItem;
   /** The process's one fair scheduler (issue 48): a keyed call's handler runs as a unit of its tenant; none: at once. */
   scheduler?: Scheduler;
   /** Redeems `?ticket=` on event streams; a ticket is refused when absent. */
@@ -84,7 +87,7 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
     // uWS delivers body chunks only to a reader attached before the first await.
     const bodyPromise = BODY_METHODS.has(ex.method) ? readBody(ex, deps.maxBodyBytes) : null;
     bodyPromise?.catch(() => undefined);
-    const bodyStream = STREAM_METHODS.has(ex.method) ? streamBody(ex, MAX_UPLOAD_BYTES) : undefined;
+    const bodyStream = STREAM_METHODS.has(ex.method) ? streamBody(ex, deps.maxUploadBytes) : undefined;
     deps.calls?.begin();
     handle(deps, ex, bodyPromise, bodyStream)
       .catch((error) => {
@@ -406,7 +409,7 @@ async function ensureAudited(deps: PipelineDeps, ctx: HandlerContext, result: Ex
 function errorResult(deps: PipelineDeps, ctx: HandlerContext, error: unknown): Exclude<HandlerResult, { streamed: true }> {
   if (error instanceof ValidationFailure) {
     if (error.rule) ctx.audit.rule = error.rule;
-    return { status: 422, body: { detail: error.detail.map(withRegistryHint) } };
+    return { status: 422, body: { detail: deps.validationHint ? error.detail.map(deps.validationHint) : error.detail } };
   }
   const problem = error instanceof ServiceProblem ? error : classifyError(error);
   if (!(error instanceof ServiceProblem)) deps.log.error({ err: error, reqId: ctx.reqId, auditId: ctx.auditId }, 'request failed');

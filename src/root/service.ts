@@ -34,6 +34,8 @@ import { sweepOverdueInquiries } from '../inquiries/sweeper.js';
 import { warmOneCall } from '../inquiries/index.js';
 import { reconcileMonitorSchedules } from '../monitors/reconcile.js';
 import { sweepMaterial } from '../material/retention.js';
+import { MAX_UPLOAD_BYTES } from '../material/schemas.js';
+import { withRegistryHint } from '../registry/index.js';
 
 /**
  * The composition root: config -> logger -> preflight -> migrations -> pool ->
@@ -158,6 +160,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       policyCache: core.policyCache,
       publicUrl: () => publicUrl,
       checkCatalogue: catalogueOf(core.checks),
+      maxUploadBytes: MAX_UPLOAD_BYTES,
+      validationHint: withRegistryHint,
     });
     if (config.TAS_WARM_STATEMENTS === 'true') await warmStatements(statements, log);
     port = await app.listen(config.PORT, config.HOST);
