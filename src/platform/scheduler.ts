@@ -303,8 +303,9 @@ export function parseTenantWeights(text: string): Map<string, number> {
 /**
  * The default in-flight bound: four units per core. One event loop computes
  * one unit at a time; the others hold their slots while they wait on the
- * database (an inquiry's units spend about three quarters of their time
- * waiting), so four per core keeps the cores busy without letting a flood
- * stack more ready work in front of another tenant's next unit.
+ * database, so a few per core keep the cores busy, and every slot more is
+ * ready work a flood can stack in front of another tenant's next unit (on
+ * 2 cores, 16 and 32 let a flood back in front, 4 and 8 did not:
+ * bench/HISTORY.md "Fair shares through one scheduler").
  */
 export const defaultInFlight = (): number => Math.max(4, 4 * availableParallelism());
