@@ -25,7 +25,8 @@ import { writeFileSync } from 'node:fs';
 import * as fakers from '@faker-js/faker';
 import type { Faker } from '@faker-js/faker';
 import { halfOf, prng } from './quality/corpus.js';
-import { likelihoodRatio, MIN_SUBJECTS_WITH_FACT, round1, round3, supportedStrength } from './quality/stats.js';
+import { measurementOf } from './quality/measure.js';
+import { round1 } from './quality/stats.js';
 import { DEFAULT_SANCTIONS_FILE, loadSanctionsList, parseSdn, type SdnRow } from '../src/checks/sanctionsList.js';
 import { readFileSync } from 'node:fs';
 import { sanctionsNameCheck } from '../src/checks/sanctionsNameCheck.js';
@@ -211,30 +212,18 @@ interface Answered extends Subject {
 function rowFor(kind: string, disposition: 'weakens' | 'neutral', answered: readonly Answered[], corpora: string[]) {
   const bad = answered.filter((a) => a.label === 'bad');
   const good = answered.filter((a) => a.label === 'good');
-  const counts = {
-    badWith: bad.filter((a) => a.kind === kind).length,
-    bad: bad.length,
-    goodWith: good.filter((a) => a.kind === kind).length,
-    good: good.length,
-  };
-  // A neutral fact is read the way its counts lean, as the quality bench does.
-  const direction = disposition === 'weakens' || counts.badWith / counts.bad >= counts.goodWith / counts.good ? 'weakens' : 'supports';
-  const measured = counts.badWith + counts.goodWith >= MIN_SUBJECTS_WITH_FACT;
-  const ratio = measured ? likelihoodRatio(counts, direction) : null;
-  return {
+  // The quality bench's arithmetic, a neutral fact read the way its counts lean.
+  return measurementOf(
     kind,
     disposition,
-    direction,
-    bad_with: counts.badWith,
-    bad: counts.bad,
-    good_with: counts.goodWith,
-    good: counts.good,
-    lr: ratio && round3(ratio.lr),
-    lr_low: ratio && round3(ratio.low),
-    lr_high: ratio && round3(ratio.high),
-    supports_strength: ratio && supportedStrength(ratio.low, (direction === 'weakens' ? counts.goodWith : counts.badWith) === 0),
+    {
+      badWith: bad.filter((a) => a.kind === kind).length,
+      bad: bad.length,
+      goodWith: good.filter((a) => a.kind === kind).length,
+      good: good.length,
+    },
     corpora,
-  };
+  );
 }
 
 const started = performance.now();

@@ -60,6 +60,20 @@ function measureOne(kind: string, disposition: Measurement['disposition'], of: r
     goodWith: good.filter((a) => a.facts.includes(key)).length,
     good: good.length,
   };
+  return measurementOf(kind, disposition, counts, [...new Set(of.map((a) => a.corpus))].sort());
+}
+
+/**
+ * One fact's measurement from its counts: the ratio and its interval when
+ * enough subjects showed it, and the strength its lower end supports. Shared
+ * with bench/names.ts, whose subjects are names, not answers of the service.
+ */
+export function measurementOf(
+  kind: string,
+  disposition: Measurement['disposition'],
+  counts: { badWith: number; bad: number; goodWith: number; good: number },
+  corpora: string[],
+): Measurement {
   const measured = counts.badWith + counts.goodWith >= MIN_SUBJECTS_WITH_FACT && counts.bad > 0 && counts.good > 0;
   const direction = directionOf(disposition, counts);
   const ratio = measured ? likelihoodRatio(counts, direction) : null;
@@ -75,7 +89,7 @@ function measureOne(kind: string, disposition: Measurement['disposition'], of: r
     lr_low: ratio && round3(ratio.low),
     lr_high: ratio && round3(ratio.high),
     supports_strength: ratio && supportedStrength(ratio.low, (direction === 'weakens' ? counts.goodWith : counts.badWith) === 0),
-    corpora: [...new Set(of.map((a) => a.corpus))].sort(),
+    corpora,
   };
 }
 
