@@ -15,6 +15,9 @@ let ts: TestService;
 let owner: pg.Client;
 let calls = 0;
 let auditBefore = 0;
+// A tenant's calls are in its trail, the calls refused before any tenant was known in their own (issue 50).
+const auditRows = async () =>
+  Number((await owner.query('SELECT (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM audit_refusals) AS count')).rows[0].count);
 
 const SAMPLE_UUID = '0b0e0d2c-95a4-4d7c-9a53-4b7ad0c0ffee';
 
@@ -50,7 +53,7 @@ const withQueryOnly = OPERATIONS.filter((op) => !op.body && op.query && op.auth 
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
   owner = await ownerClient(ts.dbUrl);
-  auditBefore = Number((await owner.query('SELECT count(*) FROM audit_log')).rows[0].count);
+  auditBefore = await auditRows();
 });
 
 afterAll(async () => {
@@ -109,7 +112,7 @@ describe('every operation of the contract', () => {
 
   it('writes exactly one audit row per call made', async () => {
     // No wait: a call is answered only once its audit row is durable.
-    const after = Number((await owner.query('SELECT count(*) FROM audit_log')).rows[0].count);
+    const after = await auditRows();
     expect(calls).toBeGreaterThan(100);
     expect(after - auditBefore).toBe(calls);
   });
