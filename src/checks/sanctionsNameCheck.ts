@@ -34,7 +34,19 @@ export function claimedKind(ctx: Pick<CheckContext, 'claim' | 'presentation'>): 
   return undefined;
 }
 
+/**
+ * Longer than any name a person or an organisation goes by (the list's
+ * longest, aliases included, is under 200 characters): such a value is not
+ * screened, so a hostile one cannot hold the request path.
+ */
+export const MAX_NAME_LENGTH = 512;
+
 export function answerFor(list: SanctionsList, ctx: Pick<CheckContext, 'claim' | 'presentation'>): Answer {
+  if (ctx.presentation.value.length > MAX_NAME_LENGTH)
+    return absent(
+      'no_data',
+      `The sanctions list could not be read for this name: it is longer than ${MAX_NAME_LENGTH} characters, longer than any name.`,
+    );
   if (words(ctx.presentation.value).length === 0)
     return absent('no_data', 'The sanctions list could not be read for this name: it has no letters to compare.');
   const kind = claimedKind(ctx);
