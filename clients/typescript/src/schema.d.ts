@@ -104,6 +104,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the tenant's audit trail for a period, with its chain and seals
+         * @description An extension of the control plane (issue 50). NDJSON: a header line, the seals of the days in the period (the key's tenant and mode have one hash chain, sealed once a day), then every row they cover with its link, in chain order. `tas audit verify --file` checks it offline, with no other tenant's data.
+         *
+         *     Requires scope `admin`.
+         */
+        get: operations["exportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/keys": {
         parameters: {
             query?: never;
@@ -2066,6 +2088,8 @@ export interface components {
             absences: number;
             /** Format: date-time */
             as_of: string;
+            /** @description The replaceable reference data the evidence was read from (a popularity list, a sanctions list), as `name:file@sha256-prefix`; absent when none was read. `tas score` does not need it: it names the data an answer used after an operator has changed it. */
+            data_snapshots?: string[];
             evidence: components["schemas"]["LedgerEvidenceItem"][];
             /**
              * @description The version `tas score` applies to these inputs.
@@ -2303,7 +2327,7 @@ export interface components {
             /** @description Purposes inquiries may declare (rule I13). */
             allowed_purposes: string[];
             /**
-             * @description Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers.
+             * @description Extension (issues 14 and 47): the tenant's default country (ISO 3166-1 alpha-2), where a phone number written without a country code is read when the subject claims no country: in the tenant's material, and in an inquiry's presentations when the claimed country is absent or the number is valid only here (it is not a claim: nothing is said to agree or differ with it). Null reads such a number only in the claimed country; with none, the phone checks answer that a country is needed, not that the number is invalid.
              * @default null
              */
             default_region?: string | null;
@@ -2336,7 +2360,7 @@ export interface components {
             created_at: string;
             current: boolean;
             /**
-             * @description Extension (issue 14): the region (ISO 3166-1 alpha-2) national-format phone numbers in the tenant's material are read in when the material's subject claims no country; null reads only international numbers.
+             * @description Extension (issues 14 and 47): the tenant's default country (ISO 3166-1 alpha-2), where a phone number written without a country code is read when the subject claims no country: in the tenant's material, and in an inquiry's presentations when the claimed country is absent or the number is valid only here (it is not a claim: nothing is said to agree or differ with it). Null reads such a number only in the claimed country; with none, the phone checks answer that a country is needed, not that the number is invalid.
              * @default null
              */
             default_region?: string | null;
@@ -3036,6 +3060,38 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["AuditEntryOut"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["EngineFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportAudit: {
+        parameters: {
+            query: {
+                /** @description The first UTC day of the period (YYYY-MM-DD). */
+                from: string;
+                /** @description The last UTC day of the period (YYYY-MM-DD), at most 30 days after `from`. */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trail, as NDJSON. */
+            200: {
+                headers: {
+                    "X-Service-Audit-Id": components["headers"]["AuditId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
