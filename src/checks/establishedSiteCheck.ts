@@ -2,7 +2,7 @@ import { isDisposableDomain } from './emailDomains.js';
 import { ESTABLISHED_SITE_SOURCES, isEstablishedSite, isFreeMailHost, siteOf } from './establishedSites.js';
 import { describeType } from './artifactTypes.js';
 import { OFFLINE, PUBLIC_FACT, absent, defineCheck, neutral, presentedHost, supports, type Answer } from './evidence.js';
-import { hostOf, viewHost, type HostView } from './hosts.js';
+import type { HostView } from './hosts.js';
 import { POPULARITY_SOURCE, popularityList, rankOf, type PopularityList } from './popularity.js';
 import type { CheckDiscoveryConfig } from './registry.js';
 import type { CheckDefinition, NormalisedPresentation } from './types.js';
@@ -59,8 +59,9 @@ function answerFor(
 function siteAlsoPresented(subject: readonly NormalisedPresentation[], site: string): boolean {
   return subject.some((p) => {
     if (p.type !== 'DOMAIN' && p.type !== 'URL') return false;
-    const host = hostOf(p);
-    return host !== null && siteOf(viewHost(host)) === site;
+    // The inquiry's one parse of each presentation's host, shared by every check (evidence.ts).
+    const named = presentedHost(p);
+    return named !== null && siteOf(named.view) === site;
   });
 }
 
