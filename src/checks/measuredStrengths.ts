@@ -29,7 +29,6 @@ const Measurement = z.object({
   corpora: z.array(z.string()),
 });
 export type Measurement = z.infer<typeof Measurement>;
-export type SupportedStrength = z.infer<typeof Supported>;
 
 const MeasurementsFile = z.object({
   generated_by: z.string(),

@@ -1,7 +1,7 @@
 import { answerAboutHost } from './hostAnswer.js';
 import { OFFLINE, PUBLIC_FACT, defineCheck, neutral, weakens } from './evidence.js';
 import { viewHost } from './hosts.js';
-import { URL_SHORTENER_DOMAINS } from './wellKnownDomains.js';
+import { URL_SHORTENER_DOMAINS } from './urlShortenerDomains.js';
 
 /**
  * Whether the web address goes through a link shortener. A shortened link
