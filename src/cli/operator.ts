@@ -13,6 +13,8 @@ import { auditPartitionsAhead, retainAudit } from '../audit/partitions.js';
 import { verifyTrail } from '../audit/trailVerify.js';
 import { readFile } from 'node:fs/promises';
 import { rotatePepper } from '../auth/rotatePepper.js';
+import { resealSigningKeys } from '../cases/index.js';
+import { resealWebhookSecrets } from '../webhooks/index.js';
 
 export async function migrateCommand(config: Config): Promise<number> {
   await checkPostgres(config.DATABASE_OWNER_URL);
@@ -138,7 +140,7 @@ export async function rotatePepperCommand(config: Config, opts: { json: boolean 
   await checkPostgres(config.DATABASE_OWNER_URL);
   const db = await createDb(config.DATABASE_OWNER_URL);
   try {
-    const r = await rotatePepper(db, config.keyring);
+    const r = await rotatePepper(db, config.keyring, { webhookSecrets: resealWebhookSecrets, exportKeys: resealSigningKeys });
     if (opts.json) console.log(JSON.stringify(r));
     else {
       console.log(`current pepper ${r.pepperId}`);

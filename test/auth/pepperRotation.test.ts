@@ -6,6 +6,8 @@ import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { pepperId, purposeKey } from '../../src/auth/keyring.js';
 import { rotatePepper } from '../../src/auth/rotatePepper.js';
 import { activeKey } from '../../src/cases/export/keys.js';
+import { resealSigningKeys } from '../../src/cases/index.js';
+import { resealWebhookSecrets } from '../../src/webhooks/index.js';
 import { ConfigError, loadConfig } from '../../src/platform/config.js';
 import { insertKey } from '../../src/auth/store.js';
 import { createDb, type Db } from '../../src/platform/db/pool.js';
@@ -23,6 +25,8 @@ import { cloneDatabase, ownerClient } from '../support/database.js';
 const DEV_PEPPER = 'tas-development-pepper-do-not-use-in-production';
 const OLD = randomBytes(24).toString('hex');
 const NEW = randomBytes(24).toString('hex');
+/** Each capability re-seals its own rows; `tas keys rotate-pepper` hands the same two commands in (src/cli/operator.ts). */
+const RESEALERS = { webhookSecrets: resealWebhookSecrets, exportKeys: resealSigningKeys };
 
 describe('the pepper at start-up', () => {
   it('is refused when it is the development one, outside development and test and beyond this machine', () => {
@@ -129,7 +133,7 @@ describe('tas keys rotate-pepper', () => {
     const exportKey = await activeKey(db, OLD);
 
     const ring = { current: NEW, previous: OLD };
-    const report = await rotatePepper(db, ring);
+    const report = await rotatePepper(db, ring, RESEALERS);
     expect(report).toEqual({
       pepperId: pepperId(NEW),
       webhookSecrets: { resealed: 2, current: 0 },
@@ -162,7 +166,7 @@ describe('tas keys rotate-pepper', () => {
     await expect.poll(() => pepperKidOf(derived.keyId)).toBe(pepperId(NEW));
 
     // The old pepper can go: nothing waits on it, the new pepper alone verifies both keys, the old alone neither.
-    expect(await rotatePepper(db, ring)).toMatchObject({
+    expect(await rotatePepper(db, ring, RESEALERS)).toMatchObject({
       webhookSecrets: { resealed: 0, current: 2 },
       exportKeys: { resealed: 0, current: 1 },
       apiKeysWaiting: 0,
@@ -179,7 +183,7 @@ describe('tas keys rotate-pepper', () => {
   it('names a row no pepper of the ring opens, and leaves it as it was', async () => {
     const stranger = randomBytes(24).toString('hex');
     const id = await insertEndpoint(sealSecret(stranger, generateWebhookSecret(), { tenantId, endpointId: randomUUID() }));
-    const report = await rotatePepper(db, { current: NEW, previous: OLD });
+    const report = await rotatePepper(db, { current: NEW, previous: OLD }, RESEALERS);
     expect(report.unopenable).toEqual([`webhook endpoint ${id}`]);
   });
 });
