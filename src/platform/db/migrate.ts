@@ -54,7 +54,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   }
 }
 
-export async function migrate(databaseUrl: string, log: (msg: string) => void = () => {}): Promise<number> {
+/** `upTo`: apply only the files numbered up to it (a test that starts from the schema of an earlier day). */
+export async function migrate(databaseUrl: string, log: (msg: string) => void = () => {}, opts: { upTo?: number } = {}): Promise<number> {
   await ensureDatabase(databaseUrl);
   const files = await readMigrations();
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
@@ -70,6 +71,7 @@ export async function migrate(databaseUrl: string, log: (msg: string) => void = 
     }
     let count = 0;
     for (const file of files) {
+      if (opts.upTo !== undefined && file.id > opts.upTo) break;
       const landed = applied.get(file.id);
       if (landed !== undefined) {
         if (landed !== file.checksum) throw new Error(`migration ${file.name} was edited after it was applied`);
