@@ -1,7 +1,7 @@
 /** The audit capability's surface: the only file (with schemas.ts) that other folders import. */
 export type { AuditWriter } from './auditWriter.js';
-export { auditInsert, insertAudit } from './store.js';
-export type { AuditRecord } from './store.js';
+export { auditInsert, auditRowsOfTarget, insertAudit } from './commands.js';
+export type { AuditRecord } from './commands.js';
 export { AUDIT_MONTHS_AHEAD, auditPartitionsAhead, prepareAuditPartitions, retainAudit } from './partitions.js';
 export { listAuditEntries } from './listing.js';
 export type { AuditListQuery, AuditPage } from './listing.js';

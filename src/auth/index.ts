@@ -8,8 +8,8 @@ export { PEPPER_ID_BYTES, pepperId, pepperIdBytes, pepperWithId, peppersOf, purp
 export type { Keyring } from './keyring.js';
 export { requirePrincipal } from './principal.js';
 export type { RevocationBus } from './revocations.js';
-export { expireKeyAt, findActiveKey, insertKey, keyStateOf, listKeys, revokeKey } from './store.js';
-export type { KeyState } from './store.js';
+export { expireKeyAt, findActiveKey, insertKey, keyStateOf, listKeys, revokeKey } from './keyRecords.js';
+export type { KeyState } from './keyRecords.js';
 export { createStreamTickets } from './streamTickets.js';
 export type { StreamGrant, StreamKind, StreamTickets } from './streamTickets.js';
 export { createStreamAccess } from './streamAccess.js';

@@ -2,4 +2,4 @@
 export { envelopeOf, eventIdOf } from './hub.js';
 export type { EventHub, HubMessage, Unsubscribe } from './hub.js';
 export { createEventPump } from './pump.js';
-export { readStreamAfter } from './store.js';
+export { readStreamAfter } from './commands.js';

@@ -6,4 +6,5 @@ export type { InquiryService } from './service.js';
 export { AssessmentRow, findIdempotencyKey, findInquiry, insertInquiry, latestAssessmentOf } from './store.js';
 export { mayShowFindings } from './view.js';
 export type { InquiryView } from './view.js';
+export { ledgerOfEntities } from './ledgerOfEntities.js';
 export { warmOneCall } from './oneCall.js';

@@ -1,4 +1,6 @@
-import { withTenant, type Db } from '../platform/db/pool.js';
+import { sql, type FragmentSqlToken } from 'slonik';
+import { z } from 'zod';
+import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { ValidationFailure } from '../platform/problems.js';
 import { loadAdmission, observationRefusals, recordObservation, recordOutcome } from './record.js';
 import type { PolicyCache } from '../policies/index.js';
@@ -6,6 +8,7 @@ import type { RegistryCache } from '../registry/index.js';
 import type { RuleId } from '../platform/rules.js';
 import type { ObservationIn, ObservationOut, OutcomeIn } from './schemas.js';
 import type { AuditSink, Principal } from '../auth/index.js';
+import { observationsInsert as insertStatement, type NewObservation } from './store.js';
 
 /**
  * Observations and outcomes as commands: each records one item or a batch,
@@ -59,4 +62,23 @@ export async function recordOutcomes(
     await call.auditInTx(tx, 'created');
     return out;
   });
+}
+
+export type { NewObservation };
+
+/**
+ * Testimony as one insert, for the inquiry's combined last statement: the
+ * rows are observations' own, written inside another command's transaction
+ * so that they commit with the inquiry that carried them.
+ */
+export function observationsInsert(rows: readonly NewObservation[]): FragmentSqlToken {
+  return insertStatement(rows);
+}
+
+/** A case's export carries the entities' testimony and outcomes as recorded, oldest first. */
+export async function observationsOfEntities(tx: Tx, entityIds: readonly string[]): Promise<readonly Record<string, unknown>[]> {
+  if (entityIds.length === 0) return [];
+  return tx.any(sql.type(z.record(z.string(), z.unknown()))`
+    SELECT id AS observation_id, entity_id, kind, provenance_class, body, observed_at, created_at
+    FROM observations WHERE entity_id = ANY(${sql.array([...entityIds], 'uuid')}) ORDER BY observed_at, id`);
 }

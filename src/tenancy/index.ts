@@ -1,4 +1,4 @@
 /** The tenancy capability's surface: the only file (with schemas.ts) that other folders import. */
-export { tenantIsInvestigative } from './store.js';
+export { tenantIsInvestigative } from './commands.js';
 export { listTenantKeys, mintTenantKey, revokeTenantKey, rotateTenantKey } from './keyCommands.js';
 export type { KeyCommandDeps, MintedKeyOut } from './keyCommands.js';

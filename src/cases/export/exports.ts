@@ -3,19 +3,17 @@ import type { Keyring } from '../../auth/index.js';
 import type { Principal } from '../../auth/index.js';
 import type { CallContext } from '../../auth/index.js';
 import { withTenant, type Db, type Mode, type Tx } from '../../platform/db/pool.js';
-import { BytesOverLimit, keptMaterialHashes, readInlineContent } from '../../material/index.js';
-import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from '../../material/index.js';
+import { auditRowsOfTarget } from '../../audit/index.js';
+import { ledgerOfEntities } from '../../inquiries/index.js';
+import { keptBytesOfCase, MaterialOverBudget, materialOfCase } from '../../material/index.js';
+import { observationsOfEntities } from '../../observations/index.js';
 import {
-  assessmentsOfEntities,
-  auditRowsOfCase,
   claimExport,
   exportBundleHead,
   exportBundleSlice,
   failExport,
   findExport,
   finishExport,
-  materialOfCase,
-  observationsOfEntities,
   recordExport,
   type ExportRow,
 } from './store.js';
@@ -49,8 +47,6 @@ export interface CaseExportDeps {
   publicUrl: () => string;
   enqueue(job: ExportJob): Promise<void>;
   now?: () => Date;
-  /** Where uploaded material bytes are read from (PostgreSQL's store unless the root gives another). */
-  openBytes?: OpenByteStore;
 }
 
 export type CaseExports = ReturnType<typeof createCaseExports>;
@@ -212,10 +208,10 @@ export function createCaseExports(deps: CaseExportDeps) {
     }
     const [timeline, graph] = [await deps.cases.timeline(reader, row.case_id), await deps.cases.graph(reader, row.case_id)];
     const rows = await withTenant(deps.db, scope, async (tx) => ({
-      assessments: await assessmentsOfEntities(tx, current.entity_ids),
+      assessments: await ledgerOfEntities(tx, current.entity_ids),
       observations: await observationsOfEntities(tx, current.entity_ids),
       material: await materialOfCase(tx, row.case_id),
-      audit: await auditRowsOfCase(tx, row.case_id),
+      audit: await auditRowsOfTarget(tx, row.case_id),
     }));
     return [
       { name: 'README.md', bytes: Buffer.from(VERIFYING_README) },
@@ -226,9 +222,7 @@ export function createCaseExports(deps: CaseExportDeps) {
       { name: 'observations.json', bytes: json(rows.observations) },
       { name: 'material.json', bytes: json(rows.material) },
       { name: 'audit.json', bytes: json(rows.audit) },
-      ...(row.format === WITH_BYTES
-        ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, (deps.openBytes ?? postgresByteStore)(tx, scope), row.case_id))
-        : []),
+      ...(row.format === WITH_BYTES ? await withTenant(deps.db, scope, (tx) => materialBytesFiles(tx, scope, row.case_id)) : []),
     ];
   }
 
@@ -246,23 +240,13 @@ export const MAX_EXPORTED_BYTES = 256 * 1024 * 1024;
  * export), named by their hash so the manifest's hash can be read against
  * the name.
  */
-async function materialBytesFiles(tx: Tx, store: MaterialByteStore, caseId: string): Promise<BundleFile[]> {
-  const files: BundleFile[] = [];
-  let total = 0;
-  const tooLarge = () =>
-    new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`);
-  for (const sha256 of await keptMaterialHashes(tx, caseId)) {
-    const uploaded = await store.read(sha256, MAX_EXPORTED_BYTES - total).catch((error: unknown) => {
-      throw error instanceof BytesOverLimit ? tooLarge() : error;
-    });
-    // Inline text is kept whole in material_content rather than in chunks.
-    const bytes = uploaded.length > 0 ? uploaded : await readInlineContent(tx, sha256);
-    if (bytes === null) continue;
-    total += bytes.length;
-    if (total > MAX_EXPORTED_BYTES) throw tooLarge();
-    files.push({ name: `material/${sha256}`, bytes });
-  }
-  return files;
+async function materialBytesFiles(tx: Tx, scope: { tenantId: string; mode: Mode }, caseId: string): Promise<BundleFile[]> {
+  const kept = await keptBytesOfCase(tx, scope, caseId, MAX_EXPORTED_BYTES).catch((error: unknown) => {
+    throw error instanceof MaterialOverBudget
+      ? new ExportRefused(`The case's material is over ${MAX_EXPORTED_BYTES} bytes; export it as format bundle (hashes only).`)
+      : error;
+  });
+  return kept.map(({ sha256, bytes }) => ({ name: `material/${sha256}`, bytes }));
 }
 
 /** A refusal the export states as its failure reason (the case moved on), not a fault. */

@@ -2,7 +2,6 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Tx } from '../../platform/db/pool.js';
 import { jsonb } from '../../platform/db/jsonb.js';
-import { unpackInputs } from '../../scoring/index.js';
 
 /** Export signing keys (000014): read and written only under tas_system. */
 const SigningKeyRow = z.object({ kid: z.string(), private_sealed: z.instanceof(Buffer) });
@@ -120,42 +119,4 @@ export async function failExport(tx: Tx, exportId: string, reason: string): Prom
   await tx.query(
     sql.unsafe`UPDATE case_exports SET status = 'failed', failure = ${reason}, finished_at = now() WHERE id = ${exportId} AND status <> 'ready'`,
   );
-}
-
-/** What a bundle holds beyond what the case service already reads: the ledger, testimony, material and audit rows. */
-export async function assessmentsOfEntities(tx: Tx, entityIds: readonly string[]): Promise<readonly Record<string, unknown>[]> {
-  if (entityIds.length === 0) return [];
-  // The bundle carries the inputs as recorded, whatever form they are stored in (src/scoring/ledgerRecord.ts).
-  const rows = await tx.any(sql.type(z.record(z.string(), z.unknown()))`
-    SELECT id AS assessment_id, inquiry_id, entity_id, ledger_seq::int AS ledger_seq, score, low, high, preliminary,
-           as_of, methodology_version, label, evidence, inputs
-    FROM assessments WHERE entity_id = ANY(${sql.array([...entityIds], 'uuid')}) ORDER BY ledger_seq`);
-  return rows.map((row) => ({ ...row, inputs: unpackInputs(row.inputs) }));
-}
-
-export async function observationsOfEntities(tx: Tx, entityIds: readonly string[]): Promise<readonly Record<string, unknown>[]> {
-  if (entityIds.length === 0) return [];
-  return tx.any(sql.type(z.record(z.string(), z.unknown()))`
-    SELECT id AS observation_id, entity_id, kind, provenance_class, body, observed_at, created_at
-    FROM observations WHERE entity_id = ANY(${sql.array([...entityIds], 'uuid')}) ORDER BY observed_at, id`);
-}
-
-export async function materialOfCase(tx: Tx, caseId: string): Promise<readonly Record<string, unknown>[]> {
-  return tx.any(sql.type(z.record(z.string(), z.unknown()))`
-    SELECT m.id AS material_id, m.kind, m.media_type, m.sha256, m.size, m.retention_mode, m.data_class, m.status, m.created_at,
-           COALESCE((SELECT jsonb_agg(jsonb_build_object('binding_id', x.binding_id, 'seq', x.seq, 'type', x.type, 'value', x.value,
-                                                         'locator_kind', x.locator_kind, 'locator', x.locator, 'confidence', x.confidence)
-                             ORDER BY x.seq)
-                     FROM material_extractions x WHERE x.material_id = m.id), '[]'::jsonb) AS extractions
-    FROM material m WHERE m.case_id = ${caseId} ORDER BY m.created_at, m.id`);
-}
-
-/** The case's audit rows with their chain links (hex), in the order they were written. */
-export async function auditRowsOfCase(tx: Tx, caseId: string): Promise<readonly Record<string, unknown>[]> {
-  return tx.any(sql.type(z.record(z.string(), z.unknown()))`
-    SELECT a.audit_id, a.occurred_at, a.principal, a.action, a.target_kind, a.target_id, a.status, a.rule, a.purpose,
-           a.cost_amount, a.cost_currency, c.chain_key, c.position::text AS chain_position,
-           encode(c.prev_hash, 'hex') AS chain_prev_hash, encode(c.hash, 'hex') AS chain_hash
-    FROM audit_log a LEFT JOIN audit_chain c ON c.audit_id = a.audit_id
-    WHERE a.target_id = ${caseId} ORDER BY a.occurred_at, a.audit_id`);
 }
