@@ -1,51 +1,62 @@
 import { availableParallelism } from 'node:os';
+import { createDrr } from './drr.js';
+import { currentUnit, runAsUnit, type RunningUnit } from './unitContext.js';
 
 /**
  * One scheduler per process, fair across tenants (issue 48, DESIGN.md section 3).
  *
  * Glossary:
- * - unit: what the event loop does for one tenant between two waits, run as
- *   `run(tenant, kind, fn)`: an HTTP request's handling, a session frame.
- * - kind: the name a unit's cost is learnt under (`http:createInquiry`, `frame`).
+ * - unit: one piece of a tenant's work, run as `run(tenant, kind, fn)`: an
+ *   HTTP request's handling, a session frame, a job's step.
+ * - segment: what the event loop does for a unit between two waits. A unit
+ *   that awaits the database through `yieldDuring` (src/platform/unitContext.ts;
+ *   the db layer does it for every query) lets its slot go while it waits and
+ *   queues for one again when the answer is in: its next segment takes its
+ *   tenant's turn like any other, ahead of the tenant's units not yet started.
+ * - kind: the name costs are learnt under (`http:createInquiry`, `frame`).
  * - cost: CPU milliseconds. The process's CPU time (`cpu()`) is split evenly
- *   among the units holding a slot while it is spent, and each kind keeps the
- *   moving average of its units' costs.
- * - slot: one of `inFlight` places a unit holds from its start until it
- *   settles, or until its lease ends: a unit that has held its slot
- *   `leaseMs` is waiting (on workers, a slow client, a lock), not computing,
- *   and lets the next unit in while it goes on.
+ *   among the segments holding a slot while it is spent; each kind keeps the
+ *   moving average of its segments' and of its units' costs.
+ * - slot: one of `inFlight` places a segment holds while it computes. A
+ *   segment that has held its slot `leaseMs` is waiting on something the
+ *   scheduler cannot see (a worker's answer, Redis, a slow client): its unit
+ *   is let go, runs on unscheduled, and the next turn gets the slot.
+ * - open: units started and not yet settled, at most `maxOpen`: the bound on
+ *   what the process has begun, so that a flood cannot start all its queued
+ *   units at once and stack their queries in the database pool's first-come
+ *   queue in front of another tenant's.
  *
- * Units wait in per-tenant queues served by deficit round robin: at the start
- * of its turn a tenant's deficit grows by one quantum times its weight, and it
- * starts units while their estimated cost fits; a unit's real cost corrects the
- * deficit when it settles. A tenant's share is therefore of the process's time,
- * not of its unit count. A full queue refuses (`SchedulerFull`, with the
- * seconds the tenant's queue needs at its share) or, for callers that pace
- * rather than refuse (a session's frames), parks the unit until the queue has
- * room; parked units are bounded by their callers (one frame per socket).
+ * Segments are served by deficit round robin (src/platform/drr.ts) across
+ * tenants, so a tenant's share is of the process's time, not of its unit
+ * count. A full queue refuses (`SchedulerFull`, with the seconds the tenant's
+ * queue needs at its share) or, for callers that pace rather than refuse (a
+ * session's frames), parks the unit until the queue has room; parked units
+ * are bounded by their callers (one frame per socket).
  */
 export interface SchedulerSettings {
-  /** Units holding a slot at once, all tenants together. */
+  /** Segments holding a slot at once, all tenants together. */
   inFlight: number;
-  /** Units one tenant may have waiting for a slot; past it, `SchedulerFull`. */
+  /** Units started and not settled, all tenants together (default four times `inFlight`). */
+  maxOpen?: number;
+  /** Units one tenant may have waiting to start; past it, `SchedulerFull`. */
   queuePerTenant: number;
   /** A tenant's weight (default 1): a weight of 3 gets three times the share of a weight of 1. */
   weights?: ReadonlyMap<string, number>;
-  /** A unit that held its slot this long lets it go (default 250 ms); Infinity: never. */
+  /** A segment that held its slot this long lets its unit go (default 250 ms); Infinity: never. */
   leaseMs?: number;
   /**
    * What a turn adds to a tenant's deficit, times its weight, in CPU ms (default 1). Small, so that a
-   * round is short: a unit costlier than it waits a few rounds for its deficit, while other tenants
+   * round is short: a segment costlier than it waits a few rounds for its deficit, while other tenants
    * are served in them.
    */
   quantumMs?: number;
-  /** What a kind is assumed to cost before its first unit is measured, in CPU ms (default 1). */
+  /** What a kind's segment is assumed to cost before its first is measured, in CPU ms (default 1). */
   initialCostMs?: number;
-  /** Weight of the newest unit in its kind's moving average (default 0.2). */
+  /** Weight of the newest measurement in its kind's moving average (default 0.2). */
   smoothing?: number;
 }
 
-/** Time, injected: wall milliseconds for leases, CPU milliseconds for costs, and a timer. */
+/** Time, injected: CPU milliseconds for costs, and a wall-clock timer for leases. */
 export interface SchedulerClock {
   cpu(): number;
   setTimer(fn: () => void, ms: number): () => void;
@@ -59,12 +70,19 @@ export interface Scheduler {
 }
 
 export interface SchedulerStats {
+  /** Segments holding a slot. */
   inFlight: number;
+  /** Units started and not settled (computing or waiting). */
+  open: number;
+  /** Units waiting to start. */
   queued: number;
+  /** Units waiting for room in their tenant's queue. */
   parked: number;
+  /** Segments of started units waiting for a slot after a wait. */
+  resuming: number;
   /** Per tenant: units started and CPU ms charged. */
   served: ReadonlyMap<string, { units: number; costMs: number }>;
-  /** Per kind: the moving average of its cost, in CPU ms. */
+  /** Per kind: the moving average of its units' cost, in CPU ms. */
   costs: ReadonlyMap<string, number>;
 }
 
@@ -79,26 +97,24 @@ export class SchedulerFull extends Error {
   }
 }
 
-interface Unit {
+interface Unit extends RunningUnit {
   tenant: string;
   kind: string;
   fn: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** The running segment's estimate and the unit's charge when it began. */
   estimate: number;
+  segmentStart: number;
   charged: number;
   holding: boolean;
+  open: boolean;
+  settled: boolean;
+  detached: boolean;
+  resumeQueued: boolean;
+  /** Continuations waiting for the unit's next slot. */
+  waiters: (() => void)[];
   cancelLease: () => void;
-}
-
-interface TenantQueue {
-  id: string;
-  weight: number;
-  units: Unit[];
-  parked: Unit[];
-  deficit: number;
-  inTurn: boolean;
-  active: boolean;
 }
 
 const systemClock: SchedulerClock = {
@@ -117,32 +133,34 @@ const DEFAULT_LEASE_MS = 250;
 
 export function createScheduler(settings: SchedulerSettings, clock: SchedulerClock = systemClock): Scheduler {
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
-  const quantum = settings.quantumMs ?? 1;
+  const maxOpen = settings.maxOpen ?? 4 * settings.inFlight;
   const initialCost = settings.initialCostMs ?? 1;
   const smoothing = settings.smoothing ?? 0.2;
-  const tenants = new Map<string, TenantQueue>();
-  // Tenants with units waiting, in turn order.
-  const turns: TenantQueue[] = [];
-  const running = new Set<Unit>();
+  const segmentCosts = new Map<string, number>();
   const costs = new Map<string, number>();
   const served = new Map<string, { units: number; costMs: number }>();
+  const estimate = (kind: string) => segmentCosts.get(kind) ?? initialCost;
+  const drr = createDrr<Unit>({
+    weightOf: (tenant) => settings.weights?.get(tenant) ?? 1,
+    estimate: (u) => estimate(u.kind),
+    quantum: settings.quantumMs ?? 1,
+  });
+  const parked = new Map<string, Unit[]>();
+  const running = new Set<Unit>();
+  const self = {};
   let lastCpu = clock.cpu();
+  let open = 0;
   let queued = 0;
-  let parked = 0;
+  let parkedCount = 0;
+  let resuming = 0;
   let pumping = false;
 
-  const estimate = (kind: string) => costs.get(kind) ?? initialCost;
+  const learn = (table: Map<string, number>, kind: string, cost: number) => {
+    const previous = table.get(kind);
+    table.set(kind, previous === undefined ? cost : previous + smoothing * (cost - previous));
+  };
 
-  function tenantOf(id: string): TenantQueue {
-    let t = tenants.get(id);
-    if (!t) {
-      t = { id, weight: settings.weights?.get(id) ?? 1, units: [], parked: [], deficit: 0, inTurn: false, active: false };
-      tenants.set(id, t);
-    }
-    return t;
-  }
-
-  /** The CPU spent since the last look, split evenly among the units holding a slot. */
+  /** The CPU spent since the last look, split evenly among the segments holding a slot. */
   function charge(): void {
     const now = clock.cpu();
     const spent = now - lastCpu;
@@ -152,139 +170,202 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     for (const u of running) u.charged += each;
   }
 
-  function retryAfter(t: TenantQueue): number {
-    let waiting = 0;
-    for (const u of t.units) waiting += estimate(u.kind);
-    let weights = t.active ? 0 : t.weight;
-    for (const other of turns) weights += other.weight;
-    const share = t.weight / weights;
-    // One event loop serves one CPU ms per ms; the tenant gets its share of it.
-    return Math.max(1, Math.ceil(waiting / share / 1000));
-  }
-
-  function enqueue(t: TenantQueue, u: Unit): void {
-    t.units.push(u);
-    queued += 1;
-    if (!t.active) {
-      t.active = true;
-      turns.push(t);
-    }
-  }
-
-  function start(t: TenantQueue, u: Unit): void {
-    queued -= 1;
-    const next = t.parked.shift();
-    if (next) {
-      parked -= 1;
-      t.units.push(next);
-      queued += 1;
-    }
+  function hold(u: Unit): void {
     charge();
     u.holding = true;
+    u.estimate = estimate(u.kind);
+    u.segmentStart = u.charged;
     running.add(u);
-    const tally = served.get(t.id) ?? { units: 0, costMs: 0 };
-    tally.units += 1;
-    served.set(t.id, tally);
-    if (Number.isFinite(leaseMs)) u.cancelLease = clock.setTimer(() => release(u), leaseMs);
-    let result: unknown;
-    try {
-      result = u.fn();
-    } catch (error) {
-      release(u);
-      u.reject(error);
-      return;
-    }
-    Promise.resolve(result).then(
-      (value) => {
-        release(u);
-        u.resolve(value);
-      },
-      (error: unknown) => {
-        release(u);
-        u.reject(error);
-      },
-    );
+    if (Number.isFinite(leaseMs)) u.cancelLease = clock.setTimer(() => leaseEnded(u), leaseMs);
   }
 
-  /** The unit settled or its lease ended: its cost is learnt and its slot goes to the next turn. */
-  function release(u: Unit): void {
+  /** The segment ended (a wait, the unit settled, the lease): its cost is learnt and charged to its tenant. */
+  function letGo(u: Unit): void {
     if (!u.holding) return;
     charge();
     u.holding = false;
     u.cancelLease();
     running.delete(u);
-    const previous = costs.get(u.kind);
-    costs.set(u.kind, previous === undefined ? u.charged : previous + smoothing * (u.charged - previous));
-    served.get(u.tenant)!.costMs += u.charged;
-    // Deficit round robin charges what the unit really cost, not what it was thought to.
-    const t = tenants.get(u.tenant)!;
-    if (t.active) t.deficit += u.estimate - u.charged;
+    const spent = u.charged - u.segmentStart;
+    learn(segmentCosts, u.kind, spent);
+    served.get(u.tenant)!.costMs += spent;
+    // Deficit round robin charges what the segment really cost, not what it was thought to.
+    drr.correct(u.tenant, u.estimate - spent);
+  }
+
+  function close(u: Unit): void {
+    if (u.open) {
+      u.open = false;
+      open -= 1;
+    }
+    for (const w of u.waiters.splice(0)) w();
+  }
+
+  function leaseEnded(u: Unit): void {
+    letGo(u);
+    u.detached = true;
+    close(u);
     pump();
   }
 
+  function settle(u: Unit): void {
+    letGo(u);
+    if (!u.settled) {
+      u.settled = true;
+      learn(costs, u.kind, u.charged);
+      close(u);
+    }
+    pump();
+  }
+
+  function start(u: Unit): void {
+    queued -= 1;
+    const next = parked.get(u.tenant)?.shift();
+    if (next) {
+      parkedCount -= 1;
+      drr.add(u.tenant, next, 'fresh');
+      queued += 1;
+    }
+    open += 1;
+    u.open = true;
+    const tally = served.get(u.tenant) ?? { units: 0, costMs: 0 };
+    tally.units += 1;
+    served.set(u.tenant, tally);
+    hold(u);
+    let result: unknown;
+    try {
+      result = runAsUnit(u, u.fn);
+    } catch (error) {
+      settle(u);
+      u.reject(error);
+      return;
+    }
+    Promise.resolve(result).then(
+      (value) => (settle(u), u.resolve(value)),
+      (error: unknown) => (settle(u), u.reject(error)),
+    );
+  }
+
+  function resume(u: Unit): void {
+    resuming -= 1;
+    u.resumeQueued = false;
+    // Settled or let go while it waited for its turn: its continuations were already released.
+    if (!u.scheduled) return;
+    hold(u);
+    for (const w of u.waiters.splice(0)) w();
+  }
+
   function pump(): void {
-    // A unit that settles synchronously releases inside start(); the outer loop goes on.
+    // A unit that settles synchronously settles inside start(); the outer loop goes on.
     if (pumping) return;
     pumping = true;
     try {
-      while (running.size < settings.inFlight && turns.length > 0) {
-        const t = turns[0]!;
-        if (!t.inTurn) {
-          t.inTurn = true;
-          t.deficit += quantum * t.weight;
-        }
-        const u = t.units[0]!;
-        u.estimate = estimate(u.kind);
-        if (u.estimate > t.deficit) {
-          // Its turn is over: to the back, its deficit kept for the next.
-          t.inTurn = false;
-          turns.push(turns.shift()!);
-          continue;
-        }
-        t.units.shift();
-        t.deficit -= u.estimate;
-        if (t.units.length === 0 && t.parked.length === 0) {
-          // A tenant with nothing waiting keeps no credit (DRR): it cannot save turns for later.
-          t.inTurn = false;
-          t.active = false;
-          t.deficit = 0;
-          turns.shift();
-        }
-        start(t, u);
+      while (running.size < settings.inFlight) {
+        const picked = drr.next(open < maxOpen);
+        if (!picked) break;
+        if (picked.lane === 'fresh') start(picked.item);
+        else resume(picked.item);
       }
     } finally {
       pumping = false;
     }
   }
 
+  /** The continuation after a wait goes on once the unit holds a slot again. */
+  function reacquire(u: Unit): Promise<void> {
+    if (u.holding || !u.scheduled) return Promise.resolve();
+    return new Promise((resolve) => {
+      u.waiters.push(resolve);
+      if (u.resumeQueued) return;
+      u.resumeQueued = true;
+      resuming += 1;
+      drr.add(u.tenant, u, 'resuming');
+      pump();
+    });
+  }
+
+  function yieldDuring<T>(u: Unit, waiting: Promise<T>): Promise<T> {
+    if (!u.scheduled) return waiting;
+    letGo(u);
+    pump();
+    return waiting.then(
+      (value) => reacquire(u).then(() => value),
+      (error: unknown) =>
+        reacquire(u).then(() => {
+          throw error;
+        }),
+    );
+  }
+
+  function retryAfter(tenant: string, kind: string): number {
+    const waiting = drr.waiting(tenant, 'fresh') * (costs.get(kind) ?? estimate(kind));
+    const weight = settings.weights?.get(tenant) ?? 1;
+    const active = drr.activeWeight(tenant);
+    const share = weight / (active.includes ? active.total : active.total + weight);
+    // One event loop serves one CPU ms per ms; the tenant gets its share of it.
+    return Math.max(1, Math.ceil(waiting / share / 1000));
+  }
+
+  function newUnit(tenant: string, kind: string, fn: () => unknown, resolve: (v: unknown) => void, reject: (e: unknown) => void): Unit {
+    const u: Unit = {
+      tenant,
+      kind,
+      fn,
+      resolve,
+      reject,
+      estimate: 0,
+      segmentStart: 0,
+      charged: 0,
+      holding: false,
+      open: false,
+      settled: false,
+      detached: false,
+      resumeQueued: false,
+      waiters: [],
+      cancelLease: () => undefined,
+      scheduler: self,
+      get scheduled() {
+        return !u.settled && !u.detached;
+      },
+      yieldDuring: (waiting) => yieldDuring(u, waiting),
+    };
+    return u;
+  }
+
   return {
     run<T>(tenant: string, kind: string, fn: () => Promise<T> | T, opts?: { whenFull?: 'refuse' | 'wait' }): Promise<T> {
-      const t = tenantOf(tenant);
+      // Work a unit starts for its own tenant is part of that unit: it already holds its turn.
+      const within = currentUnit() as Unit | undefined;
+      if (within?.scheduler === self && within.tenant === tenant) return new Promise<T>((resolve) => resolve(fn()));
       return new Promise<T>((resolve, reject) => {
-        const u: Unit = {
-          tenant,
-          kind,
-          fn,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-          estimate: 0,
-          charged: 0,
-          holding: false,
-          cancelLease: () => undefined,
-        };
-        if (t.units.length >= settings.queuePerTenant) {
-          if (opts?.whenFull !== 'wait') return reject(new SchedulerFull(tenant, retryAfter(t)));
-          t.parked.push(u);
-          parked += 1;
+        const u = newUnit(tenant, kind, fn, resolve as (v: unknown) => void, reject);
+        if (drr.waiting(tenant, 'fresh') >= settings.queuePerTenant) {
+          if (opts?.whenFull !== 'wait') return reject(new SchedulerFull(tenant, retryAfter(tenant, kind)));
+          const list = parked.get(tenant) ?? [];
+          list.push(u);
+          parked.set(tenant, list);
+          parkedCount += 1;
           return;
         }
-        enqueue(t, u);
+        drr.add(tenant, u, 'fresh');
+        queued += 1;
         pump();
       });
     },
-    stats: () => ({ inFlight: running.size, queued, parked, served, costs }),
+    stats: () => ({ inFlight: running.size, open, queued, parked: parkedCount, resuming, served, costs }),
   };
 }
+
+/**
+ * The default in-flight bound: four segments per core. One event loop
+ * computes one segment at a time; a few per core cover the waits the
+ * scheduler cannot see (Redis, a worker's answer) up to the lease, and every
+ * slot more is ready work a flood can stack in front of another tenant's
+ * next segment (on 2 cores, 16 and 32 held across database waits let a flood
+ * back in front, 4 and 8 did not: bench/HISTORY.md "Fair shares through one
+ * scheduler").
+ */
+export const defaultInFlight = (): number => Math.max(4, 4 * availableParallelism());
 
 /** `TAS_TENANT_WEIGHTS`: `tenantId=weight,...`; a malformed entry stops the start rather than being ignored. */
 export function parseTenantWeights(text: string): Map<string, number> {
@@ -299,13 +380,3 @@ export function parseTenantWeights(text: string): Map<string, number> {
   }
   return weights;
 }
-
-/**
- * The default in-flight bound: four units per core. One event loop computes
- * one unit at a time; the others hold their slots while they wait on the
- * database, so a few per core keep the cores busy, and every slot more is
- * ready work a flood can stack in front of another tenant's next unit (on
- * 2 cores, 16 and 32 let a flood back in front, 4 and 8 did not:
- * bench/HISTORY.md "Fair shares through one scheduler").
- */
-export const defaultInFlight = (): number => Math.max(4, 4 * availableParallelism());

@@ -214,15 +214,16 @@ export function createConnection(binding: SessionBinding, deps: ConnectionDeps):
       return;
     }
     pump.hold();
-    const release = deps.frameGate ? await deps.frameGate.acquire(binding.tenantId) : () => undefined;
     try {
-      const out = await deps.commands.applyFrame(binding, parsed.meta, parsed.frame);
+      // In the tenant's turn (src/sessions/fairGate.ts): the frame's code is the unit, its database waits free the slot.
+      const { meta, frame } = parsed;
+      const apply = () => deps.commands.applyFrame(binding, meta, frame);
+      const out = deps.frameGate ? await deps.frameGate.run(binding.tenantId, apply) : await apply();
       if (out.ok) {
         send(out.ack);
         pump.offer(out.events);
       } else send(refused(item.seq, out.refusal));
     } finally {
-      release();
       pump.release();
     }
   }

@@ -13,6 +13,11 @@ import type { Scheduler } from '../platform/scheduler.js';
 export interface FairGate {
   /** Resolves when the tenant's turn comes; call the returned release once the frame is applied. */
   acquire(tenantId: string): Promise<() => void>;
+  /**
+   * Applies the frame in the tenant's turn. Over the scheduler the frame's own
+   * code runs as the unit, so its database waits let the slot go (issue 48).
+   */
+  run<T>(tenantId: string, apply: () => Promise<T>): Promise<T>;
   /** Frames waiting for a slot, all tenants together (for tests and health). */
   waiting(): number;
 }
@@ -41,7 +46,15 @@ export function createFairGate(slots: number): FairGate {
     grant();
   }
 
-  return {
+  const gate: FairGate = {
+    async run(tenantId, apply) {
+      const release = await gate.acquire(tenantId);
+      try {
+        return await apply();
+      } finally {
+        release();
+      }
+    },
     acquire(tenantId) {
       return new Promise((resolve) => {
         let released = false;
@@ -59,6 +72,7 @@ export function createFairGate(slots: number): FairGate {
     },
     waiting: () => waiting,
   };
+  return gate;
 }
 
 /**
@@ -71,6 +85,20 @@ export function createFairGate(slots: number): FairGate {
 export function schedulerGate(scheduler: Scheduler): FairGate {
   let waiting = 0;
   return {
+    async run(tenantId, apply) {
+      waiting += 1;
+      let started = false;
+      const unit = () => {
+        started = true;
+        waiting -= 1;
+        return apply();
+      };
+      try {
+        return await scheduler.run(tenantId, 'frame', unit, { whenFull: 'wait' });
+      } finally {
+        if (!started) waiting -= 1;
+      }
+    },
     acquire(tenantId) {
       waiting += 1;
       return new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { PoolOptions } from './pool.js';
+import { yieldDuring } from '../unitContext.js';
 
 /**
  * The one exception to slonik as the query layer (issue 37): the statements
@@ -90,7 +91,8 @@ export function createStatementPool(url: string, opts: PoolOptions = {}): Statem
       const query = queryOf(statement, values);
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return (await pool.query(query)).rows as Row[];
+          // The running unit's scheduler slot goes to another turn while the statement runs (issue 48).
+          return (await yieldDuring(pool.query(query))).rows as Row[];
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !isTransactionRollback(error)) throw error;
         }

@@ -9,6 +9,7 @@ import {
 } from 'slonik';
 import { createPgDriverFactory } from '@slonik/pg-driver';
 import { preparingDriverFactory } from './preparedStatements.js';
+import { yieldingDriverFactory, yieldingPool } from './yielding.js';
 
 /**
  * The Postgres pool and the one way a request touches tenant data:
@@ -70,11 +71,14 @@ export function poolerOptions(pooler: 'none' | 'transaction'): PoolOptions {
 }
 
 export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db> {
-  return createPool(url, {
+  const pool = await createPool(url, {
     interceptors: [resultParser],
     typeParsers,
-    // Statements the process repeats run as named prepared statements (src/platform/db/preparedStatements.ts).
-    driverFactory: opts.prepare === false ? createPgDriverFactory() : preparingDriverFactory(createPgDriverFactory()),
+    // Statements the process repeats run as named prepared statements (src/platform/db/preparedStatements.ts);
+    // every statement lets the running unit's scheduler slot go while it waits (src/platform/db/yielding.ts).
+    driverFactory: yieldingDriverFactory(
+      opts.prepare === false ? createPgDriverFactory() : preparingDriverFactory(createPgDriverFactory()),
+    ),
     captureStackTrace: false,
     maximumPoolSize: opts.maximumPoolSize ?? 20,
     connectionTimeout: opts.connectionTimeout ?? 2000,
@@ -86,6 +90,7 @@ export async function createDb(url: string, opts: PoolOptions = {}): Promise<Db>
     // setting we make is transaction-local (set_config(..., true)), so there is nothing to discard.
     resetConnection: () => Promise.resolve(),
   });
+  return yieldingPool(pool);
 }
 
 export async function scopeTransaction(tx: Tx, scope: TenantScope): Promise<void> {

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { createDrr } from '../../src/platform/drr.js';
+import { createScheduler, type SchedulerClock } from '../../src/platform/scheduler.js';
+import { yieldDuring } from '../../src/platform/unitContext.js';
+
+/**
+ * Issue 48: a unit lets its slot go at each database wait and takes one again,
+ * in its tenant's turn and ahead of the units not yet started, when the answer
+ * is in. The deficit round robin core is a pure function of its lanes; the
+ * scheduler is driven by an injected CPU clock and by waits the test settles.
+ */
+function clock(): SchedulerClock & { spend(ms: number): void } {
+  let cpu = 0;
+  return { cpu: () => cpu, setTimer: () => () => undefined, spend: (ms) => (cpu += ms) };
+}
+
+/** A wait the test settles: what a database round trip is to the scheduler. */
+function deferred() {
+  let settle: () => void = () => undefined;
+  const promise = new Promise<void>((r) => (settle = r));
+  return { promise, settle };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('createDrr: lanes and turns, as a pure function', () => {
+  const drr = () => createDrr<string>({ weightOf: (t) => (t === 'heavy' ? 3 : 1), estimate: () => 1, quantum: 1 });
+
+  it("given a tenant's resuming and fresh items, then its resuming ones are served first", () => {
+    const d = drr();
+    d.add('a', 'a-new', 'fresh');
+    d.add('a', 'a-back', 'resuming');
+    expect([d.next(true)?.item, d.next(true)?.item, d.next(true)]).toEqual(['a-back', 'a-new', null]);
+  });
+
+  it('given fresh items may not start (the open bound), then resuming ones still are served and fresh ones wait', () => {
+    const d = drr();
+    d.add('a', 'a-new', 'fresh');
+    d.add('b', 'b-back', 'resuming');
+    expect(d.next(false)?.item).toBe('b-back');
+    expect(d.next(false)).toBeNull();
+    expect(d.waiting('a', 'fresh')).toBe(1);
+    expect(d.next(true)?.item).toBe('a-new');
+  });
+
+  it('given equal costs and weights 3:1, then each round serves three of the heavier for one of the other', () => {
+    const d = drr();
+    for (let i = 0; i < 8; i++) d.add('heavy', `h${i}`, 'fresh');
+    for (let i = 0; i < 8; i++) d.add('light', `l${i}`, 'fresh');
+    const order = Array.from({ length: 8 }, () => d.next(true)!.tenant);
+    expect(order).toEqual(['heavy', 'heavy', 'heavy', 'light', 'heavy', 'heavy', 'heavy', 'light']);
+  });
+
+  it('given a segment that cost more than its estimate, then its tenant pays it back in later turns', () => {
+    const d = drr();
+    for (const t of ['a', 'b']) for (let i = 0; i < 6; i++) d.add(t, `${t}${i}`, 'fresh');
+    expect(d.next(true)!.tenant).toBe('a');
+    // The item estimated at 1 cost 4: a's deficit is 3 below, so b is served 4 times before a again.
+    d.correct('a', 1 - 4);
+    const order = Array.from({ length: 5 }, () => d.next(true)!.tenant);
+    expect(order).toEqual(['b', 'b', 'b', 'b', 'a']);
+  });
+});
+
+describe('createScheduler: a database wait lets the slot go', () => {
+  it("given one slot and a unit waiting on the database, then another tenant's unit runs meanwhile, and the first goes on after it", async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: Infinity }, c);
+    const db = deferred();
+    const steps: string[] = [];
+    let unblockB: () => void = () => undefined;
+    const a = s.run('a', 'k', async () => {
+      steps.push('a:before');
+      await yieldDuring(db.promise);
+      steps.push('a:after');
+    });
+    const b = s.run('b', 'k', async () => {
+      steps.push('b:start');
+      // b computes on (a wait the scheduler cannot see): it keeps its slot.
+      await new Promise<void>((r) => (unblockB = r));
+      steps.push('b:end');
+    });
+    await settle();
+    expect(steps).toEqual(['a:before', 'b:start']);
+    db.settle();
+    await settle();
+    // a's answer is in, but b holds the one slot: a waits for its turn.
+    expect(steps).toEqual(['a:before', 'b:start']);
+    expect(s.stats()).toMatchObject({ inFlight: 1, open: 2, resuming: 1 });
+    unblockB();
+    await Promise.all([a, b]);
+    expect(steps).toEqual(['a:before', 'b:start', 'b:end', 'a:after']);
+    expect(s.stats()).toMatchObject({ inFlight: 0, open: 0, queued: 0, resuming: 0 });
+  });
+
+  it('given a unit back from its wait and new units of its tenant, then the half-done unit goes on first', async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: Infinity }, c);
+    const db = deferred();
+    const steps: string[] = [];
+    let unblock: () => void = () => undefined;
+    const first = s.run('a', 'k', async () => {
+      await yieldDuring(db.promise);
+      steps.push('first:after');
+    });
+    const holder = s.run('b', 'k', () => new Promise<void>((r) => (unblock = r)));
+    const fresh = Array.from({ length: 3 }, (_, i) => s.run('a', 'k', () => void steps.push(`new${i}`)));
+    await settle();
+    db.settle();
+    await settle();
+    unblock();
+    await Promise.all([first, holder, ...fresh]);
+    expect(steps[0]).toBe('first:after');
+  });
+
+  it('given the open bound reached by units waiting on the database, then no further unit starts until one settles', async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 4, maxOpen: 2, queuePerTenant: 10, leaseMs: Infinity }, c);
+    const waits = [deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const units = waits.map((w, i) =>
+      s.run('a', 'k', async () => {
+        started.push(i);
+        await yieldDuring(w.promise);
+      }),
+    );
+    await settle();
+    expect(started).toEqual([0, 1]);
+    expect(s.stats()).toMatchObject({ inFlight: 0, open: 2, queued: 1 });
+    waits[0]!.settle();
+    await units[0];
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    for (const w of waits) w.settle();
+    await Promise.all(units);
+    expect(s.stats()).toMatchObject({ open: 0, queued: 0 });
+  });
+
+  it("charges each segment's CPU to its tenant: a unit's cost is the sum of its segments", async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: Infinity }, c);
+    await s.run('a', 'k', async () => {
+      c.spend(3);
+      await yieldDuring(Promise.resolve());
+      c.spend(2);
+    });
+    expect(s.stats().served.get('a')).toEqual({ units: 1, costMs: 5 });
+    expect(s.stats().costs.get('k')).toBe(5);
+  });
+
+  it('a failed wait takes the slot back before its error goes on', async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: Infinity }, c);
+    const outcome = await s.run('a', 'k', async () => {
+      try {
+        await yieldDuring(Promise.reject(new Error('refused by the database')));
+      } catch (error) {
+        return { message: (error as Error).message, holding: s.stats().inFlight };
+      }
+    });
+    expect(outcome).toEqual({ message: 'refused by the database', holding: 1 });
+  });
+
+  it('work a unit starts for its own tenant is part of it, and waiting outside any unit is just waiting', async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, maxOpen: 1, queuePerTenant: 1, leaseMs: Infinity }, c);
+    // With one slot held by the outer unit, a nested unit scheduled anew would never start.
+    const nested = await s.run('a', 'outer', () => s.run('a', 'inner', () => 'inner ran'));
+    expect(nested).toBe('inner ran');
+    expect(await yieldDuring(Promise.resolve('plain'))).toBe('plain');
+  });
+});
