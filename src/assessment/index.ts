@@ -9,3 +9,5 @@ export { planChecks } from './plan.js';
 export type { CheckPlan } from './plan.js';
 export { parseInquiryFacts, parseViewFacts } from './storedFacts.js';
 export type { ViewFacts } from './storedFacts.js';
+export { factsOf } from './facts.js';
+export type { Found, Question } from './facts.js';

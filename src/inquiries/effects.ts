@@ -1,32 +1,79 @@
-import { blindEffect, type BlindWrite, type EffectsFor } from '../../actors/actions.js';
+import { blindEffect, type BlindWrite, type EffectsFor, type ExecutableAction } from '../../actors/actions.js';
+import { ActionUnknownError } from '../../actors/errors.js';
 import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
 import { packFindings, packInputs } from '../scoring/index.js';
 import { assessmentInsert, inquiryInsert, inquiryStatusUpdate, type NewAssessment, type NewInquiry } from './store.js';
 
 /**
- * The inquiry machine's in-transaction effects: the ledger row of every
- * assessment it issues (append-only; with what `tas score` needs to
- * reconstruct it and the findings as they stood), and the read model's status.
- * Both are blind writes (actors/actions.ts): they go out with the command's
- * last statement instead of a round trip each.
+ * The one map from the inquiry machine's own actions to rows: the ledger
+ * row of every assessment it issues (append-only; with what `tas score`
+ * needs to reconstruct it and the findings as they stood), and the read
+ * model's status. `rowOf` is typed by the machine's actions, so an action
+ * the machine gains fails the type check here until it says what it writes.
+ * Two writers read it: the runtime, as blind writes that go out with the
+ * command's last statement (`inquiryEffects`), and the one call, as the
+ * rows of its argument (`inquiryRowsOf`, written by tas_inquiry_open).
  */
+export type InquiryRow = { table: 'assessments'; row: NewAssessment } | { table: 'inquiries'; status: string };
+
+interface Scope {
+  tenantId: string;
+  mode: string;
+}
+
+const rowOf: { [K in keyof InquiryEffectParams]: (params: InquiryEffectParams[K], scope: Scope) => InquiryRow } = {
+  recordAssessment: (params, scope) => ({ table: 'assessments', row: ledgerEntryOf(params, scope.tenantId, scope.mode) }),
+  updateInquiryStatus: (params) => ({ table: 'inquiries', status: params.status }),
+};
+
+function rowOfAction(action: ExecutableAction, scope: Scope): InquiryRow {
+  if (!Object.hasOwn(rowOf, action.type)) throw new ActionUnknownError(action.type, 'the inquiry machine writes no row for it');
+  const map = rowOf[action.type as keyof InquiryEffectParams] as (params: unknown, scope: Scope) => InquiryRow;
+  return map(action.params, scope);
+}
+
+/**
+ * A new inquiry's machine actions as the rows they leave: the ledger in the
+ * order the machine recorded it, and the status its read-model row is born
+ * with (the last one set; `accepted` when none was).
+ */
+export function inquiryRowsOf(effects: readonly ExecutableAction[], scope: Scope): { status: string; ledger: NewAssessment[] } {
+  let status = 'accepted';
+  const ledger: NewAssessment[] = [];
+  for (const effect of effects) {
+    const row = rowOfAction(effect, scope);
+    if (row.table === 'assessments') ledger.push(row.row);
+    else status = row.status;
+  }
+  return { status, ledger };
+}
+
+/** The same rows as blind writes of a command (actors/actions.ts): sent with its last statement, not a round trip each. */
+function blindWriteOf(row: InquiryRow, inquiryId: string): BlindWrite | null {
+  if (row.table === 'assessments') return { table: 'assessments', sql: assessmentInsert(row.row) };
+  // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
+  if (row.status === 'accepted') return null;
+  // A later status in the same command replaces this one: the row ends as the two in order would leave it.
+  return {
+    table: 'inquiries',
+    replaces: statusKey(inquiryId),
+    sets: { status: row.status },
+    sql: inquiryStatusUpdate(inquiryId, row.status),
+  };
+}
+
+function deferred<K extends keyof InquiryEffectParams>(type: K) {
+  return blindEffect<InquiryEffectParams[K]>((_tx, params, ctx) => {
+    const write = blindWriteOf(rowOfAction({ type, params }, { tenantId: ctx.scope.tenantId!, mode: ctx.scope.mode! }), ctx.actorId);
+    if (write) ctx.defer(write);
+    return Promise.resolve();
+  });
+}
+
+/** The inquiry machine's in-transaction effects, each the blind write of its row. */
 export const inquiryEffects: EffectsFor<InquiryEffectParams> = {
-  recordAssessment: blindEffect<InquiryEffectParams['recordAssessment']>((_tx, params, ctx) => {
-    ctx.defer({ table: 'assessments', sql: assessmentInsert(ledgerEntryOf(params, ctx.scope.tenantId!, ctx.scope.mode!)) });
-    return Promise.resolve();
-  }),
-  updateInquiryStatus: blindEffect<InquiryEffectParams['updateInquiryStatus']>((_tx, params, ctx) => {
-    // The row is born `accepted` in the transaction that creates the actor; saying so again costs a round trip.
-    if (params.status === 'accepted') return Promise.resolve();
-    // A later status in the same command replaces this one: the row ends as the two in order would leave it.
-    ctx.defer({
-      table: 'inquiries',
-      replaces: statusKey(ctx.actorId),
-      sets: { status: params.status },
-      sql: inquiryStatusUpdate(ctx.actorId, params.status),
-    });
-    return Promise.resolve();
-  }),
+  recordAssessment: deferred('recordAssessment'),
+  updateInquiryStatus: deferred('updateInquiryStatus'),
 };
 
 /**

@@ -5,7 +5,6 @@ import type { Principal } from '../auth/index.js';
 import type { Absence, CheckDefinition, CheckEnvironment, Signal } from '../checks/types.js';
 import { observationsInsert } from '../observations/index.js';
 import type { MaterialBinding } from '../assessment/index.js';
-import type { NewInquiry } from './store.js';
 import { inquiryRowWrite } from './effects.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { loadEnvironment, newEntityGraphExpression } from '../entities/index.js';
@@ -16,23 +15,13 @@ export type { AuditSink } from '../auth/index.js';
 import type { AuditSink } from '../auth/index.js';
 import { ServiceProblem } from '../platform/problems.js';
 import type { InquiryRequest } from './schemas.js';
-import type { InquiryEvent } from '../../machines/inquiryMachine.js';
-import { assessNow, normaliseSubject, runInline, type InquiryFacts } from '../assessment/index.js';
+import type { InquiryInput } from '../../machines/inquiryMachine.js';
+import { normaliseSubject, runInline, type CheckPlan, type InquiryFacts } from '../assessment/index.js';
 import type { Assessment } from '../../machines/types.js';
 import { planChecks } from '../assessment/index.js';
 import type { CurrentPolicy } from '../policies/index.js';
-import {
-  chargeChecks,
-  contextObservations,
-  contextTestimony,
-  evaluatedEvent,
-  factsOf,
-  ledgerRowOf,
-  type Evaluated,
-  type Opening,
-  type OpenedInquiry,
-  type PreparedInquiry,
-} from './opening.js';
+import { chargeChecks, contextTestimony, openingFacts, type Opening, type OpenedInquiry, type PreparedInquiry } from './opening.js';
+import { issuedBy, openPlan, type Gathered, type OpenPlan } from './openPlan.js';
 
 export { CHECK_COST_UNIT, type Opening, type OpenedInquiry, type PreparedInquiry } from './opening.js';
 
@@ -83,19 +72,17 @@ export async function openInquiry(
   claimIdempotency: (tx: Tx, inquiryId: string) => Promise<void>,
   gathered?: ProbedEvidence,
 ): Promise<OpenedInquiry> {
-  const { ctx, principal, body, prepared, policy, deadlineAt } = opening;
+  const { ctx, principal, body, prepared } = opening;
   const { inquiryId, presentations, plan } = prepared;
   chargeChecks(ctx, inquiryId, plan);
-  let facts: InquiryFacts | undefined;
-  let evaluated: Evaluated | undefined;
   // Set (never added to) inside the event, which runs again if the transaction is retried.
-  let row: NewInquiry | undefined;
+  let opened: OpenPlan | undefined;
   let rowsBeside: BlindWrite[] = [];
 
-  const created = await deps.runtime.create<InquiryEvent>(principal, {
+  const created = await deps.runtime.create(principal, {
     kind: 'inquiry',
     id: inquiryId,
-    input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' },
+    input: machineInputOf(opening),
     event: async (tx) => {
       await claimIdempotency(tx, inquiryId);
       // A new entity's rows wait for the last statement too: its identifiers stay locked until commit.
@@ -108,55 +95,40 @@ export async function openInquiry(
       const loaded: CheckEnvironment = resolution
         ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created, preloaded: resolution.alongside })
         : {};
-      const context = contextTestimony(body);
-      const env: CheckEnvironment = { ...loaded, context };
-      const testimony = contextObservations(principal, inquiryId, entityId, body, context);
+      const env: CheckEnvironment = { ...loaded, context: contextTestimony(body) };
+      const facts = openingFacts(opening, entityId, env.graph);
+      opened = openPlan(opening, facts, await evidenceFor(deps, facts, env, plan, gathered), { newId: newRowId, wallNow: Date.now() });
+      const testimony = opened.observations;
       rowsBeside = [
         ...(resolution?.writes ?? []),
         ...(testimony.length > 0 ? [{ table: 'observations', sql: observationsInsert(testimony) }] : []),
       ];
-      facts = {
-        ...factsOf(inquiryId, body, presentations, policy, plan, entityId, env.graph, deadlineAt),
-        materialBindings: prepared.bindings,
-      };
-      // Its row goes out with the actor's in the command's last statement (`writes` below); nothing reads it before.
-      row = newInquiryRow(principal, body, inquiryId, entityId, facts);
-      const now = deps.now();
-      // Evidence a probe already gathered (every check, worker tier included) is taken as it is: nothing runs twice.
-      const evidence = gathered?.evidence ?? (await runInline(plan, facts, env, now));
-      const worker = gathered ? [] : plan.worker;
-      const asOf = gathered ? new Date(gathered.asOf) : now;
-      evaluated = assessNow(facts, { assessmentId: newRowId(), asOf, ...evidence, pendingCount: worker.length, preliminary: false });
-      return evaluatedEvent(principal, body, prepared, evidence, worker, evaluated, deadlineAt);
+      return opened.create.event;
     },
     // The new entity's rows, the testimony, the inquiry's row and the call's audit row go out with the
     // actor's, in the command's last statement: foreign keys between them are checked at its end.
-    writes: () => [...rowsBeside, ...(row ? [inquiryRowWrite(row)] : []), ...auditRowWrite(ctx, 'done')],
+    writes: () => [...rowsBeside, ...(opened ? [inquiryRowWrite(opened.inquiry)] : []), ...auditRowWrite(ctx, 'done')],
   });
   // Concluded at once: the answer is what was just written, no need to read it back.
-  const issued = created.state === 'concluded' && evaluated ? ledgerRowOf(evaluated) : null;
-  return { inquiryId, state: created.state, facts: facts!, issued };
+  return { inquiryId, state: created.state, facts: opened!.facts, issued: issuedBy(opened!, created.state) };
 }
 
-/** The inquiry's read-model row as it is born: `accepted`, until its machine's first status says otherwise. */
-export function newInquiryRow(
-  principal: Principal,
-  body: InquiryRequest,
-  inquiryId: string,
-  entityId: string | null,
+/** The machine's input, whichever way it opens. */
+export function machineInputOf(opening: Pick<Opening, 'body' | 'prepared'>): InquiryInput {
+  return { inquiry_id: opening.prepared.inquiryId, preliminaryAllowed: opening.body.intent === 'pre_transaction' };
+}
+
+/** The inline checks run now; evidence a probe already gathered (every check, worker tier included) is taken as it is. */
+async function evidenceFor(
+  deps: Pick<OpenDeps, 'now'>,
   facts: InquiryFacts,
-): NewInquiry {
-  return {
-    id: inquiryId,
-    tenantId: principal.tenantId,
-    mode: principal.mode,
-    entityId,
-    status: 'accepted',
-    intent: body.intent,
-    purpose: body.purpose,
-    request: facts,
-    principal: principal.label,
-  };
+  env: CheckEnvironment,
+  plan: CheckPlan,
+  gathered: ProbedEvidence | undefined,
+): Promise<Gathered> {
+  if (gathered) return { evidence: gathered.evidence, worker: [], asOf: new Date(gathered.asOf) };
+  const now = deps.now();
+  return { evidence: await runInline(plan, facts, env, now), worker: plan.worker, asOf: now };
 }
 
 /**
@@ -186,7 +158,7 @@ export async function probeInquiry(
   prepared: PreparedInquiry,
   policy: CurrentPolicy | null,
 ): Promise<Probe> {
-  const { inquiryId, presentations, plan } = prepared;
+  const { presentations, plan } = prepared;
   const read = await readWithoutWriting(deps.db, principal, async (tx) => {
     const resolution = await resolveSubject(tx, principal, body, presentations);
     const loaded: CheckEnvironment = resolution
@@ -197,12 +169,13 @@ export async function probeInquiry(
       env: { ...loaded, context: contextTestimony(body) },
     };
   });
-  const facts = factsOf(inquiryId, body, presentations, policy, plan, read.entityId, read.env.graph, Date.now());
+  const opening = { principal, body, prepared, policy, deadlineAt: Date.now() };
+  const facts = openingFacts(opening, read.entityId, read.env.graph);
   const now = deps.now();
   const everyCheck = { ...plan, inline: [...plan.inline, ...plan.worker], worker: [] };
-  const { signals, absences } = await runInline(everyCheck, facts, read.env, now);
-  const { assessment } = assessNow(facts, { assessmentId: newRowId(), asOf: now, signals, absences, pendingCount: 0, preliminary: false });
-  return { assessment, evidence: { signals, absences }, asOf: now.toISOString() };
+  const evidence = await runInline(everyCheck, facts, read.env, now);
+  const { evaluated } = openPlan(opening, facts, { evidence, worker: [], asOf: now }, { newId: newRowId, wallNow: Date.now() });
+  return { assessment: evaluated.assessment, evidence, asOf: now.toISOString() };
 }
 
 class RolledBack<T> extends Error {

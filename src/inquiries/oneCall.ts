@@ -6,22 +6,11 @@ import type { ActorRuntime, PlannedCreate } from '../../actors/runtime.js';
 import { AppendedRow } from '../../actors/store.js';
 import type { AuditSink, Principal } from '../auth/index.js';
 import { countedValues, newEntityPlan, unseenEnvironment } from '../entities/index.js';
-import type { NewObservation } from '../observations/index.js';
-import { assessNow, runInline, type InquiryFacts } from '../assessment/index.js';
-import type { InquiryEffectParams } from '../../machines/inquiryMachine.js';
-import { ledgerEntryOf } from './effects.js';
+import { runInline } from '../assessment/index.js';
+import { inquiryRowsOf } from './effects.js';
 import { IdempotencyClash, type IdempotencyClaim } from './idempotency.js';
-import {
-  chargeChecks,
-  contextObservations,
-  contextTestimony,
-  evaluatedEvent,
-  factsOf,
-  ledgerRowOf,
-  type Opening,
-  type OpenedInquiry,
-  type PreparedInquiry,
-} from './opening.js';
+import { chargeChecks, contextTestimony, openingFacts, type Opening, type OpenedInquiry, type PreparedInquiry } from './opening.js';
+import { issuedBy, openPlan, type OpenPlan } from './openPlan.js';
 import type { InquiryRequest } from './schemas.js';
 
 /**
@@ -64,40 +53,23 @@ export async function openInOneCall(
   opening: Opening,
   idempotency: IdempotencyClaim | null,
 ): Promise<OpenedInquiry | null> {
-  const { ctx, principal, body, prepared, policy, deadlineAt } = opening;
+  const { ctx, principal, body, prepared } = opening;
   const { inquiryId, presentations, plan } = prepared;
   chargeChecks(ctx, inquiryId, plan);
   const entity = newEntityPlan(principal, presentations);
-  const context = contextTestimony(body);
-  const env = { ...unseenEnvironment(presentations), context };
-  const facts: InquiryFacts = {
-    ...factsOf(inquiryId, body, presentations, policy, plan, entity.id, env.graph, deadlineAt),
-    materialBindings: prepared.bindings,
-  };
+  const env = { ...unseenEnvironment(presentations), context: contextTestimony(body) };
+  const facts = openingFacts(opening, entity.id, env.graph);
   const now = deps.now();
   const evidence = await runInline(plan, facts, env, now);
-  const evaluated = assessNow(facts, {
-    assessmentId: newRowId(),
-    asOf: now,
-    ...evidence,
-    pendingCount: plan.worker.length,
-    preliminary: false,
+  const opened = openPlan(opening, facts, { evidence, worker: plan.worker, asOf: now }, { newId: newRowId, wallNow: Date.now() });
+  const created = await deps.runtime.createWith(principal, opened.create, async (planned) => {
+    const answer = await callOpen(deps.statements, payloadOf({ principal, opened, entity, planned, idempotency }, ctx));
+    if (answer.status === 'clash') throw new IdempotencyClash();
+    return answer.status === 'written' ? answer : null;
   });
-  const event = evaluatedEvent(principal, body, prepared, evidence, plan.worker, evaluated, deadlineAt);
-  const observations = contextObservations(principal, inquiryId, entity.id, body, context);
-  const created = await deps.runtime.createWith(
-    principal,
-    { kind: 'inquiry', id: inquiryId, input: { inquiry_id: inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' }, event },
-    async (planned) => {
-      const written = { principal, body, facts, entity, observations, planned, idempotency };
-      const answer = await callOpen(deps.statements, payloadOf(written, ctx));
-      if (answer.status === 'clash') throw new IdempotencyClash();
-      return answer.status === 'written' ? answer : null;
-    },
-  );
   if (created === null) return null;
   // Concluded at once: the answer is what was just written, no need to read it back.
-  return { inquiryId, state: created.state, facts, issued: created.state === 'concluded' ? ledgerRowOf(evaluated) : null };
+  return { inquiryId, state: created.state, facts, issued: issuedBy(opened, created.state) };
 }
 
 const OPEN: NamedStatement = { name: 'tas_inquiry_open', text: 'SELECT tas_inquiry_open($1::jsonb) AS answer' };
@@ -148,19 +120,22 @@ async function callOpen(statements: StatementPool, payload: object): Promise<z.i
 
 interface ToWrite {
   principal: Principal;
-  body: InquiryRequest;
-  facts: InquiryFacts;
+  opened: OpenPlan;
   entity: ReturnType<typeof newEntityPlan>;
-  observations: NewObservation[];
   planned: PlannedCreate;
   idempotency: IdempotencyClaim | null;
 }
 
-/** tas_inquiry_open's one argument: every row of the inquiry, each field once, named as its column. */
+/**
+ * tas_inquiry_open's one argument: every row of the inquiry, each field once,
+ * named as its column. The rows are openPlan's and effects.ts's, the same the
+ * long way writes; only their encoding as JSON is this file's.
+ */
 function payloadOf(w: ToWrite, ctx: AuditSink): object {
-  const { principal, planned } = w;
-  const { status, ledger } = effectRows(planned, principal);
-  const values = countedValues(w.facts.presentations);
+  const { principal, planned, opened } = w;
+  const { status, ledger } = inquiryRowsOf(planned.effects, principal);
+  const values = countedValues(opened.facts.presentations);
+  const { inquiry } = opened;
   return {
     tenant_id: principal.tenantId,
     mode: principal.mode,
@@ -169,8 +144,15 @@ function payloadOf(w: ToWrite, ctx: AuditSink): object {
     entity: { id: w.entity.id, lock_keys: w.entity.lockKeys, identifiers: w.entity.identifiers, links: w.entity.links },
     values: { types: values.types, normalised: values.normalised },
     idempotency: w.idempotency,
-    inquiry: { id: planned.actor.id, status, intent: w.body.intent, purpose: w.body.purpose, request: w.facts, principal: principal.label },
-    observations: w.observations.map((o) => ({
+    inquiry: {
+      id: inquiry.id,
+      status,
+      intent: inquiry.intent,
+      purpose: inquiry.purpose,
+      request: inquiry.request,
+      principal: inquiry.principal,
+    },
+    observations: opened.observations.map((o) => ({
       id: o.id,
       kind: o.kind,
       provenance_class: o.provenanceClass,
@@ -178,43 +160,21 @@ function payloadOf(w: ToWrite, ctx: AuditSink): object {
       observed_at: o.observedAt,
     })),
     actor: { kind: planned.actor.kind, machine_version: planned.actor.machineVersion, snapshot: planned.actor.snapshot },
-    assessments: ledger,
+    assessments: ledger.map((a) => ({
+      id: a.id,
+      score: a.score,
+      low: a.low,
+      high: a.high,
+      preliminary: a.preliminary,
+      as_of: a.asOf,
+      methodology_version: a.methodologyVersion,
+      label: a.label,
+      evidence: a.evidence,
+      inputs: a.inputs,
+      findings: a.findings,
+    })),
     events: planned.events,
     outbox: planned.outbox,
     audit: ctx.auditRecord('done'),
   };
-}
-
-/**
- * The inquiry machine's own actions as rows: its ledger entries and the
- * status its read model is born with (the last one it set). The two effects
- * of src/inquiries/effects.ts, written by the function instead of as
- * statements; any other effect is a machine change this path must learn.
- */
-function effectRows(planned: PlannedCreate, principal: Principal) {
-  let status = 'accepted';
-  const ledger: object[] = [];
-  for (const effect of planned.effects) {
-    if (effect.type === 'updateInquiryStatus') {
-      status = (effect.params as InquiryEffectParams['updateInquiryStatus']).status;
-    } else if (effect.type === 'recordAssessment') {
-      const a = ledgerEntryOf(effect.params as InquiryEffectParams['recordAssessment'], principal.tenantId, principal.mode);
-      ledger.push({
-        id: a.id,
-        score: a.score,
-        low: a.low,
-        high: a.high,
-        preliminary: a.preliminary,
-        as_of: a.asOf,
-        methodology_version: a.methodologyVersion,
-        label: a.label,
-        evidence: a.evidence,
-        inputs: a.inputs,
-        findings: a.findings,
-      });
-    } else {
-      throw new Error(`The one-call opening cannot write the inquiry machine's action ${effect.type}.`);
-    }
-  }
-  return { status, ledger };
 }

@@ -2,7 +2,7 @@ import type { CheckDefinition, CheckEnvironment, NormalisedPresentation, Signal,
 import type { Tx } from '../platform/db/pool.js';
 import { loadEnvironment } from '../entities/index.js';
 import { resolveEntity, resolvingIdentifiers, type ResolveScope } from '../entities/index.js';
-import { assessNow, runInline, type InquiryFacts } from '../assessment/index.js';
+import { assessNow, factsOf, runInline, type Question } from '../assessment/index.js';
 import { planChecks } from '../assessment/index.js';
 import type { CurrentPolicy } from '../policies/index.js';
 import type { Stake } from '../scoring/index.js';
@@ -62,6 +62,19 @@ export interface Evaluated extends Omit<SessionEvidence, 'findingIds'> {
   assessment: Assessment;
   record: AssessmentRecord;
   addedFindings: FindingBody[];
+}
+
+/** What a session asks, as the engine reads it: a session renders no report, and its tier is the inline one. */
+function questionOf(facts: SessionFacts, claim: SubjectClaim | null): Question {
+  return {
+    intent: facts.intent,
+    purpose: facts.purpose,
+    stake: facts.stake,
+    tierCeiling: SESSION_TIER,
+    claim: claim ?? undefined,
+    render: 'none',
+    renderLang: undefined,
+  };
 }
 
 const keyOf = (p: NormalisedPresentation) => `${p.type}\u0000${p.normalised}`;
@@ -128,31 +141,25 @@ export async function evaluateSession(
     tierCeiling: SESSION_TIER,
     stake: facts.stake,
   });
-  const inline = await runInline(plan, { presentations, claim: claim ?? undefined }, env, deps.now);
-  const inquiryFacts: InquiryFacts = {
+  // Sessions run no worker check: the plan's worker tier is neither run nor counted (SESSION_TIER).
+  const inline = { ...plan, worker: [] };
+  const inquiryFacts = factsOf(questionOf(facts, claim), {
     inquiryId: facts.inquiryId,
     entityId,
-    intent: facts.intent,
-    purpose: facts.purpose,
-    stake: facts.stake,
-    tierCeiling: SESSION_TIER,
     subject: presentations.map((p) => ({ type: p.type, value: p.value })),
     presentations,
-    claim: claim ?? undefined,
     policy: facts.policy,
-    render: 'none',
-    renderLang: undefined,
-    gaps: plan.gaps,
-    checksRun: plan.inline.length,
+    plan: inline,
     graph: env.graph,
     deadlineAt: 0,
-    pendingIndex: {},
-  };
+  });
+  // Without the policy: a session reads a number without its prefix in the country claimed at its opening (derive.ts).
+  const found = await runInline(inline, { presentations, claim: inquiryFacts.claim }, env, deps.now);
   const out = assessNow(inquiryFacts, {
     assessmentId: deps.newId(),
     asOf: deps.now,
-    signals: [...inline.signals, ...testimony],
-    absences: inline.absences,
+    signals: [...found.signals, ...testimony],
+    absences: found.absences,
     pendingCount: 0,
     preliminary: false,
   });
