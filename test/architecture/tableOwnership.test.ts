@@ -3,7 +3,17 @@ import { join, relative } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneDatabase, ownerClient } from '../support/database.js';
-import { INTERPOLATED, callsOf, identifiersOf, literalsOf, ownershipOf, writerOf, writesOf, type Ownership } from '../support/sqlWrites.js';
+import {
+  INTERPOLATED,
+  callsOf,
+  identifiersOf,
+  literalsOf,
+  ownershipOf,
+  readsOf,
+  writerOf,
+  writesOf,
+  type Ownership,
+} from '../support/sqlWrites.js';
 
 /**
  * A capability writes only its own tables (issue 49): docs/architecture.md
@@ -148,6 +158,11 @@ describe('reading SQL', () => {
       { line: 3, text: 'SELECT tas_x($1)' },
     ]);
     expect(callsOf(texts[1]!.text, ['tas_x', 'tas_y'])).toEqual(['tas_x']);
+    expect(readsOf('SELECT a FROM material m JOIN "audit_log" l ON true, unnest($1) u WHERE x IS DISTINCT FROM y')).toEqual([
+      'material',
+      'audit_log',
+      'y',
+    ]);
   });
 
   it('parses the ownership tables of the document', () => {
@@ -158,6 +173,26 @@ describe('reading SQL', () => {
     expect(writerOf('actors/store.ts')).toBe('actors');
   });
 });
+
+/**
+ * The case export reads the other capabilities' rows through their commands
+ * (the ledger, testimony, material, the audit trail), so nothing under
+ * src/cases/export names a table cases does not own. Names that are no table
+ * of the ownership table (a column after IS DISTINCT FROM, a CTE) are not
+ * counted.
+ */
+function caseExportReads(): string[] {
+  const out: string[] = [];
+  for (const file of codeFiles().filter((f) => f.startsWith('src/cases/export/'))) {
+    for (const { line, text } of literalsOf(readFileSync(join(ROOT, file), 'utf8'), file)) {
+      for (const table of readsOf(text)) {
+        const owner = ownership.tables.get(table);
+        if (owner !== undefined && owner !== 'cases') out.push(`${file}:${line} reads ${table}, owned by ${owner}`);
+      }
+    }
+  }
+  return out;
+}
 
 describe('who writes which table', () => {
   let drop: () => Promise<void>;
@@ -182,6 +217,10 @@ describe('who writes which table', () => {
 
   it("no code writes another owner's table or calls another owner's function", () => {
     expect(codeViolations([...schema.functions.keys()])).toEqual([]);
+  });
+
+  it("the case export reads no other capability's table", () => {
+    expect(caseExportReads()).toEqual([]);
   });
 
   it('no function and no trigger writes a table its owner does not own', () => {

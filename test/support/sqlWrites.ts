@@ -52,6 +52,16 @@ export function writesOf(sql: string): SqlWrite[] {
   return out;
 }
 
+/** The tables a piece of SQL reads by name (after FROM or JOIN); a function call or a subquery there is not a table. */
+export function readsOf(sql: string): string[] {
+  const text = withoutComments(sql);
+  const out: string[] = [];
+  for (const match of text.matchAll(new RegExp(`\\b(?:FROM|JOIN)\\s+(?:ONLY\\s+)?${NAME}(?![\\w$"])(?!\\s*\\()`, 'gi'))) {
+    if (match[1] !== INTERPOLATED) out.push(unquote(match[1]!));
+  }
+  return out;
+}
+
 /** The names of the given functions a piece of SQL calls. */
 export function callsOf(sql: string, functions: Iterable<string>): string[] {
   const text = withoutComments(sql);
