@@ -27,10 +27,20 @@ export type AuthOutcome =
  */
 const CACHE_TTL_MS = 750;
 const CACHE_MAX_ENTRIES = 10_000;
+/**
+ * How long a key verified here is known good (issue 48): while its address is
+ * blocked for others' failures (src/edge/addressGuard.ts) the call is still
+ * authenticated, not refused. Ten minutes outlasts any address block; the
+ * entry is only a pass to authentication, never a principal, so a key revoked
+ * meanwhile is refused by the look-up itself (and `forget` drops it at once).
+ */
+const KNOWN_GOOD_MS = 10 * 60_000;
 
 export interface Authenticator {
   authenticate(authorization: string | undefined): Promise<AuthOutcome>;
   forget(keyId: string): void;
+  /** Whether this Authorization header's key was verified here lately (and not revoked since). */
+  knownGood(authorization: string | undefined): boolean;
 }
 
 /** `pepper`: the current pepper, or the keyring while it rotates (a key made under the previous one still verifies). */
@@ -39,6 +49,7 @@ export function createAuthenticator(deps: { db: Db; pepper: string | Keyring; no
   const ring = ringOf(deps.pepper);
   const cache = new Map<string, { principal: Principal; until: number; expiresAt: number | null }>();
   const verifying = new Map<string, Promise<AuthOutcome>>();
+  const vouched = new Map<string, { keyId: string; until: number }>();
   // Bumped by every `forget`, so a look-up that was under way then is not kept.
   let forgets = 0;
 
@@ -73,7 +84,11 @@ export function createAuthenticator(deps: { db: Db; pepper: string | Keyring; no
       label: `key:${row.id}`,
     };
     if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
-    if (forgets === startedAfter) cache.set(token, { principal, until: now() + CACHE_TTL_MS, expiresAt });
+    if (forgets === startedAfter) {
+      cache.set(token, { principal, until: now() + CACHE_TTL_MS, expiresAt });
+      if (vouched.size >= CACHE_MAX_ENTRIES) vouched.clear();
+      vouched.set(token, { keyId: row.id, until: now() + KNOWN_GOOD_MS });
+    }
     // Approximate by design (000015): not awaited, so the call never waits on it; a lost mark is corrected by the next one.
     markKeyUsed(deps.db, row.id, row.tenant_id).catch(() => undefined);
     return { ok: true, principal };
@@ -99,7 +114,13 @@ export function createAuthenticator(deps: { db: Db; pepper: string | Keyring; no
     forget(keyId) {
       forgets += 1;
       for (const [token, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(token);
+      for (const [token, entry] of vouched) if (entry.keyId === keyId) vouched.delete(token);
       verifying.clear();
+    },
+    knownGood(authorization) {
+      const token = bearerToken(authorization);
+      const entry = token === null ? undefined : vouched.get(token);
+      return entry !== undefined && entry.until > now();
     },
   };
 }

@@ -283,10 +283,15 @@ const addressLimited = (wait: number) =>
     { 'Retry-After': String(wait) },
   );
 
-/** The limit before authentication: an address over its failures waits, and no key is looked up meanwhile. */
+/**
+ * The limit before authentication: an address over its failures waits, and no
+ * key is looked up meanwhile, unless the call's key is known good here (issue
+ * 48): behind one address (a proxy not named as trusted) other clients'
+ * failures must not lock out a client whose key this process verified lately.
+ */
 function refuseBlockedAddress(deps: PipelineDeps, ctx: HandlerContext): void {
   const wait = deps.addressGuard?.blocked(clientAddress(deps, ctx)) ?? null;
-  if (wait !== null) throw addressLimited(wait);
+  if (wait !== null && !deps.authenticator.knownGood(ctx.ex.headers.authorization)) throw addressLimited(wait);
 }
 
 async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, authorization: string | undefined): Promise<void> {

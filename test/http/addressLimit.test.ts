@@ -64,11 +64,10 @@ describe('the limit before authentication', () => {
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    // Now the address waits, a good key included; the same key from another address passes.
-    const blocked = await registry(ts.tenant.keys.test, address);
-    expect(blocked.status).toBe(429);
-    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    await blocked.arrayBuffer();
+    // Now the address waits, but not for a key this process verified lately (issue 48, test/http/fairAddress.test.ts).
+    const known = await registry(ts.tenant.keys.test, address);
+    expect(known.status).toBe(200);
+    await known.arrayBuffer();
     const elsewhere = await registry(ts.tenant.keys.test, '198.51.100.10');
     expect(elsewhere.status).toBe(200);
   });
