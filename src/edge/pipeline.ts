@@ -13,6 +13,7 @@ import type { ValidationItem } from '../platform/problems.js';
 import { PROBLEM_TYPE_BASE, ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { statusOf } from '../platform/outcomes.js';
 import { SchedulerFull, type Scheduler } from '../platform/scheduler.js';
+import { withSchedulerScope } from '../platform/unitContext.js';
 import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
 import type { AddressGuard } from './addressGuard.js';
@@ -215,7 +216,9 @@ async function scheduled(
   op: OperationSpec,
   invoke: () => Promise<HandlerResult>,
 ): Promise<HandlerResult> {
-  if (!deps.scheduler || ctx.principal === null) return invoke();
+  if (!deps.scheduler) return invoke();
+  // No tenant yet (an upload URL's PUT): the handler may name it later and take its turns then (asTenantUnit).
+  if (ctx.principal === null) return withSchedulerScope(deps.scheduler, invoke);
   try {
     return await deps.scheduler.run(ctx.principal.tenantId, `http:${op.operationId}`, invoke);
   } catch (error) {

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditSink, Principal } from '../../src/auth/index.js';
 import { openInquiry, prepareInquiry } from '../../src/inquiries/engine.js';
 import { claimer, IdempotencyClash } from '../../src/inquiries/idempotency.js';
 import { mayOpenInOneCall, openInOneCall } from '../../src/inquiries/oneCall.js';
 import { InquiryRequest } from '../../src/inquiries/schemas.js';
-import { auditInsert } from '../../src/audit/index.js';
-import type { AuditRecord } from '../../src/audit/store.js';
-import { statusOf, type CallOutcome } from '../../src/platform/outcomes.js';
 import { createStatementPool, type StatementPool } from '../../src/platform/db/namedStatements.js';
 import { ownerClient } from '../support/database.js';
 import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
+import { principalOf, sinkFor } from './openingSupport.js';
+import type { AuditSink, Principal } from '../../src/auth/index.js';
 
 /**
  * A new subject's inquiry in one database call (issue 37, sql/000110): the
@@ -36,44 +34,6 @@ afterAll(async () => {
   await owner?.end();
   await ts?.stop();
 });
-
-const principalOf = (tenantId: string): Principal => ({
-  tenantId,
-  mode: 'test',
-  keyId: randomUUID(),
-  scopes: new Set(['inquiries:write', 'inquiries:read', 'findings']),
-  label: 'key:one-call-test',
-});
-
-/** An audit sink as the edge wires one (src/edge/pipeline.ts), writing the call's row with its inquiry. */
-function sinkFor(principal: Principal): AuditSink {
-  const ctx: AuditSink = {
-    audit: {
-      action: 'createInquiry',
-      target_kind: null,
-      target_id: null,
-      purpose: null,
-      rule: null,
-      cost_amount: null,
-      cost_currency: null,
-    },
-    auditInTx: () => Promise.resolve(),
-    auditRow: (outcome) => auditInsert(record(outcome)),
-    auditRecord: (outcome) => record(outcome),
-  };
-  const auditId = randomUUID();
-  const record = (outcome: CallOutcome): AuditRecord => ({
-    audit_id: auditId,
-    occurred_at: new Date().toISOString(),
-    tenant_id: principal.tenantId,
-    mode: principal.mode,
-    principal: principal.label,
-    status: statusOf(outcome),
-    request_id: null,
-    ...ctx.audit,
-  });
-  return ctx;
-}
 
 function requestFor(email: string) {
   const subject = {
