@@ -1,3 +1,4 @@
+import { awaitClient } from '../platform/unitContext.js';
 import type { Exchange } from './exchange.js';
 import { ServiceProblem } from '../platform/problems.js';
 
@@ -109,7 +110,9 @@ export function streamBody(ex: Exchange, maxBytes: number): AsyncIterable<Buffer
           ex.closeAfterAnswer = false;
           return;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
+        // The next chunk is the client's to send: the unit's scheduler slot goes to another turn meanwhile,
+        // and this chunk is taken in its tenant's turn; until then the queue above pauses the client (issue 48).
+        await awaitClient(new Promise<void>((resolve) => (wake = resolve)));
       }
     },
   };

@@ -1,3 +1,4 @@
+import { awaitClient } from '../platform/unitContext.js';
 import { mergeHeaders, statusLine, type Exchange } from './exchange.js';
 
 /**
@@ -39,7 +40,8 @@ export async function streamBytes(ex: Exchange, body: SlicedBody, sliceBytes = S
       const slice = await body.read(offset, Math.min(sliceBytes, body.size - offset));
       if (slice.length === 0) throw new Error('the stored body ended before its length');
       if (ex.aborted) return;
-      await sendSlice(ex, slice, body.size);
+      // Waiting for the client to take the slice lets the unit's scheduler slot go (issue 48).
+      await awaitClient(sendSlice(ex, slice, body.size));
       offset += slice.length;
     }
   } catch (error) {

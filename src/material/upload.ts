@@ -3,6 +3,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withTenant, type Db, type Mode } from '../platform/db/pool.js';
+import { asTenantUnit } from '../platform/unitContext.js';
 import { lockUploadTarget, markReceived, MAX_CHUNK_BYTES, type UploadTarget } from './bytesStore.js';
 import { postgresByteStore, type MaterialByteStore, type OpenByteStore } from './byteStore.js';
 import type { MaterialRow } from './store.js';
@@ -83,7 +84,9 @@ export async function receiveUpload(
     checkUsable(found, scope.secret, startedAt);
     return found!;
   });
-  const staged = await stageBody(stagingDir, target, body);
+  // The body's chunks are the tenant's work, taken in its turns of the process's scheduler once the URL proved
+  // whose it is; a chunk waiting for its turn is not read, and the body's bound pauses the client (issue 48).
+  const staged = await asTenantUnit(scope.tenantId, 'upload', () => stageBody(stagingDir, target, body));
   try {
     const material = await withTenant(db, scope, async (tx) => {
       // Again under the row lock: another upload through the same URL may have finished meanwhile (409).

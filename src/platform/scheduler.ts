@@ -24,7 +24,9 @@ import { currentUnit, runAsUnit, type RunningUnit } from './unitContext.js';
  * - open: units started and not yet settled, at most `maxOpen`: the bound on
  *   what the process has begun, so that a flood cannot start all its queued
  *   units at once and stack their queries in the database pool's first-come
- *   queue in front of another tenant's.
+ *   queue in front of another tenant's. A unit that waits on its client
+ *   (`awaitClient`: an upload's next chunk, a download's drain) leaves the
+ *   count: it may last minutes, and its chunks still take their turns.
  *
  * Segments are served by deficit round robin (src/platform/drr.ts) across
  * tenants, so a tenant's share is of the process's time, not of its unit
@@ -284,9 +286,14 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     });
   }
 
-  function yieldDuring<T>(u: Unit, waiting: Promise<T>): Promise<T> {
+  function yieldDuring<T>(u: Unit, waiting: Promise<T>, onClient: boolean): Promise<T> {
     if (!u.scheduled) return waiting;
     letGo(u);
+    // A unit paced by its client (an upload, a download) may stay for minutes: it gives its open place back for good.
+    if (onClient && u.open) {
+      u.open = false;
+      open -= 1;
+    }
     pump();
     return waiting.then(
       (value) => reacquire(u).then(() => value),
@@ -327,7 +334,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
       get scheduled() {
         return !u.settled && !u.detached;
       },
-      yieldDuring: (waiting) => yieldDuring(u, waiting),
+      yieldDuring: (waiting, onClient) => yieldDuring(u, waiting, onClient === true),
     };
     return u;
   }

@@ -8,8 +8,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * just waiting.
  */
 export interface RunningUnit {
-  /** Lets the unit's slot go while `waiting` is pending, and takes one again (its tenant's turn) before going on. */
-  yieldDuring<T>(waiting: Promise<T>): Promise<T>;
+  /**
+   * Lets the unit's slot go while `waiting` is pending, and takes one again (its tenant's turn) before going on.
+   * `onClient`: the wait is paced by the client (an upload's next chunk, a download's drain), so it may last
+   * minutes: the unit also stops counting among the units the process has open.
+   */
+  yieldDuring<T>(waiting: Promise<T>, onClient?: boolean): Promise<T>;
   /** Whether the unit is still the scheduler's to pace (not settled, not let go at its lease). */
   readonly scheduled: boolean;
   readonly scheduler: object;
@@ -35,4 +39,38 @@ export function currentUnit(): RunningUnit | undefined {
 export function yieldDuring<T>(waiting: Promise<T>): Promise<T> {
   const unit = currentUnit();
   return unit ? unit.yieldDuring(waiting) : waiting;
+}
+
+/**
+ * Awaits the client (an upload body's next chunk, a download's socket
+ * draining) on behalf of the running unit: its slot goes to the next turn
+ * meanwhile, and its next chunk is handled in its tenant's turn. A chunk
+ * waiting for that turn is not read, so the body's own bound pauses the
+ * client (backpressure) instead of anything buffering more.
+ */
+export function awaitClient<T>(waiting: Promise<T>): Promise<T> {
+  const unit = currentUnit();
+  return unit ? unit.yieldDuring(waiting, true) : waiting;
+}
+
+/** The process's scheduler, as far as code that learns its tenant late needs it (see `asTenantUnit`). */
+export interface TenantScheduling {
+  run<T>(tenant: string, kind: string, fn: () => Promise<T> | T, opts?: { whenFull?: 'refuse' | 'wait' }): Promise<T>;
+}
+
+const schedulerScope = new AsyncLocalStorage<TenantScheduling>();
+
+/** Runs a call whose tenant is not known yet (an upload URL's PUT) where `asTenantUnit` can find the scheduler. */
+export function withSchedulerScope<T>(scheduler: TenantScheduling, fn: () => T): T {
+  return schedulerScope.run(scheduler, fn);
+}
+
+/**
+ * Runs `fn` as a unit of `tenant` once the code has learnt it (an upload
+ * URL's token names its tenant only when checked), paced rather than refused
+ * when the tenant's queue is full. Without a scheduler in scope, `fn` at once.
+ */
+export function asTenantUnit<T>(tenant: string, kind: string, fn: () => Promise<T>): Promise<T> {
+  const scheduler = schedulerScope.getStore();
+  return scheduler ? scheduler.run(tenant, kind, fn, { whenFull: 'wait' }) : fn();
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDrr } from '../../src/platform/drr.js';
 import { createScheduler, type SchedulerClock } from '../../src/platform/scheduler.js';
-import { yieldDuring } from '../../src/platform/unitContext.js';
+import { awaitClient, yieldDuring } from '../../src/platform/unitContext.js';
 
 /**
  * Issue 48: a unit lets its slot go at each database wait and takes one again,
@@ -168,5 +168,30 @@ describe('createScheduler: a database wait lets the slot go', () => {
     const nested = await s.run('a', 'outer', () => s.run('a', 'inner', () => 'inner ran'));
     expect(nested).toBe('inner ran');
     expect(await yieldDuring(Promise.resolve('plain'))).toBe('plain');
+  });
+
+  it('given a unit waiting on its client (an upload), then it gives its open place back and its next chunk still takes a turn', async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, maxOpen: 1, queuePerTenant: 10, leaseMs: Infinity }, c);
+    const chunk = deferred();
+    const steps: string[] = [];
+    let unblock: () => void = () => undefined;
+    const upload = s.run('a', 'upload', async () => {
+      await awaitClient(chunk.promise);
+      steps.push('upload:chunk');
+    });
+    // With the only open place given back, another tenant's unit starts and holds the one slot.
+    const other = s.run('b', 'k', () => (steps.push('b:start'), new Promise<void>((r) => (unblock = r))));
+    await settle();
+    expect(steps).toEqual(['b:start']);
+    expect(s.stats()).toMatchObject({ open: 1, inFlight: 1 });
+    chunk.settle();
+    await settle();
+    // The chunk has arrived but waits for its turn: not handled while b holds the slot.
+    expect(steps).toEqual(['b:start']);
+    unblock();
+    await Promise.all([upload, other]);
+    expect(steps).toEqual(['b:start', 'upload:chunk']);
+    expect(s.stats()).toMatchObject({ open: 0, inFlight: 0, resuming: 0 });
   });
 });
