@@ -1,4 +1,3 @@
-import type { CatalogueRow } from '../checks/catalogue.js';
 import * as uWS from './uws.js';
 import type { RedisClient } from '../platform/redis/client.js';
 import type { Logger } from 'pino';
@@ -15,7 +14,6 @@ import { PROBLEM_TYPE_BASE } from '../platform/problems.js';
 import { createRateLimiter, type RateLimiter } from './rateLimit.js';
 import { createRouter } from './router.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
-import type { PolicyCache } from '../policies/index.js';
 import { createResponseChecker, type ResponseChecker } from '../openapi/responseCheck.js';
 import type { ReplayStore } from './replay.js';
 import { answerReplay, claimReplay, findReplay, releaseReplay, retakeReplay } from '../platform/db/replays.js';
@@ -44,17 +42,16 @@ export interface AppDeps {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   auditWriter: AuditWriter;
-  policyCache: PolicyCache;
+  /** Whether the tenant's policy lets a browser of this origin call with the key (its allowed_origins), handed over by the root. */
+  originAllowed: NonNullable<PipelineDeps['originAllowed']>;
   /** The service's public base URL (for the URLs it hands out). */
   publicUrl: () => string;
   /** The deployment's check kinds with their strengths, published in the OpenAPI document. */
-  checkCatalogue?: readonly CatalogueRow[];
+  checkCatalogue?: Parameters<typeof buildOpenApiDocument>[1]['checks'];
   /** Every capability's routes, mounted by the composition root (src/root/routes.ts): the edge names none of them. */
   mount: (edge: EdgeContext) => MountedRoutes;
   /** The process's one fair scheduler (issue 48), which every keyed call's handling goes through. */
   scheduler?: Scheduler;
-  /** The most bytes one PUT may stream (the material capability's upload limit, handed over by the root). */
-  maxUploadBytes: number;
   /** Adds to a 422 item where the registered values are listed (the registry's hint, handed over by the root). */
   validationHint?: PipelineDeps['validationHint'];
 }
@@ -151,12 +148,10 @@ export function createApp(deps: AppDeps): App {
     rateLimiter: deps.rateLimiter,
     auditWriter: deps.auditWriter,
     log: deps.log,
-    maxUploadBytes: deps.maxUploadBytes,
     ...(deps.validationHint ? { validationHint: deps.validationHint } : {}),
     maxBodyBytes: deps.config.TAS_MAX_BODY_BYTES,
     isDraining: () => draining,
-    originAllowed: async (principal, origin) =>
-      (await deps.policyCache.current(principal))?.body.allowed_origins?.includes(origin) ?? false,
+    originAllowed: deps.originAllowed,
   });
 
   const app = uWS.App();

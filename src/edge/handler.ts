@@ -1,6 +1,6 @@
 import type { CallContext } from '../auth/index.js';
 import type { AuditRecord } from '../audit/index.js';
-export type { AuditFacts } from '../auth/call.js';
+export type { AuditFacts } from '../auth/index.js';
 import type { OperationSpec } from '../schemas/operation.js';
 import type { Exchange } from './exchange.js';
 import type { ValidationFailure } from '../platform/problems.js';

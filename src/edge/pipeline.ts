@@ -60,8 +60,6 @@ export interface PipelineDeps {
   trustedProxies?: ReadonlySet<string>;
   /** A second bucket per tenant and mode, beside the per-key one: minting keys does not multiply a tenant's share. */
   tenantRateLimiter?: RateLimiter;
-  /** The most bytes one PUT may stream (material uploads), given by the root from the material capability. */
-  maxUploadBytes: number;
   /** Adds to a 422 item what the caller can do about it (where registered values are listed), given by the root. */
   validationHint?: (item: ValidationItem) => ValidationItem;
   /** The process's one fair scheduler (issue 48): a keyed call's handler runs as a unit of its tenant; none: at once. */
@@ -88,7 +86,7 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
     // uWS delivers body chunks only to a reader attached before the first await.
     const bodyPromise = BODY_METHODS.has(ex.method) ? readBody(ex, deps.maxBodyBytes) : null;
     bodyPromise?.catch(() => undefined);
-    const bodyStream = STREAM_METHODS.has(ex.method) ? streamBody(ex, deps.maxUploadBytes) : undefined;
+    const bodyStream = STREAM_METHODS.has(ex.method) ? streamBody(ex, streamLimit(deps.router, ex)) : undefined;
     deps.calls?.begin();
     handle(deps, ex, bodyPromise, bodyStream)
       .catch((error) => {
@@ -97,6 +95,12 @@ export function createPipeline(deps: PipelineDeps): (ex: Exchange) => void {
       })
       .finally(() => deps.calls?.end());
   };
+}
+
+/** The most bytes a PUT may stream: its operation's own limit (OperationSpec.bytesBody); nothing where it takes no bytes. */
+function streamLimit(router: Router<BoundRoute>, ex: Exchange): number {
+  const found = router.lookup(ex.method, ex.path);
+  return found.kind === 'match' ? (found.match.route.op.bytesBody?.maxBytes ?? 0) : 0;
 }
 
 async function handle(

@@ -2,3 +2,4 @@
 export type { CurrentPolicy, PolicyCache } from './cache.js';
 export { allows, labelFor } from './evaluate.js';
 export { listPolicyVersions, publishPolicy } from './commands.js';
+export { originAllowed } from './origins.js';

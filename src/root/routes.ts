@@ -24,6 +24,7 @@ import { observationHandlers } from '../observations/routes.js';
 import type { ResponseChecker } from '../openapi/responseCheck.js';
 import type { ValidationFailure } from '../platform/problems.js';
 import type { Scheduler } from '../platform/scheduler.js';
+import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
 import { sessionHandlers } from '../sessions/routes.js';
 import { registerSessionSocket } from '../sessions/socketRoutes.js';
@@ -39,7 +40,8 @@ import { controlPlaneHandlers } from './controlPlaneHandlers.js';
  * the session socket. The composition root is the one place that knows every
  * capability's routes.ts; the edge (src/edge/app.ts) knows none of them.
  */
-export interface RouteDeps extends Pick<AppDeps, 'config' | 'db' | 'redis' | 'log' | 'auditWriter' | 'policyCache' | 'publicUrl'> {
+export interface RouteDeps extends Pick<AppDeps, 'config' | 'db' | 'redis' | 'log' | 'auditWriter' | 'publicUrl'> {
+  policyCache: PolicyCache;
   hub: EventHub;
   revocations: RevocationBus;
   registryCache: RegistryCache;

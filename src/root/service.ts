@@ -34,7 +34,7 @@ import { sweepOverdueInquiries } from '../inquiries/sweeper.js';
 import { warmOneCall } from '../inquiries/index.js';
 import { reconcileMonitorSchedules } from '../monitors/reconcile.js';
 import { sweepMaterial } from '../material/retention.js';
-import { MAX_UPLOAD_BYTES } from '../material/schemas.js';
+import { originAllowed } from '../policies/index.js';
 import { withRegistryHint } from '../registry/index.js';
 
 /**
@@ -157,10 +157,9 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       auditWriter,
       mount,
       scheduler,
-      policyCache: core.policyCache,
+      originAllowed: (principal, origin) => originAllowed(core.policyCache, principal, origin),
       publicUrl: () => publicUrl,
       checkCatalogue: catalogueOf(core.checks),
-      maxUploadBytes: MAX_UPLOAD_BYTES,
       validationHint: withRegistryHint,
     });
     if (config.TAS_WARM_STATEMENTS === 'true') await warmStatements(statements, log);

@@ -50,8 +50,11 @@ export interface OperationSpec {
   query?: z.ZodObject;
   /** Closed request body schema; its presence means the operation takes a JSON body. */
   body?: z.ZodType;
-  /** The operation takes raw bytes (PUT), streamed to the handler; documented as application/octet-stream. */
-  bytesBody?: { description: string };
+  /**
+   * The operation takes raw bytes (PUT), streamed to the handler; documented as application/octet-stream.
+   * `maxBytes` is the most the stream may carry: the edge reads it here and answers 413 past it.
+   */
+  bytesBody?: { description: string; maxBytes: number };
   /** Extra request headers documented (e.g. X-Purpose). */
   headers?: { name: string; required: boolean; description: string }[];
   success: {

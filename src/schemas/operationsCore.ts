@@ -8,7 +8,7 @@ import {
   OutcomeBatchIn,
   OutcomeIn,
 } from '../observations/schemas.js';
-import { ExtractionOut, MaterialCreate, MaterialOut, MaterialUploadQuery } from '../material/schemas.js';
+import { ExtractionOut, MAX_UPLOAD_BYTES, MaterialCreate, MaterialOut, MaterialUploadQuery } from '../material/schemas.js';
 import { EntityOut, LedgerEntryList } from '../entities/schemas.js';
 import { RegistryEntryList } from '../registry/schemas.js';
 import { AfterQuery } from './queries.js';
@@ -173,7 +173,7 @@ export const CORE_OPERATIONS: readonly OperationSpec[] = [
       '409: already used; 410: expired. An extension of the contract (issue 14): SPEC.md names the signed upload URL but not its shape.',
     params: { material_id: 'string' },
     query: MaterialUploadQuery,
-    bytesBody: { description: 'The bytes, exactly as declared (any Content-Type).' },
+    bytesBody: { description: 'The bytes, exactly as declared (any Content-Type).', maxBytes: MAX_UPLOAD_BYTES },
     extraErrors: [403, 409, 410, 413],
     success: { status: 200, description: 'Received; extraction is queued.', schema: MaterialOut },
     validation: true,

@@ -289,7 +289,6 @@ describe('stream transport (handler with injected heartbeat and buffer bound)', 
       auditWriter: createAuditWriter({ db, spool: createAuditSpool(`/tmp/tas-spool-${randomBytes(4).toString('hex')}`) }),
       log: silent,
       maxBodyBytes: 1024,
-      maxUploadBytes: 1024,
       isDraining: () => false,
     });
     const app = uWS.App().any('/*', (res, req) => pipeline(captureExchange(res, req)));
