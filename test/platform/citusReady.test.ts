@@ -37,6 +37,7 @@ const NOT_DISTRIBUTED: Record<string, { kind: 'reference' | 'local'; reason: str
     reason: 'one row per tenant, written only by provisioning, its name unique across tenants; every tenant table references it',
   },
   schema_migrations: { kind: 'local', reason: "the migrator's own record, on the coordinator only" },
+  schema_repeatables: { kind: 'local', reason: "the migrator's record of its repeatable files, on the coordinator only" },
   // The anonymous audit trail (000120): calls refused before any tenant is known have no tenant to be
   // placed by; their trail stays on the coordinator (docs/design-decisions.md, "Refusals without a tenant").
   // A tenant's audit rows, chain, work list, retained runs and seals are tenant tables, distributed.

@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { applyRepeatables } from './repeatable.js';
 
 /**
  * Forward-only migrations from `sql/NNNNNN_description.sql`. Each file runs in
  * its own transaction under a session advisory lock, so two processes starting
  * at once apply each file exactly once. A landed file is never edited: its
- * checksum is recorded and a changed file stops the migrator.
+ * checksum is recorded and a changed file stops the migrator. A function
+ * defined whole in one file is a repeatable migration instead (repeatable.ts),
+ * applied after them and again whenever its file changes.
  */
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../../sql/', import.meta.url));
 const FILE_PATTERN = /^(\d{6})_[a-z0-9_]+\.sql$/;
@@ -81,6 +84,8 @@ export async function migrate(databaseUrl: string, log: (msg: string) => void = 
       log(`applied ${file.name}`);
       count += 1;
     }
+    // The functions defined in one place each (sql/repeatable/): today's schema, so not when stopping at an earlier day.
+    if (opts.upTo === undefined) count += await applyRepeatables(client, log);
     return count;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => undefined);
