@@ -1,5 +1,16 @@
-import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
-import { initialTransition, transition } from './pureTransition.js';
+import {
+  initialTransition,
+  transition,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type ContextFrom,
+  type EventFromLogic,
+  type EventObject,
+  type InputFrom,
+  type SnapshotFrom,
+  type StateValue,
+} from 'xstate';
+import type { ServiceMachines } from '../machines/kinds.js';
 import { scopeTransaction, withTenant, type Db, type Mode, type TenantScope, type Tx } from '../src/platform/db/pool.js';
 import { executeActions, sortActions, type BlindWrite, type EffectTable, type ExecutableAction } from './actions.js';
 import {
@@ -19,15 +30,29 @@ import type { StreamEvent } from './types.js';
  * The persisted-actor runtime (DESIGN.md 2.1). A command is one transaction:
  * lock the actor row, restore its snapshot, take one pure transition, carry
  * out the returned actions (events, outbox rows, in-transaction effects), save
- * the snapshot over the version that was read, commit. Only then does the
- * relay turn the outbox rows into jobs, timers and publishes.
- */
-
-/** A persisted snapshot, as `machine.getPersistedSnapshot` produced it and Postgres stores it. */
+ * the snapshot o/** A persisted snapshot, as `machine.getPersistedSnapshot` produced it and Postgres stores it. */
 export type PersistedSnapshot = Record<string, unknown>;
 
-export interface MachineEntry {
-  machine: AnyStateMachine;
+/**
+ * A stored snapshot of machine T at its current version: its context is T's.
+ * The row's kind and machine version vouch for it (restorable checks both and
+ * walks older versions up), so the runtime takes the row's JSON as T's once,
+ * there, and nothing above it casts a context.
+ */
+export type StoredSnapshot<T extends AnyStateMachine> = PersistedSnapshot & { value: StateValue; context: ContextFrom<T> };
+
+/** The machines a runtime drives, by the kind stored with each actor (machines/kinds.ts is the service's). */
+export type MachineKinds = Record<string, AnyStateMachine>;
+/** A kind of the map M: the name an actor's row stores. */
+export type KindOf<M extends MachineKinds> = keyof M & string;
+/** An actor as a command names it: its kind says which machine, so which context and events. */
+export interface ActorRef<K extends string> {
+  kind: K;
+  id: string;
+}
+
+export interface MachineEntry<T extends AnyStateMachine = AnyStateMachine> {
+  machine: T;
   /** Stored with every snapshot; a snapshot of an unknown version is refused. */
   version: number;
   /**
@@ -43,45 +68,48 @@ export interface MachineEntry {
    * actor again, so context kept only for later transitions (an inquiry's
    * evidence, which its ledger entry holds) need not be stored a second time.
    */
-  compactFinal?: (snapshot: PersistedSnapshot) => PersistedSnapshot;
+  compactFinal?: (snapshot: StoredSnapshot<T>) => StoredSnapshot<T>;
 }
+
+/** Each kind of M with its machine's entry. */
+export type MachineRegistry<M extends MachineKinds> = { [K in keyof M]: MachineEntry<M[K]> };
 
 /** The snapshot as stored: compacted once the machine has reached a final state. */
 function persistable(entry: MachineEntry, snapshot: AnyMachineSnapshot): PersistedSnapshot {
-  const persisted = entry.machine.getPersistedSnapshot(snapshot) as PersistedSnapshot;
+  const persisted = entry.machine.getPersistedSnapshot(snapshot) as PersistedSnapshot as StoredSnapshot<AnyStateMachine>;
   return snapshot.status === 'done' && entry.compactFinal ? entry.compactFinal(persisted) : persisted;
 }
 
-export interface ActorRuntimeDeps {
+export interface ActorRuntimeDeps<M extends MachineKinds = ServiceMachines> {
   db: Db;
-  machines: Record<string, MachineEntry>;
+  machines: MachineRegistry<M>;
   effects: EffectTable;
   relay: Pick<Relay, 'dispatchWritten'>;
 }
 
-export interface CommandResult {
-  snapshot: AnyMachineSnapshot;
+export interface CommandResult<T extends AnyStateMachine = AnyStateMachine> {
+  snapshot: SnapshotFrom<T>;
   /** The stream events this command appended, with their sequence numbers. */
   events: StreamEvent[];
   /** The state value, flattened: `reasoning`, or JSON for a nested value. */
   state: string;
 }
 
-export interface SendResult extends CommandResult {
+export interface SendResult<T extends AnyStateMachine = AnyStateMachine> extends CommandResult<T> {
   /** False when the event was ignored (or the builder had nothing to send): nothing was written. */
   changed: boolean;
 }
 
-export interface CreateOptions<E extends EventObject = EventObject> {
-  kind: string;
+export interface CreateOptions<T extends AnyStateMachine, K extends string = string> {
+  kind: K;
   id: string;
-  input: unknown;
+  input: InputFrom<T>;
   /**
    * A first event taken in the same transaction as the creation; a function
    * builds it inside the transaction (after `prepare`), when it needs to read
    * or write rows first (an inquiry resolves its entity there).
    */
-  event?: E | ((tx: Tx) => Promise<E>);
+  event?: EventFromLogic<T> | ((tx: Tx) => Promise<EventFromLogic<T>>);
   /**
    * Runs first in the transaction, before any action: writes rows that effects
    * reference (the inquiries row a ledger insert points at).
@@ -95,22 +123,27 @@ export interface CreateOptions<E extends EventObject = EventObject> {
    */
   writes?: () => readonly BlindWrite[];
   /** Runs in the command's transaction after the actor is saved; a throw rolls everything back. */
-  inTx?: (tx: Tx, result: CommandResult) => Promise<void>;
+  inTx?: (tx: Tx, result: CommandResult<T>) => Promise<void>;
 }
 
 /** Builds the event from the restored snapshot (under the row lock); null means there is nothing to send. */
-export type EventBuilder<E extends EventObject = EventObject> = (snapshot: AnyMachineSnapshot, tx: Tx) => E | null | Promise<E | null>;
+export type EventBuilder<T extends AnyStateMachine = AnyStateMachine> = (
+  snapshot: SnapshotFrom<T>,
+  tx: Tx,
+) => EventFromLogic<T> | null | Promise<EventFromLogic<T> | null>;
 
-export interface SendOptions {
+export interface SendOptions<T extends AnyStateMachine = AnyStateMachine> {
   /** Runs in the command's transaction, whether or not the event changed anything (e.g. to write the audit row). */
-  inTx?: (tx: Tx, result: SendResult) => Promise<void>;
+  inTx?: (tx: Tx, result: SendResult<T>) => Promise<void>;
 }
 
-export interface ActorRecord {
+export interface ActorRecord<T extends AnyStateMachine = AnyStateMachine> {
   id: string;
   kind: string;
   state: string;
-  snapshot: PersistedSnapshot;
+  /** The stored snapshot's context, the machine's own. */
+  context: ContextFrom<T>;
+  snapshot: StoredSnapshot<T>;
   version: number;
   machineVersion: number;
   createdAt: string;
@@ -134,25 +167,31 @@ export interface PlannedCreate {
 /** Writes a planned create in one call: what the append returned, or null when it wrote nothing (the caller goes another way). */
 export type PlannedWrite = (planned: PlannedCreate) => Promise<AppendedRow | null>;
 
-export interface ActorRuntime {
-  create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult>;
+/**
+ * The runtime, typed by its machines: a command names the actor's kind, and
+ * gets that machine's snapshot, context and events. An actor stored as
+ * another kind is not found (send throws ActorNotFoundError, read answers null).
+ * The default map is the service's (machines/kinds.ts).
+ */
+export interface ActorRuntime<M extends MachineKinds = ServiceMachines> {
+  create<K extends KindOf<M>>(scope: TenantScope, opts: CreateOptions<M[K], K>): Promise<CommandResult<M[K]>>;
   /**
    * A create and its first event, taken as pure transitions; `write` stores
    * the result in one call (a new subject's inquiry, tas_inquiry_open) and the
    * relay carries out its outbox rows once it returns. Null when `write` wrote nothing.
    */
-  createWith<E extends EventObject>(
+  createWith<K extends KindOf<M>>(
     scope: TenantScope,
-    opts: { kind: string; id: string; input: unknown; event: E },
+    opts: { kind: K; id: string; input: InputFrom<M[K]>; event: EventFromLogic<M[K]> },
     write: PlannedWrite,
-  ): Promise<CommandResult | null>;
-  send<E extends EventObject>(
+  ): Promise<CommandResult<M[K]> | null>;
+  send<K extends KindOf<M>>(
     scope: TenantScope,
-    actorId: string,
-    eventOrBuilder: E | EventBuilder<E>,
-    opts?: SendOptions,
-  ): Promise<SendResult>;
-  read(scope: TenantScope, actorId: string): Promise<ActorRecord | null>;
+    actor: ActorRef<K>,
+    eventOrBuilder: EventFromLogic<M[K]> | EventBuilder<M[K]>,
+    opts?: SendOptions<M[K]>,
+  ): Promise<SendResult<M[K]>>;
+  read<K extends KindOf<M>>(scope: TenantScope, actor: ActorRef<K>): Promise<ActorRecord<M[K]> | null>;
   readEvents(scope: TenantScope, actorId: string, afterSeq: number, limit: number): Promise<readonly StreamEvent[]>;
 }
 
@@ -169,15 +208,29 @@ function requireScope(scope: TenantScope): { tenantId: string; mode: Mode } {
   return { tenantId: scope.tenantId, mode: scope.mode };
 }
 
-export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
+/**
+ * Loose types inside, for a machine of any kind: the kind checked at each
+ * command is what makes an actor's snapshot its kind's (see ActorRuntime).
+ */
+type LooseStored = PersistedSnapshot & { value: StateValue; context: unknown };
+type LooseSnapshot = AnyMachineSnapshot;
+interface LooseCreate extends Omit<CreateOptions<AnyStateMachine>, 'input' | 'event'> {
+  input: unknown;
+  event?: EventObject | ((tx: Tx) => Promise<EventObject>);
+}
+type LooseSend = EventObject | ((snapshot: LooseSnapshot, tx: Tx) => EventObject | null | Promise<EventObject | null>);
+type LooseRecord = Omit<ActorRecord, 'context' | 'snapshot'> & { context: unknown; snapshot: LooseStored };
+
+export function createActorRuntime<M extends MachineKinds = ServiceMachines>(deps: ActorRuntimeDeps<M>): ActorRuntime<M> {
+  const machines: Record<string, MachineEntry> = deps.machines;
   const entryFor = (kind: string): MachineEntry => {
-    const entry = Object.hasOwn(deps.machines, kind) ? deps.machines[kind] : undefined;
+    const entry = Object.hasOwn(machines, kind) ? machines[kind] : undefined;
     if (!entry) throw new ActorKindUnknownError(kind);
     return entry;
   };
 
   /** The stored snapshot at the current machine version, or a refusal. */
-  const restorable = (row: ActorRow): { entry: MachineEntry; persisted: PersistedSnapshot } => {
+  const restorable = (row: ActorRow): { entry: MachineEntry; persisted: LooseStored } => {
     const entry = entryFor(row.kind);
     if (row.machine_version > entry.version || row.machine_version < 1) {
       throw new MachineVersionUnknownError(row.kind, row.machine_version, entry.version);
@@ -188,7 +241,8 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
       if (!step) throw new MachineVersionUnknownError(row.kind, row.machine_version, entry.version);
       persisted = step(persisted);
     }
-    return { entry, persisted };
+    // The one place a row's JSON is taken as its machine's snapshot: its kind and version were checked above.
+    return { entry, persisted: persisted as LooseStored };
   };
 
   // Not awaited: the command's caller does not wait on Redis or BullMQ. Its effects are already
@@ -199,7 +253,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     void deps.relay.dispatchWritten(rows, { ...scope, actorId }).catch(() => 0);
   };
 
-  async function create<E extends EventObject>(scope: TenantScope, opts: CreateOptions<E>): Promise<CommandResult> {
+  async function create(scope: TenantScope, opts: LooseCreate): Promise<CommandResult> {
     const { tenantId, mode } = requireScope(scope);
     const entry = entryFor(opts.kind);
     const { result, outbox } = await deps.db.transaction(async (tx) => {
@@ -238,9 +292,9 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return result;
   }
 
-  async function createWith<E extends EventObject>(
+  async function createWith(
     scope: TenantScope,
-    opts: { kind: string; id: string; input: unknown; event: E },
+    opts: { kind: string; id: string; input: unknown; event: EventObject },
     write: PlannedWrite,
   ): Promise<CommandResult | null> {
     const { tenantId, mode } = requireScope(scope);
@@ -262,21 +316,20 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return { snapshot, events: stored.events, state };
   }
 
-  async function sendOnce<E extends EventObject>(
+  async function sendOnce(
     scope: TenantScope,
-    actorId: string,
-    eventOrBuilder: E | EventBuilder<E>,
+    actor: ActorRef<string>,
+    eventOrBuilder: LooseSend,
     opts: SendOptions,
   ): Promise<{ result: SendResult; outbox: WrittenOutboxRow[] }> {
     const { tenantId, mode } = requireScope(scope);
     return deps.db.transaction(async (tx) => {
       await scopeTransaction(tx, scope);
-      const row = await lockActor(tx, actorId);
-      if (!row) throw new ActorNotFoundError(actorId);
+      const row = await lockActor(tx, actor.id);
+      // Another kind's actor is not this command's: its machine would take another kind's events.
+      if (!row || row.kind !== actor.kind) throw new ActorNotFoundError(actor.id);
       const { entry, persisted } = restorable(row);
-      // The registry holds machines of every kind, so resolveState's parameter (the machine's own
-      // snapshot config) narrows to never; `persisted` is that machine's own stored snapshot.
-      const snapshot = entry.machine.resolveState(persisted as never) as AnyMachineSnapshot;
+      const snapshot = entry.machine.resolveState(persisted) as LooseSnapshot;
       const event = typeof eventOrBuilder === 'function' ? await eventOrBuilder(snapshot, tx) : eventOrBuilder;
       const [next, actions] = event ? transition(entry.machine, snapshot, event) : [snapshot, []];
       if (next === snapshot && actions.length === 0) {
@@ -285,30 +338,25 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
         await opts.inTx?.(tx, result);
         return { result, outbox: [] };
       }
-      const outcome = await executeActions(tx, actions, { actorId, tenantId, mode, scope, effects: deps.effects });
+      const outcome = await executeActions(tx, actions, { actorId: actor.id, tenantId, mode, scope, effects: deps.effects });
       const saved = await updateActor(tx, {
-        id: actorId,
+        id: actor.id,
         expectedVersion: row.version,
         machineVersion: entry.version,
         snapshot: persistable(entry, next),
       });
-      if (!saved) throw new ActorVersionConflictError(actorId, row.version);
+      if (!saved) throw new ActorVersionConflictError(actor.id, row.version);
       const result: SendResult = { snapshot: next, events: outcome.events, state: stateOf(next.value), changed: true };
       await opts.inTx?.(tx, result);
       return { result, outbox: outcome.outbox };
     });
   }
 
-  async function send<E extends EventObject>(
-    scope: TenantScope,
-    actorId: string,
-    eventOrBuilder: E | EventBuilder<E>,
-    opts: SendOptions = {},
-  ): Promise<SendResult> {
+  async function send(scope: TenantScope, actor: ActorRef<string>, eventOrBuilder: LooseSend, opts: SendOptions = {}): Promise<SendResult> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { result, outbox } = await sendOnce(scope, actorId, eventOrBuilder, opts);
-        afterCommit(outbox, requireScope(scope), actorId);
+        const { result, outbox } = await sendOnce(scope, actor, eventOrBuilder, opts);
+        afterCommit(outbox, requireScope(scope), actor.id);
         return result;
       } catch (err) {
         if (!(err instanceof ActorVersionConflictError) || attempt >= MAX_SEND_ATTEMPTS) throw err;
@@ -316,15 +364,16 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     }
   }
 
-  async function read(scope: TenantScope, actorId: string): Promise<ActorRecord | null> {
+  async function read(scope: TenantScope, actor: ActorRef<string>): Promise<LooseRecord | null> {
     requireScope(scope);
-    const row = await withTenant(deps.db, scope, (tx) => selectActor(tx, actorId));
-    if (!row) return null;
+    const row = await withTenant(deps.db, scope, (tx) => selectActor(tx, actor.id));
+    if (!row || row.kind !== actor.kind) return null;
     const { persisted } = restorable(row);
     return {
       id: row.id,
       kind: row.kind,
       state: stateOf(persisted.value),
+      context: persisted.context,
       snapshot: persisted,
       version: row.version,
       machineVersion: row.machine_version,
@@ -338,5 +387,7 @@ export function createActorRuntime(deps: ActorRuntimeDeps): ActorRuntime {
     return withTenant(deps.db, scope, (tx) => selectEventsAfter(tx, actorId, afterSeq, limit));
   }
 
-  return { create, createWith, send, read, readEvents };
+  // Each method checks the actor's kind (or creates one of the kind it was given), so its loose
+  // snapshot is that kind's machine's: the one place the typed interface is put over the loose one.
+  return { create, createWith, send, read, readEvents } as unknown as ActorRuntime<M>;
 }

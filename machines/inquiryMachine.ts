@@ -275,7 +275,6 @@ export const inquiryMachine = runtimeSetup
  * final actor never transitions again, so the snapshot does not keep a
  * second copy (actors/runtime.ts `compactFinal`).
  */
-export function withoutEvidence(snapshot: Record<string, unknown>): Record<string, unknown> {
-  const context = snapshot.context as InquiryContext;
-  return { ...snapshot, context: { ...context, signals: [], absences: [] } };
+export function withoutEvidence<S extends { context: InquiryContext }>(snapshot: S): S {
+  return { ...snapshot, context: { ...snapshot.context, signals: [], absences: [] } };
 }

@@ -11,7 +11,8 @@ import {
   type Trail,
 } from './chainStore.js';
 import { ANONYMOUS_CHAIN, batchLink, GENESIS, link, type ChainRow } from './chain.js';
-import { chainSeals, type SealRow } from './sealStore.js';
+import { chainSeals, factsOf, type SealRow } from './sealStore.js';
+import { sealSignatureProblem, type PublishedKey } from './sealSignature.js';
 
 /**
  * The operator's verification (`tas audit verify`): every chain of both
@@ -23,14 +24,17 @@ export interface ChainVerdict {
   rows: number;
   /** The first position whose link (or a seal naming it) does not recompute, or null when the chain is whole. */
   brokenAt: number | null;
+  /** With the published keys: the chain's seals not signed yet (the sealer signs them on its next passes). */
+  unsigned?: number;
 }
 
-export async function verifyAuditChains(db: Db, only?: string): Promise<ChainVerdict[]> {
+export async function verifyAuditChains(db: Db, only?: string, published?: readonly PublishedKey[]): Promise<ChainVerdict[]> {
   return withSystem(db, async (tx) => {
     const verdicts: ChainVerdict[] = [];
     for (const trail of [TENANT_TRAIL, REFUSAL_TRAIL]) {
       const keys = await chainKeys(tx, trail);
-      for (const key of only === undefined ? keys : keys.filter((k) => k === only)) verdicts.push(await verifyChain(tx, trail, key));
+      for (const key of only === undefined ? keys : keys.filter((k) => k === only))
+        verdicts.push(await verifyChain(tx, trail, key, published));
     }
     return verdicts;
   });
@@ -69,7 +73,7 @@ async function storedLinks(db: Tx, trail: Trail, key: string): Promise<{ links: 
   return { links, rows: single.length + batches.reduce((n, b) => n + b.members.length, 0) };
 }
 
-async function verifyChain(db: Tx, trail: Trail, key: string): Promise<ChainVerdict> {
+async function verifyChain(db: Tx, trail: Trail, key: string, published?: readonly PublishedKey[]): Promise<ChainVerdict> {
   const { links, rows } = await storedLinks(db, trail, key);
   const runs = await retainedRuns(db, key, trail);
   const seals = await chainSeals(db, trail, key);
@@ -80,7 +84,28 @@ async function verifyChain(db: Tx, trail: Trail, key: string): Promise<ChainVerd
     if (named.has(position)) hashAt.set(position, hash);
   });
   if (brokenAt === null) brokenAt = brokenSeal(seals, hashAt, runs);
-  return { chainKey: key, rows, brokenAt };
+  if (published === undefined) return { chainKey: key, rows, brokenAt };
+  const badSignature = seals.find((s) => s.signature !== null && signatureProblem(key, s, published) !== null);
+  if (badSignature && (brokenAt === null || badSignature.last_position < brokenAt)) brokenAt = badSignature.last_position;
+  return { chainKey: key, rows, brokenAt, unsigned: seals.filter((s) => s.signature === null).length };
+}
+
+function signatureProblem(chainKey: string, seal: SealRow, published: readonly PublishedKey[]): string | null {
+  const [tenantId, mode] = chainKey === ANONYMOUS_CHAIN ? [null, null] : chainKey.split(':');
+  const facts = factsOf(
+    {
+      chainKey,
+      tenantId: tenantId ?? null,
+      mode: mode ?? null,
+      firstPosition: seal.first_position,
+      lastPosition: seal.last_position,
+      links: seal.links,
+      firstPrev: seal.first_prev,
+      lastHash: seal.last_hash,
+    },
+    seal.period,
+  );
+  return sealSignatureProblem(published, facts, { kid: seal.kid!, signedAt: seal.signed_at!, signature: seal.signature! });
 }
 
 /** Recomputes the links in order across retained runs; the first position that does not hold, or null. */

@@ -13,7 +13,8 @@ import {
   type UnsealedRow,
 } from './chainStore.js';
 import { ANONYMOUS_CHAIN, batchLink, chainKeyOf, GENESIS, link } from './chain.js';
-import { recordSeals, type Seal } from './sealStore.js';
+import { recordSeals, signUnsignedSeals, type Seal } from './sealStore.js';
+import type { SealKey, SealSigner } from './sealSignature.js';
 
 export { verifyAuditChains, type ChainVerdict } from './chainVerify.js';
 
@@ -48,22 +49,34 @@ export async function sealerSettings(tx: Tx): Promise<void> {
 export const SEALER_SETTINGS = `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true),
   set_config('enable_mergejoin', 'off', true)`;
 
-/** One pass over each trail; the rows sealed in all. */
-export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS): Promise<number> {
-  const tenants = await sealTrail(db, TENANT_TRAIL, horizonMs);
-  const refusals = await sealTrail(db, REFUSAL_TRAIL, horizonMs);
+// Seals made before 000140 (or by a pass without the key) signed per pass: a few statements each, soon none left.
+const UNSIGNED_PER_PASS = 100;
+
+/**
+ * One pass over each trail; the rows sealed in all. With a signer (the
+ * service's export signing key, sealSignature.ts) every seal a pass writes
+ * is signed, and seals not signed yet are signed a few at a time; without
+ * one (a test's pass, a tool), seals are written unsigned, to be signed by
+ * the next pass that has the key.
+ */
+export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS, signer?: SealSigner): Promise<number> {
+  const key = signer ? await signer() : null;
+  const tenants = await sealTrail(db, TENANT_TRAIL, horizonMs, key);
+  const refusals = await sealTrail(db, REFUSAL_TRAIL, horizonMs, key);
   return tenants + refusals;
 }
 
-async function sealTrail(db: Db, trail: Trail, horizonMs: number): Promise<number> {
+async function sealTrail(db: Db, trail: Trail, horizonMs: number, key: SealKey | null): Promise<number> {
   return withSystem(db, async (tx) => {
-    // The lock and the pass's planner settings in one statement.
-    const { locked } = await tx.one(
+    // The lock, the UTC day the pass's seals belong to and the pass's planner settings in one statement.
+    const { locked, today } = await tx.one(
       sql.type(
-        z.object({ locked: z.boolean() }).passthrough(),
-      )`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY[trail.kind]}) AS locked, ${PASS_SETTINGS}`,
+        z.object({ locked: z.boolean(), today: z.string() }).passthrough(),
+      )`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY[trail.kind]}) AS locked,
+          (now() AT TIME ZONE 'UTC')::date::text AS today, ${PASS_SETTINGS}`,
     );
     if (!locked) return 0;
+    if (key !== null) await signUnsignedSeals(tx, trail, key, UNSIGNED_PER_PASS);
     const rows = await unsealedRows(tx, horizonMs, BATCH, trail);
     if (rows.length === 0) return 0;
     // Every chain's head in one statement, the links computed here, then all written in one: a pass
@@ -76,7 +89,7 @@ async function sealTrail(db: Db, trail: Trail, horizonMs: number): Promise<numbe
       rows.map((r) => r.audit_id),
       trail,
     );
-    await recordSeals(tx, trail, seals);
+    await recordSeals(tx, trail, seals, today, key);
     return rows.length;
   });
 }

@@ -1,10 +1,10 @@
 import { caseGraph } from './graph.js';
 import { randomUUID } from 'node:crypto';
-import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
 import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
 import {
   refusalOf,
+  type caseMachine,
   type CaseContext,
   type CaseEvent,
   type CaseGate,
@@ -154,18 +154,17 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     caseId: string,
     outcome: CallOutcome,
     build: (context: CaseContext, state: CaseStateName, tx: Tx) => Promise<CaseEvent> | CaseEvent,
-  ): Promise<SendResult> {
+  ): Promise<SendResult<typeof caseMachine>> {
     target(ctx, caseId);
     // An actor's kind never changes: checked before the send, so another kind's id never reaches its machine.
     await readCase(principal, caseId);
     try {
-      return await deps.runtime.send<CaseEvent>(
+      return await deps.runtime.send(
         principal,
-        caseId,
-        async (snapshot: AnyMachineSnapshot, tx) => {
-          if (snapshot.machine.id !== 'case') throw notFound();
-          const context = snapshot.context as CaseContext;
-          const state = snapshot.value as CaseStateName;
+        { kind: 'case', id: caseId },
+        async (snapshot, tx) => {
+          const context = snapshot.context;
+          const state = snapshot.value;
           const event = await build(context, state, tx);
           const why = refusalOf(state, context, event);
           if (why !== null) throw new ServiceProblem('conflict', why, { case_state: state, legal_hold: context.legal_hold });
@@ -179,8 +178,8 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     }
   }
 
-  const outOf = (result: SendResult): CaseOut =>
-    caseOut(result.snapshot.value as CaseStateName, result.snapshot.context as CaseContext, deps.publicUrl());
+  const outOf = (result: SendResult<typeof caseMachine>): CaseOut =>
+    caseOut(result.snapshot.value, result.snapshot.context, deps.publicUrl());
 
   const stamp = (ctx: CallContext, principal: Principal) => ({ at: ctx.occurredAt, principal: principal.label });
 
@@ -195,7 +194,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     const id = randomUUID();
     ctx.audit.target_id = id;
     const input: CaseInput = { case_id: id, tenant_id: principal.tenantId, mode: principal.mode };
-    const result = await deps.runtime.create<CaseEvent>(principal, {
+    const result = await deps.runtime.create(principal, {
       kind: 'case',
       id,
       input,
@@ -214,18 +213,18 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
       },
       inTx: (tx) => ctx.auditInTx(tx, 'created'),
     });
-    return caseOut(result.snapshot.value as CaseStateName, result.snapshot.context as CaseContext, deps.publicUrl());
+    return caseOut(result.snapshot.value, result.snapshot.context, deps.publicUrl());
   }
 
   async function readCase(principal: Principal, caseId: string) {
-    const record = await deps.runtime.read(principal, caseId);
-    if (!record || record.kind !== 'case') throw notFound();
+    const record = await deps.runtime.read(principal, { kind: 'case', id: caseId });
+    if (!record) throw notFound();
     return record;
   }
 
   async function view(principal: Principal, caseId: string): Promise<CaseOut> {
     const record = await readCase(principal, caseId);
-    return caseOut(record.state as CaseStateName, record.snapshot.context as CaseContext, deps.publicUrl());
+    return caseOut(record.state as CaseStateName, record.context, deps.publicUrl());
   }
 
   async function timeline(principal: Principal, caseId: string): Promise<EventEnvelope[]> {
@@ -406,7 +405,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     return {
       intake_id: intakeId,
       case_id: caseId,
-      sequence: (result.snapshot.context as CaseContext).sequence,
+      sequence: result.snapshot.context.sequence,
       accepted: count('accepted'),
       duplicate: count('duplicate'),
       rejected: count('rejected'),
@@ -416,7 +415,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
 
   async function graph(principal: Principal, caseId: string): Promise<CaseGraphOut> {
     const record = await readCase(principal, caseId);
-    return withTenant(deps.db, principal, (tx) => caseGraph(tx, caseId, record.snapshot.context as CaseContext, new Date()));
+    return withTenant(deps.db, principal, (tx) => caseGraph(tx, caseId, record.context, new Date()));
   }
 
   /** A hop goes on after its answer (accepted); a refused one is recorded under a context whose audit row is the refusal's. */
@@ -424,7 +423,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     outOf(await command(ctx, principal, caseId, 'accepted', () => ({ type: 'case.expand', ...stamp(ctx, principal), ...step })));
 
   async function gate(principal: Principal, caseId: string, gateId: string): Promise<CaseGate | null> {
-    const context = (await readCase(principal, caseId)).snapshot.context as CaseContext;
+    const { context } = await readCase(principal, caseId);
     return (context.gates ?? []).find((g) => g.gate_id === gateId) ?? null;
   }
 

@@ -17,7 +17,8 @@ The keys default to ./tas-export-keys.json; a URL is fetched
 example:
   tas export verify case-2f1c.tar.gz --keys https://tas.example/.well-known/tas-export-keys.json`;
 
-async function loadKeys(source: string): Promise<Jwks> {
+/** A JWKS from a file or a URL (the audit trail's check reads the same keys: src/cli/operator.ts). */
+export async function loadKeys(source: string): Promise<Jwks> {
   const text = /^https?:\/\//.test(source)
     ? await fetch(source).then((res) => {
         if (!res.ok) throw new UsageError(`--keys ${source} answered ${res.status}`);

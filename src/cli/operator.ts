@@ -10,8 +10,13 @@ import { provisionTenant } from '../tenancy/provision.js';
 import { UsageError } from './usageError.js';
 import { sealAudit, verifyAuditChains } from '../audit/sealer.js';
 import { auditPartitionsAhead, retainAudit } from '../audit/partitions.js';
-import { verifyTrail } from '../audit/trailVerify.js';
-import { readFile } from 'node:fs/promises';
+import { trailVerifier } from '../audit/trailVerify.js';
+import type { PublishedKey } from '../audit/sealSignature.js';
+import { activeKey, publishedKeys } from '../cases/export/keys.js';
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { loadKeys } from './export.js';
 import { rotatePepper } from '../auth/rotatePepper.js';
 import { resealSigningKeys } from '../cases/index.js';
 import { resealWebhookSecrets } from '../webhooks/index.js';
@@ -74,40 +79,61 @@ export async function keyMintCommand(
 }
 
 /**
- * `tas audit verify`: seals what is due, then recomputes every chain of both trails (or one) from its first
- * link, seals included. `--file EXPORT`: a tenant's exported trail (exportAudit), checked offline, no database.
+ * `tas audit verify`: seals what is due (signing the seals with the export signing key), then recomputes every
+ * chain of both trails (or one) from its first link, seals and their signatures included. `--file EXPORT`: a
+ * tenant's exported trail (exportAudit), checked offline, no database, its seals' signatures against the
+ * published keys (--keys FILE|URL, ./tas-export-keys.json by default, as `tas export verify`; --unsigned: not checked).
  */
+const AUDIT_USAGE =
+  'usage: tas audit verify [--chain KEY] | tas audit verify --file EXPORT [--keys FILE|URL | --unsigned] | tas audit retain --before YYYY-MM-DD';
+
 export async function auditCommand(config: Config, args: string[]): Promise<number> {
   if (args[0] === 'retain') return auditRetainCommand(config, args);
-  const usage = 'usage: tas audit verify [--chain KEY | --file EXPORT] | tas audit retain --before YYYY-MM-DD';
-  if (args[0] !== 'verify') throw new UsageError(usage);
+  if (args[0] !== 'verify') throw new UsageError(AUDIT_USAGE);
   const fileAt = args.indexOf('--file');
   if (fileAt >= 0) {
     const file = args[fileAt + 1];
-    if (file === undefined) throw new UsageError(usage);
-    return auditVerifyFile(file);
+    const keysAt = args.indexOf('--keys');
+    const keysSource = keysAt >= 0 ? args[keysAt + 1] : './tas-export-keys.json';
+    if (file === undefined || keysSource === undefined || (keysAt >= 0 && args.includes('--unsigned'))) throw new UsageError(AUDIT_USAGE);
+    return auditVerifyFile(file, args.includes('--unsigned') ? undefined : (await loadKeys(keysSource)).keys);
   }
   const chainAt = args.indexOf('--chain');
   const only = chainAt >= 0 ? args[chainAt + 1] : undefined;
   await checkPostgres(config.DATABASE_OWNER_URL);
   const db = await createDb(config.DATABASE_OWNER_URL);
   try {
-    await sealAudit(db);
-    const verdicts = await verifyAuditChains(db, only);
-    for (const v of verdicts)
-      console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}`);
+    await sealAudit(db, undefined, () => activeKey(db, config.keyPepper));
+    const verdicts = await verifyAuditChains(db, only, (await publishedKeys(db)).keys);
+    for (const v of verdicts) {
+      const unsigned = v.unsigned ? ` (${v.unsigned} seals not signed yet)` : '';
+      console.log(`${v.chainKey}: ${v.rows} rows, ${v.brokenAt === null ? 'intact' : `BROKEN at position ${v.brokenAt}`}${unsigned}`);
+    }
     return verdicts.some((v) => v.brokenAt !== null) ? 1 : 0;
   } finally {
     await db.end();
   }
 }
 
-/** `tas audit verify --file EXPORT`: the tenant's own check of its exported trail, from the file alone. */
-async function auditVerifyFile(file: string): Promise<number> {
-  const v = verifyTrail(await readFile(file, 'utf8'));
+/** `tas audit verify --file EXPORT`: the tenant's own check of its exported trail, from the file (and the published keys) alone. */
+async function auditVerifyFile(file: string, keys: PublishedKey[] | undefined): Promise<number> {
+  await access(file).catch(() => {
+    throw new UsageError(`${file}: no such file`);
+  });
+  const verifier = trailVerifier(keys);
+  // A line at a time: an export of a year is checked in the memory of one line and its seals.
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) if (verifier.line(line) !== null) break;
+  } finally {
+    lines.close();
+  }
+  const v = verifier.end();
   const whose = `${v.tenantId ?? '?'}:${v.mode ?? '?'}`;
   if (v.fault === null) {
-    console.log(`${whose}: ${v.rows} rows, ${v.seals} seals, intact`);
+    console.log(
+      `${whose}: ${v.rows} rows, ${v.seals} seals, intact${v.signaturesChecked ? ', every seal signed by the service' : ' (signatures not checked)'}`,
+    );
     return 0;
   }
   const f = v.fault;

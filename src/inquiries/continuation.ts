@@ -1,7 +1,6 @@
 import { newRowId } from '../platform/ids.js';
 import type { AnyMachineSnapshot } from 'xstate';
 import type { ActorRuntime, SendResult } from '../../actors/runtime.js';
-import type { InquiryContext, InquiryEvent } from '../../machines/inquiryMachine.js';
 import { runCheck } from '../checks/runCheck.js';
 import type { Absence, CheckDefinition } from '../checks/types.js';
 import { findInquiry } from './store.js';
@@ -42,10 +41,6 @@ async function factsOf(tx: Tx, inquiryId: string): Promise<InquiryFacts | null> 
   return row ? parseInquiryFacts(row.request) : null;
 }
 
-function contextOf(snapshot: AnyMachineSnapshot): InquiryContext {
-  return snapshot.context as InquiryContext;
-}
-
 function isOpen(snapshot: AnyMachineSnapshot): boolean {
   return snapshot.value === 'reasoning' || snapshot.value === 'preliminary';
 }
@@ -54,8 +49,8 @@ function isOpen(snapshot: AnyMachineSnapshot): boolean {
 export async function runCheckJob(deps: ContinuationDeps, job: CheckJob): Promise<SendResult | null> {
   const scope: Scope = { tenantId: job.tenantId, mode: job.mode };
   const check = deps.checks.get(job.checkId);
-  const actor = await deps.runtime.read(scope, job.actorId);
-  const context = actor?.snapshot.context as InquiryContext | undefined;
+  const actor = await deps.runtime.read(scope, { kind: 'inquiry', id: job.actorId });
+  const context = actor?.context;
   if (!actor || !context?.pending.includes(job.key)) return null;
   const result = check
     ? await runCheck(check, {
@@ -77,8 +72,8 @@ export async function runCheckJob(deps: ContinuationDeps, job: CheckJob): Promis
           },
         ],
       };
-  return deps.runtime.send<InquiryEvent>(scope, job.actorId, async (snapshot, tx) => {
-    const ctx = contextOf(snapshot);
+  return deps.runtime.send(scope, { kind: 'inquiry', id: job.actorId }, async (snapshot, tx) => {
+    const ctx = snapshot.context;
     if (!isOpen(snapshot) || !ctx.pending.includes(job.key)) return null;
     const facts = await factsOf(tx, job.actorId);
     if (!facts) return null;
@@ -131,8 +126,8 @@ export async function fireInquiryTimer(
   inquiryId: string,
   type: 'deadline.reached' | 'reasoning.expired',
 ): Promise<SendResult> {
-  return deps.runtime.send<InquiryEvent>(scope, inquiryId, async (snapshot, tx) => {
-    const ctx = contextOf(snapshot);
+  return deps.runtime.send(scope, { kind: 'inquiry', id: inquiryId }, async (snapshot, tx) => {
+    const ctx = snapshot.context;
     if (type === 'deadline.reached' ? snapshot.value !== 'reasoning' : !isOpen(snapshot)) return null;
     const facts = await factsOf(tx, inquiryId);
     if (!facts) return null;

@@ -1,6 +1,5 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { AnyMachineSnapshot } from 'xstate';
 import { ActorNotFoundError } from '../../actors/errors.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { MonitorContext, MonitorEvent } from '../../machines/monitorMachine.js';
@@ -48,7 +47,7 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
   async function tick(job: TickJob, runId: string, finalAttempt: boolean): Promise<void> {
     const scope = { tenantId: job.tenantId, mode: job.mode };
     try {
-      const sent = await deps.runtime.send<MonitorEvent>(scope, job.monitorId, { type: 'monitor.rescanDue', runId });
+      const sent = await deps.runtime.send(scope, { kind: 'monitor', id: job.monitorId }, { type: 'monitor.rescanDue', runId });
       // A schedule outliving its watch (DELETE committed, the removal failed): end it now.
       if (sent.state === 'closed') await unscheduleRescans(deps.queue(), job.monitorId);
     } catch (error) {
@@ -75,9 +74,9 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
    */
   async function run(job: RunJob, finalAttempt: boolean, queuedAt: number = Date.now()): Promise<RunVerdict> {
     const scope = { tenantId: job.tenantId, mode: job.mode };
-    const actor = await deps.runtime.read(scope, job.monitorId);
+    const actor = await deps.runtime.read(scope, { kind: 'monitor', id: job.monitorId });
     // The watch ended after this run was enqueued, or the run already finished (a duplicate job).
-    const context = actor?.snapshot.context as MonitorContext | undefined;
+    const context = actor?.context;
     if (!actor || actor.state === 'closed' || !context?.inFlight.includes(job.runId)) return 'ran';
     if (context.inFlight.indexOf(job.runId) > 0 && Date.now() - queuedAt < RUN_WAIT_LIMIT_MS) return 'waits';
     const monitor = await withTenant(deps.db, scope, (tx) => findMonitor(tx, job.monitorId));
@@ -92,7 +91,9 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
       deps.log.error({ err: error, actorId: monitor.id, jobId: job.runId }, 'monitor rescan failed');
       outcome = { ok: false, reason: 'error' };
     }
-    const sent = await deps.runtime.send<MonitorEvent>(scope, monitor.id, (snapshot) => resultOf(snapshot, monitor, job.runId, outcome));
+    const sent = await deps.runtime.send(scope, { kind: 'monitor', id: monitor.id }, (snapshot) =>
+      resultOf(snapshot.context, monitor, job.runId, outcome),
+    );
     if ('unchanged' in outcome && sent.state !== 'closed') {
       await deps.hub
         .publishControl(monitor.id, { type: 'checked', at: outcome.checkedAt })
@@ -110,7 +111,7 @@ export function createMonitorRuns(deps: MonitorRunDeps) {
   async function keyEnded(scope: { tenantId: string; mode: Mode }, monitor: MonitorRow): Promise<boolean> {
     const state = await withTenant(deps.db, scope, (tx) => keyStateOf(tx, monitor.created_by_key_id));
     if (state.kind === 'active') return false;
-    await deps.runtime.send<MonitorEvent>(scope, monitor.id, { type: 'monitor.close' });
+    await deps.runtime.send(scope, { kind: 'monitor', id: monitor.id }, { type: 'monitor.close' });
     await unscheduleRescans(deps.queue(), monitor.id).catch((err: unknown) =>
       deps.log.warn({ err, actorId: monitor.id }, 'monitor schedule not removed; its next tick removes it'),
     );
@@ -133,8 +134,7 @@ export type RunVerdict = 'ran' | 'waits';
 export const RUN_WAIT_LIMIT_MS = 60_000;
 
 /** The run's result event, built under the actor's row lock so `previous` is the assessment the machine holds. */
-function resultOf(snapshot: AnyMachineSnapshot, monitor: MonitorRow, runId: string, outcome: RescanOutcome): MonitorEvent | null {
-  const context = snapshot.context as MonitorContext;
+function resultOf(context: MonitorContext, monitor: MonitorRow, runId: string, outcome: RescanOutcome): MonitorEvent | null {
   if (!context.inFlight.includes(runId)) return null;
   if (!outcome.ok) return { type: 'rescan.failed', runId, reason: outcome.reason };
   if ('unchanged' in outcome) return { type: 'rescan.unchanged', runId, checkedAt: outcome.checkedAt };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ActorRuntime } from '../../actors/runtime.js';
-import type { MonitorEvent, MonitorInput } from '../../machines/monitorMachine.js';
+import type { MonitorInput } from '../../machines/monitorMachine.js';
 import type { Principal } from '../auth/index.js';
 import { findMonitor, insertMonitor, lastMonitorAssessment, type MonitorRow } from './store.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
@@ -66,7 +66,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     ctx.audit.target_kind = 'monitor';
     ctx.audit.target_id = id;
     const input: MonitorInput = { monitor_id: id, tenant_id: principal.tenantId, mode: principal.mode, case_id: body.case_id ?? null };
-    await deps.runtime.create<MonitorEvent>(principal, {
+    await deps.runtime.create(principal, {
       kind: 'monitor',
       id,
       input,
@@ -117,7 +117,12 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     const monitor = await withTenant(deps.db, principal, (tx) => findMonitor(tx, monitorId));
     if (!monitor) throw notFound();
     // Ending an ended watch changes nothing and answers the same 204, so a retried DELETE is safe.
-    await deps.runtime.send<MonitorEvent>(principal, monitorId, { type: 'monitor.close' }, { inTx: (tx) => ctx.auditInTx(tx, 'removed') });
+    await deps.runtime.send(
+      principal,
+      { kind: 'monitor', id: monitorId },
+      { type: 'monitor.close' },
+      { inTx: (tx) => ctx.auditInTx(tx, 'removed') },
+    );
     await unscheduleRescans(deps.queue(), monitorId).catch((err) =>
       deps.log.warn({ err, actorId: monitorId }, 'monitor schedule not removed; its next tick removes it'),
     );

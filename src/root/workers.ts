@@ -4,6 +4,7 @@ import type { Config } from '../platform/config.js';
 import type { AuditRecord } from '../audit/store.js';
 import type { Db } from '../platform/db/pool.js';
 import { sealAudit } from '../audit/sealer.js';
+import { activeKey } from '../cases/export/keys.js';
 
 /**
  * The background side of the service. Every process that runs workers also
@@ -51,7 +52,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   };
   const seal = async () => {
     try {
-      await sealAudit(deps.db);
+      // Every seal signed with the export signing key, the case bundles' (issue 50).
+      await sealAudit(deps.db, undefined, () => activeKey(deps.db, deps.config.keyPepper));
     } catch (err) {
       deps.log.warn({ err }, 'audit sealing failed; will retry');
     }

@@ -1,10 +1,9 @@
-import type { AnyMachineSnapshot } from 'xstate';
 import { z } from 'zod';
 import { PolicyIn } from '../policies/schemas.js';
 import { StakeKind } from '../schemas/common.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import type { StreamEvent } from '../../actors/types.js';
-import { isIdleAt, type Final, type SessionContext, type SessionEvent, type RetentionMode } from '../../machines/sessionMachine.js';
+import { isIdleAt, type Final, type SessionContext, type RetentionMode } from '../../machines/sessionMachine.js';
 import type { CheckDefinition } from '../checks/types.js';
 import { findInquiry } from '../inquiries/index.js';
 import { withTenant, type Db, type Mode, type Tx } from '../platform/db/pool.js';
@@ -51,7 +50,6 @@ export type FrameOutcome = { ok: true; ack: Record<string, unknown>; events: Str
 
 type Scope = { tenantId: string; mode: Mode };
 
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as SessionContext;
 const evidenceOf = (c: SessionContext): SessionEvidence => ({
   presentations: c.presentations,
   claim: c.claim,
@@ -134,12 +132,12 @@ export function createSessionCommands(deps: CommandDeps) {
     let ack: Record<string, unknown> = {};
     let derived: Record<string, unknown> = {};
     try {
-      const result = await deps.runtime.send<SessionEvent>(
+      const result = await deps.runtime.send(
         scope,
-        b.sessionId,
+        { kind: 'session', id: b.sessionId },
         async (snapshot, tx) => {
           if (snapshot.value === 'closed') throw new FrameRefused({ rule: 'session_closed', field: '', msg: 'The session is closed.' });
-          const context = contextOf(snapshot);
+          const context = snapshot.context;
           const facts = await factsOf(tx, context.inquiry_id);
           const now = deps.now();
           const deriver = createDeriver(context.retention_mode, { pepper: deps.pepper, tenantId: b.tenantId });
@@ -184,13 +182,13 @@ export function createSessionCommands(deps: CommandDeps) {
   /** A close decided on the socket's side: a close frame, a drained REST close, a disconnect. */
   async function conclude(b: SessionBinding, reason: string, meta?: FrameMeta): Promise<StreamEvent[]> {
     const scope = scopeOf(b);
-    const result = await deps.runtime.send<SessionEvent>(
+    const result = await deps.runtime.send(
       scope,
-      b.sessionId,
+      { kind: 'session', id: b.sessionId },
       async (snapshot, tx) => {
         if (snapshot.value === 'closed') return null;
         const now = deps.now();
-        return { type: 'session.close', reason, at: now.getTime(), final: await finalOf(tx, scope, contextOf(snapshot), now) };
+        return { type: 'session.close', reason, at: now.getTime(), final: await finalOf(tx, scope, snapshot.context, now) };
       },
       {
         inTx: async (tx) => {
@@ -215,12 +213,12 @@ export function createSessionCommands(deps: CommandDeps) {
 
   /** POST /v1/sessions/{id}/close: the socket drains first when one is attached; otherwise this concludes at once. */
   async function requestClose(scope: Scope, sessionId: string, reason: string, inTx: (tx: Tx) => Promise<void>): Promise<string> {
-    const result = await deps.runtime.send<SessionEvent>(
+    const result = await deps.runtime.send(
       scope,
-      sessionId,
+      { kind: 'session', id: sessionId },
       async (snapshot, tx) => {
         if (snapshot.value !== 'open') return null;
-        const context = contextOf(snapshot);
+        const context = snapshot.context;
         const now = deps.now();
         const final = context.connected ? undefined : await finalOf(tx, scope, context, now);
         return { type: 'session.closeRequested', reason, at: now.getTime(), ...(final ? { final } : {}) };
@@ -231,15 +229,19 @@ export function createSessionCommands(deps: CommandDeps) {
   }
 
   async function markConnected(b: SessionBinding): Promise<StreamEvent[]> {
-    const result = await deps.runtime.send<SessionEvent>(scopeOf(b), b.sessionId, { type: 'session.connected', at: deps.now().getTime() });
+    const result = await deps.runtime.send(
+      scopeOf(b),
+      { kind: 'session', id: b.sessionId },
+      { type: 'session.connected', at: deps.now().getTime() },
+    );
     return result.events;
   }
 
   /** The durable timers: an idle check, or the end of a REST close's drain. */
   async function fireTimer(job: { tenantId: string; mode: Mode; actorId: string; event: { type: string } }): Promise<void> {
     const scope = scopeOf(job);
-    await deps.runtime.send<SessionEvent>(scope, job.actorId, async (snapshot, tx) => {
-      const context = contextOf(snapshot);
+    await deps.runtime.send(scope, { kind: 'session', id: job.actorId }, async (snapshot, tx) => {
+      const context = snapshot.context;
       const now = deps.now();
       const at = now.getTime();
       if (job.event.type === 'session.idleCheck' && snapshot.value === 'open') {

@@ -215,7 +215,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     ctx.audit.target_kind = 'session';
     ctx.audit.target_id = o.ids.sessionId;
     try {
-      await deps.runtime.create<SessionEvent>(principal, {
+      await deps.runtime.create(principal, {
         kind: 'session',
         id: o.ids.sessionId,
         input: {

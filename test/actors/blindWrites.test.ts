@@ -81,7 +81,7 @@ const bornRow = (id: string, status: string): BlindWrite => ({
 });
 
 let h: Harness;
-let runtime: ActorRuntime;
+let runtime: ActorRuntime<{ ledger: typeof ledgerMachine }>;
 const peeked: number[] = [];
 
 const rowsOf = (id: string) =>

@@ -7,10 +7,10 @@ import { createRelay, toBullJobId } from '../../actors/relay.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import { createQueues, type ActorTimerJob } from '../../actors/queues.js';
 import { createTimerWorker } from '../../src/root/timerJobs.js';
-import { eventually, REDIS, silentLog, startHarness, type Harness } from './support.js';
+import { counter, eventually, REDIS, silentLog, startHarness, type CounterKinds, type Harness } from './support.js';
 
 let h: Harness;
-let runtime: ActorRuntime;
+let runtime: ActorRuntime<CounterKinds>;
 let worker: Worker;
 const fired: ActorTimerJob[] = [];
 const failures: { job: Job | undefined; err: Error }[] = [];
@@ -23,7 +23,7 @@ beforeAll(async () => {
     prefix: h.prefix,
     onTimer: async (job) => {
       fired.push(job);
-      await runtime.send({ tenantId: job.tenantId, mode: job.mode }, job.actorId, job.event as { type: 'counter.bumped' });
+      await runtime.send({ tenantId: job.tenantId, mode: job.mode }, counter(job.actorId), job.event as { type: 'counter.bumped' });
     },
   });
   worker.on('failed', (job, err) => failures.push({ job, err }));
@@ -62,7 +62,7 @@ describe('the relay', () => {
   it('given a job action, when dispatched twice, then BullMQ holds exactly one job under the deterministic id', async () => {
     const id = await createCounter();
     const jobId = `${id}:dns`;
-    await runtime.send(h.scope, id, { type: 'counter.queued', jobId });
+    await runtime.send(h.scope, counter(id), { type: 'counter.queued', jobId });
     // The command does not wait for its dispatch; it follows at once.
     await eventually(async () => (await undispatched(id)) === 0);
     const checks = h.queues.queue('checks');
@@ -81,7 +81,7 @@ describe('the relay', () => {
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'c' } });
     const jobId = `${id}:dns`;
-    await crashed.send(h.scope, id, { type: 'counter.queued', jobId });
+    await crashed.send(h.scope, counter(id), { type: 'counter.queued', jobId });
     const copy = await h.db.any(
       sql.unsafe`SELECT id, tenant_id, mode, actor_id, kind, payload, created_at FROM outbox WHERE actor_id = ${id}`,
     );
@@ -104,7 +104,7 @@ describe('the relay', () => {
 
   it('given a delayed job, when dispatched, then it waits in BullMQ with the remaining delay', async () => {
     const id = await createCounter();
-    await runtime.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.later`, delayMs: 60_000 });
+    await runtime.send(h.scope, counter(id), { type: 'counter.queued', jobId: `${id}.later`, delayMs: 60_000 });
     await eventually(async () => (await undispatched(id)) === 0);
     const job = await h.queues.queue('checks').getJob(`${id}.later`);
     expect(await job?.getState()).toBe('delayed');
@@ -114,7 +114,7 @@ describe('the relay', () => {
 
   it('given an appended event, when dispatched, then publish gets the StreamEvent', async () => {
     const id = await createCounter();
-    const r = await runtime.send(h.scope, id, { type: 'counter.bumped' });
+    const r = await runtime.send(h.scope, counter(id), { type: 'counter.bumped' });
     await eventually(async () => (await undispatched(id)) === 0);
     expect(h.published.filter((e) => e.stream_id === id)).toEqual(r.events);
     expect(r.events[0]).toMatchObject({ stream_id: id, seq: 1, type: 'Bumped', payload: { count: 1 } });
@@ -126,7 +126,7 @@ describe('the relay', () => {
     const crashed = h.runtime({ relay: { dispatchWritten: () => Promise.resolve(0) } });
     const id = randomUUID();
     await crashed.create(h.scope, { kind: 'counter', id, input: { label: 'x' }, event: { type: 'counter.bumped' } });
-    await crashed.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.swept` });
+    await crashed.send(h.scope, counter(id), { type: 'counter.queued', jobId: `${id}.swept` });
     expect(await undispatched(id)).toBe(2);
     expect(h.published.some((e) => e.stream_id === id)).toBe(false);
 
@@ -180,7 +180,9 @@ describe('the relay', () => {
     const id = randomUUID();
     const viaBroken = h.runtime({ relay: broken });
     await viaBroken.create(h.scope, { kind: 'counter', id, input: { label: 'x' } });
-    await expect(viaBroken.send(h.scope, id, { type: 'counter.queued', jobId: `${id}.retry` })).resolves.toMatchObject({ changed: true });
+    await expect(viaBroken.send(h.scope, counter(id), { type: 'counter.queued', jobId: `${id}.retry` })).resolves.toMatchObject({
+      changed: true,
+    });
     expect(await undispatched(id)).toBe(1);
     await h.relay.sweep(0);
     expect(await undispatched(id)).toBe(0);
@@ -190,7 +192,7 @@ describe('the relay', () => {
 describe('timers', () => {
   it('given a scheduled event, when it comes due, then onTimer gets it and the actor takes it', async () => {
     const id = await createCounter();
-    await runtime.send(h.scope, id, { type: 'counter.timed', timerId: `${id}:tick`, delayMs: 100 });
+    await runtime.send(h.scope, counter(id), { type: 'counter.timed', timerId: `${id}:tick`, delayMs: 100 });
     await eventually(async () => (await undispatched(id)) === 0);
     const job = await h.queues.queue('timers').getJob(toBullJobId(`${id}:tick`));
     expect(job?.name).toBe('actor.timer');
@@ -198,8 +200,8 @@ describe('timers', () => {
     expect(fired.filter((f) => f.actorId === id)).toEqual([
       { tenantId: h.scope.tenantId, mode: 'test', actorId: id, event: { type: 'counter.bumped' } },
     ]);
-    await eventually(async () => (await runtime.read(h.scope, id))?.version === 3);
-    expect((await runtime.read(h.scope, id))?.snapshot).toMatchObject({ context: { count: 1 } });
+    await eventually(async () => (await runtime.read(h.scope, counter(id)))?.version === 3);
+    expect((await runtime.read(h.scope, counter(id)))?.snapshot).toMatchObject({ context: { count: 1 } });
   });
 
   it('given a timer job with a malformed payload, when processed, then it fails once without retries', async () => {

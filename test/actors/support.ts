@@ -4,7 +4,7 @@ import { sql } from 'slonik';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { createRelay, type Relay } from '../../actors/relay.js';
-import { createActorRuntime, type ActorRuntimeDeps, type ActorRuntime } from '../../actors/runtime.js';
+import { createActorRuntime, type ActorRuntimeDeps, type ActorRuntime, type MachineKinds } from '../../actors/runtime.js';
 import type { OutboxJob, StreamEvent } from '../../actors/types.js';
 import { createDb, type Db, type TenantScope } from '../../src/platform/db/pool.js';
 import { createQueues, type Queues } from '../../actors/queues.js';
@@ -78,6 +78,10 @@ export const counterMachine = setup({
   },
 });
 
+/** The kinds of the harness's default runtime, and a counter as a command names it. */
+export type CounterKinds = { counter: typeof counterMachine };
+export const counter = (id: string) => ({ kind: 'counter' as const, id });
+
 export interface Harness {
   db: Db;
   prefix: string;
@@ -87,7 +91,8 @@ export interface Harness {
   scope: TenantScope;
   otherScope: TenantScope;
   noted: { actorId: string; count: number; tenantSetting: string }[];
-  runtime(over?: Partial<ActorRuntimeDeps>): ActorRuntime;
+  /** A runtime of the counter machine, or of the machines given (their map typed by M). */
+  runtime<M extends MachineKinds = CounterKinds>(over?: Partial<ActorRuntimeDeps<M>>): ActorRuntime<M>;
   count(table: 'actors' | 'actor_events' | 'outbox', column: 'id' | 'stream_id' | 'actor_id', id: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -111,11 +116,12 @@ export async function startHarness(): Promise<Harness> {
   const otherScope: TenantScope = { tenantId: await insertTenant(db, 'globex'), mode: 'test' };
   const noted: Harness['noted'] = [];
 
-  const runtime = (over: Partial<ActorRuntimeDeps> = {}) =>
-    createActorRuntime({
+  const runtime = <M extends MachineKinds = CounterKinds>(over: Partial<ActorRuntimeDeps<M>> = {}) =>
+    createActorRuntime<M>({
       db,
       relay,
-      machines: { counter: { machine: counterMachine, version: 1 } },
+      // The counter unless the test gives its own machines (then M is their map).
+      machines: { counter: { machine: counterMachine, version: 1 } } as unknown as ActorRuntimeDeps<M>['machines'],
       effects: {
         // Proves effects run in the command's transaction, scoped to its tenant.
         noteCount: async (tx, params: { count: number }, ctx) => {

@@ -3,6 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
 import { verifyTrail } from '../../src/audit/trailVerify.js';
+import type { PublishedKey } from '../../src/audit/sealSignature.js';
+import { activeKey } from '../../src/cases/export/keys.js';
+import { link } from '../../src/audit/chain.js';
 import { auditCommand } from '../../src/cli/operator.js';
 import { createDb, type Db } from '../../src/platform/db/pool.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
@@ -19,6 +22,8 @@ let db: Db;
 let other: ProvisionedTenant;
 let exportA: string;
 let exportB: string;
+let keys: PublishedKey[];
+let keysFile: string;
 const today = new Date().toISOString().slice(0, 10);
 
 async function exportOf(adminKey: string, query = `from=${today}&to=${today}`) {
@@ -39,7 +44,11 @@ beforeAll(async () => {
     await (await fetch(`${ts.base}/v1/health`, { headers: bearer(other.keys.live) })).arrayBuffer();
     await (await fetch(`${ts.base}/v1/health`, { headers: bearer('tas_live_guessed') })).arrayBuffer();
   }
-  for (let n = -1; n !== 0;) n = await sealAudit(db, 0);
+  // The service's sealer signs with the case export's key; the keys are published where the case export's are.
+  for (let n = -1; n !== 0;) n = await sealAudit(db, 0, () => activeKey(db, ts.config.keyPepper));
+  keys = ((await (await fetch(`${ts.base}/.well-known/tas-export-keys.json`)).json()) as { keys: PublishedKey[] }).keys;
+  keysFile = `/tmp/tas-keys-${randomUUID()}.json`;
+  await writeFile(keysFile, JSON.stringify({ keys }));
   const a = await exportOf(ts.tenant.keys.live_admin);
   const b = await exportOf(other.keys.live_admin);
   expect([a.status, b.status]).toEqual([200, 200]);
@@ -64,19 +73,26 @@ describe("a tenant's exported audit trail", () => {
         .filter((l) => JSON.parse(l).type === 'seal')
         .map((l) => JSON.parse(l).period),
     ).toEqual([today]);
-    const verdict = verifyTrail(exportA);
-    expect(verdict).toMatchObject({ tenantId: ts.tenant.tenant_id, mode: 'live', rows: rows.length, seals: 1, fault: null });
-    expect(verifyTrail(exportB).fault).toBeNull();
-    // The CLI: exit 0 for the file as exported.
+    const verdict = verifyTrail(exportA, keys);
+    expect(verdict).toMatchObject({
+      tenantId: ts.tenant.tenant_id,
+      mode: 'live',
+      rows: rows.length,
+      seals: 1,
+      signaturesChecked: true,
+      fault: null,
+    });
+    expect(verifyTrail(exportB, keys).fault).toBeNull();
+    // The CLI: exit 0 for the file as exported, its seals checked against the published keys.
     const file = `/tmp/tas-trail-${randomUUID()}.ndjson`;
     await writeFile(file, exportA);
-    expect(await auditCommand(ts.config, ['verify', '--file', file])).toBe(0);
+    expect(await auditCommand(ts.config, ['verify', '--file', file, '--keys', keysFile])).toBe(0);
     // And the operator's verification of every chain, both tenants' and the anonymous one.
-    const chains = await verifyAuditChains(db);
+    const chains = await verifyAuditChains(db, undefined, keys);
     expect(chains.map((c) => c.chainKey)).toEqual(
       expect.arrayContaining([`${ts.tenant.tenant_id}:live`, `${other.tenant_id}:live`, 'anonymous']),
     );
-    expect(chains.every((c) => c.brokenAt === null)).toBe(true);
+    expect(chains.every((c) => c.brokenAt === null && c.unsigned === 0)).toBe(true);
   });
 
   it('a changed row breaks it at that row', () => {
@@ -124,11 +140,46 @@ describe("a tenant's exported audit trail", () => {
     expect(verifyTrail(all.join('\n')).fault).toMatchObject({ line: at + 1, reason: 'foreign', auditId: foreign.row.audit_id });
     const file = `/tmp/tas-trail-${randomUUID()}.ndjson`;
     await writeFile(file, all.join('\n'));
-    expect(await auditCommand(ts.config, ['verify', '--file', file])).toBe(1);
+    expect(await auditCommand(ts.config, ['verify', '--file', file, '--keys', keysFile])).toBe(1);
   });
 
-  it('refuses a period longer than a month, or ending before it starts, with 422', async () => {
-    expect((await exportOf(ts.tenant.keys.live_admin, 'from=2026-01-01&to=2026-03-01')).status).toBe(422);
+  it('signs every seal: a changed signature, or a seal not signed, fails against the published keys', () => {
+    const all = lines(exportA);
+    const at = all.findIndex((l) => JSON.parse(l).type === 'seal');
+    const seal = JSON.parse(all[at]!);
+    expect(seal).toMatchObject({ kid: keys[0]!.kid, signature: expect.stringMatching(/^[A-Za-z0-9_-]{86}$/) });
+    const flipped = Buffer.from(seal.signature, 'base64url');
+    flipped[0] = flipped[0]! ^ 1;
+    all[at] = JSON.stringify({ ...seal, signature: flipped.toString('base64url') });
+    expect(verifyTrail(all.join('\n'), keys).fault).toMatchObject({ line: at + 1, reason: 'signature' });
+    all[at] = JSON.stringify({ ...seal, kid: null, signed_at: null, signature: null });
+    expect(verifyTrail(all.join('\n'), keys).fault).toMatchObject({ line: at + 1, reason: 'unsigned' });
+    // Without the keys only the links and seals are checked against each other, and the verdict says so.
+    expect(verifyTrail(all.join('\n'))).toMatchObject({ signaturesChecked: false, fault: null });
+  });
+
+  it('a trail rebuilt from changed rows, every link and the seal computed anew, passes the links but not the signature', () => {
+    const all = lines(exportA);
+    let prev: Buffer = Buffer.from(JSON.parse(all[0]!).anchor_hash, 'hex');
+    const rebuilt = all.map((l) => {
+      const line = JSON.parse(l);
+      if (line.type !== 'row') return line;
+      line.row.status = 299;
+      line.prev_hash = prev.toString('hex');
+      prev = link(prev, line.row);
+      line.hash = prev.toString('hex');
+      return line;
+    });
+    for (const line of rebuilt) if (line.type === 'seal') line.last_hash = prev.toString('hex');
+    const forged = rebuilt.map((l) => JSON.stringify(l)).join('\n');
+    expect(verifyTrail(forged).fault).toBeNull();
+    expect(verifyTrail(forged, keys).fault).toMatchObject({ reason: 'signature' });
+  });
+
+  it('refuses a period longer than a year, or ending before it starts, with 422', async () => {
+    expect((await exportOf(ts.tenant.keys.live_admin, 'from=2026-01-01&to=2027-01-02')).status).toBe(422);
+    // 365 days after the first: a year, answered.
+    expect((await exportOf(ts.tenant.keys.live_admin, 'from=2026-01-01&to=2027-01-01')).status).toBe(200);
     expect((await exportOf(ts.tenant.keys.live_admin, 'from=2026-01-02&to=2026-01-01')).status).toBe(422);
     expect((await exportOf(ts.tenant.keys.live, `from=${today}&to=${today}`)).status).toBe(403);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActorRuntime } from '../../actors/runtime.js';
-import { MONITOR_MACHINE_VERSION, monitorMachine, type MonitorContext, type MonitorEvent } from '../../machines/monitorMachine.js';
+import { MONITOR_MACHINE_VERSION, monitorMachine } from '../../machines/monitorMachine.js';
 import { createEventHub, type EventHub } from '../../src/events/hub.js';
 import { monitorEffects } from '../../src/monitors/effects.js';
 import { createMonitorRuns, type MonitorRuns } from '../../src/monitors/runs.js';
@@ -55,9 +55,9 @@ describe('a run behind an earlier run of its watch', () => {
     const monitorId = created.body.monitor_id as string;
     const scope = { tenantId: ts.tenant.tenant_id, mode: 'test' as const };
     for (const runId of ['waiting-run-first', 'waiting-run-second'])
-      await ts.service.core.runtime.send<MonitorEvent>(scope, monitorId, { type: 'monitor.rescanDue', runId });
-    const actor = await ts.service.core.runtime.read(scope, monitorId);
-    const inFlight = (actor!.snapshot.context as MonitorContext).inFlight;
+      await ts.service.core.runtime.send(scope, { kind: 'monitor', id: monitorId }, { type: 'monitor.rescanDue', runId });
+    const actor = await ts.service.core.runtime.read(scope, { kind: 'monitor', id: monitorId });
+    const inFlight = actor!.context.inFlight;
     expect(inFlight.indexOf('waiting-run-second')).toBeGreaterThan(inFlight.indexOf('waiting-run-first'));
     const job = { ...scope, monitorId, runId: 'waiting-run-second' };
 

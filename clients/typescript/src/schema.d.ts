@@ -3075,7 +3075,7 @@ export interface operations {
             query: {
                 /** @description The first UTC day of the period (YYYY-MM-DD). */
                 from: string;
-                /** @description The last UTC day of the period (YYYY-MM-DD), at most 30 days after `from`. */
+                /** @description The last UTC day of the period (YYYY-MM-DD), at most 365 days after `from`. */
                 to: string;
             };
             header?: never;
