@@ -1,6 +1,7 @@
 import { spawn, execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket, { type RawData } from 'ws';
@@ -16,6 +17,12 @@ import { freshService, ROOT, waitHealthy } from './wsSessionsService.js';
  * under the flood, on one `tas serve` (edge and workers) with a fresh database.
  *
  *   npx tsx bench/fairShare.ts [--seconds 20] [--parts]
+ *
+ * Then the whole flood once more with nobody measured (`flood_alone`), so that
+ * `flood_share` says what the flooder got under fair shares against what it
+ * gets alone (issue 48: at least 40 %), and the service's resident memory is
+ * sampled from /proc before the flood, at its peak under it, and after it
+ * (issue 48: no queue or buffer grows without bound).
  *
  * --parts: then each part of the flood alone, to see which one dominates.
  */
@@ -222,6 +229,28 @@ async function flood(base: string, keys: Keys, parts: readonly Part[] = PARTS) {
   };
 }
 
+/** The service's resident memory in MB, from /proc (Linux); NaN elsewhere. */
+async function rssMb(pid: number | undefined): Promise<number> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024);
+  } catch {
+    return NaN;
+  }
+}
+
+/** Samples the service's RSS every second until stopped; the highest seen. */
+function rssPeak(pid: number | undefined): { stop: () => number } {
+  let peak = 0;
+  const timer = setInterval(() => void rssMb(pid).then((mb) => (peak = Math.max(peak, mb || 0))), 1000);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
 async function main() {
   const svc = await freshService();
   const tas = (args: string[]) => run(process.execPath, [join(ROOT, 'bin/tas.js'), ...args], { env: svc.env, cwd: ROOT });
@@ -254,9 +283,18 @@ async function main() {
     // A short warm-up (first plans, first connections), not counted.
     await measure(svc.base, measured.keys, 'w', 3000);
     const idle = await measure(svc.base, measured.keys, 'i', SECONDS * 1000);
+    const rssBefore = await rssMb(child.pid);
+    const peak = rssPeak(child.pid);
     const f = await flood(svc.base, flooder.keys);
     const loaded = await measure(svc.base, measured.keys, 'f', SECONDS * 1000);
     await f.stop();
+    const rssPeakFlooded = peak.stop();
+    // The flood alone for as long: what the flooder gets with nobody else to share with.
+    const lone = await flood(svc.base, flooder.keys);
+    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    await lone.stop();
+    await new Promise((r) => setTimeout(r, 5000));
+    const rssAfter = await rssMb(child.pid);
     // What dominates: each part of the flood alone (--parts), after the whole.
     const alone: Record<string, unknown> = {};
     if (process.argv.includes('--parts'))
@@ -274,6 +312,12 @@ async function main() {
         idle,
         flooded: loaded,
         p99_ratio: { inquiries: ratio(loaded.inquiries.p99, idle.inquiries.p99), frames: ratio(loaded.frames.p99, idle.frames.p99) },
+        flood_alone: lone.counts,
+        flood_share: {
+          downloads: ratio(f.counts.downloads, lone.counts.downloads),
+          frames_acked: ratio(f.counts.framesAcked, lone.counts.framesAcked),
+        },
+        rss_mb: { before_flood: rssBefore, peak_flooded: rssPeakFlooded, after: rssAfter },
         alone,
       }),
     );

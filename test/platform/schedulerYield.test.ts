@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDrr } from '../../src/platform/drr.js';
 import { createScheduler, type SchedulerClock } from '../../src/platform/scheduler.js';
 import { awaitClient, yieldDuring } from '../../src/platform/unitContext.js';
+import { scheduledJob } from '../../src/platform/scheduledJob.js';
 
 /**
  * Issue 48: a unit lets its slot go at each database wait and takes one again,
@@ -193,5 +194,33 @@ describe('createScheduler: a database wait lets the slot go', () => {
     await Promise.all([upload, other]);
     expect(steps).toEqual(['b:start', 'upload:chunk']);
     expect(s.stats()).toMatchObject({ open: 0, inFlight: 0, resuming: 0 });
+  });
+});
+
+describe('scheduledJob: a worker shares its time across tenants', () => {
+  it("given 30 of one tenant's jobs taken before another's one, then the one runs after at most one turn of the busy tenant's", async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 8, leaseMs: Infinity }, c);
+    const ran: string[] = [];
+    const job = scheduledJob(
+      s,
+      'extraction',
+      (j: { tenant: string | null; id: string }) => j.tenant,
+      (j) => {
+        c.spend(1);
+        ran.push(j.id);
+        return Promise.resolve();
+      },
+    );
+    // A worker with 31 jobs in hand (concurrency 31): 30 of the busy tenant's, then the quiet one's; past 8, paced.
+    const busy = Array.from({ length: 30 }, (_, i) => job({ tenant: 'busy', id: `busy${i}` }));
+    const quiet = job({ tenant: 'quiet', id: 'quiet' });
+    const system = job({ tenant: null, id: 'sweep' });
+    await Promise.all([...busy, quiet, system]);
+    // The tenant-less sweep ran at once (after the busy tenant's first, started as it came); the quiet
+    // tenant's job came after at most the first two of the busy one's.
+    expect(ran.slice(0, 2)).toEqual(['busy0', 'sweep']);
+    expect(ran.indexOf('quiet')).toBeLessThanOrEqual(3);
+    expect(ran.filter((id) => id.startsWith('busy'))).toHaveLength(30);
   });
 });
