@@ -4,7 +4,7 @@ import type { SessionEvent } from '../../machines/sessionMachine.js';
 import type { Principal } from '../auth/index.js';
 import type { CheckDefinition } from '../checks/types.js';
 import { insertAudit, type AuditRecord } from '../audit/index.js';
-import { insertInquiry } from '../inquiries/index.js';
+import { openSessionInquiry } from '../inquiries/index.js';
 import { newRowId } from '../platform/ids.js';
 import { scopeTransaction, withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { claimSessionToken, countOpenSessions, findSession, insertSession } from './store.js';
@@ -152,16 +152,12 @@ export function createSessionService(deps: SessionServiceDeps) {
         'Cases require an investigative (KYB) tenant with an authorization record (rule C01).',
       );
     }
-    await insertInquiry(tx, {
+    // The session's own inquiry, asked of inquiries in this transaction: its row is inquiries' to write.
+    await openSessionInquiry(tx, principal, {
       id: o.ids.inquiryId,
-      tenantId: principal.tenantId,
-      mode: principal.mode,
-      entityId: null,
-      status: 'reasoning',
       intent: body.intent,
       purpose: body.purpose,
-      request: o.facts,
-      principal: principal.label,
+      facts: o.facts,
     });
     await insertSession(tx, {
       id: o.ids.sessionId,

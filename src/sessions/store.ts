@@ -4,8 +4,10 @@ import type { Tx } from '../platform/db/pool.js';
 import { jsonb } from '../platform/db/jsonb.js';
 
 /**
- * One function per query on sessions, their frame metadata and the
- * observations a standard session leaves behind (sql/000005_sessions.sql).
+ * One function per query on sessions and their frame metadata
+ * (sql/000005_sessions.sql): the only tables sessions writes. Its inquiry's
+ * row and the testimony a standard session leaves behind are asked of
+ * inquiries and observations (effects.ts, service.ts).
  * Nothing here ever receives a frame's content: only derived values and the
  * content's SHA-256 (rule D35).
  */
@@ -89,16 +91,14 @@ export async function claimSessionToken(tx: Tx, sessionId: string, tokenSha256: 
     FROM tas_session_claim(${sessionId}, ${sql.binary(tokenSha256)})`);
 }
 
-/** The session's state, and its inquiry's status with it (a closed session's inquiry is concluded). */
-export async function updateSessionState(tx: Tx, id: string, state: string, reason: string | null): Promise<void> {
-  await tx.query(sql.unsafe`
+/** The session's state; answers its inquiry's id, which inquiries concludes when the session closes (effects.ts). */
+export async function updateSessionState(tx: Tx, id: string, state: string, reason: string | null): Promise<string | null> {
+  const row = await tx.maybeOne(sql.type(z.object({ inquiry_id: z.string() }))`
     UPDATE sessions SET state = ${state}, close_reason = ${reason},
       closed_at = CASE WHEN ${state} = 'closed' THEN now() ELSE NULL END
-    WHERE id = ${id}`);
-  if (state !== 'closed') return;
-  await tx.query(sql.unsafe`
-    UPDATE inquiries SET status = 'concluded', concluded_at = now()
-    WHERE id = (SELECT inquiry_id FROM sessions WHERE id = ${id})`);
+    WHERE id = ${id}
+    RETURNING inquiry_id`);
+  return row?.inquiry_id ?? null;
 }
 
 export interface FrameRecord {
@@ -119,24 +119,4 @@ export async function insertFrame(tx: Tx, f: FrameRecord): Promise<void> {
     INSERT INTO session_frames (session_id, seq, tenant_id, mode, type, size_bytes, content_sha256, outcome, rule, derived)
     VALUES (${f.sessionId}, ${f.seq}, ${f.tenantId}, ${f.mode}, ${f.type}, ${f.sizeBytes}, ${f.contentSha256},
             ${f.outcome}, ${f.rule}, ${jsonb(f.derived)})`);
-}
-
-export interface NewObservation {
-  id: string;
-  tenantId: string;
-  mode: string;
-  entityId: string | null;
-  provenanceClass: string;
-  body: Record<string, unknown>;
-  observedAt: string;
-}
-
-/** Testimony a standard session leaves about its entity when it closes. */
-export async function insertObservations(tx: Tx, rows: readonly NewObservation[]): Promise<void> {
-  for (const o of rows) {
-    await tx.query(sql.unsafe`
-      INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
-      VALUES (${o.id}, ${o.tenantId}, ${o.mode}, ${o.entityId}, 'observation', ${o.provenanceClass},
-              ${jsonb(o.body)}, ${o.observedAt})`);
-  }
 }
