@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { RevocationBus } from '../auth/index.js';
 import { createEventPump } from './pump.js';
 import { readStreamAfter, streamOwner, streamTail } from './store.js';
-import { monitorClosed } from '../monitors/index.js';
 import { withTenant, type Db, type TenantScope, type Tx } from '../platform/db/pool.js';
 import { envelopeOf, type EventHub, type HubMessage } from './hub.js';
 import type { Handler, HandlerContext } from '../edge/handler.js';
@@ -70,13 +69,15 @@ export function streamHandlers(deps: {
   checkEvent?: (envelope: unknown) => void;
   keyState?: (principal: Principal) => Promise<KeyState>;
   keyRecheckMs?: number;
+  /** Whether a monitor was closed, so its stream ends (the monitors' command, handed over by the root: events imports no monitors). */
+  monitorClosed: (tx: Tx, monitorId: string) => Promise<boolean>;
 }): [string, Handler][] {
   return [
     [
       'streamInquiryEvents',
       createEventStreamHandler({ ...deps, kind: 'inquiry', paramName: 'inquiry_id', terminalTypes: ['InquiryConcluded'] }),
     ],
-    ['streamMonitorEvents', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: monitorClosed })],
+    ['streamMonitorEvents', createEventStreamHandler({ ...deps, kind: 'monitor', paramName: 'monitor_id', isEnded: deps.monitorClosed })],
     ['streamCaseEvents', createEventStreamHandler({ ...deps, kind: 'case', paramName: 'case_id' })],
   ];
 }

@@ -19,7 +19,7 @@ import { mapInquiryValidation, type InquiryService } from '../inquiries/index.js
 import { materialHandlers } from '../material/routes.js';
 import { ocrHealth, type MaterialJob } from '../material/index.js';
 import { monitorHandlers } from '../monitors/routes.js';
-import type { MonitorService } from '../monitors/index.js';
+import { monitorClosed, type MonitorService } from '../monitors/index.js';
 import { observationHandlers } from '../observations/routes.js';
 import type { ResponseChecker } from '../openapi/responseCheck.js';
 import type { ValidationFailure } from '../platform/problems.js';
@@ -125,6 +125,7 @@ function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: 
       ...(checker ? { checkEvent: eventChecker(checker, deps.log) } : {}),
       keyState: streamAccess.keyState,
       keyRecheckMs: deps.config.TAS_STREAM_KEY_RECHECK_MS,
+      monitorClosed,
     }),
     ...streamTicketHandlers({ db: deps.db, tickets: streamAccess.tickets, publicUrl: deps.publicUrl }),
     ...monitorHandlers(deps.monitors),
