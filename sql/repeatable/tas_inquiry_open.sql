@@ -9,10 +9,13 @@
 -- its values, no inquiry presenting them in the last day) and sends every row
 -- of the answer here, as one jsonb argument. In one statement and one
 -- implicit transaction the function takes the identifiers' locks, checks that
--- assumption, claims the idempotency key, and writes the entity, its
--- identifiers and links, the attached testimony, the inquiry, its actor, the
--- ledger entry, the stream events with their publish rows (each naming its
--- event), the jobs and timers, and the call's audit row. When the subject
+-- assumption, claims the idempotency key, and writes the inquiry and its
+-- ledger entry; every other capability's rows it asks of that capability's
+-- own function, in the same transaction: the entity with its identifiers and
+-- links (tas_entity_open), the attached testimony (tas_observations_open),
+-- the actor with its stream's events, their publish rows, the jobs and
+-- timers (tas_actor_open), and the call's audit row (tas_audit_record), each
+-- in its own file here. When the subject
 -- turns out to be known it writes nothing and answers 'known': the service
 -- then opens the inquiry the long way, reading the history first
 -- (src/inquiries/engine.ts).
@@ -43,9 +46,7 @@ DECLARE
   v_entity uuid := (p->'entity'->>'id')::uuid;
   v_value_types text[] := ARRAY(SELECT jsonb_array_elements_text(p->'values'->'types'));
   v_value_norms text[] := ARRAY(SELECT jsonb_array_elements_text(p->'values'->'normalised'));
-  v_events jsonb;
-  v_published jsonb;
-  v_others jsonb;
+  v_appended jsonb;
 BEGIN
   IF coalesce(current_setting('tas.tenant_id', true), '') NOT IN ('', v_tenant::text)
      OR coalesce(current_setting('tas.mode', true), '') NOT IN ('', v_mode) THEN
@@ -81,26 +82,16 @@ BEGIN
     END IF;
   END IF;
 
-  INSERT INTO entities (id, tenant_id, mode) VALUES (v_entity, v_tenant, v_mode);
-  INSERT INTO entity_identifiers (tenant_id, mode, type, normalised, value, entity_id)
-  SELECT v_tenant, v_mode, e->>'type', e->>'normalised', e->>'value', v_entity
-  FROM jsonb_array_elements(p->'entity'->'identifiers') e
-  ON CONFLICT ON CONSTRAINT entity_identifiers_pkey DO NOTHING;
-  INSERT INTO entity_links (tenant_id, mode, type, normalised, value, entity_id)
-  SELECT v_tenant, v_mode, e->>'type', e->>'normalised', e->>'value', v_entity
-  FROM jsonb_array_elements(p->'entity'->'links') e
-  ON CONFLICT ON CONSTRAINT entity_links_pkey DO UPDATE SET last_seen_at = now();
+  -- Each capability's rows by its own function (docs/architecture.md, "Who owns which table"); this
+  -- function writes only inquiries' own: the idempotency key above, the inquiry and its ledger below.
+  PERFORM tas_entity_open(v_tenant, v_mode, p->'entity');
 
   INSERT INTO inquiries (id, tenant_id, mode, entity_id, status, intent, purpose, request, principal, concluded_at)
   SELECT v_inquiry, v_tenant, v_mode, v_entity, i->>'status', i->>'intent', i->>'purpose', i->'request', i->>'principal',
          CASE WHEN i->>'status' IN ('concluded', 'rejected') THEN now() END
   FROM (SELECT p->'inquiry' AS i) x;
-  INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
-  SELECT (o->>'id')::uuid, v_tenant, v_mode, v_entity, o->>'kind', o->>'provenance_class', o->'body', (o->>'observed_at')::timestamptz
-  FROM jsonb_array_elements(p->'observations') o;
-  INSERT INTO actors (id, tenant_id, mode, kind, machine_version, snapshot, version)
-  SELECT v_inquiry, v_tenant, v_mode, a->>'kind', (a->>'machine_version')::integer, a->'snapshot', 1
-  FROM (SELECT p->'actor' AS a) x;
+  PERFORM tas_observations_open(v_tenant, v_mode, v_entity, p->'observations');
+  v_appended := tas_actor_open(v_tenant, v_mode, v_inquiry, p->'actor', p->'events', p->'outbox');
   -- The ledger in the order the machine recorded its assessments.
   INSERT INTO assessments (id, tenant_id, mode, inquiry_id, entity_id, score, low, high, preliminary, as_of,
                            methodology_version, label, evidence, inputs, findings)
@@ -110,40 +101,9 @@ BEGIN
   FROM jsonb_array_elements(p->'assessments') WITH ORDINALITY AS r(a, ord)
   ORDER BY r.ord;
 
-  -- The stream's first events, each with its publish row naming it, then the jobs and timers as
-  -- emitted (the statement actors/store.ts appendEventsAndOutbox sends for a stream that is new).
-  WITH ev AS (
-    INSERT INTO actor_events (stream_id, seq, tenant_id, mode, type, payload)
-    SELECT v_inquiry, r.ord::int, v_tenant, v_mode, r.elem->>'type', r.elem->'payload'
-    FROM jsonb_array_elements(p->'events') WITH ORDINALITY AS r(elem, ord)
-    RETURNING stream_id, seq, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at
-  ), published AS (
-    INSERT INTO outbox (tenant_id, mode, actor_id, kind, payload)
-    SELECT v_tenant, v_mode, v_inquiry, 'publish', jsonb_build_object('stream_id', stream_id, 'seq', seq)
-    FROM (SELECT * FROM ev ORDER BY seq) e
-    RETURNING id
-  )
-  SELECT coalesce((SELECT jsonb_agg(jsonb_build_array(seq, occurred_at) ORDER BY seq) FROM ev), '[]'::jsonb),
-         coalesce((SELECT jsonb_agg(id ORDER BY id) FROM published), '[]'::jsonb)
-  INTO v_events, v_published;
-  WITH others AS (
-    INSERT INTO outbox (tenant_id, mode, actor_id, kind, payload)
-    SELECT v_tenant, v_mode, v_inquiry, r.elem->>'kind', r.elem->'payload'
-    FROM jsonb_array_elements(p->'outbox') WITH ORDINALITY AS r(elem, ord)
-    ORDER BY r.ord
-    RETURNING id
-  )
-  SELECT coalesce((SELECT jsonb_agg(id ORDER BY id) FROM others), '[]'::jsonb) INTO v_others;
+  PERFORM tas_audit_record(p->'audit');
 
-  IF jsonb_typeof(p->'audit') = 'object' THEN
-    INSERT INTO audit_log (audit_id, occurred_at, tenant_id, mode, principal, action, target_kind, target_id,
-                           status, rule, purpose, cost_amount, cost_currency, request_id)
-    SELECT r.audit_id, r.occurred_at, r.tenant_id, r.mode, r.principal, r.action, r.target_kind, r.target_id,
-           r.status, r.rule, r.purpose, r.cost_amount, r.cost_currency, r.request_id
-    FROM jsonb_populate_record(NULL::audit_log, p->'audit') r;
-  END IF;
-
-  RETURN jsonb_build_object('status', 'written', 'events', v_events, 'published', v_published, 'others', v_others);
+  RETURN jsonb_build_object('status', 'written') || v_appended;
 END
 $$;
 
