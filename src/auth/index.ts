@@ -1,6 +1,4 @@
 /** The auth capability's surface: the only file (with schemas.ts) that other folders import. */
-export { INTENT_REFUSAL, PURPOSE_REFUSAL, admit, policyRefusalItem, purposePermitted, refusalOf, unregisteredTypes } from './admission.js';
-export type { AdmissionDeps } from './admission.js';
 export { generateKey, hashKey, keyPrefixOf, newSalt } from './apiKey.js';
 export type { Authenticator, Principal } from './authenticate.js';
 export type { AuditFacts, AuditSink, CallContext, CallOutcome } from './call.js';

@@ -19,7 +19,7 @@ import { EntityNotFoundError, resolveEntity, resolvingIdentifiers } from '../ent
 import { envelopeOf } from '../events/index.js';
 import type { CallContext, CallOutcome } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { admit } from '../auth/index.js';
+import { admit } from '../policies/index.js';
 import { loadAdmission, observationRefusals, recordObservation } from '../observations/index.js';
 import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';

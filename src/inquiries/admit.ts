@@ -1,12 +1,12 @@
 import type { Principal } from '../auth/index.js';
-import { admit, INTENT_REFUSAL, PURPOSE_REFUSAL, type AdmissionDeps } from '../auth/index.js';
+import { admit, INTENT_REFUSAL, PURPOSE_REFUSAL, type AdmissionDeps } from '../policies/index.js';
 import { ValidationFailure } from '../platform/problems.js';
 import type { CurrentPolicy } from '../policies/index.js';
 import type { InquiryRequest } from './schemas.js';
 
 /**
  * The rules an inquiry must pass before any work is done: the one admission
- * (src/auth/admission.ts: purpose I13, intent I14, presented types I15) and
+ * (src/policies/admission.ts: purpose I13, intent I14, presented types I15) and
  * the inquiry's own mode rule (I16).
  */
 export { INTENT_REFUSAL, PURPOSE_REFUSAL };

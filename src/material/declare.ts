@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/index.js';
-import { admit } from '../auth/index.js';
+import { admit } from '../policies/index.js';
 import type { CallContext } from '../auth/index.js';
 import { insertExtractions, insertMaterial, insertMaterialContent, type MaterialRow, type NewExtraction } from './store.js';
 import { setUploadToken } from './bytesStore.js';

@@ -1,5 +1,5 @@
 import { newRowId } from '../platform/ids.js';
-import { policyRefusalItem, purposePermitted, unregisteredTypes } from '../auth/index.js';
+import { policyRefusalItem, purposePermitted, unregisteredTypes } from '../policies/index.js';
 import type { Principal } from '../auth/index.js';
 import { normalisePresented } from '../checks/normalise.js';
 import { assessmentEntity, insertObservation } from './store.js';
@@ -31,7 +31,7 @@ export async function loadAdmission(tx: Tx, principal: Principal, grants: Grants
 /** Rule refusals for one observation; `at` is the item's place in the body (empty for a single one). */
 export function observationRefusals(obs: ObservationIn, admission: Admission, at: (string | number)[]): ValidationItem[] {
   const refusals: ValidationItem[] = [];
-  // The one admission's rules (src/auth/admission.ts), collected per item rather than thrown: a batch names every refusal.
+  // The one admission's rules (src/policies/admission.ts), collected per item rather than thrown: a batch names every refusal.
   if (!purposePermitted(admission.grants, admission.policy, obs.purpose)) {
     const loc = ['body', ...at, 'purpose'];
     refusals.push(

@@ -1,7 +1,7 @@
-import type { Principal } from './authenticate.js';
+import type { Principal } from '../auth/index.js';
 import { ValidationFailure, type ValidationItem } from '../platform/problems.js';
-import type { CurrentPolicy, PolicyCache } from '../policies/index.js';
-import { allows } from '../policies/index.js';
+import type { CurrentPolicy, PolicyCache } from './cache.js';
+import { allows } from './evaluate.js';
 import type { Grants, RegistryCache } from '../registry/index.js';
 
 /**

@@ -13,7 +13,7 @@ import { EntityNotFoundError } from '../entities/index.js';
 import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import { statusOf } from '../platform/outcomes.js';
-import { admit, type AdmissionDeps } from '../auth/index.js';
+import { admit, type AdmissionDeps } from '../policies/index.js';
 import { mayShowFindings } from '../inquiries/index.js';
 import type { PolicyCache, CurrentPolicy } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
