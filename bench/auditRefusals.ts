@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createAuditSpool } from '../src/audit/spool.js';
 import { createAuditWriter } from '../src/audit/auditWriter.js';
 import { sealAudit } from '../src/audit/sealer.js';
+import { activeKey } from '../src/cases/export/keys.js';
 import type { AuditRecord } from '../src/audit/store.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { createDb } from '../src/platform/db/pool.js';
@@ -17,11 +18,14 @@ import { createDb } from '../src/platform/db/pool.js';
  * on the same database, after one more VACUUM (as autovacuum would run
  * between them: index pages emptied by one VACUUM are reused only after the
  * next): its bytes are what the trail keeps per refusal once the work list,
- * emptied by each sealing, reuses its own space.
+ * emptied by each sealing, reuses its own space. The sealer signs its seals
+ * as the service's does (000140: the export signing key, opened each pass).
  *
  *   npx tsx bench/auditRefusals.ts [ROWS]      (default 50,000)
  */
 const ROWS = Number(process.argv[2] ?? 50_000);
+// The bench's own pepper: the signing key it makes is sealed under it and dropped with the database.
+const PEPPER = randomBytes(32).toString('base64url');
 const ADMIN = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function refusal(i: number): AuditRecord {
@@ -88,7 +92,7 @@ async function main(): Promise<void> {
       await writer.close();
       const t1 = performance.now();
       let sealed = 0;
-      for (let n = -1; n !== 0; sealed += n) n = await sealAudit(db, 0);
+      for (let n = -1; n !== 0; sealed += n) n = await sealAudit(db, 0, () => activeKey(db, PEPPER));
       const sealMs = performance.now() - t1;
       await owner.query('VACUUM audit_refusals, audit_refusal_links, audit_refusals_unsealed');
       const after = await sizes(owner);

@@ -15,7 +15,7 @@ const USAGE = `tas: the trust assessment service
   tas keys rotate-pepper       re-seal webhook secrets and export keys under TAS_KEY_PEPPER
   tas score [FILE|-]           score an evidence file with the methodology (stdin when -)
   tas audit verify [--chain KEY]  recompute the audit hash chains; exit 1 at the first broken link
-  tas audit verify --file EXPORT  check a tenant's exported audit trail offline (exportAudit)
+  tas audit verify --file EXPORT [--keys FILE|URL]  check a tenant's exported audit trail offline, seals' signatures included
   tas audit retain --before DATE  drop the audit trail's whole months before DATE (YYYY-MM-DD)
   tas calibration [--tenant ID] [--mode live|test] [--svg DIR]  calibration per methodology version
   tas export verify BUNDLE [--keys FILE|URL]   check an evidentiary bundle offline
@@ -44,7 +44,7 @@ const HELP: Record<string, string> = {
   score:
     'tas score [FILE|-]\n  the methodology over an evidence file or a served ledger entry (stdin with -): the version it names\n  (trust-method/1, /2 or /3; absent: the current one); an entry is compared with its published score,\n  interval and evidence summary (reproduces: true|false).\n\nexample:\n  curl -s -H "Authorization: Bearer $KEY" $TAS/v1/entities/$ID/ledger | jq \'.[0]\' | tas score -',
   audit:
-    "tas audit verify [--chain KEY]\n  seals what is due and recomputes every audit hash chain (each tenant's and the anonymous one) and their\n  seals; exit 1 at the first broken link.\ntas audit verify --file EXPORT\n  checks a tenant's exported trail (GET /v1/admin/audit/export) offline, from the file alone; exit 1 at\n  the first row that breaks it, named by line, position and audit_id.\ntas audit retain --before YYYY-MM-DD\n  drops every whole month of the audit trail before that day (a month with rows not yet sealed is kept);\n  the chains still verify across what was dropped.\n\nexample:\n  tas audit verify\n  tas audit verify --file acme-2026-11.ndjson\n  tas audit retain --before 2026-01-01",
+    "tas audit verify [--chain KEY]\n  seals what is due and recomputes every audit hash chain (each tenant's and the anonymous one) and their\n  seals; exit 1 at the first broken link.\ntas audit verify --file EXPORT [--keys FILE|URL | --unsigned]\n  checks a tenant's exported trail (GET /v1/admin/audit/export) offline, from the file and the published\n  keys alone (./tas-export-keys.json by default, as tas export verify); exit 1 at the first row or seal\n  that breaks it, named by line, position and audit_id.\ntas audit retain --before YYYY-MM-DD\n  drops every whole month of the audit trail before that day (a month with rows not yet sealed is kept);\n  the chains still verify across what was dropped.\n\nexample:\n  tas audit verify\n  tas audit verify --file acme-2026-11.ndjson --keys https://tas.example/.well-known/tas-export-keys.json\n  tas audit retain --before 2026-01-01",
   doctor:
     'tas doctor\n  checks the deployment these settings describe: the key pepper (set, not the development one), the\n  service login (no superuser, owner or cross-tenant role), the Redis prefix (bound to this database),\n  the DNS resolver and the RDAP service (reachable), the spool directory (writable, with room).\n  Each finding is ok, warn (a failure in production) or FAIL, with what to fix; exit 1 on a failure.\n\nexample:\n  NODE_ENV=production tas doctor',
   calibration:
