@@ -1,4 +1,13 @@
-import { isRedisInstance, Queue, UnrecoverableError, type ConnectionOptions, type DefaultJobOptions, type JobsOptions } from 'bullmq';
+import {
+  isRedisInstance,
+  Queue,
+  UnrecoverableError,
+  type ConnectionOptions,
+  type DefaultJobOptions,
+  type Job,
+  type JobsOptions,
+  type WorkerOptions,
+} from 'bullmq';
 import { z } from 'zod';
 import { awaitReplicas, REPLICA_WAIT_MS } from '../src/platform/redis/bullConnection.js';
 import { StreamEventSchema } from './types.js';
@@ -38,6 +47,15 @@ export const ActorTimerJob = z.object({
   event: z.looseObject({ type: z.string().min(1) }),
 });
 export type ActorTimerJob = z.infer<typeof ActorTimerJob>;
+
+/** What one timer event type does when it comes due: sends its event to the actor it belongs to. */
+export type TimerHandler = (job: ActorTimerJob) => Promise<void>;
+/**
+ * A capability's timers, by the type of the event each sends back: its
+ * jobs.ts exports one, and the root's timer worker concatenates them
+ * (src/root/timerJobs.ts), knowing no event type itself.
+ */
+export type TimerTable = Readonly<Record<string, TimerHandler>>;
 
 /** A monitor's cadence came due (the job scheduler's template; the job id is the run id). */
 export const MonitorRescanJob = z.object({ tenantId: z.uuid(), mode: Mode, monitorId: z.uuid() });
@@ -120,6 +138,61 @@ const QUEUE_DEFAULTS: Partial<Record<QueueName, DefaultJobOptions>> = {
 export type QueueName = keyof typeof JOB_CATALOG;
 export const QUEUE_NAMES = Object.keys(JOB_CATALOG) as QueueName[];
 
+/**
+ * Per job name, what its producer adds it with beyond the queue's retry
+ * defaults: retention, and the retries of a job no outbox row carries. A
+ * call adds only what is its own (the job id, a priority); `Queues.add`
+ * puts the two together.
+ */
+const JOB_OPTIONS: { readonly [Q in QueueName]?: { readonly [N in JobName<Q>]?: JobsOptions } } = {
+  webhooks: {
+    // Added by the relay's publish, not from an outbox row, so it carries its own retries; a re-publish
+    // within the hour finds the job and adds nothing, and a failed one is kept a day for the operator.
+    'webhook.fanout': {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 86_400 },
+    },
+  },
+  // A built bundle lives in PostgreSQL, not in its job: the job is kept a day, a failed one a week to read why.
+  exports: { 'case.export': { removeOnComplete: { age: 86_400 }, removeOnFail: { age: 7 * 86_400 } } },
+  // The material row says how the extraction went; a failed job is kept a week to read why.
+  material: { 'material.extract': { removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 86_400 } } },
+};
+
+/** The catalogue's options for one job name (none for a job the outbox relay adds with its own). */
+export function jobOptionsOf<Q extends QueueName>(queue: Q, name: JobName<Q>): JobsOptions {
+  const ofQueue: Partial<Record<string, JobsOptions>> = JOB_OPTIONS[queue] ?? {};
+  return ofQueue[name] ?? {};
+}
+
+/** Whether this attempt is a job's last: a processor that gives up tells its command so here. */
+export function isFinalAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/**
+ * One queue's processor, as its capability's jobs.ts declares it: the job
+ * names it takes, parsed with their catalogue schemas, turned into calls of
+ * its commands. The root runs it in a worker (src/root/workerFactory.ts),
+ * which owns what every worker shares: the connection and prefix, error
+ * logging, closing on shutdown.
+ */
+export interface QueueProcessor<Q extends QueueName = QueueName> {
+  queue: Q;
+  /** One job: a malformed payload or unknown name throws UnrecoverableError (no retry can fix it). */
+  process(job: Job, token?: string): Promise<unknown>;
+  /** Jobs in flight per process, with its reason where it is declared. */
+  concurrency: number;
+  /** Worker settings this queue needs beyond the shared ones (its lock and stall checks, a backoff strategy). */
+  options?: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount' | 'settings'>;
+  /** Hears of a failed attempt (a log line of its own kind); the worker's own errors are logged for every queue. */
+  onFailed?(job: Job | undefined, err: Error): void;
+  /** Closes what the processor holds (a queue it adds to), after its worker has stopped. */
+  close?(): Promise<void>;
+}
+
 export function isQueueName(name: string): name is QueueName {
   return Object.hasOwn(JOB_CATALOG, name);
 }
@@ -148,7 +221,7 @@ export function parseJobData<Q extends QueueName, N extends keyof (typeof JOB_CA
 export interface Queues {
   /** The queue of that name, created once and reused, typed by the catalog. */
   queue<Q extends QueueName>(name: Q): CatalogQueue<Q>;
-  /** One job of the catalog, its data typed by its name. */
+  /** One job of the catalog, its data typed by its name, added with the catalogue's options for it (JOB_OPTIONS) and the call's own. */
   add<Q extends QueueName, N extends JobName<Q>>(queue: Q, name: N, data: JobData<Q, N>, opts?: JobsOptions): Promise<unknown>;
   /**
    * The queue an outbox row names (the relay's): the name is data there, so it
@@ -178,7 +251,7 @@ export function createQueues(opts: { connection: ConnectionOptions; prefix: stri
     named,
     // BullMQ's Queue is generic only in its types: the catalog is what makes this one's names and data so.
     queue: <Q extends QueueName>(name: Q) => named(name) as CatalogQueue<Q>,
-    add: (queue, name, data, jobOpts) => named(queue).add(name, data, jobOpts),
+    add: (queue, name, data, jobOpts) => named(queue).add(name, data, { ...jobOptionsOf(queue, name), ...jobOpts }),
     async close() {
       const queues = [...cache.values()];
       cache.clear();

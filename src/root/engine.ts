@@ -1,7 +1,6 @@
 import type { StatementPool } from '../platform/db/namedStatements.js';
 import { getServers } from 'node:dns';
 import type { Logger } from 'pino';
-import type { Worker } from 'bullmq';
 import { createRelay, type Relay } from '../../actors/relay.js';
 import { createActorRuntime, type ActorRuntime } from '../../actors/runtime.js';
 import type { EffectsFor } from '../../actors/actions.js';
@@ -9,15 +8,17 @@ import { INQUIRY_MACHINE_VERSION, inquiryMachine, withoutEvidence, type InquiryE
 import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine, type MonitorEffectParams } from '../../machines/monitorMachine.js';
 import { SESSION_MACHINE_VERSION, sessionMachine, type SessionEffectParams } from '../../machines/sessionMachine.js';
 import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js';
-import { createCheckWorker } from '../inquiries/jobs.js';
-import { createMonitorWorker } from '../monitors/jobs.js';
+import { checkProcessor, inquiryTimers } from '../inquiries/jobs.js';
+import { monitorProcessor } from '../monitors/jobs.js';
 import { createMonitorRuns } from '../monitors/runs.js';
 import { switchedOffChecks } from '../checks/catalogue.js';
 import { redeliveryJob, type WebhookDeliverJob } from '../webhooks/jobs.js';
 import type { Redelivery } from '../webhooks/routes.js';
 import { createQueues, type Queues } from '../../actors/queues.js';
-import { createTimerWorker } from './timerJobs.js';
-import { createWebhookWorker, fanoutJobFor } from '../webhooks/jobs.js';
+import { timerProcessor, timerRoutes } from './timerJobs.js';
+import { webhookProcessor } from '../webhooks/jobs.js';
+import { createWebhookFanout } from '../webhooks/fanout.js';
+import { startQueueWorkers } from './workerFactory.js';
 import { discoverChecks } from '../checks/registry.js';
 import type { CheckDefinition } from '../checks/types.js';
 import type { Config } from '../platform/config.js';
@@ -26,8 +27,8 @@ import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
 import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
 import { createCaseExpansion, type CaseExpansion } from '../cases/expand.js';
-import { createExportWorker } from '../cases/jobs.js';
-import { createMaterialWorker } from '../material/jobs.js';
+import { exportProcessor } from '../cases/jobs.js';
+import { materialProcessor } from '../material/jobs.js';
 import { createMaterialExtraction, type MaterialJob } from '../material/extraction.js';
 import { createFairExtractionQueue } from '../material/fairShare.js';
 import { inquiryEffects } from '../inquiries/effects.js';
@@ -38,6 +39,7 @@ import { createPolicyCache, type PolicyCache } from '../policies/cache.js';
 import { createRegistryCache, type RegistryCache } from '../registry/cache.js';
 import { sessionEffects } from '../sessions/effects.js';
 import { createSessionService, type SessionService } from '../sessions/service.js';
+import { sessionTimers } from '../sessions/jobs.js';
 import { bullConnections } from '../platform/redis/bullConnection.js';
 import { createWebhookSubscriptions, type WebhookSubscriptions } from '../webhooks/subscriptions.js';
 import { insecureTargetsPolicy, isPublicHttpsTarget } from '../webhooks/targets.js';
@@ -70,14 +72,6 @@ export interface Core {
   webhookSubscriptions: WebhookSubscriptions;
   startProcessing(): void;
   close(): Promise<void>;
-}
-
-const WEBHOOK_EVENT_TYPES = new Set(['MonitorTriggered', 'AssessmentRevised', 'InquiryConcluded', 'CaseChanged']);
-
-function streamKindOf(type: string): 'inquiry' | 'monitor' | 'case' {
-  if (type === 'MonitorTriggered') return 'monitor';
-  if (type === 'CaseChanged') return 'case';
-  return 'inquiry';
 }
 
 function dnsServersOf(setting: string): { dnsServers?: string[] } {
@@ -130,27 +124,19 @@ export async function createCore(deps: {
     publisher: deps.redis,
     prefix: config.TAS_REDIS_PREFIX,
   });
+  const fanOut = createWebhookFanout({
+    wants: (scope, type) => webhookSubscriptions.wants(scope, type),
+    enqueue: async (job) => void (await queues.add('webhooks', 'webhook.fanout', job.data, { jobId: job.jobId })),
+  });
   const relay = createRelay({
     // Cross-tenant by nature: on the system login's pool (000035), never the tenant pool's.
     db: systemPoolOf(db),
     queues: (name) => queues.named(name),
-    // Live subscribers first (they wait on it); then a webhook fan-out, only when an endpoint of the
-    // tenant wants the type. A failure of either leaves the outbox row for the sweep: subscribers drop
-    // a seq they have seen and the fan-out's deterministic job id makes the retry harmless.
+    // Live subscribers first (they wait on it), then the webhooks' fan-out (src/webhooks/fanout.ts). A failure
+    // of either leaves the outbox row for the sweep: subscribers drop a seq they have seen.
     publish: async (streamId, event, scope) => {
       await hub.publish(streamId, event);
-      // A monitor's event copied onto its case's stream was already delivered from the monitor's own stream.
-      const copy = event.type === 'MonitorTriggered' && event.payload.monitor_id !== streamId;
-      if (!copy && WEBHOOK_EVENT_TYPES.has(event.type) && (await webhookSubscriptions.wants(scope, event.type))) {
-        const job = fanoutJobFor(event, scope, streamKindOf(event.type));
-        await queues.queue(job.queue).add(job.name, job.data, {
-          jobId: job.jobId,
-          attempts: 5,
-          backoff: { type: 'exponential', delay: 500 },
-          removeOnComplete: { age: 3600 },
-          removeOnFail: { age: 86_400 },
-        });
-      }
+      await fanOut(streamId, event, scope);
     },
     log,
   });
@@ -222,13 +208,7 @@ export async function createCore(deps: {
     pepper: config.keyring,
     cases,
     publicUrl: deps.publicUrl,
-    enqueue: async (job) => {
-      await queues.add('exports', 'case.export', job, {
-        jobId: `${job.exportId}.${job.attempt}`,
-        removeOnComplete: { age: 86_400 },
-        removeOnFail: { age: 7 * 86_400 },
-      });
-    },
+    enqueue: async (job) => void (await queues.add('exports', 'case.export', job, { jobId: `${job.exportId}.${job.attempt}` })),
   });
 
   const materialExtraction = createMaterialExtraction({
@@ -239,14 +219,7 @@ export async function createCore(deps: {
   const fairExtraction = createFairExtractionQueue({
     redis: deps.redis,
     prefix: config.TAS_REDIS_PREFIX,
-    add: async (job, { priority }) => {
-      await queues.add('material', 'material.extract', job, {
-        jobId: job.materialId,
-        priority,
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 7 * 86_400 },
-      });
-    },
+    add: async (job, { priority }) => void (await queues.add('material', 'material.extract', job, { jobId: job.materialId, priority })),
   });
   const enqueueMaterialExtraction = (job: MaterialJob) => fairExtraction.enqueue(job);
 
@@ -263,8 +236,7 @@ export async function createCore(deps: {
     await queues.add('webhooks', job.name, job.data, job.opts);
   };
 
-  const workers: Worker[] = [];
-  const closers: (() => Promise<void>)[] = [];
+  let processing: { close(): Promise<void> } | null = null;
   return {
     checks,
     queues,
@@ -282,57 +254,39 @@ export async function createCore(deps: {
     registryCache,
     webhookSubscriptions,
     startProcessing() {
-      workers.push(createCheckWorker({ connection, prefix: bull.prefix, onCheck: async (job) => void (await inquiries.runCheckJob(job)) }));
-      workers.push(
-        createTimerWorker({
-          connection,
-          prefix: bull.prefix,
-          onTimer: async (job) => {
-            const type = job.event.type;
-            if (type === 'deadline.reached' || type === 'reasoning.expired') await inquiries.fireTimer(job, job.actorId, type);
-            else if (type === 'session.idleCheck' || type === 'session.drainExpired') await sessions.fireTimer(job);
-            else log.warn({ actorId: job.actorId, type }, 'timer for an event nobody handles');
-          },
-        }),
-      );
-      workers.push(
-        createExportWorker({
-          connection,
-          prefix: bull.prefix,
-          onExport: (job) => caseExports.build(job),
-          onGiveUp: (job) => caseExports.giveUp(job),
-        }),
-      );
-      workers.push(
-        createMaterialWorker({
-          connection,
-          prefix: bull.prefix,
-          onExtract: async (job) => {
-            await materialExtraction.extract(job);
-            await fairExtraction.settled(job).catch(() => undefined);
-          },
-          onGiveUp: async (job) => {
-            await materialExtraction.giveUp(job);
-            await fairExtraction.settled(job).catch(() => undefined);
-          },
-        }),
-      );
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
-      workers.push(createMonitorWorker({ connection, prefix: bull.prefix, runs }));
-      const webhooks = createWebhookWorker({
-        connection,
-        prefix: bull.prefix,
-        db,
-        pepper: config.keyring,
-        log,
-        allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback),
-      });
-      closers.push(() => webhooks.close());
-      for (const w of workers) w.on('error', (err) => log.error({ err }, 'worker error'));
+      const settled = (job: MaterialJob) => fairExtraction.settled(job).catch(() => undefined);
+      processing = startQueueWorkers(
+        [
+          checkProcessor({ onCheck: async (job) => void (await inquiries.runCheckJob(job)) }),
+          timerProcessor(timerRoutes(inquiryTimers(inquiries), sessionTimers(sessions)), log),
+          exportProcessor({ onExport: (job) => caseExports.build(job), onGiveUp: (job) => caseExports.giveUp(job) }),
+          materialProcessor({
+            onExtract: async (job) => {
+              await materialExtraction.extract(job);
+              await settled(job);
+            },
+            onGiveUp: async (job) => {
+              await materialExtraction.giveUp(job);
+              await settled(job);
+            },
+          }),
+          monitorProcessor(runs),
+          webhookProcessor({
+            connection,
+            prefix: bull.prefix,
+            db,
+            pepper: config.keyring,
+            log,
+            allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback),
+          }),
+        ],
+        { connection, prefix: bull.prefix, log },
+      );
       relay.start(RELAY_SWEEP_INTERVAL_MS);
     },
     async close() {
-      await Promise.all([...workers.map((w) => w.close()), ...closers.map((c) => c())]);
+      await processing?.close();
       await relay.stop();
       await queues.close();
       await webhookSubscriptions.close();

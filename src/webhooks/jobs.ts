@@ -1,4 +1,5 @@
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Queue, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
+import type { QueueProcessor } from '../../actors/queues.js';
 import { eventIdOf } from '../events/index.js';
 import { deliverOnce, subscribersOf, type DeliveryContext } from './delivery.js';
 import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE } from './schedule.js';
@@ -48,22 +49,20 @@ export class RetryDelivery extends Error {
 }
 
 export * from './jobShapes.js';
-export interface WebhookWorker {
-  worker: Worker;
-  /** The `webhooks` queue the fanout adds deliveries to. */
-  queue: Queue;
-  close(): Promise<void>;
-}
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 // Deliveries wait on receivers, not on us; this many in parallel keeps one slow receiver from holding up the rest.
-const DEFAULT_CONCURRENCY = 16;
+const DELIVERY_CONCURRENCY = 16;
 // A day: a fanout re-dispatched within it finds the delivery job and adds nothing.
 const KEEP_COMPLETED = { age: 86_400 };
 // A week, so an operator can read why a delivery job broke (the delivery log keeps the attempts for good).
 const KEEP_FAILED = { age: 7 * 86_400 };
 
-export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
+/**
+ * The `webhooks` queue's processor. The fanout adds its deliveries through
+ * a queue of its own on the workers' connection, closed with the processor.
+ */
+export function webhookProcessor(deps: WebhookWorkerDeps): QueueProcessor<'webhooks'> {
   const c: DeliveryContext = {
     db: deps.db,
     pepper: deps.pepper,
@@ -76,35 +75,26 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     random: deps.random ?? Math.random,
   };
   const queue = new Queue(WEBHOOK_QUEUE, { connection: deps.connection, prefix: deps.prefix });
-  const worker = new Worker(
-    WEBHOOK_QUEUE,
-    async (job: Job) => {
-      if (job.name === FANOUT_JOB) return fanout(c, queue, parseWebhookJob(FANOUT_JOB, job.data));
-      if (job.name === DELIVER_JOB) return deliver(c, job, parseWebhookJob(DELIVER_JOB, job.data));
-      throw new UnrecoverableError(`unknown webhook job ${job.name}`);
-    },
-    {
-      connection: deps.connection,
-      prefix: deps.prefix,
-      concurrency: deps.concurrency ?? DEFAULT_CONCURRENCY,
+  return {
+    queue: WEBHOOK_QUEUE,
+    concurrency: deps.concurrency ?? DELIVERY_CONCURRENCY,
+    options: {
       settings: {
         // A failed attempt says how long to wait (schedule, jitter, Retry-After); anything else thrown waits its scheduled step.
         backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
           err instanceof RetryDelivery ? err.delayMs : (nextDelayMs(c.schedule, attemptsMade, null, c.random) ?? -1),
       },
     },
-  );
-  worker.on('failed', (job, err) => {
-    if (!(err instanceof RetryDelivery)) deps.log.warn({ err, jobId: job?.id }, 'webhook job failed');
-  });
-  worker.on('error', (err) => deps.log.error({ err }, 'webhook worker error'));
-  return {
-    worker,
-    queue,
-    async close() {
-      await worker.close();
-      await queue.close();
+    process(job: Job) {
+      if (job.name === FANOUT_JOB) return fanout(c, queue, parseWebhookJob(FANOUT_JOB, job.data));
+      if (job.name === DELIVER_JOB) return deliver(c, job, parseWebhookJob(DELIVER_JOB, job.data));
+      throw new UnrecoverableError(`unknown webhook job ${job.name}`);
     },
+    onFailed(job, err) {
+      // A delivery to be retried is in the delivery log already; anything else is worth a line.
+      if (!(err instanceof RetryDelivery)) deps.log.warn({ err, jobId: job?.id }, 'webhook job failed');
+    },
+    close: () => queue.close(),
   };
 }
 

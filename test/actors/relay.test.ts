@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, toBullJobId } from '../../actors/relay.js';
 import type { ActorRuntime } from '../../actors/runtime.js';
 import { createQueues, type ActorTimerJob } from '../../actors/queues.js';
-import { createTimerWorker } from '../../src/root/timerJobs.js';
+import { timerProcessor, timerRoutes } from '../../src/root/timerJobs.js';
+import { startWorker } from '../../src/root/workerFactory.js';
 import { counter, eventually, REDIS, silentLog, startHarness, type CounterKinds, type Harness } from './support.js';
 
 let h: Harness;
@@ -18,14 +19,15 @@ const failures: { job: Job | undefined; err: Error }[] = [];
 beforeAll(async () => {
   h = await startHarness();
   runtime = h.runtime();
-  worker = createTimerWorker({
+  const bumped = async (job: ActorTimerJob) => {
+    fired.push(job);
+    await runtime.send({ tenantId: job.tenantId, mode: job.mode }, counter(job.actorId), job.event as { type: 'counter.bumped' });
+  };
+  ({ worker } = startWorker(timerProcessor(timerRoutes({ 'counter.bumped': bumped }), silentLog), {
     connection: REDIS,
     prefix: h.prefix,
-    onTimer: async (job) => {
-      fired.push(job);
-      await runtime.send({ tenantId: job.tenantId, mode: job.mode }, counter(job.actorId), job.event as { type: 'counter.bumped' });
-    },
-  });
+    log: silentLog,
+  }));
   worker.on('failed', (job, err) => failures.push({ job, err }));
   await worker.waitUntilReady();
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import type { StreamEvent } from '../../actors/types.js';
 import { envelopeOf, eventIdOf } from '../../src/events/hub.js';
 import { WebhookOut } from '../../src/webhooks/schemas.js';
 import type { ProvisionedTenant } from '../../src/tenancy/provision.js';
-import { createWebhookWorker, fanoutJobFor, webhookIdOf, type WebhookWorker } from '../../src/webhooks/jobs.js';
+import { fanoutJobFor, webhookIdOf, webhookProcessor } from '../../src/webhooks/jobs.js';
+import { startWorker, type RunningWorker } from '../../src/root/workerFactory.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { eventually as waitUntil } from '../support/wait.js';
@@ -25,25 +26,27 @@ const STEP_MS = 60;
 const TIMEOUT_MS = 400;
 
 let ts: TestService;
-let hooks: WebhookWorker;
+/** The webhook worker as the root runs it, and the `webhooks` queue the tests add fan-outs to. */
+let hooks: RunningWorker & { queue: Queue };
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
-  hooks = createWebhookWorker({
-    connection: { host: '127.0.0.1', port: 6379 },
-    prefix: ts.config.TAS_REDIS_PREFIX,
+  const shell = { connection: { host: '127.0.0.1', port: 6379 }, prefix: ts.config.TAS_REDIS_PREFIX, log: pino({ level: 'silent' }) };
+  const processor = webhookProcessor({
+    ...shell,
     db: ts.service.db,
     pepper: ts.config.keyPepper,
-    log: pino({ level: 'silent' }),
     allowInsecureTargets: (mode) => mode === 'test',
     schedule: { delaysMs: [0, STEP_MS, STEP_MS, STEP_MS], jitter: 0, maxRetryAfterMs: 5000 },
     timeoutMs: TIMEOUT_MS,
   });
+  hooks = { ...startWorker(processor, shell), queue: new Queue('webhooks', { connection: shell.connection, prefix: shell.prefix }) };
   await hooks.worker.waitUntilReady();
 });
 afterAll(async () => {
   await hooks?.close();
+  await hooks?.queue.close();
   await Promise.all(receivers.map((r) => r.close()));
   await ts?.stop();
 });
