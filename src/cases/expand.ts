@@ -7,7 +7,7 @@ import { withTenant, type Db } from '../platform/db/pool.js';
 import { carriersOf } from '../entities/index.js';
 import { CHECK_COST_UNIT } from '../inquiries/index.js';
 import type { InquiryService } from '../inquiries/index.js';
-import type { InquiryView } from '../inquiries/index.js';
+import type { InquiryOutcome } from '../inquiries/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { CaseExpandIn, CaseOut } from './schemas.js';
 import { InquiryRequest } from '../inquiries/schemas.js';
@@ -45,7 +45,7 @@ export type CaseExpansion = ReturnType<typeof createCaseExpansion>;
 
 /** What a hop answers: the inquiry it ran (gated, expanded or chosen alike); revisions follow on the case stream. */
 export interface ExpansionAnswer {
-  inquiry: InquiryView;
+  inquiry: InquiryOutcome;
 }
 
 export function createCaseExpansion(deps: CaseExpansionDeps) {

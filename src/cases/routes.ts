@@ -7,6 +7,7 @@ import type { CaseExpansion } from './expand.js';
 import type { Handler, HandlerContext } from '../edge/handler.js';
 import type { CaseCreate, CaseExpandIn, IntakeManifest } from './schemas.js';
 import { requirePrincipal } from '../auth/index.js';
+import { inquiryBody } from '../inquiries/index.js';
 
 /**
  * The case operations (src/schemas/operationsCases.ts), keyed by operationId
@@ -14,7 +15,13 @@ import { requirePrincipal } from '../auth/index.js';
  * with the other streams. Exports: asked here, read and downloaded through
  * the two extension operations.
  */
-export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; expansion: CaseExpansion }): [string, Handler][] {
+export function caseHandlers(deps: {
+  cases: CaseService;
+  exports: CaseExports;
+  expansion: CaseExpansion;
+  /** Base of the expansion's inquiry's events_url (src/inquiries inquiryBody). */
+  publicUrl: () => string;
+}): [string, Handler][] {
   const { cases, exports, expansion } = deps;
   const id = (ctx: HandlerContext) => ctx.params.case_id!;
   const p = requirePrincipal;
@@ -60,7 +67,10 @@ export function caseHandlers(deps: { cases: CaseService; exports: CaseExports; e
     // 202: the hop's inquiry may still reason; its revisions follow on the case stream.
     [
       'expandCase',
-      async (ctx) => ({ status: 202, body: (await expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)).inquiry }),
+      async (ctx) => ({
+        status: 202,
+        body: inquiryBody((await expansion.expand(ctx, p(ctx), id(ctx), ctx.body as CaseExpandIn)).inquiry, deps.publicUrl()),
+      }),
     ],
     [
       'exportCase',

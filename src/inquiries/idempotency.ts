@@ -3,7 +3,7 @@ import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import { judgeClash } from '../platform/idempotency.js';
 import { ServiceProblem } from '../platform/problems.js';
-import { StoredInquiryView, type InquiryView } from './view.js';
+import { parseStoredOutcome, type InquiryOutcome } from './view.js';
 
 /**
  * `idempotency_key` on POST /v1/inquiries, scoped by tenant and mode and kept
@@ -38,7 +38,7 @@ export function claimer(principal: Principal, claim: IdempotencyClaim | null): (
   };
 }
 
-export type Prior = { kind: 'replay'; inquiry: InquiryView; inquiryId: string } | { kind: 'current'; inquiryId: string };
+export type Prior = { kind: 'replay'; inquiry: InquiryOutcome; inquiryId: string } | { kind: 'current'; inquiryId: string };
 
 /** What a clashing call gets: a replay, the inquiry as it stands now, or a refusal. */
 export async function resolveClash(db: Db, principal: Principal, key: string, hash: string, now = Date.now()): Promise<Prior> {
@@ -50,11 +50,11 @@ export async function resolveClash(db: Db, principal: Principal, key: string, ha
     'idempotency_key',
   ]);
   // The kept answer is the JSON this service wrote; it is parsed back, not trusted as a type.
-  if (verdict === 'replay') return { kind: 'replay', inquiry: StoredInquiryView.parse(row.response), inquiryId: row.inquiry_id };
+  if (verdict === 'replay') return { kind: 'replay', inquiry: parseStoredOutcome(row.response), inquiryId: row.inquiry_id };
   return { kind: 'current', inquiryId: row.inquiry_id };
 }
 
-export async function rememberAnswer(db: Db, principal: Principal, key: string | undefined, inquiry: InquiryView): Promise<void> {
+export async function rememberAnswer(db: Db, principal: Principal, key: string | undefined, inquiry: InquiryOutcome): Promise<void> {
   if (key === undefined) return;
   await withTenant(db, principal, (tx) => storeIdempotentResponse(tx, key, inquiry));
 }

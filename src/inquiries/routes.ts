@@ -4,20 +4,23 @@ import type { InquiryAnswer, InquiryService } from './service.js';
 import { ValidationFailure } from '../platform/problems.js';
 import { isStorable } from '../platform/storable.js';
 import type { InquiryRequest } from './schemas.js';
+import { inquiryBody } from './wire.js';
 
 /**
  * POST /v1/inquiries (sync) and GET /v1/inquiries/{inquiry_id}, keyed by
- * operationId for app.ts's handler table. The event stream of an inquiry is
+ * operationId for app.ts's handler table. The commands answer domain values;
+ * the wire is mapped here: the Idempotency-Key header into the request, the
+ * outcome into the response with its URL (wire.ts) and its headers. The event stream of an inquiry is
  * in streams.ts with the other streams.
  */
-export function inquiryHandlers(inquiries: InquiryService): [string, Handler][] {
+export function inquiryHandlers(inquiries: InquiryService, publicUrl: () => string): [string, Handler][] {
   return [
     [
       'createInquiry',
       async (ctx) => {
         const principal = requirePrincipal(ctx);
         const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
-        return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']));
+        return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']), publicUrl());
       },
     ],
     [
@@ -26,15 +29,20 @@ export function inquiryHandlers(inquiries: InquiryService): [string, Handler][] 
         const inquiryId = ctx.params.inquiry_id!;
         ctx.audit.target_kind = 'inquiry';
         ctx.audit.target_id = inquiryId;
-        return { status: 200, body: await inquiries.view(requirePrincipal(ctx), inquiryId) };
+        return { status: 200, body: inquiryBody(await inquiries.view(requirePrincipal(ctx), inquiryId), publicUrl()) };
       },
     ],
   ];
 }
 
-/** An inquiry's answer in HTTP: always 200 (SPEC: sync is the only mode served), marked when it is a kept answer. */
-function answered(answer: InquiryAnswer): HandlerResult {
-  return { status: 200, body: answer.inquiry, ...(answer.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
+/**
+ * An inquiry's answer in HTTP: always 200 (SPEC: sync is the only mode
+ * served), with its stream's address while it reasons, and marked when it
+ * is a kept answer.
+ */
+function answered(answer: InquiryAnswer, publicUrl: string): HandlerResult {
+  const body = inquiryBody(answer.inquiry, publicUrl);
+  return { status: 200, body, ...(answer.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
 }
 
 /**

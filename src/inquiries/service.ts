@@ -33,7 +33,7 @@ import { claimer, IdempotencyClash, rememberAnswer, resolveClash, type Idempoten
 import { requestHash } from '../platform/idempotency.js';
 import { parseViewFacts, type ViewFacts } from '../assessment/index.js';
 import { assessmentOf } from '../assessment/index.js';
-import { inquiryView, mayShowFindings, type InquiryView } from './view.js';
+import { inquiryOutcome, mayShowFindings, type InquiryOutcome } from './view.js';
 import type { Assessment } from '../../machines/types.js';
 
 /**
@@ -53,7 +53,7 @@ import type { Assessment } from '../../machines/types.js';
  * call with the same idempotency key. The route turns it into HTTP.
  */
 export interface InquiryAnswer {
-  inquiry: InquiryView;
+  inquiry: InquiryOutcome;
   assessment: Assessment;
   replayed: boolean;
 }
@@ -70,8 +70,6 @@ export interface InquiryServiceDeps {
   model: ModelRenderer | null;
   /** Built-in checks this deployment has switched off, reported as coverage gaps (never as absences). */
   switchedOff?: readonly CheckDefinition[];
-  /** Base of events_url; known only once the server listens when the port is chosen by the OS. */
-  publicUrl: () => string;
   now?: () => Date;
 }
 
@@ -84,7 +82,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   const continuation = { runtime: deps.runtime, checks: checkById(deps.checks), now };
   const recent = createRecentValues();
 
-  async function view(principal: Principal, inquiryId: string): Promise<InquiryView> {
+  async function view(principal: Principal, inquiryId: string): Promise<InquiryOutcome> {
     const found = await withTenant(deps.db, principal, async (tx) => {
       const inquiry = await findInquiry(tx, inquiryId);
       return inquiry ? { inquiry, assessment: await latestAssessmentOf(tx, inquiryId) } : null;
@@ -100,10 +98,10 @@ export function createInquiryService(deps: InquiryServiceDeps) {
     status: string,
     facts: ViewFacts,
     assessment: AssessmentRow,
-  ): Promise<InquiryView> {
+  ): Promise<InquiryOutcome> {
     const showFindings = mayShowFindings(principal, facts.policy?.body.show_findings);
     const report = await reportFor(facts, assessment, status, showFindings);
-    return inquiryView({ inquiryId, status, assessment, showFindings, publicUrl: deps.publicUrl(), report });
+    return inquiryOutcome({ inquiryId, status, assessment, showFindings, report });
   }
 
   async function reportFor(facts: ViewFacts, row: AssessmentRow, status: string, showFindings: boolean) {

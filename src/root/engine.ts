@@ -178,7 +178,6 @@ export async function createCore(deps: {
     registry: registryCache,
     policies: policyCache,
     model,
-    publicUrl: deps.publicUrl,
   });
   const monitorQueue = () => queues.queue(MONITOR_QUEUE);
   const monitors = createMonitorService({
