@@ -1,13 +1,10 @@
 import type { StatementPool } from '../platform/db/namedStatements.js';
-import { getServers } from 'node:dns';
 import type { Logger } from 'pino';
 import { createRelay, type Relay } from '../../actors/relay.js';
-import { createActorRuntime, type ActorRuntime } from '../../actors/runtime.js';
-import type { EffectsFor } from '../../actors/actions.js';
-import { INQUIRY_MACHINE_VERSION, inquiryMachine, withoutEvidence, type InquiryEffectParams } from '../../machines/inquiryMachine.js';
-import { MONITOR_MACHINE_VERSION, MONITOR_QUEUE, monitorMachine, type MonitorEffectParams } from '../../machines/monitorMachine.js';
-import { SESSION_MACHINE_VERSION, sessionMachine, type SessionEffectParams } from '../../machines/sessionMachine.js';
-import { CASE_MACHINE_VERSION, caseMachine } from '../../machines/caseMachine.js';
+import type { ActorRuntime } from '../../actors/runtime.js';
+import { MONITOR_QUEUE } from '../../machines/monitorMachine.js';
+import { createServiceRuntime } from './serviceRuntime.js';
+import { discoverConfiguredChecks, modelRendererFrom } from './checksFromConfig.js';
 import { checkProcessor, inquiryTimers } from '../inquiries/jobs.js';
 import { monitorProcessor } from '../monitors/jobs.js';
 import { createMonitorRuns } from '../monitors/runs.js';
@@ -19,7 +16,6 @@ import { timerProcessor, timerRoutes } from './timerJobs.js';
 import { webhookProcessor } from '../webhooks/jobs.js';
 import { createWebhookFanout } from '../webhooks/fanout.js';
 import { startQueueWorkers } from './workerFactory.js';
-import { discoverChecks } from '../checks/registry.js';
 import type { CheckDefinition } from '../checks/types.js';
 import type { Config } from '../platform/config.js';
 import { systemPoolOf, type Db } from '../platform/db/pool.js';
@@ -31,20 +27,16 @@ import { exportProcessor } from '../cases/jobs.js';
 import { materialProcessor } from '../material/jobs.js';
 import { createMaterialExtraction, type MaterialJob } from '../material/extraction.js';
 import { createFairExtractionQueue } from '../material/fairShare.js';
-import { inquiryEffects } from '../inquiries/effects.js';
 import { createInquiryService, type InquiryService } from '../inquiries/service.js';
-import { monitorEffects } from '../monitors/effects.js';
 import { createMonitorService, type MonitorService } from '../monitors/service.js';
 import { createPolicyCache, type PolicyCache } from '../policies/cache.js';
 import { createRegistryCache, type RegistryCache } from '../registry/cache.js';
-import { sessionEffects } from '../sessions/effects.js';
 import { createSessionService, type SessionService } from '../sessions/service.js';
 import { sessionTimers } from '../sessions/jobs.js';
 import { bullConnections } from '../platform/redis/bullConnection.js';
 import { createWebhookSubscriptions, type WebhookSubscriptions } from '../webhooks/subscriptions.js';
-import { insecureTargetsPolicy, isPublicHttpsTarget } from '../webhooks/targets.js';
+import { insecureTargetsPolicy } from '../webhooks/targets.js';
 import type { RedisClient } from '../platform/redis/client.js';
-import { createModelRenderer } from '../reports/model.js';
 
 /**
  * The engine shared by the edge and the workers: discovered checks, queues,
@@ -74,17 +66,6 @@ export interface Core {
   close(): Promise<void>;
 }
 
-function dnsServersOf(setting: string): { dnsServers?: string[] } {
-  if (setting === 'off') return {};
-  if (setting === 'system') return { dnsServers: getServers() };
-  return {
-    dnsServers: setting
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  };
-}
-
 // Sweeping for outbox rows a crash left behind: often enough to recover within seconds.
 const RELAY_SWEEP_INTERVAL_MS = 2000;
 
@@ -98,22 +79,7 @@ export async function createCore(deps: {
   publicUrl: () => string;
 }): Promise<Core> {
   const { config, db, hub, log } = deps;
-  const checks = await discoverChecks({
-    ...dnsServersOf(config.TAS_DNS_SERVERS),
-    ...(config.TAS_DNS_CANARY !== 'off' ? { dnsCanary: config.TAS_DNS_CANARY } : {}),
-    ...(config.TAS_RDAP_BASE_URL !== 'off' ? { rdapBaseUrl: config.TAS_RDAP_BASE_URL } : {}),
-    ...(config.TAS_PROVIDERS_FILE ? { providersFile: config.TAS_PROVIDERS_FILE } : {}),
-    ...(config.TAS_POPULARITY_LIST ? { popularityFile: config.TAS_POPULARITY_LIST } : {}),
-    ...(config.TAS_SANCTIONS_LIST ? { sanctionsFile: config.TAS_SANCTIONS_LIST } : {}),
-    networkTimeoutMs: config.TAS_NETWORK_TIMEOUT_MS,
-    // A redirect (RDAP's bootstrap service forwards to the registry) passes the webhooks' address guard.
-    redirectGuard: isPublicHttpsTarget,
-    // The operator learns of a failing dependency from the log; the id names the check, never a provider.
-    onDependencyChange: (checkId, state) => {
-      if (state === 'open') log.warn({ check: checkId }, "a network check's dependency is failing; it is not asked for 30 s");
-      else log.info({ check: checkId }, "a network check's dependency answers again");
-    },
-  });
+  const checks = await discoverConfiguredChecks(config, log);
   // Producers fail fast, workers wait for a reconnect; on a cluster the prefix is a hash tag (src/platform/redis/bullConnection.ts).
   const bull = bullConnections(config.redis, config.TAS_REDIS_PREFIX, config.TAS_REDIS_WAIT_REPLICAS);
   const connection = bull.worker;
@@ -140,33 +106,11 @@ export async function createCore(deps: {
     },
     log,
   });
-  const runtime = createActorRuntime({
-    db,
-    relay,
-    machines: {
-      inquiry: { machine: inquiryMachine, version: INQUIRY_MACHINE_VERSION, compactFinal: withoutEvidence },
-      monitor: { machine: monitorMachine, version: MONITOR_MACHINE_VERSION },
-      session: { machine: sessionMachine, version: SESSION_MACHINE_VERSION },
-      // Cases need no in-transaction effects: every command appends its CaseChanged event and nothing else.
-      case: { machine: caseMachine, version: CASE_MACHINE_VERSION },
-    },
-    // Every machine's own actions have their effect, with their params: a missing or misspelt one fails tsc.
-    effects: { ...inquiryEffects, ...monitorEffects, ...sessionEffects } satisfies EffectsFor<
-      InquiryEffectParams & MonitorEffectParams & SessionEffectParams
-    >,
-  });
+  const runtime = createServiceRuntime({ db, relay });
   // Both caches live at most a second (see their modules); one instance per process so a publish clears the one the hot path reads.
   const policyCache = createPolicyCache({ db, ttlMs: 1000 });
   const registryCache = createRegistryCache({ db, ttlMs: 1000 });
-  const model = config.TAS_MODEL_ENDPOINT
-    ? createModelRenderer({
-        endpoint: config.TAS_MODEL_ENDPOINT,
-        ...(config.TAS_MODEL_API_KEY_ENV ? { apiKeyEnv: config.TAS_MODEL_API_KEY_ENV } : {}),
-        timeoutMs: 10_000,
-        promptVersion: 'report-prompt/1',
-        onFailure: (reason) => log.warn({ reason }, 'model renderer fell back to the template'),
-      })
-    : null;
+  const model = modelRendererFrom(config, log);
   const switchedOff = await switchedOffChecks(checks);
   const inquiries = createInquiryService({
     db,
