@@ -17,6 +17,7 @@ export interface Trail {
   chain: IdentifierSqlToken;
   unsealed: IdentifierSqlToken;
   retained: IdentifierSqlToken;
+  seals: IdentifierSqlToken;
 }
 
 export const TENANT_TRAIL: Trail = {
@@ -25,6 +26,7 @@ export const TENANT_TRAIL: Trail = {
   chain: sql.identifier(['audit_chain']),
   unsealed: sql.identifier(['audit_unsealed']),
   retained: sql.identifier(['audit_chain_retained']),
+  seals: sql.identifier(['audit_seals']),
 };
 
 export const REFUSAL_TRAIL: Trail = {
@@ -33,6 +35,7 @@ export const REFUSAL_TRAIL: Trail = {
   chain: sql.identifier(['audit_refusal_links']),
   unsealed: sql.identifier(['audit_refusals_unsealed']),
   retained: sql.identifier(['audit_refusals_retained']),
+  seals: sql.identifier(['audit_refusal_seals']),
 };
 
 const Row = AuditColumns.extend({
@@ -82,22 +85,38 @@ export async function unlistSealed(tx: Tx, auditIds: readonly string[], trail: T
   await tx.query(sql.unsafe`DELETE FROM ${trail.unsealed} WHERE audit_id = ANY(${sql.array([...auditIds], 'uuid')})`);
 }
 
-const Head = z.object({ chain_key: z.string(), position: z.number(), hash: z.instanceof(Buffer) });
+const Head = z.object({
+  chain_key: z.string(),
+  position: z.number(),
+  hash: z.instanceof(Buffer),
+  today_first_position: z.number().nullable(),
+  today_links: z.number().nullable(),
+  today_first_prev: z.instanceof(Buffer).nullable(),
+});
+
+/** A chain's last link, and its seal of the day as it stands (what a pass grows), if it has one. */
+export interface ChainHead {
+  position: number;
+  hash: Buffer;
+  today: { firstPosition: number; links: number; firstPrev: Buffer } | null;
+}
 
 /**
- * The last link of each of these chains, in one statement: one backward step
- * of the (chain_key, position) index per chain and partition, whatever the
- * chains' length. A chain whose every link was retained away (000090)
- * continues from the last link retention summed up.
+ * The last link of each of these chains, with the chain's seal of `today`,
+ * in one statement: one backward step of the (chain_key, position) index per
+ * chain and partition, whatever the chains' length, and one key look-up of
+ * the seal. A chain whose every link was retained away (000090) continues
+ * from the last link retention summed up.
  */
-export async function chainHeads(
-  tx: Tx,
-  chainKeys: readonly string[],
-  trail: Trail = TENANT_TRAIL,
-): Promise<Map<string, { position: number; hash: Buffer }>> {
+export async function chainHeads(tx: Tx, chainKeys: readonly string[], trail: Trail, today: string): Promise<Map<string, ChainHead>> {
   if (chainKeys.length === 0) return new Map();
+  const sealOf =
+    trail.kind === 'tenants'
+      ? sql.fragment`s.tenant_id = split_part(k.chain_key, ':', 1)::uuid AND s.mode = split_part(k.chain_key, ':', 2)`
+      : sql.fragment`s.chain_key = k.chain_key`;
   const rows = await tx.any(sql.type(Head)`
-    SELECT k.chain_key, h.position, h.hash
+    SELECT k.chain_key, h.position, h.hash, s.first_position AS today_first_position, s.links AS today_links,
+           s.first_prev AS today_first_prev
     FROM unnest(${sql.array([...chainKeys], 'text')}) AS k(chain_key)
     CROSS JOIN LATERAL (
       SELECT * FROM (
@@ -106,8 +125,21 @@ export async function chainHeads(
         (SELECT r.last_position, r.last_hash FROM ${trail.retained} r WHERE r.chain_key = k.chain_key
          ORDER BY r.first_position DESC LIMIT 1)
       ) c ORDER BY c.position DESC LIMIT 1
-    ) h`);
-  return new Map(rows.map((r) => [r.chain_key, { position: r.position, hash: r.hash }]));
+    ) h
+    LEFT JOIN ${trail.seals} s ON ${sealOf} AND s.period = ${today}::date`);
+  return new Map(
+    rows.map((r) => [
+      r.chain_key,
+      {
+        position: r.position,
+        hash: r.hash,
+        today:
+          r.today_first_position === null
+            ? null
+            : { firstPosition: r.today_first_position, links: r.today_links!, firstPrev: r.today_first_prev! },
+      },
+    ]),
+  );
 }
 
 export interface ChainLink {
@@ -185,7 +217,12 @@ export type LinkedRow = z.infer<typeof Linked>;
  * left out: a gap in the positions), from position `from` on.
  */
 export async function chainRows(db: Db | Tx, chainKey: string, trail: Trail = TENANT_TRAIL, from = 1, to = Number.MAX_SAFE_INTEGER) {
-  const tenantKey = trail.kind === 'tenants' ? sql.fragment` AND l.tenant_id = c.tenant_id` : sql.fragment``;
+  // A tenant's chain names its tenant as a value, so on Citus the read goes to that tenant's shard alone
+  // (row-level security's tas_current_tenant() is no value the router can place).
+  const tenantKey =
+    trail.kind === 'tenants'
+      ? sql.fragment` AND l.tenant_id = c.tenant_id AND c.tenant_id = ${chainKey.split(':')[0]!}::uuid`
+      : sql.fragment``;
   return db.any(sql.type(Linked)`
     SELECT ${columns(trail)}, c.position, c.prev_hash, c.hash
     FROM ${trail.chain} c JOIN ${trail.log} l ON l.audit_id = c.audit_id AND l.occurred_at = c.occurred_at${tenantKey}

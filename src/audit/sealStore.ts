@@ -1,7 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import type { Db, Tx } from '../platform/db/pool.js';
-import type { Trail } from './chainStore.js';
+import type { ChainHead, Trail } from './chainStore.js';
 import { signSeal, type SealFacts, type SealKey } from './sealSignature.js';
 
 /**
@@ -40,46 +40,25 @@ export function factsOf(seal: Seal, period: string): SealFacts {
   };
 }
 
-const Today = z.object({
-  tenant_id: z.string().nullable(),
-  mode: z.string().nullable(),
-  first_position: z.number(),
-  links: z.number(),
-  first_prev: z.instanceof(Buffer),
-});
-
-/** Today's seals of these chains as they stand: what a pass grows. */
-async function todaysSeals(tx: Tx, trail: Trail, seals: readonly Seal[], today: string): Promise<Map<string, z.infer<typeof Today>>> {
-  const rows =
-    trail.kind === 'tenants'
-      ? await tx.any(sql.type(Today)`
-          SELECT s.tenant_id, s.mode, s.first_position, s.links, s.first_prev
-          FROM unnest(${sql.array(
-            seals.map((x) => x.tenantId),
-            'uuid',
-          )}, ${sql.array(
-            seals.map((x) => x.mode),
-            'text',
-          )}) AS k(t, m)
-          JOIN audit_seals s ON s.tenant_id = k.t AND s.mode = k.m AND s.period = ${today}::date`)
-      : await tx.any(sql.type(Today)`
-          SELECT NULL::uuid AS tenant_id, NULL::text AS mode, first_position, links, first_prev
-          FROM audit_refusal_seals WHERE chain_key = 'anonymous' AND period = ${today}::date`);
-  return new Map(rows.map((r) => [r.tenant_id === null ? 'anonymous' : `${r.tenant_id}:${r.mode}`, r]));
-}
-
 /**
  * A pass's seals, one per chain it extended, into today's seal of each (made
- * or grown), signed when the pass has the key: today's seals are read first,
- * so each seal is written whole, its signature over what it now says, in one
- * statement. The sealer's lock makes the pass the only writer of its trail.
+ * or grown), signed when the pass has the key: today's seals as they stood
+ * came with the chains' heads (chainHeads), so each seal is written whole,
+ * its signature over what it now says, in one statement. The sealer's lock
+ * makes the pass the only writer of its trail.
  */
-export async function recordSeals(tx: Tx, trail: Trail, seals: readonly Seal[], today: string, key: SealKey | null): Promise<void> {
+export async function recordSeals(
+  tx: Tx,
+  trail: Trail,
+  seals: readonly Seal[],
+  today: string,
+  todays: ReadonlyMap<string, ChainHead['today']>,
+  key: SealKey | null,
+): Promise<void> {
   if (seals.length === 0) return;
-  const existing = await todaysSeals(tx, trail, seals, today);
   const whole = seals.map((s) => {
-    const before = existing.get(s.chainKey);
-    return before ? { ...s, firstPosition: before.first_position, firstPrev: before.first_prev, links: before.links + s.links } : s;
+    const before = todays.get(s.chainKey);
+    return before ? { ...s, firstPosition: before.firstPosition, firstPrev: before.firstPrev, links: before.links + s.links } : s;
   });
   const signatures = whole.map((s) => (key === null ? null : signSeal(key, factsOf(s, today))));
   const column = <T>(values: T[], type: string) => sql.array(values as never[], type);

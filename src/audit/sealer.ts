@@ -57,31 +57,39 @@ const UNSIGNED_PER_PASS = 100;
  * service's export signing key, sealSignature.ts) every seal a pass writes
  * is signed, and seals not signed yet are signed a few at a time; without
  * one (a test's pass, a tool), seals are written unsigned, to be signed by
- * the next pass that has the key.
+ * the next pass that has the key. The key is asked for once, and only by a
+ * pass that has something to sign.
  */
 export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS, signer?: SealSigner): Promise<number> {
-  const key = signer ? await signer() : null;
+  let asked: Promise<SealKey> | null = null;
+  const key = (): Promise<SealKey | null> => (signer ? (asked ??= signer()) : Promise.resolve(null));
   const tenants = await sealTrail(db, TENANT_TRAIL, horizonMs, key);
   const refusals = await sealTrail(db, REFUSAL_TRAIL, horizonMs, key);
   return tenants + refusals;
 }
 
-async function sealTrail(db: Db, trail: Trail, horizonMs: number, key: SealKey | null): Promise<number> {
+async function sealTrail(db: Db, trail: Trail, horizonMs: number, key: () => Promise<SealKey | null>): Promise<number> {
   return withSystem(db, async (tx) => {
-    // The lock, the UTC day the pass's seals belong to and the pass's planner settings in one statement.
-    const { locked, today } = await tx.one(
+    // The lock, the UTC day the pass's seals belong to, whether any seal waits for a signature (000140: the
+    // partial index of unsigned seals, empty once all are signed) and the pass's planner settings, in one statement.
+    const { locked, today, unsigned } = await tx.one(
       sql.type(
-        z.object({ locked: z.boolean(), today: z.string() }).passthrough(),
+        z.object({ locked: z.boolean(), today: z.string(), unsigned: z.boolean() }).passthrough(),
       )`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY[trail.kind]}) AS locked,
-          (now() AT TIME ZONE 'UTC')::date::text AS today, ${PASS_SETTINGS}`,
+          (now() AT TIME ZONE 'UTC')::date::text AS today,
+          EXISTS (SELECT 1 FROM ${trail.seals} WHERE signature IS NULL) AS unsigned, ${PASS_SETTINGS}`,
     );
     if (!locked) return 0;
-    if (key !== null) await signUnsignedSeals(tx, trail, key, UNSIGNED_PER_PASS);
+    if (unsigned) {
+      const signing = await key();
+      if (signing !== null) await signUnsignedSeals(tx, trail, signing, UNSIGNED_PER_PASS);
+    }
     const rows = await unsealedRows(tx, horizonMs, BATCH, trail);
     if (rows.length === 0) return 0;
-    // Every chain's head in one statement, the links computed here, then all written in one: a pass
-    // costs a fixed number of round trips, not one per call sealed.
-    const heads = await chainHeads(tx, [...new Set(rows.map(chainKeyOf))], trail);
+    // Every chain's head and seal of the day in one statement, the links computed here, then all written in
+    // one: a pass costs a fixed number of round trips, not one per call sealed.
+    const heads = await chainHeads(tx, [...new Set(rows.map(chainKeyOf))], trail, today);
+    const todays = new Map([...heads].map(([chain, head]) => [chain, head.today]));
     const { links, seals } = linksOf(rows, heads);
     await insertLinks(tx, links, trail);
     await unlistSealed(
@@ -89,7 +97,7 @@ async function sealTrail(db: Db, trail: Trail, horizonMs: number, key: SealKey |
       rows.map((r) => r.audit_id),
       trail,
     );
-    await recordSeals(tx, trail, seals, today, key);
+    await recordSeals(tx, trail, seals, today, todays, await key());
     return rows.length;
   });
 }
