@@ -6,13 +6,14 @@
 -- that append answers (the events' sequence numbers and times, the outbox
 -- rows' ids), which actors/runtime.ts createWith reads back.
 --
--- SECURITY INVOKER, inside the caller's scoped transaction: every row takes
+-- No SET clauses: it runs inside tas_inquiry_open, which set the search path
+-- and jit for the call, and a function with its own settings saves and
+-- restores them on every call. SECURITY INVOKER, inside the caller's scoped
+-- transaction: every row takes
 -- the tenant and mode given, and row-level security refuses any other.
 CREATE OR REPLACE FUNCTION tas_actor_open(p_tenant uuid, p_mode text, p_id uuid, p_actor jsonb, p_events jsonb, p_outbox jsonb)
   RETURNS jsonb
   LANGUAGE plpgsql VOLATILE
-  SET search_path = public, pg_temp
-  SET jit = off
   AS $$
 DECLARE
   v_events jsonb;

@@ -3,12 +3,13 @@
 -- capability's row, written by its own function). The row is the one
 -- src/audit's auditInsert writes the long way; nothing when it is null.
 --
--- SECURITY INVOKER, inside the caller's scoped transaction: the row carries
+-- No SET clauses: it runs inside tas_inquiry_open, which set the search path
+-- and jit for the call, and a function with its own settings saves and
+-- restores them on every call. SECURITY INVOKER, inside the caller's scoped
+-- transaction: the row carries
 -- its own tenant, and row-level security refuses one of another tenant.
 CREATE OR REPLACE FUNCTION tas_audit_record(p_audit jsonb) RETURNS void
   LANGUAGE plpgsql VOLATILE
-  SET search_path = public, pg_temp
-  SET jit = off
   AS $$
 BEGIN
   IF jsonb_typeof(p_audit) = 'object' THEN

@@ -4,12 +4,13 @@
 -- The rows are the ones src/entities' resolution writes the long way
 -- (newEntityPlan); test/inquiries/oneCallParity compares the two.
 --
--- SECURITY INVOKER, inside the caller's scoped transaction: every row takes
+-- No SET clauses: it runs inside tas_inquiry_open, which set the search path
+-- and jit for the call, and a function with its own settings saves and
+-- restores them on every call. SECURITY INVOKER, inside the caller's scoped
+-- transaction: every row takes
 -- the tenant and mode given, and row-level security refuses any other.
 CREATE OR REPLACE FUNCTION tas_entity_open(p_tenant uuid, p_mode text, p_entity jsonb) RETURNS void
   LANGUAGE plpgsql VOLATILE
-  SET search_path = public, pg_temp
-  SET jit = off
   AS $$
 DECLARE
   v_entity uuid := (p_entity->>'id')::uuid;

@@ -3,12 +3,13 @@
 -- capability's rows, written by its own function). The rows are the ones
 -- src/observations' observationsInsert writes the long way.
 --
--- SECURITY INVOKER, inside the caller's scoped transaction: every row takes
+-- No SET clauses: it runs inside tas_inquiry_open, which set the search path
+-- and jit for the call, and a function with its own settings saves and
+-- restores them on every call. SECURITY INVOKER, inside the caller's scoped
+-- transaction: every row takes
 -- the tenant and mode given, and row-level security refuses any other.
 CREATE OR REPLACE FUNCTION tas_observations_open(p_tenant uuid, p_mode text, p_entity uuid, p_observations jsonb) RETURNS void
   LANGUAGE plpgsql VOLATILE
-  SET search_path = public, pg_temp
-  SET jit = off
   AS $$
 BEGIN
   INSERT INTO observations (id, tenant_id, mode, entity_id, kind, provenance_class, body, observed_at)
