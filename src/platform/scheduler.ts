@@ -17,10 +17,15 @@ import { currentUnit, runAsUnit, type RunningUnit } from './unitContext.js';
  * - cost: CPU milliseconds. The process's CPU time (`cpu()`) is split evenly
  *   among the segments holding a slot while it is spent; each kind keeps the
  *   moving average of its segments' and of its units' costs.
- * - slot: one of `inFlight` places a segment holds while it computes. A
- *   segment that has held its slot `leaseMs` is waiting on something the
- *   scheduler cannot see (a worker's answer, Redis, a slow client): its unit
- *   is let go, runs on unscheduled, and the next turn gets the slot.
+ * - slot: one of `inFlight` places a segment holds while it computes. One
+ *   thread computes one segment at a time, so a segment still holding its
+ *   slot when the event loop comes round (its check phase) is not computing
+ *   but waiting on something the scheduler cannot see (Redis, a worker's
+ *   answer, a batch another unit writes): its slot is given back then, with
+ *   work waiting, or a unit waiting on such a batch could hold every slot the
+ *   batch's own next segment needs. A unit whose segment began `leaseMs` ago
+ *   and has neither waited visibly nor settled is let go for good: it runs on
+ *   unscheduled and leaves the open count.
  * - open: units started and not yet settled, at most `maxOpen`: the bound on
  *   what the process has begun, so that a flood cannot start all its queued
  *   units at once and stack their queries in the database pool's first-come
@@ -58,10 +63,12 @@ export interface SchedulerSettings {
   smoothing?: number;
 }
 
-/** Time, injected: CPU milliseconds for costs, and a wall-clock timer for leases. */
+/** Time, injected: CPU milliseconds for costs, a wall-clock timer for leases, and the event loop's next turn. */
 export interface SchedulerClock {
   cpu(): number;
   setTimer(fn: () => void, ms: number): () => void;
+  /** Runs `fn` once the event loop has run what is ready now (setImmediate); none: the system's. */
+  nextTurn?: (fn: () => void) => void;
 }
 
 export interface Scheduler {
@@ -105,11 +112,14 @@ interface Unit extends RunningUnit {
   fn: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-  /** The running segment's estimate and the unit's charge when it began. */
+  /** The running segment's estimate and the unit's charge when it began; the whole unit's estimate when it started. */
   estimate: number;
+  unitEstimate: number;
   segmentStart: number;
   charged: number;
   holding: boolean;
+  /** Whether the running segment came from the resuming rotation (its cost corrects that rotation's deficit). */
+  resumed: boolean;
   open: boolean;
   settled: boolean;
   detached: boolean;
@@ -129,6 +139,7 @@ const systemClock: SchedulerClock = {
     t.unref();
     return () => clearTimeout(t);
   },
+  nextTurn: (fn) => void setImmediate(fn),
 };
 
 const DEFAULT_LEASE_MS = 250;
@@ -142,11 +153,17 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
   const costs = new Map<string, number>();
   const served = new Map<string, { units: number; costMs: number }>();
   const estimate = (kind: string) => segmentCosts.get(kind) ?? initialCost;
-  const drr = createDrr<Unit>({
-    weightOf: (tenant) => settings.weights?.get(tenant) ?? 1,
-    estimate: (u) => estimate(u.kind),
-    quantum: settings.quantumMs ?? 1,
-  });
+  const unitEstimate = (kind: string) => costs.get(kind) ?? estimate(kind);
+  const weightOf = (tenant: string) => settings.weights?.get(tenant) ?? 1;
+  const quantum = settings.quantumMs ?? 1;
+  // Two rotations, each fair by cost: units not yet started, and segments of started units back from a wait,
+  // served first. Apart, so that a tenant whose turn to start a unit came while every open place was taken
+  // has lost nothing when a place frees: one rotation, shared with the resumes, handed each freed place to
+  // whichever tenant's turn it was then, which under a flood was the flood's (test/http/fairFlood.test.ts).
+  // A unit starts by the cost of a whole unit of its kind (starting takes an open place for all its segments);
+  // a segment resumes by the cost of a segment.
+  const drr = createDrr<Unit>({ weightOf, quantum, estimate: (u) => unitEstimate(u.kind) });
+  const resumes = createDrr<Unit>({ weightOf, quantum, estimate: (u) => estimate(u.kind) });
   const parked = new Map<string, Unit[]>();
   const running = new Set<Unit>();
   const self = {};
@@ -156,6 +173,8 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
   let parkedCount = 0;
   let resuming = 0;
   let pumping = false;
+  let turnCheckArmed = false;
+  const nextTurn = clock.nextTurn ?? ((fn: () => void) => void setImmediate(fn));
 
   const learn = (table: Map<string, number>, kind: string, cost: number) => {
     const previous = table.get(kind);
@@ -178,21 +197,26 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     u.estimate = estimate(u.kind);
     u.segmentStart = u.charged;
     running.add(u);
+    u.cancelLease();
     if (Number.isFinite(leaseMs)) u.cancelLease = clock.setTimer(() => leaseEnded(u), leaseMs);
   }
 
-  /** The segment ended (a wait, the unit settled, the lease): its cost is learnt and charged to its tenant. */
-  function letGo(u: Unit): void {
+  /**
+   * The segment ended (a wait, the unit settled, the lease, or the event loop came round while it
+   * waited unseen): its cost is learnt and charged to its tenant. Only a visible end stops the lease.
+   */
+  function letGo(u: Unit, visibly = true): void {
+    if (visibly) u.cancelLease();
     if (!u.holding) return;
     charge();
     u.holding = false;
-    u.cancelLease();
     running.delete(u);
     const spent = u.charged - u.segmentStart;
     learn(segmentCosts, u.kind, spent);
     served.get(u.tenant)!.costMs += spent;
     // Deficit round robin charges what the segment really cost, not what it was thought to.
-    drr.correct(u.tenant, u.estimate - spent);
+    // A unit's first segment is charged with the whole unit when it settles (to the rotation that started it).
+    if (u.resumed) resumes.correct(u.tenant, u.estimate - spent);
   }
 
   function close(u: Unit): void {
@@ -214,6 +238,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     letGo(u);
     if (!u.settled) {
       u.settled = true;
+      drr.correct(u.tenant, u.unitEstimate - u.charged);
       learn(costs, u.kind, u.charged);
       close(u);
     }
@@ -230,6 +255,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     }
     open += 1;
     u.open = true;
+    u.unitEstimate = unitEstimate(u.kind);
     const tally = served.get(u.tenant) ?? { units: 0, costMs: 0 };
     tally.units += 1;
     served.set(u.tenant, tally);
@@ -263,14 +289,27 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     pumping = true;
     try {
       while (running.size < settings.inFlight) {
-        const picked = drr.next(open < maxOpen);
+        const picked = resumes.next(true) ?? drr.next(open < maxOpen);
         if (!picked) break;
+        picked.item.resumed = picked.lane === 'resuming';
         if (picked.lane === 'fresh') start(picked.item);
         else resume(picked.item);
       }
     } finally {
       pumping = false;
     }
+    if (running.size >= settings.inFlight && queued + resuming > 0) armTurnCheck();
+  }
+
+  /** With every slot held and work waiting: when the event loop comes round, the holders are waiting, not computing. */
+  function armTurnCheck(): void {
+    if (turnCheckArmed) return;
+    turnCheckArmed = true;
+    nextTurn(() => {
+      turnCheckArmed = false;
+      for (const u of [...running]) letGo(u, false);
+      pump();
+    });
   }
 
   /** The continuation after a wait goes on once the unit holds a slot again. */
@@ -281,7 +320,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
       if (u.resumeQueued) return;
       u.resumeQueued = true;
       resuming += 1;
-      drr.add(u.tenant, u, 'resuming');
+      resumes.add(u.tenant, u, 'resuming');
       pump();
     });
   }
@@ -321,9 +360,11 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
       resolve,
       reject,
       estimate: 0,
+      unitEstimate: 0,
       segmentStart: 0,
       charged: 0,
       holding: false,
+      resumed: false,
       open: false,
       settled: false,
       detached: false,

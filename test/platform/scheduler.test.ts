@@ -16,6 +16,7 @@ import {
 function fakeClock() {
   let cpu = 0;
   const timers: { fn: () => void; live: boolean }[] = [];
+  const turns: (() => void)[] = [];
   const clock: SchedulerClock = {
     cpu: () => cpu,
     setTimer: (fn) => {
@@ -23,10 +24,15 @@ function fakeClock() {
       timers.push(t);
       return () => (t.live = false);
     },
+    // The event loop comes round only when the test says so.
+    nextTurn: (fn) => void turns.push(fn),
   };
   return {
     clock,
     spend: (ms: number) => (cpu += ms),
+    endTurn: () => {
+      for (const fn of turns.splice(0)) fn();
+    },
     fireTimers: () => {
       for (const t of timers.splice(0)) if (t.live) t.fn();
     },
@@ -181,9 +187,9 @@ describe('createScheduler: a full queue', () => {
   });
 });
 
-describe('createScheduler: a unit that waits lets its slot go when its lease ends', () => {
-  it('given one slot held by a waiting unit, then the next starts at the lease, not when the first settles', async () => {
-    const { clock, fireTimers } = fakeClock();
+describe('createScheduler: a unit waiting on what the scheduler cannot see', () => {
+  it('given one slot held by a unit waiting unseen, then the next starts when the event loop comes round, and the lease lets the first go for good', async () => {
+    const { clock, fireTimers, endTurn } = fakeClock();
     const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: 250 }, clock);
     let answer: () => void = () => undefined;
     const started: string[] = [];
@@ -191,10 +197,14 @@ describe('createScheduler: a unit that waits lets its slot go when its lease end
     const next = s.run('b', 'k', () => started.push('next'));
     await settle();
     expect(started).toEqual(['upload']);
-    fireTimers();
+    // The thread is free, so the holder is waiting, not computing: its slot goes to the next unit.
+    endTurn();
     await next;
     expect(started).toEqual(['upload', 'next']);
-    expect(s.stats().inFlight).toBe(0);
+    expect(s.stats()).toMatchObject({ inFlight: 0, open: 1 });
+    // Its lease ends: it no longer counts among the open units either.
+    fireTimers();
+    expect(s.stats().open).toBe(0);
     answer();
     await waiting;
   });
@@ -231,7 +241,7 @@ describe('createScheduler: no unit is lost or run twice', () => {
         await settle();
       }
     }
-    for (let round = 0; round < 50 && s.stats().queued + s.stats().parked + s.stats().inFlight > 0; round++) {
+    for (let round = 0; round < 50 && s.stats().queued + s.stats().parked + s.stats().open > 0; round++) {
       fireTimers();
       for (const w of waits.splice(0)) w();
       await settle();
@@ -242,7 +252,7 @@ describe('createScheduler: no unit is lost or run twice', () => {
     expect(runs.size).toBe(300 - refused);
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
     expect(refused).toBeGreaterThan(0);
-    expect(s.stats()).toMatchObject({ queued: 0, parked: 0, inFlight: 0 });
+    expect(s.stats()).toMatchObject({ queued: 0, parked: 0, inFlight: 0, open: 0 });
   });
 });
 

@@ -10,9 +10,19 @@ import { scheduledJob } from '../../src/platform/scheduledJob.js';
  * is in. The deficit round robin core is a pure function of its lanes; the
  * scheduler is driven by an injected CPU clock and by waits the test settles.
  */
-function clock(): SchedulerClock & { spend(ms: number): void } {
+function clock(): SchedulerClock & { spend(ms: number): void; endTurn(): void } {
   let cpu = 0;
-  return { cpu: () => cpu, setTimer: () => () => undefined, spend: (ms) => (cpu += ms) };
+  const turns: (() => void)[] = [];
+  return {
+    cpu: () => cpu,
+    setTimer: () => () => undefined,
+    // The event loop comes round only when the test says so.
+    nextTurn: (fn) => void turns.push(fn),
+    spend: (ms) => (cpu += ms),
+    endTurn: () => {
+      for (const fn of turns.splice(0)) fn();
+    },
+  };
 }
 
 /** A wait the test settles: what a database round trip is to the scheduler. */
@@ -222,5 +232,34 @@ describe('scheduledJob: a worker shares its time across tenants', () => {
     expect(ran.slice(0, 2)).toEqual(['busy0', 'sweep']);
     expect(ran.indexOf('quiet')).toBeLessThanOrEqual(3);
     expect(ran.filter((id) => id.startsWith('busy'))).toHaveLength(30);
+  });
+});
+
+describe('createScheduler: a slot held across a turn of the event loop', () => {
+  it("given every slot held by units waiting on a batch that another unit's segment writes, then the batch's next segment runs once the loop comes round", async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, queuePerTenant: 10, leaseMs: Infinity }, c);
+    // A shared batch (as the audit writer's): written by whichever unit started it, awaited by others unseen.
+    const db = deferred();
+    let batchWritten: () => void = () => undefined;
+    const batch = new Promise<void>((r) => (batchWritten = r));
+    const steps: string[] = [];
+    const writer = s.run('a', 'k', async () => {
+      await yieldDuring(db.promise);
+      steps.push('batch written');
+      batchWritten();
+    });
+    const waiter = s.run('b', 'k', async () => {
+      await batch;
+      steps.push('waiter on');
+    });
+    await settle();
+    db.settle();
+    await settle();
+    // The writer's answer is in, but the waiter holds the one slot waiting for the batch: nothing moves.
+    expect(steps).toEqual([]);
+    c.endTurn();
+    await Promise.all([writer, waiter]);
+    expect(steps).toEqual(['batch written', 'waiter on']);
   });
 });
