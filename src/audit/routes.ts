@@ -29,8 +29,8 @@ export function createListAudit(deps: { db: Db }): Handler {
  * GET /v1/admin/audit/export: the tenant's trail for a period, as NDJSON
  * (trailExport.ts), streamed. The period is checked and the seals read
  * before the head goes out, so a bad period is a 422 like any other; then
- * the rows go out a page at a time, chunked, the next page read only once
- * the socket has taken the last.
+ * the rows go out a page at a time, chunked: a page is read once the one
+ * before was handed to uWS, and written only when the socket can take it.
  */
 export function createExportAudit(deps: { db: Db }): Handler {
   return async (ctx) => {
