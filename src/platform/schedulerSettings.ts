@@ -1,0 +1,107 @@
+import { availableParallelism } from 'node:os';
+
+/** The scheduler's settings, clock, stats and refusal (src/platform/scheduler.ts), and the settings' defaults and parsing. */
+export interface SchedulerSettings {
+  /** Segments holding a slot at once, all tenants together. */
+  inFlight: number;
+  /** Units started and not settled, all tenants together (default four times `inFlight`). */
+  maxOpen?: number;
+  /** Units one tenant may have waiting to start; past it, `SchedulerFull`. */
+  queuePerTenant: number;
+  /** A tenant's weight (default 1): a weight of 3 gets three times the share of a weight of 1. */
+  weights?: ReadonlyMap<string, number>;
+  /** A segment that held its slot this long lets its unit go (default 250 ms); Infinity: never. */
+  leaseMs?: number;
+  /**
+   * What a turn adds to a tenant's deficit, times its weight, in CPU ms (default 1). Small, so that a
+   * round is short: a segment costlier than it waits a few rounds for its deficit, while other tenants
+   * are served in them.
+   */
+  quantumMs?: number;
+  /** What a kind's segment is assumed to cost before its first is measured, in CPU ms (default 1). */
+  initialCostMs?: number;
+  /** Weight of the newest measurement in its kind's moving average (default 0.2). */
+  smoothing?: number;
+}
+
+/** Time, injected: CPU milliseconds for costs, a wall-clock timer for leases, and the event loop's next turn. */
+export interface SchedulerClock {
+  cpu(): number;
+  setTimer(fn: () => void, ms: number): () => void;
+  /** Runs `fn` once the event loop has run what is ready now (setImmediate); none: the system's. */
+  nextTurn?: (fn: () => void) => void;
+}
+
+export interface Scheduler {
+  /** Runs `fn` when the tenant's turn comes; rejects with SchedulerFull when the tenant's queue is full and `whenFull` is 'refuse'. */
+  run<T>(tenant: string, kind: string, fn: () => Promise<T> | T, opts?: { whenFull?: 'refuse' | 'wait' }): Promise<T>;
+  /** What the scheduler holds now and what it has served (for tests, health and the bench). */
+  stats(): SchedulerStats;
+}
+
+export interface SchedulerStats {
+  /** Segments holding a slot. */
+  inFlight: number;
+  /** Units started and not settled (computing or waiting). */
+  open: number;
+  /** Units waiting to start. */
+  queued: number;
+  /** Units waiting for room in their tenant's queue. */
+  parked: number;
+  /** Segments of started units waiting for a slot after a wait. */
+  resuming: number;
+  /** Per tenant: units started and CPU ms charged. */
+  served: ReadonlyMap<string, { units: number; costMs: number }>;
+  /** Per kind: the moving average of its units' cost, in CPU ms. */
+  costs: ReadonlyMap<string, number>;
+}
+
+/** A tenant's queue is full: the typed refusal, with when to come back. */
+export class SchedulerFull extends Error {
+  override name = 'SchedulerFull';
+  constructor(
+    readonly tenant: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('the tenant has too many units waiting');
+  }
+}
+
+/** The process's CPU time and real timers. */
+export const systemClock: SchedulerClock = {
+  cpu: () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  },
+  setTimer: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return () => clearTimeout(t);
+  },
+  nextTurn: (fn) => void setImmediate(fn),
+};
+
+/**
+ * The default in-flight bound: four segments per core. One event loop
+ * computes one segment at a time; a few per core cover the waits the
+ * scheduler cannot see (Redis, a worker's answer) up to the lease, and every
+ * slot more is ready work a flood can stack in front of another tenant's
+ * next segment (on 2 cores, 16 and 32 held across database waits let a flood
+ * back in front, 4 and 8 did not: bench/HISTORY.md "Fair shares through one
+ * scheduler").
+ */
+export const defaultInFlight = (): number => Math.max(4, 4 * availableParallelism());
+
+/** `TAS_TENANT_WEIGHTS`: `tenantId=weight,...`; a malformed entry stops the start rather than being ignored. */
+export function parseTenantWeights(text: string): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const entry of text.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const match = /^([^=\s]+)=(\d+(?:\.\d+)?)$/.exec(entry);
+    const weight = match ? Number(match[2]) : NaN;
+    if (!match || !(weight > 0) || weight > 1000)
+      throw new Error(`TAS_TENANT_WEIGHTS: '${entry}' is not tenantId=weight (0 < weight <= 1000)`);
+    weights.set(match[1]!, weight);
+  }
+  return weights;
+}
