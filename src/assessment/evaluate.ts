@@ -38,8 +38,11 @@ export interface InquiryFacts {
   materialBindings?: { material_id: string; binding_id: string; type: string; value: string }[];
 }
 
-export function normaliseSubject(body: { subject: Subject }): NormalisedPresentation[] {
-  return normalisePresented(body.subject.presentations ?? [], body.subject.claim?.country);
+/** The presented values, normalised; a phone without its prefix is read in the claimed country. */
+export function normaliseSubject(asked: {
+  subject: Pick<Subject, 'presentations'> & { claim?: { country?: string } };
+}): NormalisedPresentation[] {
+  return normalisePresented(asked.subject.presentations ?? [], asked.subject.claim?.country);
 }
 
 /** Runs the plan's inline checks (pure computation) through runCheck's rules, which turn any throw into an absence. */

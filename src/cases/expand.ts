@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/index.js';
 import type { CallContext } from '../auth/index.js';
 import { normalisePresentation } from '../checks/normalise.js';
-import { latestAssessmentOf } from '../inquiries/index.js';
+import { askOf, latestAssessmentOf } from '../inquiries/index.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import { carriersOf } from '../entities/index.js';
 import { CHECK_COST_UNIT } from '../inquiries/index.js';
@@ -161,7 +161,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
     request: InquiryRequest,
     maxCost: number | undefined,
   ) {
-    const estimated = await deps.inquiries.estimate(principal, request);
+    const estimated = await deps.inquiries.estimate(principal, askOf(request, principal.scopes));
     const cap = Math.min(current.budget.remaining, maxCost ?? Number.POSITIVE_INFINITY);
     if (estimated <= cap) return;
     const reason = `The hop would cost ${estimated} ${CHECK_COST_UNIT}; ${maxCost !== undefined && maxCost < current.budget.remaining ? `max_cost is ${maxCost}` : `the case has ${current.budget.remaining} of its budget of ${current.budget.limit} left`} (rule C03).`;
@@ -194,7 +194,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
    * event that records the hop.
    */
   async function runHop(ctx: CallContext, principal: Principal, request: InquiryRequest) {
-    const answer = await deps.inquiries.inquire(withoutAudit(ctx), principal, request);
+    const answer = await deps.inquiries.inquire(withoutAudit(ctx), principal, askOf(request, principal.scopes));
     const entityId = answer.assessment.entity_id;
     return { inquiryId: answer.inquiry.inquiry_id, entityIds: entityId ? [entityId] : [], inquiry: answer.inquiry };
   }

@@ -2,12 +2,12 @@ import type { Principal } from '../auth/index.js';
 import { admit, INTENT_REFUSAL, PURPOSE_REFUSAL, type AdmissionDeps } from '../policies/index.js';
 import { ValidationFailure } from '../platform/problems.js';
 import type { CurrentPolicy } from '../policies/index.js';
-import type { InquiryRequest } from './schemas.js';
+import type { InquiryAsk } from './ask.js';
 
 /**
  * The rules an inquiry must pass before any work is done: the one admission
- * (src/policies/admission.ts: purpose I13, intent I14, presented types I15) and
- * the inquiry's own mode rule (I16).
+ * (src/policies/admission.ts: purpose I13, intent I14, presented types I15).
+ * The mode rule (I16) is the wire's, checked by the route (wire.ts).
  */
 export { INTENT_REFUSAL, PURPOSE_REFUSAL };
 
@@ -20,16 +20,13 @@ export interface Admitted {
 export async function admitInquiry(
   deps: AdmissionDeps,
   principal: Principal,
-  body: InquiryRequest,
+  ask: Pick<InquiryAsk, 'purpose' | 'intent' | 'subject'>,
   purposeHeader: string | undefined,
 ): Promise<Admitted> {
-  if (body.mode !== 'sync') {
-    throw ValidationFailure.rule('I16', ['body', 'mode'], 'Only sync mode is served; async and stream are refused (rule I16).');
-  }
   const { policy, grants } = await admit(deps, principal, {
-    purpose: body.purpose,
-    intent: body.intent,
-    presentations: body.subject.presentations ?? [],
+    purpose: ask.purpose,
+    intent: ask.intent,
+    presentations: ask.subject.presentations,
     purposeHeader,
   });
   return { policy, artifactTypes: grants.artifactTypes };

@@ -14,7 +14,7 @@ import { EntityNotFoundError, resolveEntity, type Resolution, type ResolveOption
 export type { AuditSink } from '../auth/index.js';
 import type { AuditSink } from '../auth/index.js';
 import { ServiceProblem } from '../platform/problems.js';
-import type { InquiryRequest } from './schemas.js';
+import type { InquiryAsk } from './ask.js';
 import type { InquiryInput } from '../../machines/inquiryMachine.js';
 import { normaliseSubject, runInline, type CheckPlan, type InquiryFacts } from '../assessment/index.js';
 import type { Assessment } from '../../machines/types.js';
@@ -42,19 +42,19 @@ export interface OpenDeps {
 /** Pure preparation: normalised presentations and the check plan, before any I/O. */
 export function prepareInquiry(
   checks: readonly CheckDefinition[],
-  body: InquiryRequest,
+  ask: InquiryAsk,
   bindings: MaterialBinding[] = [],
   switchedOff: readonly CheckDefinition[] = [],
   workersUnreachable?: string,
 ): PreparedInquiry {
   const inquiryId = newRowId();
-  const presentations = normaliseSubject(body);
+  const presentations = normaliseSubject(ask);
   const plan = planChecks({
     inquiryId,
     checks,
     presentations,
-    tierCeiling: body.tier_ceiling,
-    stake: body.stake,
+    tierCeiling: ask.tierCeiling,
+    stake: ask.stake,
     switchedOff,
     ...(workersUnreachable ? { workersUnreachable } : {}),
   });
@@ -72,7 +72,7 @@ export async function openInquiry(
   claimIdempotency: (tx: Tx, inquiryId: string) => Promise<void>,
   gathered?: ProbedEvidence,
 ): Promise<OpenedInquiry> {
-  const { ctx, principal, body, prepared } = opening;
+  const { ctx, principal, ask, prepared } = opening;
   const { inquiryId, presentations, plan } = prepared;
   chargeChecks(ctx, inquiryId, plan);
   // Set (never added to) inside the event, which runs again if the transaction is retried.
@@ -87,7 +87,7 @@ export async function openInquiry(
       await claimIdempotency(tx, inquiryId);
       // A new entity's rows wait for the last statement too: its identifiers stay locked until commit.
       // Its graph question is asked with the owners' look-up, in one round trip.
-      const resolution = await resolveSubject(tx, principal, body, presentations, {
+      const resolution = await resolveSubject(tx, principal, ask, presentations, {
         deferWrites: true,
         whenNew: newEntityGraphExpression(presentations),
       });
@@ -95,7 +95,7 @@ export async function openInquiry(
       const loaded: CheckEnvironment = resolution
         ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created, preloaded: resolution.alongside })
         : {};
-      const env: CheckEnvironment = { ...loaded, context: contextTestimony(body) };
+      const env: CheckEnvironment = { ...loaded, context: contextTestimony(ask) };
       const facts = openingFacts(opening, entityId, env.graph);
       opened = openPlan(opening, facts, await evidenceFor(deps, facts, env, plan, gathered), { newId: newRowId, wallNow: Date.now() });
       const testimony = opened.observations;
@@ -114,8 +114,8 @@ export async function openInquiry(
 }
 
 /** The machine's input, whichever way it opens. */
-export function machineInputOf(opening: Pick<Opening, 'body' | 'prepared'>): InquiryInput {
-  return { inquiry_id: opening.prepared.inquiryId, preliminaryAllowed: opening.body.intent === 'pre_transaction' };
+export function machineInputOf(opening: Pick<Opening, 'ask' | 'prepared'>): InquiryInput {
+  return { inquiry_id: opening.prepared.inquiryId, preliminaryAllowed: opening.ask.intent === 'pre_transaction' };
 }
 
 /** The inline checks run now; evidence a probe already gathered (every check, worker tier included) is taken as it is. */
@@ -154,22 +154,22 @@ export interface Probe extends ProbedEvidence {
 export async function probeInquiry(
   deps: { db: Db; now: () => Date },
   principal: Principal,
-  body: InquiryRequest,
+  ask: InquiryAsk,
   prepared: PreparedInquiry,
   policy: CurrentPolicy | null,
 ): Promise<Probe> {
   const { presentations, plan } = prepared;
   const read = await readWithoutWriting(deps.db, principal, async (tx) => {
-    const resolution = await resolveSubject(tx, principal, body, presentations);
+    const resolution = await resolveSubject(tx, principal, ask, presentations);
     const loaded: CheckEnvironment = resolution
       ? await loadEnvironment(tx, resolution.entityId, presentations, { created: resolution.created })
       : {};
     return {
       entityId: resolution && !resolution.created ? resolution.entityId : null,
-      env: { ...loaded, context: contextTestimony(body) },
+      env: { ...loaded, context: contextTestimony(ask) },
     };
   });
-  const opening = { principal, body, prepared, policy, deadlineAt: Date.now() };
+  const opening = { principal, ask, prepared, policy, deadlineAt: Date.now() };
   const facts = openingFacts(opening, read.entityId, read.env.graph);
   const now = deps.now();
   const everyCheck = { ...plan, inline: [...plan.inline, ...plan.worker], worker: [] };
@@ -200,13 +200,13 @@ async function readWithoutWriting<T>(db: Db, principal: Principal, fn: (tx: Tx) 
 async function resolveSubject(
   tx: Tx,
   principal: Principal,
-  body: InquiryRequest,
+  ask: InquiryAsk,
   presentations: InquiryFacts['presentations'],
   options: Omit<ResolveOptions, 'entityId'> = {},
 ): Promise<Resolution | null> {
-  if (presentations.length === 0 && !body.subject.entity_id) return null;
+  if (presentations.length === 0 && !ask.subject.entityId) return null;
   try {
-    return await resolveEntity(tx, principal, presentations, { ...options, entityId: body.subject.entity_id });
+    return await resolveEntity(tx, principal, presentations, { ...options, entityId: ask.subject.entityId });
   } catch (error) {
     // An entity_id the tenant cannot see is indistinguishable from an unknown one.
     if (error instanceof EntityNotFoundError) throw new ServiceProblem('not-found', 'No such entity.');

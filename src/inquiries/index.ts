@@ -7,7 +7,8 @@ export { AssessmentRow, concludeInquiry, findIdempotencyKey, findInquiry, latest
 export type { InquiryScope } from './commands.js';
 export { mayShowFindings } from './view.js';
 export type { InquiryOutcome } from './view.js';
-export { inquiryBody } from './wire.js';
+export { askOf, inquiryBody } from './wire.js';
+export type { InquiryAsk } from './ask.js';
 export type { InquiryView } from './wire.js';
 export { ledgerOfEntities } from './ledgerOfEntities.js';
 export { warmOneCall } from './oneCall.js';

@@ -11,7 +11,7 @@ import { inquiryRowsOf } from './effects.js';
 import { IdempotencyClash, type IdempotencyClaim } from './idempotency.js';
 import { chargeChecks, contextTestimony, openingFacts, type Opening, type OpenedInquiry, type PreparedInquiry } from './opening.js';
 import { issuedBy, openPlan, type OpenPlan } from './openPlan.js';
-import type { InquiryRequest } from './schemas.js';
+import type { InquiryAsk } from './ask.js';
 
 /**
  * A new subject's inquiry in ONE database call (issue 37; sql/000110).
@@ -36,8 +36,8 @@ export interface OneCallDeps {
 }
 
 /** Who may take the one call: a subject with values to resolve, no entity named, no evidence gathered before. */
-export function mayOpenInOneCall(body: InquiryRequest, prepared: PreparedInquiry, probed: unknown): boolean {
-  return probed === undefined && body.subject.entity_id === undefined && prepared.presentations.length > 0;
+export function mayOpenInOneCall(ask: InquiryAsk, prepared: PreparedInquiry, probed: unknown): boolean {
+  return probed === undefined && ask.subject.entityId === undefined && prepared.presentations.length > 0;
 }
 
 // Written: what the append of a command's events and outbox rows answers (actors/store.ts), as the runtime reads it.
@@ -53,11 +53,11 @@ export async function openInOneCall(
   opening: Opening,
   idempotency: IdempotencyClaim | null,
 ): Promise<OpenedInquiry | null> {
-  const { ctx, principal, body, prepared } = opening;
+  const { ctx, principal, ask, prepared } = opening;
   const { inquiryId, presentations, plan } = prepared;
   chargeChecks(ctx, inquiryId, plan);
   const entity = newEntityPlan(principal, presentations);
-  const env = { ...unseenEnvironment(presentations), context: contextTestimony(body) };
+  const env = { ...unseenEnvironment(presentations), context: contextTestimony(ask) };
   const facts = openingFacts(opening, entity.id, env.graph);
   const now = deps.now();
   const evidence = await runInline(plan, facts, env, now);

@@ -4,7 +4,7 @@ import type { NewObservation } from '../observations/index.js';
 import { assessNow, type CheckPlan, type InquiryFacts } from '../assessment/index.js';
 import type { InquiryEvent, InquiryInput, PendingCheck } from '../../machines/inquiryMachine.js';
 import type { AssessmentRow, NewInquiry } from './store.js';
-import type { InquiryRequest } from './schemas.js';
+import type { InquiryAsk } from './ask.js';
 import { CHECK_JOB, CHECK_QUEUE, contextTestimony, type Opening, type PreparedInquiry } from './opening.js';
 
 /**
@@ -43,14 +43,14 @@ export interface OpenPlan {
 
 export type Evaluated = ReturnType<typeof assessNow>;
 
-type OpenFrom = Pick<Opening, 'principal' | 'body' | 'prepared' | 'deadlineAt'>;
+type OpenFrom = Pick<Opening, 'principal' | 'ask' | 'prepared' | 'deadlineAt'>;
 
 // After the caller's deadline, reasoning may go on this long beyond the slowest planned check
 // before the inquiry concludes with what it has (the ceiling on a preliminary answer's revisions).
 const REASONING_GRACE_MS = 5000;
 
 export function openPlan(opening: OpenFrom, facts: InquiryFacts, gathered: Gathered, clock: OpenClock): OpenPlan {
-  const { principal, body, prepared } = opening;
+  const { principal, ask, prepared } = opening;
   const evaluated = assessNow(facts, {
     assessmentId: clock.newId(),
     asOf: gathered.asOf,
@@ -63,12 +63,12 @@ export function openPlan(opening: OpenFrom, facts: InquiryFacts, gathered: Gathe
     create: {
       kind: 'inquiry',
       id: prepared.inquiryId,
-      input: { inquiry_id: prepared.inquiryId, preliminaryAllowed: body.intent === 'pre_transaction' },
+      input: { inquiry_id: prepared.inquiryId, preliminaryAllowed: ask.intent === 'pre_transaction' },
       event: evaluatedEvent(opening, gathered, evaluated, clock.wallNow),
     },
     evaluated,
-    inquiry: newInquiryRow(principal, body, facts),
-    observations: contextObservations(principal, facts, body, contextTestimony(body), clock.newId),
+    inquiry: newInquiryRow(principal, ask, facts),
+    observations: contextObservations(principal, facts, ask, contextTestimony(ask), clock.newId),
   };
 }
 
@@ -82,14 +82,14 @@ export function issuedBy(plan: OpenPlan, state: string): AssessmentRow | null {
  * to come as jobs, and how long reasoning may wait for them.
  */
 function evaluatedEvent(opening: OpenFrom, gathered: Gathered, out: Evaluated, wallNow: number): OpenPlan['create']['event'] {
-  const { principal, body, prepared, deadlineAt } = opening;
+  const { principal, ask, prepared, deadlineAt } = opening;
   const deadlineMs = Math.max(1, deadlineAt - wallNow);
   const slowest = Math.max(0, ...prepared.plan.worker.map((p) => p.check.timeoutMs));
   return {
     type: 'inquiry.evaluated',
     signals: gathered.evidence.signals,
     absences: gathered.evidence.absences,
-    pending: gathered.worker.map((p) => pendingJob(principal, prepared, p, body)),
+    pending: gathered.worker.map((p) => pendingJob(principal, prepared, p, ask)),
     assessment: out.assessment,
     record: out.record,
     narrowEnough: out.narrowEnough,
@@ -99,15 +99,15 @@ function evaluatedEvent(opening: OpenFrom, gathered: Gathered, out: Evaluated, w
 }
 
 /** The inquiry's read-model row as it is born: `accepted`, until its machine's first status says otherwise. */
-function newInquiryRow(principal: Principal, body: InquiryRequest, facts: InquiryFacts): NewInquiry {
+function newInquiryRow(principal: Principal, ask: InquiryAsk, facts: InquiryFacts): NewInquiry {
   return {
     id: facts.inquiryId,
     tenantId: principal.tenantId,
     mode: principal.mode,
     entityId: facts.entityId,
     status: 'accepted',
-    intent: body.intent,
-    purpose: body.purpose,
+    intent: ask.intent,
+    purpose: ask.purpose,
     request: facts,
     principal: principal.label,
   };
@@ -122,12 +122,12 @@ function newInquiryRow(principal: Principal, body: InquiryRequest, facts: Inquir
 function contextObservations(
   principal: Principal,
   facts: InquiryFacts,
-  body: InquiryRequest,
+  ask: InquiryAsk,
   testimony: InquiryTestimony[],
   newId: () => string,
 ): NewObservation[] {
   return testimony.map((item, i): NewObservation => {
-    const given = body.context![i]!;
+    const given = ask.testimony[i]!;
     return {
       id: newId(),
       tenantId: principal.tenantId,
@@ -168,9 +168,9 @@ function ledgerRowOf(out: Evaluated): AssessmentRow {
   };
 }
 
-function pendingJob(principal: Principal, prepared: PreparedInquiry, p: CheckPlan['worker'][number], body: InquiryRequest): PendingCheck {
-  const claim = body.subject.claim
-    ? Object.fromEntries(Object.entries(body.subject.claim).filter(([, v]) => typeof v === 'string'))
+function pendingJob(principal: Principal, prepared: PreparedInquiry, p: CheckPlan['worker'][number], ask: InquiryAsk): PendingCheck {
+  const claim = ask.subject.claim
+    ? Object.fromEntries(Object.entries(ask.subject.claim).filter(([, v]) => typeof v === 'string'))
     : undefined;
   return {
     key: p.key,

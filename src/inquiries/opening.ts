@@ -6,7 +6,7 @@ import type { MaterialBinding } from '../assessment/index.js';
 import { factsOf, type CheckPlan, type InquiryFacts, type Question } from '../assessment/index.js';
 import type { CurrentPolicy } from '../policies/index.js';
 import type { AssessmentRow } from './store.js';
-import type { InquiryRequest } from './schemas.js';
+import type { InquiryAsk } from './ask.js';
 
 /**
  * What every way of opening an inquiry starts from (engine.ts reads the
@@ -32,7 +32,7 @@ export interface OpenedInquiry {
 export interface Opening {
   ctx: AuditSink;
   principal: Principal;
-  body: InquiryRequest;
+  ask: InquiryAsk;
   prepared: PreparedInquiry;
   policy: CurrentPolicy | null;
   deadlineAt: number;
@@ -59,8 +59,8 @@ export function chargeChecks(ctx: AuditSink, inquiryId: string, plan: CheckPlan)
 }
 
 /** The inquiry's attached testimony, each item with the stance it was given or that its words imply. */
-export function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
-  return (body.context ?? []).map((item) => ({
+export function contextTestimony(ask: Pick<InquiryAsk, 'testimony'>): InquiryTestimony[] {
+  return ask.testimony.map((item) => ({
     provenance_class: item.provenance_class,
     summary: item.summary,
     observed_at: item.observed_at,
@@ -68,30 +68,30 @@ export function contextTestimony(body: InquiryRequest): InquiryTestimony[] {
   }));
 }
 
-/** The request as the engine reads it (src/assessment/facts.ts): what it asks, without its wire names. */
-export function questionOf(body: InquiryRequest): Question {
+/** What the inquiry asks, as the engine's facts keep it (src/assessment/facts.ts). */
+export function questionOf(ask: InquiryAsk): Question {
   return {
-    intent: body.intent,
-    purpose: body.purpose,
-    stake: body.stake,
-    tierCeiling: body.tier_ceiling,
-    claim: body.subject.claim,
-    render: body.render,
-    renderLang: body.render_lang,
+    intent: ask.intent,
+    purpose: ask.purpose,
+    stake: ask.stake,
+    tierCeiling: ask.tierCeiling,
+    claim: ask.subject.claim,
+    render: ask.render,
+    renderLang: ask.renderLang,
   };
 }
 
 /** The facts an inquiry keeps, once its subject is resolved: the one builder of src/assessment, fed from the opening. */
 export function openingFacts(
-  opening: Pick<Opening, 'body' | 'prepared' | 'policy' | 'deadlineAt'>,
+  opening: Pick<Opening, 'ask' | 'prepared' | 'policy' | 'deadlineAt'>,
   entityId: string | null,
   graph: InquiryFacts['graph'],
 ): InquiryFacts {
-  const { body, prepared } = opening;
-  return factsOf(questionOf(body), {
+  const { ask, prepared } = opening;
+  return factsOf(questionOf(ask), {
     inquiryId: prepared.inquiryId,
     entityId,
-    subject: (body.subject.presentations ?? []).map((p) => ({ type: p.type, value: p.value })),
+    subject: ask.subject.presentations.map((p) => ({ type: p.type, value: p.value })),
     presentations: prepared.presentations,
     policy: opening.policy,
     plan: prepared.plan,

@@ -4,7 +4,7 @@ import type { InquiryAnswer, InquiryService } from './service.js';
 import { ValidationFailure } from '../platform/problems.js';
 import { isStorable } from '../platform/storable.js';
 import type { InquiryRequest } from './schemas.js';
-import { inquiryBody } from './wire.js';
+import { askOf, inquiryBody, refuseUnservedMode } from './wire.js';
 
 /**
  * POST /v1/inquiries (sync) and GET /v1/inquiries/{inquiry_id}, keyed by
@@ -20,7 +20,11 @@ export function inquiryHandlers(inquiries: InquiryService, publicUrl: () => stri
       async (ctx) => {
         const principal = requirePrincipal(ctx);
         const body = withIdempotencyHeader(ctx.body as InquiryRequest, ctx.ex.headers['idempotency-key']);
-        return answered(await inquiries.inquire(ctx, principal, body, ctx.ex.headers['x-purpose']), publicUrl());
+        // The call's audit row names its purpose, a refusal's included.
+        ctx.audit.purpose = body.purpose;
+        refuseUnservedMode(body);
+        const ask = askOf(body, principal.scopes);
+        return answered(await inquiries.inquire(ctx, principal, ask, ctx.ex.headers['x-purpose']), publicUrl());
       },
     ],
     [

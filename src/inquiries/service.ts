@@ -13,7 +13,7 @@ import type { RegistryCache } from '../registry/index.js';
 import { renderReport, type RenderMode } from '../reports/index.js';
 import type { ModelRenderer } from '../reports/index.js';
 import { Findings } from '../assessment/schemas.js';
-import type { InquiryRequest } from './schemas.js';
+import type { InquiryAsk } from './ask.js';
 import { admitInquiry } from './admit.js';
 import { fireInquiryTimer, runCheckJob, type CheckJob } from './continuation.js';
 import { mayOpenInOneCall, openInOneCall } from './oneCall.js';
@@ -30,7 +30,6 @@ import {
 } from './engine.js';
 import { checkById } from '../assessment/index.js';
 import { claimer, IdempotencyClash, rememberAnswer, resolveClash, type IdempotencyClaim } from './idempotency.js';
-import { requestHash } from '../platform/idempotency.js';
 import { parseViewFacts, type ViewFacts } from '../assessment/index.js';
 import { assessmentOf } from '../assessment/index.js';
 import { inquiryOutcome, mayShowFindings, type InquiryOutcome } from './view.js';
@@ -130,34 +129,30 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   async function inquire(
     ctx: AuditSink,
     principal: Principal,
-    body: InquiryRequest,
+    asked: InquiryAsk,
     purposeHeader?: string,
     probed?: ProbedEvidence,
   ): Promise<InquiryAnswer> {
-    ctx.audit.purpose = body.purpose;
+    ctx.audit.purpose = asked.purpose;
     const { policy, artifactTypes } = await admitInquiry(
       { registry: deps.registry, policies: deps.policies },
       principal,
-      body,
+      asked,
       purposeHeader,
     );
     const started = Date.now();
-    const deadlineAt = started + (body.stake.deadline_ms ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
-    // The hash is of the request as sent: a retry is the same call whatever the material held. The
-    // key's scopes are part of it, so a stored answer (findings included) replays only to a key
-    // that could have asked for it (issue 40). A call without a key is compared with nothing.
-    const key = body.idempotency_key;
-    const claim = key === undefined ? null : { key, hash: requestHash({ body }, principal.scopes) };
-    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes, knownValuesOf);
-    body = gathered.body;
+    const deadlineAt = started + (asked.deadlineMs ?? DEFAULT_DEADLINE_MS) - DEADLINE_MARGIN_MS;
+    // The claim hashes the request as sent (wire.ts askOf); a call without a key is compared with nothing.
+    const claim = asked.idempotency;
+    const { ask, bindings } = await gather(principal, asked, artifactTypes);
     // With Redis down no worker can run a check nor report it: the worker checks are answered at once
     // as absences and the inquiry concludes on its inline evidence, rather than the caller getting a 503.
     const queueDown = probed || deps.hub.connected() ? undefined : QUEUE_UNREACHABLE;
-    const prepared = prepareInquiry(deps.checks, body, gathered.bindings, deps.switchedOff, queueDown);
+    const prepared = prepareInquiry(deps.checks, ask, bindings, deps.switchedOff, queueDown);
     const answered = prepared.plan.worker.length > 0 && !probed ? listenForAnswer(deps.hub, prepared.inquiryId) : null;
     try {
       await answered?.ready;
-      const opened = await open({ ctx, principal, body, prepared, policy, deadlineAt }, claim, probed);
+      const opened = await open({ ctx, principal, ask, prepared, policy, deadlineAt }, claim, probed);
       if (opened.state === 'reasoning')
         await waitOrFireDeadline(answered!, deadlineAt, () =>
           fireInquiryTimer(continuation, principal, opened.inquiryId, 'deadline.reached'),
@@ -165,7 +160,7 @@ export function createInquiryService(deps: InquiryServiceDeps) {
       const inquiry = opened.issued
         ? await render(principal, opened.inquiryId, opened.state, opened.facts, opened.issued)
         : await view(principal, opened.inquiryId);
-      await rememberAnswer(deps.db, principal, key, inquiry);
+      await rememberAnswer(deps.db, principal, claim?.key, inquiry);
       return { inquiry, assessment: inquiry.assessment, replayed: false };
     } catch (error) {
       if (!(error instanceof IdempotencyClash) || claim === null) throw error;
@@ -181,9 +176,9 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    * take, the long way (engine.ts).
    */
   async function open(opening: Opening, claim: IdempotencyClaim | null, probed: ProbedEvidence | undefined): Promise<OpenedInquiry> {
-    const { principal, body, prepared } = opening;
+    const { principal, ask, prepared } = opening;
     const inOneCall =
-      mayOpenInOneCall(body, prepared, probed) && !recent.anySeen(principal, prepared.presentations)
+      mayOpenInOneCall(ask, prepared, probed) && !recent.anySeen(principal, prepared.presentations)
         ? await openInOneCall({ statements: deps.statements, runtime: deps.runtime, now }, opening, claim)
         : null;
     recent.remember(principal, prepared.presentations);
@@ -193,11 +188,11 @@ export function createInquiryService(deps: InquiryServiceDeps) {
   }
 
   /** What the inquiry would answer now, writing nothing (engine.ts `probeInquiry`); admission refuses as for `inquire`. */
-  async function probe(principal: Principal, body: InquiryRequest): Promise<Probe> {
-    const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
-    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes, knownValuesOf);
-    const prepared = prepareInquiry(deps.checks, gathered.body, gathered.bindings, deps.switchedOff);
-    return probeInquiry({ db: deps.db, now }, principal, gathered.body, prepared, policy);
+  async function probe(principal: Principal, asked: InquiryAsk): Promise<Probe> {
+    const { policy, artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, asked, undefined);
+    const { ask, bindings } = await gather(principal, asked, artifactTypes);
+    const prepared = prepareInquiry(deps.checks, ask, bindings, deps.switchedOff);
+    return probeInquiry({ db: deps.db, now }, principal, ask, prepared, policy);
   }
 
   /**
@@ -206,11 +201,23 @@ export function createInquiryService(deps: InquiryServiceDeps) {
    * audit row's cost_amount of the same call). For budgeted callers (a case
    * expansion) that must refuse before any work.
    */
-  async function estimate(principal: Principal, body: InquiryRequest): Promise<number> {
-    const { artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, body, undefined);
-    const gathered = await gatherSubject(deps.db, principal, body, artifactTypes, knownValuesOf);
-    const { plan } = prepareInquiry(deps.checks, gathered.body, gathered.bindings);
+  async function estimate(principal: Principal, asked: InquiryAsk): Promise<number> {
+    const { artifactTypes } = await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, asked, undefined);
+    const { ask, bindings } = await gather(principal, asked, artifactTypes);
+    const { plan } = prepareInquiry(deps.checks, ask, bindings);
     return [...plan.inline, ...plan.worker].reduce((sum, p) => sum + p.check.cost, 0);
+  }
+
+  /** The subject with the values of the material it names, or of the entity it names alone (src/assessment gatherSubject). */
+  async function gather(principal: Principal, ask: InquiryAsk, artifactTypes: ReadonlySet<string>) {
+    const { subject } = ask;
+    const request = {
+      subject: { presentations: subject.presentations, ...(subject.entityId !== undefined ? { entity_id: subject.entityId } : {}) },
+      material_ids: ask.materialIds,
+    };
+    const gathered = await gatherSubject(deps.db, principal, request, artifactTypes, knownValuesOf);
+    const presentations = gathered.body.subject.presentations ?? [];
+    return { ask: { ...ask, subject: { ...subject, presentations } }, bindings: gathered.bindings };
   }
 
   async function replay(ctx: AuditSink, principal: Principal, claim: IdempotencyClaim): Promise<InquiryAnswer> {

@@ -1,7 +1,7 @@
 import { newRowId } from '../platform/ids.js';
 import type { Principal } from '../auth/index.js';
 import { auditInsert, insertAudit, type AuditRecord } from '../audit/index.js';
-import { findIdempotencyKey } from '../inquiries/index.js';
+import { askOf, findIdempotencyKey } from '../inquiries/index.js';
 import type { MonitorRow } from './store.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import type { AuditFacts, CallOutcome } from '../auth/index.js';
@@ -73,7 +73,7 @@ export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: As
   if (await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId))) return runRescanInquiry(deps, monitor, runId);
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
-    const probe = await deps.inquiries.probe(principal, rescanRequest(monitor, runId));
+    const probe = await deps.inquiries.probe(principal, askOf(rescanRequest(monitor, runId), principal.scopes));
     if (!sameAnswer(probe.assessment, last)) return runRescanInquiry(deps, monitor, runId, probe);
     await audit.writeNow('done');
     return { ok: true, unchanged: true, checkedAt: probe.assessment.as_of };
@@ -179,7 +179,13 @@ export async function runRescanInquiry(
   const principal = rescanPrincipal(monitor);
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
-    const answer = await deps.inquiries.inquire(audit, principal, rescanRequest(monitor, runId), undefined, probed);
+    const answer = await deps.inquiries.inquire(
+      audit,
+      principal,
+      askOf(rescanRequest(monitor, runId), principal.scopes),
+      undefined,
+      probed,
+    );
     if (!audit.written() && !answer.replayed) await audit.writeNow('done');
     return { ok: true, assessment: answer.assessment };
   } catch (error) {

@@ -9,7 +9,7 @@ import { withTenant, type Db } from '../platform/db/pool.js';
 import type { EventHub } from '../events/index.js';
 import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { admitInquiry } from '../inquiries/index.js';
+import { admitInquiry, askOf } from '../inquiries/index.js';
 import { assessmentOf } from '../assessment/index.js';
 import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
@@ -61,7 +61,12 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
       ]);
     }
     // The same admission as an inquiry, so a purpose refused there is refused here identically (rule I13).
-    await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, inquiryRequestOf(body), purposeHeader);
+    await admitInquiry(
+      { registry: deps.registry, policies: deps.policies },
+      principal,
+      askOf(inquiryRequestOf(body), principal.scopes),
+      purposeHeader,
+    );
     const id = randomUUID();
     ctx.audit.target_kind = 'monitor';
     ctx.audit.target_id = id;

@@ -5,10 +5,11 @@ import { openInquiry, prepareInquiry } from '../../src/inquiries/engine.js';
 import { claimer, IdempotencyClash } from '../../src/inquiries/idempotency.js';
 import { mayOpenInOneCall, openInOneCall } from '../../src/inquiries/oneCall.js';
 import { InquiryRequest } from '../../src/inquiries/schemas.js';
+import { askOf } from '../../src/inquiries/wire.js';
 import { createStatementPool, type StatementPool } from '../../src/platform/db/namedStatements.js';
 import { ownerClient } from '../support/database.js';
 import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
-import { principalOf, sinkFor } from './openingSupport.js';
+import { principalOf, SCOPES, sinkFor } from './openingSupport.js';
 import type { AuditSink, Principal } from '../../src/auth/index.js';
 
 /**
@@ -65,16 +66,16 @@ const deadline = () => Date.now() + 3000;
 const now = () => new Date();
 
 async function oneCall(pool: StatementPool, principal: Principal, body: InquiryRequest, key: { key: string; hash: string } | null = null) {
-  const prepared = prepareInquiry(ts.service.core.checks, body);
-  expect(mayOpenInOneCall(body, prepared, undefined)).toBe(true);
-  const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: deadline() };
+  const prepared = prepareInquiry(ts.service.core.checks, askOf(body, SCOPES));
+  expect(mayOpenInOneCall(askOf(body, SCOPES), prepared, undefined)).toBe(true);
+  const opening = { ctx: sinkFor(principal), principal, ask: askOf(body, SCOPES), prepared, policy: null, deadlineAt: deadline() };
   return openInOneCall({ statements: pool, runtime: ts.service.core.runtime, now }, opening, key);
 }
 
 async function longWay(principal: Principal, body: InquiryRequest) {
-  const prepared = prepareInquiry(ts.service.core.checks, body);
+  const prepared = prepareInquiry(ts.service.core.checks, askOf(body, SCOPES));
   const deps = { runtime: ts.service.core.runtime, checks: ts.service.core.checks, now };
-  const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: deadline() };
+  const opening = { ctx: sinkFor(principal), principal, ask: askOf(body, SCOPES), prepared, policy: null, deadlineAt: deadline() };
   return openInquiry(deps, opening, claimer(principal, null));
 }
 
@@ -222,13 +223,13 @@ describe('the tenant boundary of tas_inquiry_open', () => {
     // The audit row is the one row whose tenant the argument carries itself: row-level security refuses it.
     const forgedAudit: AuditSink = { ...ctx, auditRecord: (o) => ({ ...(ctx.auditRecord(o) as object), tenant_id: tenantB }) };
     const body = requestFor(`forged.${randomUUID().slice(0, 8)}@example.org`);
-    const prepared = prepareInquiry(ts.service.core.checks, body);
+    const prepared = prepareInquiry(ts.service.core.checks, askOf(body, SCOPES));
     const count = async () => Number((await owner.query('SELECT count(*) FROM inquiries')).rows[0].count);
     const before = await count();
     await expect(
       openInOneCall(
         { statements, runtime: ts.service.core.runtime, now },
-        { ctx: forgedAudit, principal, body, prepared, policy: null, deadlineAt: deadline() },
+        { ctx: forgedAudit, principal, ask: askOf(body, SCOPES), prepared, policy: null, deadlineAt: deadline() },
         null,
       ),
     ).rejects.toThrow(/row-level security/);

@@ -10,10 +10,11 @@ import { openInquiry, prepareInquiry } from '../../src/inquiries/engine.js';
 import { claimer } from '../../src/inquiries/idempotency.js';
 import { mayOpenInOneCall, openInOneCall } from '../../src/inquiries/oneCall.js';
 import { InquiryRequest } from '../../src/inquiries/schemas.js';
+import { askOf } from '../../src/inquiries/wire.js';
 import { createStatementPool, type StatementPool } from '../../src/platform/db/namedStatements.js';
 import { ownerClient } from '../support/database.js';
 import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
-import { principalOf, sinkFor } from './openingSupport.js';
+import { principalOf, SCOPES, sinkFor } from './openingSupport.js';
 import { providersFile } from './support.js';
 
 /**
@@ -158,17 +159,17 @@ interface Opened {
 }
 
 async function longWay(principal: Principal, body: InquiryRequest, c: Case, key: string | null): Promise<Opened> {
-  const prepared = prepareInquiry(ts.service.core.checks, body, bindingsOf(body, c.material));
-  const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: Date.now() + 3000 };
+  const prepared = prepareInquiry(ts.service.core.checks, askOf(body, SCOPES), bindingsOf(body, c.material));
+  const opening = { ctx: sinkFor(principal), principal, ask: askOf(body, SCOPES), prepared, policy: null, deadlineAt: Date.now() + 3000 };
   const deps = { runtime: ts.service.core.runtime, checks: ts.service.core.checks, now };
   return openInquiry(deps, opening, claimer(principal, key === null ? null : { key, hash: 'parity' }));
 }
 
 /** As the service opens it: the one call, or the long way when the one call declines (a subject it finds known). */
 async function serviceWay(principal: Principal, body: InquiryRequest, c: Case, key: string | null) {
-  const prepared = prepareInquiry(ts.service.core.checks, body, bindingsOf(body, c.material));
-  expect(mayOpenInOneCall(body, prepared, undefined)).toBe(true);
-  const opening = { ctx: sinkFor(principal), principal, body, prepared, policy: null, deadlineAt: Date.now() + 3000 };
+  const prepared = prepareInquiry(ts.service.core.checks, askOf(body, SCOPES), bindingsOf(body, c.material));
+  expect(mayOpenInOneCall(askOf(body, SCOPES), prepared, undefined)).toBe(true);
+  const opening = { ctx: sinkFor(principal), principal, ask: askOf(body, SCOPES), prepared, policy: null, deadlineAt: Date.now() + 3000 };
   const claim = key === null ? null : { key, hash: 'parity' };
   const fast = await openInOneCall({ statements, runtime: ts.service.core.runtime, now }, opening, claim);
   const resolvable = resolvingIdentifiers([...prepared.presentations]).length > 0;

@@ -5,11 +5,13 @@ import type { AuditRecord } from '../../src/audit/index.js';
 import { statusOf, type CallOutcome } from '../../src/platform/outcomes.js';
 
 /** What the tests of an inquiry's opening share: a caller of a tenant, and an audit sink as the edge wires one. */
+export const SCOPES: ReadonlySet<string> = new Set(['inquiries:write', 'inquiries:read', 'findings']);
+
 export const principalOf = (tenantId: string): Principal => ({
   tenantId,
   mode: 'test',
   keyId: randomUUID(),
-  scopes: new Set(['inquiries:write', 'inquiries:read', 'findings']),
+  scopes: new Set(SCOPES),
   label: 'key:one-call-test',
 });
 
