@@ -1,6 +1,5 @@
+import { initialTransition, transition } from './pureTransition.js';
 import {
-  initialTransition,
-  transition,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type ContextFrom,
