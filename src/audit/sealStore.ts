@@ -178,12 +178,17 @@ export type SealRow = z.infer<typeof SealRow>;
 /**
  * A tenant chain's seals whose period lies within [from, to] (dates, UTC),
  * in order; under the tenant's row-level security when tx is the tenant's.
- * The closing seal (-infinity) is taken when `from` is -infinity.
+ * The closing seal of what was sealed before 000120 (period -infinity)
+ * belongs to the day it was made, the migration's: an export of a period
+ * holding that day starts from the chain's first link, so the tenant
+ * verifies its rows written before the migration too.
  */
 export async function sealsOf(db: Db | Tx, tenantId: string, mode: string, from: string, to: string): Promise<readonly SealRow[]> {
   return db.any(sql.type(SealRow)`
     SELECT period::text AS period, first_position, last_position, links, first_prev, last_hash, sealed_at, kid, signed_at, signature
-    FROM audit_seals WHERE tenant_id = ${tenantId} AND mode = ${mode} AND period BETWEEN ${from}::date AND ${to}::date
+    FROM audit_seals WHERE tenant_id = ${tenantId} AND mode = ${mode}
+      AND (period BETWEEN ${from}::date AND ${to}::date
+           OR (period = '-infinity' AND (sealed_at AT TIME ZONE 'UTC')::date BETWEEN ${from}::date AND ${to}::date))
     ORDER BY period`);
 }
 

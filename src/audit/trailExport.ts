@@ -9,8 +9,9 @@ import type { Principal } from '../auth/index.js';
  * A tenant's audit trail for a period, as NDJSON (issue 50), for the tenant
  * to verify offline with `tas audit verify --file` (trailVerify.ts) and no
  * other tenant's data. The period is a range of UTC days of sealing: the
- * export holds the chain's seals of those days, then every link they cover,
- * each with its row, in chain order. Lines:
+ * export holds the chain's seals of those days (the closing seal of 000120,
+ * period -infinity, counts as of the day it was made), then every link they
+ * cover, each with its row, in chain order. Lines:
  *
  *   {"type":"header","format":"tas-audit-trail/1","tenant_id","mode","from","to",
  *    "first_position","last_position","anchor_hash","exported_at"}

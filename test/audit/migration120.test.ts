@@ -4,7 +4,10 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchLink, GENESIS, link } from '../../src/audit/chain.js';
+import type { Principal } from '../../src/auth/index.js';
 import { sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
+import { exportTrail } from '../../src/audit/trailExport.js';
+import { verifyTrail } from '../../src/audit/trailVerify.js';
 import { appendAuditBatch, type AuditRecord } from '../../src/audit/store.js';
 import { activeKey, publishedKeys } from '../../src/cases/export/keys.js';
 import { migrate } from '../../src/platform/db/migrate.js';
@@ -236,6 +239,24 @@ describe('000120 on a database that holds a trail', () => {
     expect(verdicts.reduce((n, v) => n + v.rows, 0)).toBe(rowsBefore + 3);
     const a = verdicts.find((v) => v.chainKey === `${A}:live`)!;
     expect(a.rows).toBe(headsBefore.find((h) => h.chain_key === `${A}:live`)!.position + 2);
+    // A's own export of the day 000120 ran holds the closing seal, so A verifies its rows from before, offline.
+    const today = new Date().toISOString().slice(0, 10);
+    const principal: Principal = { tenantId: A, mode: 'live', keyId: 'k', scopes: new Set(), label: 'key:k' };
+    const trail = await exportTrail({ db }, principal, { from: today, to: today });
+    let file = trail.head;
+    for await (const page of trail.pages) file += page;
+    expect(
+      file
+        .split('\n')
+        .filter((l) => l.includes('"type":"seal"'))
+        .map((l) => JSON.parse(l).period),
+    ).toEqual(['-infinity', today]);
+    expect(verifyTrail(file, (await publishedKeys(db)).keys)).toMatchObject({
+      rows: a.rows,
+      seals: 2,
+      signaturesChecked: true,
+      fault: null,
+    });
     // An old row of A, changed behind the service's back: the chain breaks at that row's position, before 000120's seal.
     const [old] = await owner<{ audit_id: string; position: number }>(
       `SELECT audit_id, position::int FROM audit_chain WHERE chain_key = $1 AND position = 2`,
