@@ -18,6 +18,7 @@ import { createWebhookFanout } from '../webhooks/fanout.js';
 import { startQueueWorkers } from './workerFactory.js';
 import type { CheckDefinition } from '../checks/types.js';
 import type { Config } from '../platform/config.js';
+import type { TenantScheduling } from '../platform/unitContext.js';
 import { systemPoolOf, type Db } from '../platform/db/pool.js';
 import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
@@ -62,7 +63,8 @@ export interface Core {
   policyCache: PolicyCache;
   registryCache: RegistryCache;
   webhookSubscriptions: WebhookSubscriptions;
-  startProcessing(): void;
+  /** The workers; with the process's fair scheduler, each job runs as a unit of its tenant (issue 48). */
+  startProcessing(opts?: { scheduler?: TenantScheduling }): void;
   close(): Promise<void>;
 }
 
@@ -196,7 +198,7 @@ export async function createCore(deps: {
     policyCache,
     registryCache,
     webhookSubscriptions,
-    startProcessing() {
+    startProcessing(opts = {}) {
       const runs = createMonitorRuns({ db, runtime, inquiries, queue: monitorQueue, hub, log });
       const settled = (job: MaterialJob) => fairExtraction.settled(job).catch(() => undefined);
       processing = startQueueWorkers(
@@ -224,7 +226,7 @@ export async function createCore(deps: {
             allowInsecureTargets: insecureTargetsPolicy(config.webhooksAllowLoopback),
           }),
         ],
-        { connection, prefix: bull.prefix, log },
+        { connection, prefix: bull.prefix, log, ...(opts.scheduler ? { scheduler: opts.scheduler } : {}) },
       );
       relay.start(RELAY_SWEEP_INTERVAL_MS);
     },

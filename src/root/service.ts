@@ -19,7 +19,7 @@ import { mountRoutes } from './routes.js';
 import { assertNativeUws } from '../edge/uwsNative.js';
 import { createApp, type App } from '../edge/app.js';
 import { createLogger } from '../platform/logger.js';
-import { createScheduler, defaultInFlight, parseTenantWeights } from '../platform/scheduler.js';
+import { createScheduler, defaultInFlight, parseTenantWeights, type Scheduler } from '../platform/scheduler.js';
 import { checkPostgres, checkRedis, checkServiceLogin } from '../platform/preflight.js';
 import { checkRedisPrefix } from '../platform/preflight.js';
 import { databaseIdentity } from '../platform/db/deployment.js';
@@ -112,9 +112,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   let publicUrl = config.publicUrl;
   const statements = createStatementPool(config.DATABASE_URL, poolerOptions(config.TAS_DB_POOLER));
   const core = await createCore({ config, db, statements, redis, hub, log, publicUrl: () => publicUrl });
+  let scheduler: Scheduler | undefined;
   if (opts.edge) {
-    // One scheduler for the process: every keyed call and every session frame of every tenant (issue 48).
-    const scheduler = createScheduler({
+    // One scheduler for the process: every keyed call, every session frame and every job of every tenant (issue 48).
+    scheduler = createScheduler({
       inFlight: config.TAS_SCHEDULER_IN_FLIGHT ?? defaultInFlight(),
       queuePerTenant: config.TAS_SCHEDULER_QUEUE,
       weights: parseTenantWeights(config.TAS_TENANT_WEIGHTS),
@@ -169,7 +170,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   }
   let workers: Workers | null = null;
   if (opts.workers) {
-    core.startProcessing();
+    core.startProcessing(scheduler ? { scheduler } : {});
     workers = await startWorkers({
       config,
       db,

@@ -6,6 +6,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createQueues, jobOptionsOf, type QueueProcessor } from '../../actors/queues.js';
 import { startWorker } from '../../src/root/workerFactory.js';
+import { createScheduler } from '../../src/platform/scheduler.js';
+import { currentUnit } from '../../src/platform/unitContext.js';
 import { eventually } from '../support/wait.js';
 
 /**
@@ -65,6 +67,35 @@ describe('the one worker shell', () => {
       await queues.close();
     }
     expect(order).toEqual(['worker closed', 'processor closed']);
+  });
+});
+
+describe("the shell's tenant scheduling", () => {
+  it("given the process's scheduler, a tenant's job runs as a unit of its tenant, and a job without a tenant at once", async () => {
+    const prefix = `tastest:${randomBytes(4).toString('hex')}`;
+    const queues = createQueues({ connection: REDIS, prefix });
+    const scheduler = createScheduler({ inFlight: 2, queuePerTenant: 4, weights: new Map() });
+    const asUnit = new Map<string, boolean>();
+    const processor: QueueProcessor<'exports'> = {
+      queue: 'exports',
+      concurrency: 2,
+      process(job: Job) {
+        asUnit.set(job.id!, currentUnit() !== undefined);
+        return Promise.resolve();
+      },
+    };
+    const running = startWorker(processor, { connection: REDIS, prefix, log: pino({ level: 'silent' }), scheduler });
+    try {
+      const data = { exportId: randomUUID(), attempt: 1, tenantId: randomUUID(), mode: 'test' as const };
+      await queues.add('exports', 'case.export', data, { jobId: 'of-a-tenant' });
+      // Added by name, past the catalogue's types, as the service's own sweep-like work would be: no tenant.
+      await queues.named('exports').add('case.export', { exportId: randomUUID() }, { jobId: 'of-none' });
+      await eventually(() => asUnit.size === 2);
+      expect(Object.fromEntries(asUnit)).toEqual({ 'of-a-tenant': true, 'of-none': false });
+    } finally {
+      await running.close();
+      await queues.close();
+    }
   });
 });
 
