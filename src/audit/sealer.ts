@@ -61,10 +61,21 @@ const UNSIGNED_PER_PASS = 100;
  * pass that has something to sign.
  */
 export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS, signer?: SealSigner): Promise<number> {
-  let asked: Promise<SealKey> | null = null;
-  const key = (): Promise<SealKey | null> => (signer ? (asked ??= signer()) : Promise.resolve(null));
+  // A key that cannot be had (its pepper gone, say) must not stop the chains: the pass seals unsigned, the
+  // next pass with the key signs what this one left, and the failure is thrown once the rows are sealed.
+  let failure: unknown = null;
+  let asked: Promise<SealKey | null> | null = null;
+  const key = (): Promise<SealKey | null> =>
+    signer
+      ? (asked ??= signer().catch((error: unknown) => {
+          failure = error;
+          return null;
+        }))
+      : Promise.resolve(null);
   const tenants = await sealTrail(db, TENANT_TRAIL, horizonMs, key);
   const refusals = await sealTrail(db, REFUSAL_TRAIL, horizonMs, key);
+  if (failure !== null)
+    throw new Error(`audit rows sealed (${tenants + refusals}), their seals unsigned: no signing key`, { cause: failure });
   return tenants + refusals;
 }
 

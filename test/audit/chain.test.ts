@@ -104,6 +104,18 @@ describe('the audit hash chain', () => {
     expect(verdicts).toEqual(expect.arrayContaining([{ chainKey: `${other}:live`, rows: 30, brokenAt: null }]));
   });
 
+  it('a signing key that cannot be had does not stop the chains: rows sealed, seals unsigned, the failure thrown after', async () => {
+    await appendAuditBatch(db, [row(0, tenant)]);
+    const lost = () => Promise.reject(new Error('the pepper that sealed the key is gone'));
+    await expect(sealAudit(db, 0, lost)).rejects.toThrow(/audit rows sealed \(1\), their seals unsigned/);
+    expect((await owner.query('SELECT count(*)::int AS n FROM audit_unsealed')).rows[0].n).toBe(0);
+    expect((await owner.query('SELECT count(*)::int AS n FROM audit_seals WHERE signature IS NULL')).rows[0].n).toBeGreaterThan(0);
+    // The next pass with the key signs what was left.
+    const { privateKey } = generateKeyPairSync('ed25519');
+    await sealAudit(db, 0, () => Promise.resolve({ kid: 'ek_test', privateKey }));
+    expect((await owner.query('SELECT count(*)::int AS n FROM audit_seals WHERE signature IS NULL')).rows[0].n).toBe(0);
+  });
+
   it('rows newer than the horizon wait for a later run', async () => {
     await appendAuditBatch(db, [{ ...row(0, tenant), occurred_at: new Date().toISOString() }]);
     expect(await sealAudit(db)).toBe(0);
