@@ -192,7 +192,7 @@ const ConfigSchema = z.object({
   TAS_SESSION_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /**
    * The fair scheduler (issue 48, src/platform/scheduler.ts): units of work
-   * holding a slot at once (unset: four per core), units one tenant may have
+   * holding a slot at once (unset: one per core, at least 2), units one tenant may have
    * waiting before its calls get 429 (its sessions' frames wait instead), and
    * the operator's weights, `tenantId=weight,...` (unset tenants weigh 1).
    */

@@ -82,15 +82,17 @@ export const systemClock: SchedulerClock = {
 };
 
 /**
- * The default in-flight bound: four segments per core. One event loop
- * computes one segment at a time; a few per core cover the waits the
- * scheduler cannot see (Redis, a worker's answer) up to the lease, and every
- * slot more is ready work a flood can stack in front of another tenant's
- * next segment (on 2 cores, 16 and 32 held across database waits let a flood
- * back in front, 4 and 8 did not: bench/HISTORY.md "Fair shares through one
- * scheduler").
+ * The default in-flight bound: one segment per core (at least 2), so four
+ * open units per core (maxOpen's default, four times it). One event loop
+ * computes one segment at a time, and a slot held unseen goes back when the
+ * loop comes round, so slots beyond one per core buy nothing. The open bound
+ * is the lever: it bounds how many of a flood's units query PostgreSQL at
+ * once. Measured on 2 cores (bench/HISTORY.md "The slot let go at each
+ * database wait"): 32 open let the flood back in front of another tenant
+ * (inquiry p99 6-10x idle), 8 open did not (2.3x), and the inquiry hot path
+ * ran as fast at 8 as at 32.
  */
-export const defaultInFlight = (): number => Math.max(4, 4 * availableParallelism());
+export const defaultInFlight = (): number => Math.max(2, availableParallelism());
 
 /** `TAS_TENANT_WEIGHTS`: `tenantId=weight,...`; a malformed entry stops the start rather than being ignored. */
 export function parseTenantWeights(text: string): Map<string, number> {
