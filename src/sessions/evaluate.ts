@@ -153,8 +153,8 @@ export async function evaluateSession(
     graph: env.graph,
     deadlineAt: 0,
   });
-  // Without the policy: a session reads a number without its prefix in the country claimed at its opening (derive.ts).
-  const found = await runInline(inline, { presentations, claim: inquiryFacts.claim }, env, deps.now);
+  // With the policy, as an inquiry: a check reads a number without its prefix in the tenant's default country.
+  const found = await runInline(inline, { presentations, claim: inquiryFacts.claim, policy: facts.policy }, env, deps.now);
   const out = assessNow(inquiryFacts, {
     assessmentId: deps.newId(),
     asOf: deps.now,
