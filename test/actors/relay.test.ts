@@ -192,7 +192,7 @@ describe('the relay', () => {
 });
 
 describe('timers', () => {
-  it('given a scheduled event, when it comes due, then onTimer gets it and the actor takes it', async () => {
+  it('given a scheduled event, when it comes due, then its timer handler gets it and the actor takes it', async () => {
     const id = await createCounter();
     await runtime.send(h.scope, counter(id), { type: 'counter.timed', timerId: `${id}:tick`, delayMs: 100 });
     await eventually(async () => (await undispatched(id)) === 0);
