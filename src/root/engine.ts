@@ -9,7 +9,7 @@ import { checkProcessor, inquiryTimers } from '../inquiries/jobs.js';
 import { monitorProcessor } from '../monitors/jobs.js';
 import { createMonitorRuns } from '../monitors/runs.js';
 import { switchedOffChecks } from '../checks/catalogue.js';
-import { redeliveryJob, type WebhookDeliverJob } from '../webhooks/jobs.js';
+import { redeliveryJob } from '../webhooks/jobs.js';
 import type { Redelivery } from '../webhooks/routes.js';
 import { createQueues, type Queues } from '../../actors/queues.js';
 import { timerProcessor, timerRoutes } from './timerJobs.js';
@@ -168,16 +168,8 @@ export async function createCore(deps: {
   });
   const enqueueMaterialExtraction = (job: MaterialJob) => fairExtraction.enqueue(job);
 
-  const redeliverWebhook = async (m: Redelivery) => {
-    const data: WebhookDeliverJob = {
-      tenantId: m.tenantId,
-      mode: m.mode,
-      event: m.event,
-      stream: m.stream,
-      endpointId: m.endpointId,
-      webhookId: m.messageId,
-    };
-    const job = redeliveryJob(data, Date.now());
+  const redeliverWebhook = async (message: Redelivery) => {
+    const job = redeliveryJob(message, Date.now());
     await queues.add('webhooks', job.name, job.data, job.opts);
   };
 

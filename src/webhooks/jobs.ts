@@ -1,5 +1,6 @@
 import { Queue, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
 import type { QueueProcessor } from '../../actors/queues.js';
+import type { Redelivery } from './admin.js';
 import { eventIdOf } from '../events/index.js';
 import { deliverOnce, subscribersOf, type DeliveryContext } from './delivery.js';
 import { assertSchedule, attemptsOf, nextDelayMs, STANDARD_RETRY_SCHEDULE } from './schedule.js';
@@ -104,10 +105,12 @@ export function webhookProcessor(deps: WebhookWorkerDeps): QueueProcessor<'webho
  * schedule, a job id of its own so it never collides with the original.
  */
 export function redeliveryJob(
-  data: WebhookDeliverJob,
+  message: Redelivery,
   requestedAt: number,
   schedule = STANDARD_RETRY_SCHEDULE,
 ): { name: typeof DELIVER_JOB; data: WebhookDeliverJob; opts: JobsOptions } {
+  const { tenantId, mode, event, stream, endpointId, messageId } = message;
+  const data: WebhookDeliverJob = { tenantId, mode, event, stream, endpointId, webhookId: messageId };
   return {
     name: DELIVER_JOB,
     data,
