@@ -48,12 +48,14 @@ describe('the limit before authentication', () => {
 
   it('given a good key, then its calls never count against its address: bad keys after them still get five 401s before the 429', async () => {
     const address = '198.51.100.9';
-    for (let i = 0; i < 7; i += 1) {
-      const res = await registry(ts.tenant.keys.test, address);
+    // A tenant of its own, whose eight calls here stay within its rate of eight a second (a burst of as many).
+    const good = (await ts.provision('good-key-at-a-flooded-address')).keys.test;
+    for (let i = 0; i < 6; i += 1) {
+      const res = await registry(good, address);
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
-    // Seven good calls from this address, more than its five failures: had they counted, the first bad key would be refused.
+    // Six good calls from this address, more than its five failures: had they counted, the first bad key would be refused.
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 15; i += 1) {
@@ -65,10 +67,10 @@ describe('the limit before authentication', () => {
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Now the address waits, but not for a key this process verified lately (issue 48, test/http/fairAddress.test.ts).
-    const known = await registry(ts.tenant.keys.test, address);
+    const known = await registry(good, address);
     expect(known.status).toBe(200);
     await known.arrayBuffer();
-    const elsewhere = await registry(ts.tenant.keys.test, '198.51.100.10');
+    const elsewhere = await registry(good, '198.51.100.10');
     expect(elsewhere.status).toBe(200);
   });
 });
