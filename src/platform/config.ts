@@ -197,6 +197,8 @@ const ConfigSchema = z.object({
    * the operator's weights, `tenantId=weight,...` (unset tenants weigh 1).
    */
   TAS_SCHEDULER_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).optional(),
+  /** Units started and not yet settled, all tenants together (unset: four times the in-flight bound). */
+  TAS_SCHEDULER_OPEN: z.coerce.number().int().min(1).max(100_000).optional(),
   TAS_SCHEDULER_QUEUE: z.coerce.number().int().min(1).max(1_000_000).default(128),
   TAS_TENANT_WEIGHTS: z.string().default(''),
 });

@@ -117,6 +117,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     // One scheduler for the process: every keyed call, every session frame and every job of every tenant (issue 48).
     scheduler = createScheduler({
       inFlight: config.TAS_SCHEDULER_IN_FLIGHT ?? defaultInFlight(),
+      ...(config.TAS_SCHEDULER_OPEN ? { maxOpen: config.TAS_SCHEDULER_OPEN } : {}),
       queuePerTenant: config.TAS_SCHEDULER_QUEUE,
       weights: parseTenantWeights(config.TAS_TENANT_WEIGHTS),
     });
