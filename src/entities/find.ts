@@ -4,7 +4,7 @@ import { normalisePresented } from '../checks/normalise.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import { ValidationFailure } from '../platform/problems.js';
 import type { RegistryCache } from '../registry/index.js';
-import { EntityMatch, type EntityFindOut, type EntityFindQuery } from './findSchemas.js';
+import { EntityFound, type EntitiesFound, type EntityFindQuery } from './findSchemas.js';
 
 /**
  * The tenant's entities that carry a presented value (issue 38's finding
@@ -22,14 +22,14 @@ export async function findEntities(
   deps: { db: Db; registry: RegistryCache },
   principal: Principal,
   query: EntityFindQuery,
-): Promise<EntityFindOut> {
+): Promise<EntitiesFound> {
   const grants = await deps.registry.grants(principal);
   if (!grants.artifactTypes.has(query.type))
     throw ValidationFailure.rule('I15', ['query', 'type'], 'Not an artifact type registered to this tenant (rule I15).');
   const [presented] = normalisePresented([{ type: query.type, value: query.value }], query.country);
   const normalised = presented!.normalised;
   const rows = await withTenant(deps.db, principal, (tx) =>
-    tx.any(sql.type(EntityMatch)`
+    tx.any(sql.type(EntityFound)`
     WITH hits AS (
       (SELECT entity_id, 'anchor' AS held_as, first_seen_at FROM entity_identifiers WHERE type = ${query.type} AND normalised = ${normalised})
       UNION ALL
@@ -40,7 +40,7 @@ export async function findEntities(
       FROM hits h JOIN entities e ON e.id = h.entity_id
       ORDER BY COALESCE(e.merged_into, e.id), h.held_as, h.first_seen_at
     )
-    SELECT entity_id, held_as, first_seen_at, '/v1/entities/' || entity_id AS entity_url
+    SELECT entity_id, held_as, first_seen_at
     FROM owners
     ORDER BY held_as, first_seen_at, entity_id
     LIMIT ${query.limit}`),

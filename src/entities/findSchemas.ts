@@ -38,6 +38,10 @@ export const EntityMatch = component(
 );
 export type EntityMatch = z.infer<typeof EntityMatch>;
 
+/** A match as the command finds it: the route gives it its address (entity_url). */
+export const EntityFound = EntityMatch.omit({ entity_url: true });
+export type EntityFound = z.infer<typeof EntityFound>;
+
 export const EntityFindOut = component(
   'EntityFindOut',
   'The entities carrying a value, anchors first, then the oldest links.',
@@ -48,3 +52,6 @@ export const EntityFindOut = component(
   }),
 );
 export type EntityFindOut = z.infer<typeof EntityFindOut>;
+
+/** What the command answers: the wire's body but for the entities' addresses. */
+export type EntitiesFound = Omit<EntityFindOut, 'entities'> & { entities: EntityFound[] };

@@ -15,9 +15,12 @@ import type { AuditSink, Principal } from '../auth/index.js';
  * under row-level security) get the same 404, so ids reveal nothing.
  */
 
+/** An entity as the tenant sees it, but for its ledger's address, which its route adds. */
+export type EntityView = Omit<EntityOut, 'ledger_url'>;
+
 /** An entity as the tenant sees it: its presentations and its latest assessment. */
-export async function viewEntity(deps: { db: Db }, call: AuditSink, principal: Principal, entityId: string): Promise<EntityOut> {
-  return withTenant(deps.db, principal, async (tx): Promise<EntityOut> => {
+export async function viewEntity(deps: { db: Db }, call: AuditSink, principal: Principal, entityId: string): Promise<EntityView> {
+  return withTenant(deps.db, principal, async (tx): Promise<EntityView> => {
     const { survivor, members } = await visibleEntity(tx, call, entityId);
     const identifiers = await identifiersOf(tx, members);
     const latest = await latestLedgerEntry(tx, members);
@@ -26,7 +29,6 @@ export async function viewEntity(deps: { db: Db }, call: AuditSink, principal: P
       presentations: identifiers.map((i) => ({ type: i.type, value: i.normalised })),
       created_at: survivor.created_at,
       latest_assessment: latest === null ? null : toAssessment(latest),
-      ledger_url: `/v1/entities/${survivor.id}/ledger`,
     };
   });
 }
