@@ -117,12 +117,17 @@ const generatedCase = fc.record({
     { requiredKeys: ['kind'] },
   ),
   tier: fc.constantFrom('t0', 't1', 't2'),
+  // An email the provider's worker check reads, in half the cases beside the drawn types: with tier t2 the
+  // inquiry waits for that check (its jobs and timers in the outbox), a path a draw of one type in a dozen
+  // would otherwise reach in about one case in twenty.
+  providerEmail: fc.boolean(),
   render: fc.constantFrom('none', 'template'),
 });
 type Case = typeof generatedCase extends fc.Arbitrary<infer T> ? T : never;
 
 function requestOf(c: Case, n: string): InquiryRequest {
-  const presentations = c.presentations.map((p) => ({ type: p.type, value: valueOf(p.type, p.variant, n) }));
+  const drawn = c.providerEmail ? [{ type: 'EMAIL', variant: 0 }, ...c.presentations] : c.presentations;
+  const presentations = drawn.map((p) => ({ type: p.type, value: valueOf(p.type, p.variant, n) }));
   const subject = { presentations, ...(c.claim ? { claim: c.claim } : {}) };
   return InquiryRequest.parse({
     subject,
@@ -258,6 +263,8 @@ async function rowsOf(inquiryId: string, answer: unknown) {
   return named(JSON.parse(JSON.stringify(all)), ids);
 }
 
+const PARITY_SEED = Number(process.env.PARITY_SEED ?? 20_261_128);
+
 describe('the one call against the long way, over generated requests', () => {
   it('answers and writes the same', async () => {
     const tenantA = ts.tenant.tenant_id;
@@ -284,7 +291,9 @@ describe('the one call against the long way, over generated requests', () => {
         expect(a.state).toBe(b.state);
         expect(await rowsOf(a.inquiryId, a.issued)).toEqual(await rowsOf(b.inquiryId, b.issued));
       }),
-      { numRuns: 100 },
+      // A fixed seed, so that every run compares the same 100 requests and the floors below can
+      // only fail when the generator or the service changes, not on a draw; PARITY_SEED explores others.
+      { numRuns: 100, seed: PARITY_SEED },
     );
     // Both ways were taken: the property compared the one call's writes, not only the long way's with itself.
     expect(oneCalls).toBeGreaterThan(5);
