@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { publishPolicy } from '../support/policies.js';
 
 /**
  * The edge reads no policy (issue 49: it imports no capability but the auth
@@ -15,18 +16,7 @@ const OTHER = 'https://elsewhere.example.test';
 
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
-  const policy = await fetch(`${ts.base}/v1/admin/policies`, {
-    method: 'POST',
-    headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
-    body: JSON.stringify({
-      allowed_purposes: ['fraud_prevention'],
-      allowed_intents: ['pre_transaction'],
-      render_ceiling: 'template',
-      show_findings: true,
-      allowed_origins: [LISTED],
-      rules: [],
-    }),
-  });
+  const policy = await publishPolicy(ts.base, ts.tenant.keys.test_admin, { allowed_origins: [LISTED] });
   expect(policy.status).toBe(201);
 });
 

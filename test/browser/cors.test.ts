@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishPolicy } from '../support/policies.js';
 import { EMAIL_AND_PHONE } from '../inquiries/support.js';
 import { ownerClient } from '../support/database.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -50,18 +51,7 @@ beforeAll(async () => {
     ],
   });
   [allowed, other] = [await pageOrigin(), await pageOrigin()];
-  const policy = await fetch(`${ts.base}/v1/admin/policies`, {
-    method: 'POST',
-    headers: { ...bearer(ts.tenant.keys.test_admin), 'content-type': 'application/json' },
-    body: JSON.stringify({
-      allowed_purposes: ['fraud_prevention'],
-      allowed_intents: ['pre_transaction'],
-      render_ceiling: 'template',
-      show_findings: true,
-      allowed_origins: [allowed],
-      rules: [],
-    }),
-  });
+  const policy = await publishPolicy(ts.base, ts.tenant.keys.test_admin, { allowed_origins: [allowed] });
   expect(policy.status).toBe(201);
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callAs } from '../material/support.js';
+import { publishPolicy } from '../support/policies.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { connect, OPEN_BODY, openSession, type Message } from './support.js';
 
@@ -35,14 +35,7 @@ async function sessionReading(key: string) {
 describe("a session's phones and the tenant's default country", () => {
   it("given 07911 123456 and a policy's default_region GB, then the session reads it in GB: a real line that supports", async () => {
     const tenant = await ts.provision(`session-region-${Date.now()}`);
-    const publish = await callAs(ts, tenant.keys.live_admin, 'POST', '/v1/admin/policies', {
-      allowed_purposes: ['fraud_prevention'],
-      allowed_intents: ['onboarding'],
-      render_ceiling: 'template',
-      show_findings: true,
-      default_region: 'GB',
-      rules: [],
-    });
+    const publish = await publishPolicy(ts.base, tenant.keys.live_admin, { default_region: 'GB' });
     expect(publish.status).toBe(201);
     const { findings } = await sessionReading(tenant.keys.live);
     expect(findings.filter((f: Message) => f.disposition === 'supports').map((f: Message) => f.kind)).toContain('phone_real_line');
