@@ -16,7 +16,7 @@ export * from './schedulerSettings.js';
  *   queues for one again when the answer is in: its next segment takes its
  *   tenant's turn like any other, ahead of the tenant's units not yet started.
  * - kind: the name costs are learnt under (`http:createInquiry`, `frame`).
- * - cost: CPU milliseconds. The process's CPU time (`cpu()`) is split evenly
+ * - cost: CPU milliseconds, the event loop's busy time (`cpu()`), split evenly
  *   among the segments holding a slot while it is spent; each kind keeps the
  *   moving average of its segments' and of its units' costs.
  * - slot: one of `inFlight` places a segment holds while it computes. One
@@ -26,8 +26,10 @@ export * from './schedulerSettings.js';
  *   answer, a batch another unit writes): its slot is given back then, with
  *   work waiting, or a unit waiting on such a batch could hold every slot the
  *   batch's own next segment needs. A unit whose segment began `leaseMs` ago
- *   and has neither waited visibly nor settled is let go for good: it runs on
- *   unscheduled and leaves the open count.
+ *   (checked by one periodic sweep) and has neither waited visibly nor settled
+ *   is let go for good: it runs on unscheduled and leaves the open count.
+ * - a slot free with nothing waiting for one is taken at once, without the
+ *   rotations: they would pick the one asking anyway (the hot path's fast path).
  * - open: units started and not yet settled, at most `maxOpen`: the bound on
  *   what the process has begun, so that a flood cannot start all its queued
  *   units at once and stack their queries in the database pool's first-come
@@ -64,10 +66,17 @@ interface Unit extends RunningUnit {
   resumeQueued: boolean;
   /** Continuations waiting for the unit's next slot. */
   waiters: (() => void)[];
-  cancelLease: () => void;
+  /** The lease sweep's tick its running segment began in (see `sweepLeases`). */
+  leaseTick: number;
 }
 
 const DEFAULT_LEASE_MS = 250;
+/**
+ * The lease is checked by one sweep every `leaseMs / LEASE_TICKS` while a segment runs, not by a timer per
+ * segment (a timer set and cleared at every database wait was measurable on the hot path, issue 48): a
+ * segment is let go after between `leaseMs` and `leaseMs` plus one tick.
+ */
+const LEASE_TICKS = 4;
 
 export function createScheduler(settings: SchedulerSettings, clock: SchedulerClock = systemClock): Scheduler {
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
@@ -91,6 +100,9 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
   const resumes = createDrr<Unit>({ weightOf, quantum, estimate: (u) => estimate(u.kind) });
   const parked = new Map<string, Unit[]>();
   const running = new Set<Unit>();
+  // Segments whose lease runs: begun and not yet ended visibly (a wait, the unit settled). A segment let go at
+  // the loop's turn check stays here: its unit may be computing nothing for good.
+  const leased = new Set<Unit>();
   const self = {};
   let lastCpu = clock.cpu();
   let open = 0;
@@ -99,6 +111,8 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
   let resuming = 0;
   let pumping = false;
   let turnCheckArmed = false;
+  let leaseTick = 0;
+  let sweepArmed = false;
   const nextTurn = clock.nextTurn ?? ((fn: () => void) => void setImmediate(fn));
 
   const learn = (table: Map<string, number>, kind: string, cost: number) => {
@@ -122,8 +136,23 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     u.estimate = estimate(u.kind);
     u.segmentStart = u.charged;
     running.add(u);
-    u.cancelLease();
-    if (Number.isFinite(leaseMs)) u.cancelLease = clock.setTimer(() => leaseEnded(u), leaseMs);
+    u.leaseTick = leaseTick;
+    leased.add(u);
+    armSweep();
+  }
+
+  function armSweep(): void {
+    if (sweepArmed || !Number.isFinite(leaseMs)) return;
+    sweepArmed = true;
+    clock.setTimer(sweepLeases, leaseMs / LEASE_TICKS);
+  }
+
+  /** One tick: lets go for good every segment that began more than LEASE_TICKS ticks ago and has not ended visibly. */
+  function sweepLeases(): void {
+    sweepArmed = false;
+    leaseTick += 1;
+    for (const u of leased) if (leaseTick - u.leaseTick > LEASE_TICKS) leaseEnded(u);
+    if (leased.size > 0) armSweep();
   }
 
   /**
@@ -131,7 +160,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
    * waited unseen): its cost is learnt and charged to its tenant. Only a visible end stops the lease.
    */
   function letGo(u: Unit, visibly = true): void {
-    if (visibly) u.cancelLease();
+    if (visibly) leased.delete(u);
     if (!u.holding) return;
     charge();
     u.holding = false;
@@ -208,6 +237,15 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     for (const w of u.waiters.splice(0)) w();
   }
 
+  /**
+   * Whether a slot is free with nothing waiting for one: then the rotation would pick the one asking at
+   * once (segments back from a wait go before units starting, so units waiting to start do not count), and
+   * the deficit it would charge is dropped as its tenant leaves the rotation empty. Taking the slot
+   * directly decides the same, without queueing, a promise and a pump (issue 48, the hot path).
+   */
+  const slotFreeForResume = () => resuming === 0 && running.size < settings.inFlight;
+  const slotFreeForStart = () => queued === 0 && slotFreeForResume() && open < maxOpen;
+
   function pump(): void {
     // A unit that settles synchronously settles inside start(); the outer loop goes on.
     if (pumping) return;
@@ -223,6 +261,10 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     } finally {
       pumping = false;
     }
+    armTurnCheckIfFull();
+  }
+
+  function armTurnCheckIfFull(): void {
     if (running.size >= settings.inFlight && queued + resuming > 0) armTurnCheck();
   }
 
@@ -237,9 +279,18 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     });
   }
 
+  /** Takes a slot back at once when it may (see `slotFreeForResume`); whether the unit may go on now. */
+  function tookBack(u: Unit): boolean {
+    if (u.holding || !u.scheduled) return true;
+    if (!slotFreeForResume()) return false;
+    u.resumed = false;
+    hold(u);
+    armTurnCheckIfFull();
+    return true;
+  }
+
   /** The continuation after a wait goes on once the unit holds a slot again. */
   function reacquire(u: Unit): Promise<void> {
-    if (u.holding || !u.scheduled) return Promise.resolve();
     return new Promise((resolve) => {
       u.waiters.push(resolve);
       if (u.resumeQueued) return;
@@ -252,19 +303,23 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
 
   function yieldDuring<T>(u: Unit, waiting: Promise<T>, onClient: boolean): Promise<T> {
     if (!u.scheduled) return waiting;
+    // A nested wait (the pool's method around the driver's query) finds the slot already let go: nothing to hand on.
+    const freed = u.holding || (onClient && u.open);
     letGo(u);
     // A unit paced by its client (an upload, a download) may stay for minutes: it gives its open place back for good.
     if (onClient && u.open) {
       u.open = false;
       open -= 1;
     }
-    pump();
+    if (freed) pump();
     return waiting.then(
-      (value) => reacquire(u).then(() => value),
-      (error: unknown) =>
-        reacquire(u).then(() => {
+      (value) => (tookBack(u) ? value : reacquire(u).then(() => value)),
+      (error: unknown) => {
+        if (tookBack(u)) throw error;
+        return reacquire(u).then(() => {
           throw error;
-        }),
+        });
+      },
     );
   }
 
@@ -295,7 +350,7 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
       detached: false,
       resumeQueued: false,
       waiters: [],
-      cancelLease: () => undefined,
+      leaseTick: 0,
       scheduler: self,
       get scheduled() {
         return !u.settled && !u.detached;
@@ -319,6 +374,11 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
           parked.set(tenant, list);
           parkedCount += 1;
           return;
+        }
+        if (slotFreeForStart()) {
+          queued += 1;
+          u.resumed = false;
+          return start(u);
         }
         drr.add(tenant, u, 'fresh');
         queued += 1;

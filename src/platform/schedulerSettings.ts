@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 
 /** The scheduler's settings, clock, stats and refusal (src/platform/scheduler.ts), and the settings' defaults and parsing. */
 export interface SchedulerSettings {
@@ -26,6 +27,7 @@ export interface SchedulerSettings {
 
 /** Time, injected: CPU milliseconds for costs, a wall-clock timer for leases, and the event loop's next turn. */
 export interface SchedulerClock {
+  /** Milliseconds the process's thread has computed so far (the system's: the event loop's busy time). */
   cpu(): number;
   setTimer(fn: () => void, ms: number): () => void;
   /** Runs `fn` once the event loop has run what is ready now (setImmediate); none: the system's. */
@@ -67,12 +69,15 @@ export class SchedulerFull extends Error {
   }
 }
 
-/** The process's CPU time and real timers. */
+/**
+ * The event loop's busy time and real timers. Busy time (wall time less the time the loop slept waiting
+ * for I/O, as `performance.eventLoopUtilization` counts it) is the thread's time the tenants share, and
+ * reading it costs two clock reads, where `process.cpuUsage()` is a system call summing every thread's
+ * usage: read twice per segment it was 4 % of the service's time on the inquiry hot path (issue 48,
+ * bench/HISTORY.md "Session of 2026-11-29 (eighteenth)").
+ */
 export const systemClock: SchedulerClock = {
-  cpu: () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  },
+  cpu: () => performance.now() - performance.nodeTiming.idleTime,
   setTimer: (fn, ms) => {
     const t = setTimeout(fn, ms);
     t.unref();
