@@ -263,3 +263,71 @@ describe('createScheduler: a slot held across a turn of the event loop', () => {
     expect(steps).toEqual(['batch written', 'waiter on']);
   });
 });
+
+describe('createScheduler: the fast path (a free slot taken at once) never passes work that waits', () => {
+  it("given the flood's segments back from their waits before the quiet tenant's, then the quiet one goes on within one turn of the flood's", async () => {
+    const c = clock();
+    const s = createScheduler({ inFlight: 1, maxOpen: 100, queuePerTenant: 100, leaseMs: Infinity }, c);
+    const steps: string[] = [];
+    const segment = (tenant: string, name: string, db: Promise<void>) =>
+      s.run(tenant, 'k', async () => {
+        await yieldDuring(db);
+        c.spend(1);
+        steps.push(name);
+      });
+    const floodDbs = Array.from({ length: 10 }, () => deferred());
+    const quietDb = deferred();
+    const flood = floodDbs.map((db, i) => segment('flood', `flood${i}`, db.promise));
+    const quiet = segment('quiet', 'quiet', quietDb.promise);
+    let unblock: () => void = () => undefined;
+    const holder = s.run('flood', 'k', () => new Promise<void>((r) => (unblock = r)));
+    await settle();
+    // Every answer comes in while the holder computes; the quiet tenant's last.
+    for (const db of floodDbs) db.settle();
+    quietDb.settle();
+    await settle();
+    expect(s.stats()).toMatchObject({ inFlight: 1, resuming: 11 });
+    unblock();
+    // Late arrivals of the flood find a free slot only when nothing waits for one.
+    const late = Array.from({ length: 5 }, (_, i) => s.run('flood', 'k', () => void steps.push(`late${i}`)));
+    await Promise.all([holder, quiet, ...flood, ...late]);
+    expect(steps.indexOf('quiet')).toBeLessThanOrEqual(1);
+    expect(steps.slice(-5)).toEqual(['late0', 'late1', 'late2', 'late3', 'late4']);
+  });
+
+  it('given random waits of three tenants, then no bound is passed, and a slot is never free while a segment waits for one or a unit may start', async () => {
+    const c = clock();
+    const inFlight = 2;
+    const maxOpen = 4;
+    const s = createScheduler({ inFlight, maxOpen, queuePerTenant: 1000, leaseMs: Infinity }, c);
+    const pending: (() => void)[] = [];
+    let seed = 11;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const violations: string[] = [];
+    const check = (when: string) => {
+      const st = s.stats();
+      const idleWhileWaiting = st.inFlight < inFlight && (st.resuming > 0 || (st.queued > 0 && st.open < maxOpen));
+      if (idleWhileWaiting || st.inFlight > inFlight || st.open > maxOpen) violations.push(`${when}: ${JSON.stringify(st)}`);
+    };
+    const units = Array.from({ length: 60 }, (_, i) =>
+      s.run(`t${i % 3}`, `k${i % 3}`, async () => {
+        for (let w = Math.floor(random() * 4); w > 0; w--) {
+          c.spend(1);
+          check(`unit ${i} computing`);
+          await yieldDuring(new Promise<void>((r) => pending.push(r)));
+          check(`unit ${i} back`);
+        }
+      }),
+    );
+    for (let round = 0; round < 200 && pending.length > 0; round++) {
+      // Answers come in a few at a time, in any order.
+      for (let n = 1 + Math.floor(random() * 3); n > 0 && pending.length > 0; n--)
+        pending.splice(Math.floor(random() * pending.length), 1)[0]!();
+      await settle();
+      check(`round ${round}`);
+    }
+    await Promise.all(units);
+    expect(violations).toEqual([]);
+    expect(s.stats()).toMatchObject({ inFlight: 0, open: 0, queued: 0, resuming: 0 });
+  });
+});
