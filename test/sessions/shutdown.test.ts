@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ownerClient } from '../support/database.js';
 import { serviceLoginUrl, startTestService, type TestService } from '../support/service.js';
 import { connect, openSession } from './support.js';
@@ -19,6 +19,9 @@ const TAS = fileURLToPath(new URL('../../bin/tas.js', import.meta.url));
 let ts: TestService;
 let owner: pg.Client;
 let child: ChildProcess | null = null;
+// What the child printed (warnings and errors only), shown when the test fails.
+let childOutput = '';
+const CHILD_WAIT_MS = 25_000;
 
 beforeAll(async () => {
   ts = await startTestService({}, { workers: false });
@@ -51,31 +54,33 @@ async function serve(): Promise<string> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      output += String(chunk);
-      const port = /tas listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      childOutput += String(chunk);
+      const port = /tas listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(childOutput)?.[1];
       if (port) resolve(`http://127.0.0.1:${port}`);
     };
     child!.stdout!.on('data', onData);
     child!.stderr!.on('data', onData);
-    child!.once('exit', (code) => reject(new Error(`tas serve exited with ${code} before it listened:\n${output}`)));
+    child!.once('exit', (code) => reject(new Error(`tas serve exited with ${code} before it listened:\n${childOutput}`)));
   });
 }
 
 describe('SIGTERM with a session socket attached', () => {
   it('answers the frames received, closes the session as server_shutdown before the pools close, and ends the socket with 1001', async () => {
+    onTestFailed(() => console.error(`tas serve printed:\n${childOutput}`));
     const base = await serve();
     const opened = await openSession({ ...ts, base });
     expect(opened.status).toBe(201);
     const client = await connect(opened.body);
-    await client.waitFor((m) => m.type === 'ready');
+    // A child process that just started, on a machine the whole suite keeps busy, may answer slowly;
+    // a socket that closed instead fails at once, naming its close code.
+    await client.waitFor((m) => m.type === 'ready', CHILD_WAIT_MS);
     client.send({ type: 'presentation', presentation: { type: 'EMAIL', value: 'ana@example.org' } });
-    await client.reply(1);
+    await client.reply(1, CHILD_WAIT_MS);
     client.send({ type: 'text', line: 'call +44 20 7946 0958' });
     client.send({ type: 'text', line: 'and write to omar@example.org' });
-    await client.reply(2);
+    await client.reply(2, CHILD_WAIT_MS);
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child!.kill('SIGTERM');
 
@@ -92,5 +97,5 @@ describe('SIGTERM with a session socket attached', () => {
       opened.body.session_id,
     ]);
     expect(inquiry.rows[0].status).toBe('concluded');
-  });
+  }, 90_000);
 });

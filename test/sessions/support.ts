@@ -44,7 +44,8 @@ export type Message = Record<string, any>;
 export class SessionClient {
   readonly messages: Message[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
-  private waiters: { pred: (m: Message) => boolean; resolve: (m: Message) => void }[] = [];
+  private waiters: { pred: (m: Message) => boolean; resolve: (m: Message) => void; reject: (err: Error) => void }[] = [];
+  private closedWith: { code: number; reason: string } | null = null;
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
@@ -52,7 +53,20 @@ export class SessionClient {
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => (w.pred(m) ? (w.resolve(m), false) : true));
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => {
+        this.closedWith = { code, reason: String(reason) };
+        // `closed` settles first, so a test racing a reply against the close sees the close.
+        resolve(this.closedWith);
+        // Nothing arrives after a close: a waiter still waiting fails now, saying how the socket ended.
+        for (const w of this.waiters.splice(0)) w.reject(this.unmatched('before the socket closed'));
+      }),
+    );
+  }
+
+  private unmatched(when: string): Error {
+    const closed = this.closedWith ? `; closed ${this.closedWith.code} '${this.closedWith.reason}'` : '; socket still open';
+    return new Error(`no matching message ${when}; got ${JSON.stringify(this.messages.map((m) => m.type))}${closed}`);
   }
 
   send(frame: unknown): void {
@@ -63,12 +77,14 @@ export class SessionClient {
   waitFor(pred: (m: Message) => boolean, timeoutMs = 10_000): Promise<Message> {
     const seen = this.messages.find(pred);
     if (seen) return Promise.resolve(seen);
+    if (this.closedWith) return Promise.reject(this.unmatched('before the socket closed'));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.map((m) => m.type))}`)),
-        timeoutMs,
-      );
-      this.waiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+      const timer = setTimeout(() => reject(this.unmatched(`within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        pred,
+        resolve: (m) => (clearTimeout(timer), resolve(m)),
+        reject: (err) => (clearTimeout(timer), reject(err)),
+      });
     });
   }
 
