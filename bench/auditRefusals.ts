@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { createAuditSpool } from '../src/audit/spool.js';
 import { createAuditWriter } from '../src/audit/auditWriter.js';
-import { sealAudit } from '../src/audit/sealer.js';
+// A namespace, so the bench also runs on the code of a commit before keptSealSigner (the base it is compared with).
+import * as sealer from '../src/audit/sealer.js';
 import { activeKey } from '../src/cases/export/keys.js';
 import type { AuditRecord } from '../src/audit/store.js';
 import { migrate } from '../src/platform/db/migrate.js';
@@ -19,7 +21,13 @@ import { createDb } from '../src/platform/db/pool.js';
  * between them: index pages emptied by one VACUUM are reused only after the
  * next): its bytes are what the trail keeps per refusal once the work list,
  * emptied by each sealing, reuses its own space. The sealer signs its seals
- * as the service's does (000140: the export signing key, opened each pass).
+ * as the service's does (000140: the export signing key, opened once and
+ * kept while it is the active key).
+ *
+ * The machine is shared, so each phase's CPU is reported beside its rate,
+ * per 1,000 rows: the bench's process (process.cpuUsage) and the database's
+ * backends serving it (their /proc/PID/schedstat run time, PostgreSQL on
+ * this host), the fairer figure when other work competes for the cores.
  *
  *   npx tsx bench/auditRefusals.ts [ROWS]      (default 50,000)
  */
@@ -67,6 +75,34 @@ async function sizes(c: pg.Client): Promise<Record<string, number>> {
   return out;
 }
 
+/** CPU nanoseconds each client backend of the database has run so far (PostgreSQL on this host); the bench's own admin connection left out. */
+async function backendCpu(c: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await c.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+    [database],
+  );
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    // schedstat's first field: time on a CPU, in nanoseconds. A backend gone meanwhile is simply not counted.
+    const text = await readFile(`/proc/${pid}/schedstat`, 'utf8').catch(() => null);
+    if (text !== null) out.set(pid, Number(text.split(' ')[0]));
+  }
+  return out;
+}
+
+/** CPU a phase took: the bench process's and the database backends', in ms. */
+async function cpuOf<T>(c: pg.Client, database: string, phase: () => Promise<T>): Promise<{ value: T; nodeMs: number; pgMs: number }> {
+  const pgBefore = await backendCpu(c, database);
+  const nodeBefore = process.cpuUsage();
+  const value = await phase();
+  const node = process.cpuUsage(nodeBefore);
+  const pgAfter = await backendCpu(c, database);
+  let pgNs = 0;
+  // A backend started during the phase counts whole: its start is the phase's cost.
+  for (const [pid, ns] of pgAfter) pgNs += ns - (pgBefore.get(pid) ?? 0);
+  return { value, nodeMs: (node.user + node.system) / 1000, pgMs: pgNs / 1e6 };
+}
+
 async function main(): Promise<void> {
   const name = `tas_bench_refusals_${randomBytes(4).toString('hex')}`;
   const url = new URL(ADMIN);
@@ -78,27 +114,46 @@ async function main(): Promise<void> {
   try {
     await owner.query('VACUUM ANALYZE');
     const writer = createAuditWriter({ db, spool: createAuditSpool(`/tmp/${name}-spool`) });
+    // Made once, as the service's worker makes it: the key is opened on the first pass and kept while active.
+    const open = () => activeKey(db, PEPPER);
+    const signer = typeof sealer.keptSealSigner === 'function' ? sealer.keptSealSigner(open) : open;
     /** One flood, appended then sealed; its time and what it added to each table, per refusal. */
     const flood = async () => {
       await owner.query('VACUUM audit_refusals_unsealed');
       const before = await sizes(owner);
-      const t0 = performance.now();
-      // As a flood arrives: every call's row handed to the writer, which batches what gathers.
-      const CHUNK = 2_000;
-      for (let i = 0; i < ROWS; i += CHUNK) {
-        await Promise.all(Array.from({ length: Math.min(CHUNK, ROWS - i) }, (_, j) => writer.append(refusal(i + j))));
-      }
-      const appendMs = performance.now() - t0;
-      await writer.close();
-      const t1 = performance.now();
-      let sealed = 0;
-      for (let n = -1; n !== 0; sealed += n) n = await sealAudit(db, 0, () => activeKey(db, PEPPER));
-      const sealMs = performance.now() - t1;
+      let appendMs = 0;
+      let sealMs = 0;
+      // The rates time what they timed before (the appending without the writer's last flush); the CPU takes both.
+      const append = await cpuOf(owner, name, async () => {
+        const t0 = performance.now();
+        // As a flood arrives: every call's row handed to the writer, which batches what gathers.
+        const CHUNK = 2_000;
+        for (let i = 0; i < ROWS; i += CHUNK) {
+          await Promise.all(Array.from({ length: Math.min(CHUNK, ROWS - i) }, (_, j) => writer.append(refusal(i + j))));
+        }
+        appendMs = performance.now() - t0;
+        await writer.close();
+      });
+      const seal = await cpuOf(owner, name, async () => {
+        const t1 = performance.now();
+        let sealed = 0;
+        for (let n = -1; n !== 0; sealed += n) n = await sealer.sealAudit(db, 0, signer);
+        sealMs = performance.now() - t1;
+        return sealed;
+      });
+      const sealed = seal.value;
       await owner.query('VACUUM audit_refusals, audit_refusal_links, audit_refusals_unsealed');
       const after = await sizes(owner);
       const per = (t: string) => Math.round((after[t]! - before[t]!) / ROWS);
       const bytes = { audit_log: per('audit_log'), audit_chain: per('audit_chain'), audit_unsealed: per('audit_unsealed') };
-      return { sealed, appendMs, sealMs, bytes, total: bytes.audit_log + bytes.audit_chain + bytes.audit_unsealed };
+      const perK = (ms: number) => Math.round((ms / ROWS) * 1000 * 100) / 100;
+      const cpu = {
+        append_node_ms_per_1k: perK(append.nodeMs),
+        append_pg_ms_per_1k: perK(append.pgMs),
+        seal_node_ms_per_1k: perK(seal.nodeMs),
+        seal_pg_ms_per_1k: perK(seal.pgMs),
+      };
+      return { sealed, appendMs, sealMs, bytes, total: bytes.audit_log + bytes.audit_chain + bytes.audit_unsealed, cpu };
     };
     const first = await flood();
     const second = await flood();
@@ -109,11 +164,13 @@ async function main(): Promise<void> {
       seal_rows_per_s: Math.round(first.sealed / (first.sealMs / 1000)),
       bytes_per_refusal: first.bytes,
       bytes_per_refusal_total: first.total,
+      cpu: first.cpu,
       second_flood: {
         append_rows_per_s: Math.round(ROWS / (second.appendMs / 1000)),
         seal_rows_per_s: Math.round(second.sealed / (second.sealMs / 1000)),
         bytes_per_refusal: second.bytes,
         bytes_per_refusal_total: second.total,
+        cpu: second.cpu,
       },
     };
     console.log(JSON.stringify(result));

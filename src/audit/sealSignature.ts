@@ -37,8 +37,11 @@ export interface SealKey {
   kid: string;
   privateKey: KeyObject;
 }
-/** Hands the sealer the active signing key; the composition root builds it from the case export's key management. */
-export type SealSigner = () => Promise<SealKey>;
+/**
+ * Hands the sealer the active signing key; the composition root builds it from the case export's key management.
+ * The pass names the kid it read as active (null: none yet), so a signer may keep the key it opened (sealKeys.ts).
+ */
+export type SealSigner = (activeKid: string | null) => Promise<SealKey>;
 
 export function sealStatement(facts: SealFacts, kid: string, signedAt: string): Buffer {
   return Buffer.from(

@@ -17,6 +17,7 @@ import { recordSeals, signUnsignedSeals, type Seal } from './sealStore.js';
 import type { SealKey, SealSigner } from './sealSignature.js';
 
 export { verifyAuditChains, type ChainVerdict } from './chainVerify.js';
+export { keptSealSigner } from './sealKeys.js';
 
 /**
  * Seals audit rows into their chains, after the fact: a call's transaction
@@ -57,21 +58,28 @@ const UNSIGNED_PER_PASS = 100;
  * service's export signing key, sealSignature.ts) every seal a pass writes
  * is signed, and seals not signed yet are signed a few at a time; without
  * one (a test's pass, a tool), seals are written unsigned, to be signed by
- * the next pass that has the key. The key is asked for once, and only by a
- * pass that has something to sign.
+ * the next pass that has the key. The key is asked for once a pass (again
+ * only if the active key changed between the trails' statements), and only
+ * by a pass that has something to sign; the signer is told which key the
+ * pass read as active, so a kept signer (keptSealSigner) opens it only when
+ * it changed.
  */
 export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS, signer?: SealSigner): Promise<number> {
   // A key that cannot be had (its pepper gone, say) must not stop the chains: the pass seals unsigned, the
   // next pass with the key signs what this one left, and the failure is thrown once the rows are sealed.
   let failure: unknown = null;
-  let asked: Promise<SealKey | null> | null = null;
-  const key = (): Promise<SealKey | null> =>
-    signer
-      ? (asked ??= signer().catch((error: unknown) => {
-          failure = error;
-          return null;
-        }))
-      : Promise.resolve(null);
+  let asked: { kid: string | null; key: Promise<SealKey | null> } | null = null;
+  const key = (activeKid: string | null): Promise<SealKey | null> => {
+    if (!signer) return Promise.resolve(null);
+    if (asked === null || asked.kid !== activeKid) {
+      const opening = signer(activeKid).catch((error: unknown) => {
+        failure = error;
+        return null;
+      });
+      asked = { kid: activeKid, key: opening };
+    }
+    return asked.key;
+  };
   const tenants = await sealTrail(db, TENANT_TRAIL, horizonMs, key);
   const refusals = await sealTrail(db, REFUSAL_TRAIL, horizonMs, key);
   if (failure !== null)
@@ -79,18 +87,30 @@ export async function sealAudit(db: Db, horizonMs = SEAL_HORIZON_MS, signer?: Se
   return tenants + refusals;
 }
 
-async function sealTrail(db: Db, trail: Trail, horizonMs: number, key: () => Promise<SealKey | null>): Promise<number> {
+const PassStart = z
+  .object({ locked: z.boolean(), today: z.string(), unsigned: z.boolean(), signing_kid: z.string().nullable() })
+  .passthrough();
+
+async function sealTrail(
+  db: Db,
+  trail: Trail,
+  horizonMs: number,
+  keyOf: (activeKid: string | null) => Promise<SealKey | null>,
+): Promise<number> {
   return withSystem(db, async (tx) => {
     // The lock, the UTC day the pass's seals belong to, whether any seal waits for a signature (000140: the
-    // partial index of unsigned seals, empty once all are signed) and the pass's planner settings, in one statement.
-    const { locked, today, unsigned } = await tx.one(
-      sql.type(
-        z.object({ locked: z.boolean(), today: z.string(), unsigned: z.boolean() }).passthrough(),
-      )`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY[trail.kind]}) AS locked,
+    // partial index of unsigned seals, empty once all are signed), which export signing key is active (the
+    // one-active index of 000014; a kept key is used only while it is this one) and the pass's planner
+    // settings, in one statement.
+    const start = await tx.one(
+      sql.type(PassStart)`SELECT pg_try_advisory_xact_lock(${SEALER_LOCK_KEY[trail.kind]}) AS locked,
           (now() AT TIME ZONE 'UTC')::date::text AS today,
-          EXISTS (SELECT 1 FROM ${trail.seals} WHERE signature IS NULL) AS unsigned, ${PASS_SETTINGS}`,
+          EXISTS (SELECT 1 FROM ${trail.seals} WHERE signature IS NULL) AS unsigned,
+          (SELECT kid FROM export_signing_keys WHERE retired_at IS NULL) AS signing_kid, ${PASS_SETTINGS}`,
     );
+    const { locked, today, unsigned } = start;
     if (!locked) return 0;
+    const key = () => keyOf(start.signing_kid);
     if (unsigned) {
       const signing = await key();
       if (signing !== null) await signUnsignedSeals(tx, trail, signing, UNSIGNED_PER_PASS);

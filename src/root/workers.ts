@@ -3,7 +3,7 @@ import type { AuditSpool } from '../audit/spool.js';
 import type { Config } from '../platform/config.js';
 import type { AuditRecord } from '../audit/store.js';
 import type { Db } from '../platform/db/pool.js';
-import { sealAudit } from '../audit/sealer.js';
+import { keptSealSigner, sealAudit } from '../audit/sealer.js';
 import { activeKey } from '../cases/export/keys.js';
 
 /**
@@ -50,10 +50,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       deps.log.warn({ err }, 'audit spool replay failed; will retry');
     }
   };
+  // Every seal signed with the export signing key, the case bundles' (issue 50), opened once and kept while it
+  // is the active key: a pass names the active kid, so a rotation is seen by the next pass (src/audit/sealKeys.ts).
+  const signer = keptSealSigner(() => activeKey(deps.db, deps.config.keyPepper));
   const seal = async () => {
     try {
-      // Every seal signed with the export signing key, the case bundles' (issue 50).
-      await sealAudit(deps.db, undefined, () => activeKey(deps.db, deps.config.keyPepper));
+      await sealAudit(deps.db, undefined, signer);
     } catch (err) {
       deps.log.warn({ err }, 'audit sealing failed; will retry');
     }
