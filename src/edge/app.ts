@@ -22,7 +22,7 @@ import type { ValidationFailure } from '../platform/problems.js';
 import { landingRoutes } from './pages/landing.js';
 import { createDocsAssetHandler } from './pages/docs.js';
 import { CONSOLE_ASSET_OP, CONSOLE_PAGE_OP, createConsoleAssetHandler, createConsolePageHandler } from './pages/console.js';
-import { createAddressGuard } from './addressGuard.js';
+import { ADDRESS_WIDE_FACTOR, createAddressGuard } from './addressGuard.js';
 import { trustedProxiesOf } from './clientAddress.js';
 import type { OperationSpec } from '../schemas/operation.js';
 import { OPERATIONS } from '../schemas/operations.js';
@@ -126,10 +126,15 @@ export function createApp(deps: AppDeps): App {
     queryKeys: deps.config.TAS_STREAM_ACCESS_TOKEN,
     // The limit before authentication, per client address, and the per-tenant share (issue 40).
     addressGuard: createAddressGuard({
-      limiter: createRateLimiter({
+      perPrefix: createRateLimiter({
+        redis: deps.redis,
+        prefix: `${deps.config.TAS_REDIS_PREFIX}:addrkey`,
+        perSecond: deps.config.TAS_ADDRESS_FAILURES_PER_SEC,
+      }),
+      perAddress: createRateLimiter({
         redis: deps.redis,
         prefix: `${deps.config.TAS_REDIS_PREFIX}:addr`,
-        perSecond: deps.config.TAS_ADDRESS_FAILURES_PER_SEC,
+        perSecond: ADDRESS_WIDE_FACTOR * deps.config.TAS_ADDRESS_FAILURES_PER_SEC,
       }),
     }),
     trustedProxies: trustedProxiesOf(deps.config.TAS_TRUSTED_PROXIES),

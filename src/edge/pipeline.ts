@@ -16,7 +16,7 @@ import { SchedulerFull, type Scheduler } from '../platform/scheduler.js';
 import { withSchedulerScope } from '../platform/unitContext.js';
 import { allowedOriginHeaders, isSameOrigin, OPEN_ORIGIN_HEADERS, preflightHeaders } from './cors.js';
 import { rateLimitHeaders, type RateLimiter } from './rateLimit.js';
-import type { AddressGuard } from './addressGuard.js';
+import { NO_KEY_PREFIX, presentedPrefix, type AddressGuard } from './addressGuard.js';
 import { clientAddressOf } from './clientAddress.js';
 import type { Router } from './router.js';
 import { parseBody, parseParams, parseQuery } from './validate.js';
@@ -178,8 +178,8 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   const op = route.op;
   ctx.audit.action = op.operationId;
   wireAudit(deps, ctx);
-  if (op.auth !== 'open') refuseBlockedAddress(deps, ctx);
   const { authorization, rawQuery, ticket, deprecated } = credentialsOf(op, ctx.ex, deps.queryKeys ?? 'refuse');
+  if (op.auth !== 'open') refuseBlockedAddress(deps, ctx, authorization);
   if (op.auth !== 'open' && ticket !== undefined) await authoriseTicket(deps, ctx, op, params, ticket);
   else if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
   await decideOrigin(deps, ctx, op);
@@ -291,20 +291,21 @@ const addressLimited = (wait: number) =>
   );
 
 /**
- * The limit before authentication: an address over its failures waits, and no
- * key is looked up meanwhile, unless the call's key is known good here (issue
- * 48): behind one address (a proxy not named as trusted) other clients'
- * failures must not lock out a client whose key this process verified lately.
+ * The limit before authentication: an address, or an address with the key
+ * prefix this call presents, over its failures waits, and no key is looked up
+ * meanwhile, unless the call's key is known good here (issue 48): behind one
+ * address (a proxy not named as trusted) other clients' failures must not
+ * lock out a client whose key this process verified lately.
  */
-function refuseBlockedAddress(deps: PipelineDeps, ctx: HandlerContext): void {
-  const wait = deps.addressGuard?.blocked(clientAddress(deps, ctx)) ?? null;
-  if (wait !== null && !deps.authenticator.knownGood(ctx.ex.headers.authorization)) throw addressLimited(wait);
+function refuseBlockedAddress(deps: PipelineDeps, ctx: HandlerContext, authorization: string | undefined): void {
+  const wait = deps.addressGuard?.blocked(clientAddress(deps, ctx), presentedPrefix(authorization)) ?? null;
+  if (wait !== null && !deps.authenticator.knownGood(authorization)) throw addressLimited(wait);
 }
 
 async function authorise(deps: PipelineDeps, ctx: HandlerContext, need: string, authorization: string | undefined): Promise<void> {
   const outcome = await deps.authenticator.authenticate(authorization);
   if (!outcome.ok) {
-    const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx)).catch(() => null)) ?? null;
+    const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx), presentedPrefix(authorization)).catch(() => null)) ?? null;
     if (wait !== null) throw addressLimited(wait);
     const challenge = outcome.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
     throw new ServiceProblem('unauthorized', AUTH_DETAIL[outcome.reason], {}, { 'WWW-Authenticate': challenge });
@@ -323,7 +324,7 @@ async function authoriseTicket(
   const stream = STREAM_OF_OPERATION[op.operationId];
   const grant = stream && deps.streamTickets ? await deps.streamTickets.redeem(ticket, stream.kind, params[stream.param] ?? '') : null;
   if (grant === null) {
-    const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx)).catch(() => null)) ?? null;
+    const wait = (await deps.addressGuard?.failed(clientAddress(deps, ctx), NO_KEY_PREFIX).catch(() => null)) ?? null;
     if (wait !== null) throw addressLimited(wait);
     throw new ServiceProblem(
       'unauthorized',

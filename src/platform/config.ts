@@ -166,8 +166,11 @@ const ConfigSchema = z.object({
   TAS_STREAM_KEY_RECHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /**
    * Calls per second that may fail to authenticate from one client address
-   * (a burst of as many) before the address gets 429 with Retry-After, and no
-   * key is looked up for it until then. Calls with a good key are not counted.
+   * with one key prefix (a burst of as many) before calls from that address
+   * presenting that prefix get 429 with Retry-After, and no key is looked up
+   * for them until then; four times as many from the address whatever the
+   * prefix before the whole address waits (src/edge/addressGuard.ts). Calls
+   * with a good key are not counted.
    */
   TAS_ADDRESS_FAILURES_PER_SEC: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /**

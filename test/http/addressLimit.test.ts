@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../../src/auth/apiKey.js';
+import { presentedPrefix } from '../../src/edge/addressGuard.js';
 import { clientAddressOf, normalise, trustedProxiesOf } from '../../src/edge/clientAddress.js';
 import { call } from '../monitors/support.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -29,7 +31,7 @@ const registry = (key: string | null, forwardedFor: string) =>
   });
 
 describe('the limit before authentication', () => {
-  it('given a flood of bad keys from one client, then 429 with Retry-After once over the limit, for a good key too, while another client is untouched', async () => {
+  it('given a flood of one bad key from one client, then 429 with Retry-After once over the limit for that key, while another key at that address and another address are untouched', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 15; i += 1) {
       const res = await registry('tas_test_guessed', '203.0.113.7');
@@ -39,11 +41,57 @@ describe('the limit before authentication', () => {
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.at(-1)).toBe(429);
-    const blockedGood = await registry(ts.tenant.keys.test, '203.0.113.7');
-    expect(blockedGood.status).toBe(429);
-    expect(Number(blockedGood.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // A key this process never verified, behind the same address: its prefix has failed nothing, so it is looked up.
+    const unseen = (await ts.provision('unseen-behind-a-careless-client')).keys.test;
+    const sameAddress = await registry(unseen, '203.0.113.7');
+    expect(sameAddress.status).toBe(200);
+    await sameAddress.arrayBuffer();
     const other = await registry(ts.tenant.keys.test, '203.0.113.8');
     expect(other.status).toBe(200);
+  });
+
+  it('given a revoked key retried from one address, then only that prefix waits: a guessed key of another prefix is still looked up (401)', async () => {
+    const address = '203.0.113.21';
+    const revoked = generateKey('test').token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i += 1) {
+      const res = await registry(revoked, address);
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.at(-1)).toBe(429);
+    const another = await registry(generateKey('test').token, address);
+    expect(another.status).toBe(401);
+  });
+
+  it('given guessed keys whose prefix changes on every call, then the whole address waits past four times the limit, a key not seen here too', async () => {
+    const address = '203.0.113.22';
+    // Sixty at once: more than the address's burst of twenty before its bucket refills.
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const res = await registry(generateKey('test').token, address);
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(20);
+    expect(statuses).toContain(429);
+    const unseen = (await ts.provision('unseen-behind-a-guesser')).keys.test;
+    const refused = await registry(unseen, address);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await refused.arrayBuffer();
+  });
+
+  it.each([
+    ['a key', 'Bearer tas_live_AbCdEfGhIjK', 'tas_live_AbCd'],
+    ['a test key, scheme in any case', 'bearer tas_test_0123xyz', 'tas_test_0123'],
+    ['no header', undefined, '-'],
+    ['another scheme', 'Basic dXNlcjpwYXNz', '-'],
+    ['garbage after Bearer', 'Bearer tas_live_', '-'],
+  ])('reads the prefix %s presents', (_name, header, prefix) => {
+    expect(presentedPrefix(header)).toBe(prefix);
   });
 
   it('given a good key, then its calls never count against its address: bad keys after them still get five 401s before the 429', async () => {
