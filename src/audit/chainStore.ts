@@ -155,58 +155,72 @@ export interface ChainLink {
 }
 
 /**
- * A sealing pass's links, in one statement (the hashes travel as hex, a
- * batch link's members as an array literal). Each link takes its (first)
- * row's occurred_at from the work list, exactly as stored, so the link lands
- * in the same month's partition as its rows.
+ * A sealing pass's links written and its rows taken off the work list, in
+ * the transaction that chains them. Each link takes its (first) row's
+ * occurred_at from the work list, exactly as stored, so the link lands in
+ * the same month's partition as its rows. The hashes travel as hex, a batch
+ * link's members as an array literal.
+ *
+ * The anonymous trail (coordinator-local) does both in one statement: the
+ * pass's rows deleted from the work list by seq, and the links inserted from
+ * what was deleted; a flood's pass is a round trip shorter. The tenants'
+ * trail keeps two statements, each a distributed one over the pass's tenants
+ * on Citus, where a data-modifying CTE across shards is untried.
  */
-export async function insertLinks(tx: Tx, links: readonly ChainLink[], trail: Trail = TENANT_TRAIL): Promise<void> {
-  if (links.length === 0) return;
-  const ids = sql.array(
+export async function writeLinks(tx: Tx, links: readonly ChainLink[], rows: readonly UnsealedRow[], trail: Trail): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(values: T[], type: string) => sql.array(values as never[], type);
+  const common = sql.fragment`${column(
     links.map((l) => l.auditId),
     'uuid',
-  );
-  const keys = sql.array(
+  )}, ${column(
     links.map((l) => l.chainKey),
     'text',
-  );
-  const positions = sql.array(
+  )}, ${column(
     links.map((l) => l.position),
     'int8',
-  );
-  const prevs = sql.array(
+  )}, ${column(
     links.map((l) => l.prev.toString('hex')),
     'text',
-  );
-  const hashes = sql.array(
+  )}, ${column(
     links.map((l) => l.hash.toString('hex')),
     'text',
-  );
+  )}`;
   if (trail.kind === 'tenants') {
-    const tenants = sql.array(
-      links.map((l) => l.tenantId),
-      'uuid',
-    );
-    const modes = sql.array(
-      links.map((l) => l.mode),
-      'text',
-    );
     await tx.query(sql.unsafe`
       INSERT INTO audit_chain (audit_id, occurred_at, chain_key, tenant_id, mode, position, prev_hash, hash)
       SELECT a, u.occurred_at, k, t, m, p, decode(ph, 'hex'), decode(h, 'hex')
-      FROM unnest(${ids}, ${keys}, ${tenants}, ${modes}, ${positions}, ${prevs}, ${hashes}) AS x(a, k, t, m, p, ph, h)
+      FROM unnest(${common}, ${column(
+        links.map((l) => l.tenantId),
+        'uuid',
+      )}, ${column(
+        links.map((l) => l.mode),
+        'text',
+      )}) AS x(a, k, p, ph, h, t, m)
       JOIN audit_unsealed u ON u.audit_id = x.a AND u.tenant_id = x.t`);
+    await unlistSealed(
+      tx,
+      rows.map((r) => r.audit_id),
+      trail,
+    );
     return;
   }
-  const members = sql.array(
+  const members = column(
     links.map((l) => (l.members === null ? null : `{${l.members.join(',')}}`)),
     'text',
   );
-  await tx.query(sql.unsafe`
+  const { rowCount } = await tx.query(sql.unsafe`
+    WITH unlisted AS (
+      DELETE FROM audit_refusals_unsealed WHERE seq = ANY(${column(
+        rows.map((r) => r.seq),
+        'int8',
+      )}) RETURNING audit_id, occurred_at)
     INSERT INTO audit_refusal_links (audit_id, occurred_at, chain_key, position, prev_hash, hash, members)
     SELECT a, u.occurred_at, k, p, decode(ph, 'hex'), decode(h, 'hex'), ms::int8[]
-    FROM unnest(${ids}, ${keys}, ${positions}, ${prevs}, ${hashes}, ${members}) AS x(a, k, p, ph, h, ms)
-    JOIN audit_refusals_unsealed u ON u.audit_id = x.a`);
+    FROM unnest(${common}, ${members}) AS x(a, k, p, ph, h, ms)
+    JOIN unlisted u ON u.audit_id = x.a`);
+  // A link whose row was not on the work list would leave its rows unlisted and unchained: the pass rolls back.
+  if (rowCount !== links.length) throw new Error(`audit sealer: ${links.length} links to write, ${rowCount} written`);
 }
 
 const Linked = Row.extend({ position: z.number(), prev_hash: z.instanceof(Buffer), hash: z.instanceof(Buffer) });

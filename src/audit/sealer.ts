@@ -3,11 +3,10 @@ import { z } from 'zod';
 import { withSystem, type Db, type Tx } from '../platform/db/pool.js';
 import {
   chainHeads,
-  insertLinks,
   REFUSAL_TRAIL,
   TENANT_TRAIL,
-  unlistSealed,
   unsealedRows,
+  writeLinks,
   type ChainLink,
   type Trail,
   type UnsealedRow,
@@ -122,12 +121,7 @@ async function sealTrail(
     const heads = await chainHeads(tx, [...new Set(rows.map(chainKeyOf))], trail, today);
     const todays = new Map([...heads].map(([chain, head]) => [chain, head.today]));
     const { links, seals } = linksOf(rows, heads);
-    await insertLinks(tx, links, trail);
-    await unlistSealed(
-      tx,
-      rows.map((r) => r.audit_id),
-      trail,
-    );
+    await writeLinks(tx, links, rows, trail);
     await recordSeals(tx, trail, seals, today, todays, await key());
     return rows.length;
   });
