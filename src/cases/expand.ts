@@ -2,17 +2,18 @@ import { z } from 'zod';
 import type { Principal } from '../auth/index.js';
 import type { CallContext } from '../auth/index.js';
 import { normalisePresentation } from '../checks/normalise.js';
-import { askOf, latestAssessmentOf } from '../inquiries/index.js';
+import { latestAssessmentOf } from '../inquiries/index.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import { carriersOf } from '../entities/index.js';
 import { CHECK_COST_UNIT } from '../inquiries/index.js';
 import type { InquiryService } from '../inquiries/index.js';
-import type { InquiryOutcome } from '../inquiries/index.js';
+import type { InquiryAsk, InquiryOutcome } from '../inquiries/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import type { CaseExpandIn, CaseOut } from './schemas.js';
-import { InquiryRequest } from '../inquiries/schemas.js';
+import type { CaseExpandIn } from './schemas.js';
+import { Subject } from '../schemas/common.js';
+import type { Tier } from '../checks/types.js';
 import { MAX_CANDIDATES, type CaseCandidate, type CaseGate } from '../../machines/caseMachine.js';
-import type { CaseService } from './service.js';
+import type { CaseService, CaseView } from './service.js';
 
 /**
  * Case expansion (SPEC cases rule 3): one budgeted hop of attribution.
@@ -65,10 +66,10 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
       );
     }
     if (body.choose) return choose(ctx, principal, current, body, body.choose);
-    const request = inquiryRequest(current, body.seed as Record<string, unknown>, body.intent!, body.human_gate ? 't0' : body.tier_ceiling);
-    if (body.human_gate) return gated(ctx, principal, current, request, body.intent!);
-    await withinBudget(ctx, principal, current, request, body.max_cost);
-    const answer = await runHop(ctx, principal, request);
+    const ask = hopAsk(current, body.seed!, body.intent!, body.human_gate ? 't0' : body.tier_ceiling);
+    if (body.human_gate) return gated(ctx, principal, current, body.seed!, ask);
+    await withinBudget(ctx, principal, current, ask, body.max_cost);
+    const answer = await runHop(ctx, principal, ask);
     await deps.cases.recordExpansion(ctx, principal, caseId, {
       outcome: 'expanded',
       inquiry_id: answer.inquiryId,
@@ -84,15 +85,15 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
   async function gated(
     ctx: CallContext,
     principal: Principal,
-    current: CaseOut,
-    request: InquiryRequest,
-    intent: string,
+    current: CaseView,
+    seed: Subject,
+    ask: InquiryAsk,
   ): Promise<ExpansionAnswer> {
-    const answer = await runHop(ctx, principal, request);
+    const answer = await runHop(ctx, principal, ask);
     const gate: CaseGate = {
       gate_id: answer.inquiryId,
-      seed: request.subject,
-      intent,
+      seed,
+      intent: ask.intent,
       candidates: await candidatesOf(principal, answer.inquiryId, answer.entityIds),
       open: true,
       opened_at: ctx.occurredAt,
@@ -112,7 +113,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
   async function choose(
     ctx: CallContext,
     principal: Principal,
-    current: CaseOut,
+    current: CaseView,
     body: CaseExpandIn,
     chosen: NonNullable<CaseExpandIn['choose']>,
   ): Promise<ExpansionAnswer> {
@@ -137,9 +138,10 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
         case_state: current.state,
         legal_hold: current.legal_hold,
       });
-    const request = inquiryRequest(current, gate.seed, gate.intent, body.tier_ceiling);
-    await withinBudget(ctx, principal, current, request, body.max_cost);
-    const answer = await runHop(ctx, principal, request);
+    // The seed as the gate stored it (a Subject when it was recorded), parsed, not cast.
+    const ask = hopAsk(current, Subject.parse(gate.seed), gate.intent, body.tier_ceiling);
+    await withinBudget(ctx, principal, current, ask, body.max_cost);
+    const answer = await runHop(ctx, principal, ask);
     const attributed = chosen.connection_ids.flatMap((id) => offered.get(id)!.entity_ids);
     await deps.cases.recordExpansion(ctx, principal, current.case_id, {
       outcome: 'chosen',
@@ -154,14 +156,8 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
   }
 
   /** Refuses, before any work, a hop that would spend more than the case has left or than its own cap; the refusal is recorded. */
-  async function withinBudget(
-    ctx: CallContext,
-    principal: Principal,
-    current: CaseOut,
-    request: InquiryRequest,
-    maxCost: number | undefined,
-  ) {
-    const estimated = await deps.inquiries.estimate(principal, askOf(request, principal.scopes));
+  async function withinBudget(ctx: CallContext, principal: Principal, current: CaseView, ask: InquiryAsk, maxCost: number | undefined) {
+    const estimated = await deps.inquiries.estimate(principal, ask);
     const cap = Math.min(current.budget.remaining, maxCost ?? Number.POSITIVE_INFINITY);
     if (estimated <= cap) return;
     const reason = `The hop would cost ${estimated} ${CHECK_COST_UNIT}; ${maxCost !== undefined && maxCost < current.budget.remaining ? `max_cost is ${maxCost}` : `the case has ${current.budget.remaining} of its budget of ${current.budget.limit} left`} (rule C03).`;
@@ -193,8 +189,8 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
    * audit facts, and the audit row itself is written once, with the case
    * event that records the hop.
    */
-  async function runHop(ctx: CallContext, principal: Principal, request: InquiryRequest) {
-    const answer = await deps.inquiries.inquire(withoutAudit(ctx), principal, askOf(request, principal.scopes));
+  async function runHop(ctx: CallContext, principal: Principal, ask: InquiryAsk) {
+    const answer = await deps.inquiries.inquire(withoutAudit(ctx), principal, ask);
     const entityId = answer.assessment.entity_id;
     return { inquiryId: answer.inquiry.inquiry_id, entityIds: entityId ? [entityId] : [], inquiry: answer.inquiry };
   }
@@ -221,9 +217,28 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
   return { expand };
 }
 
-/** The case's purpose, the hop's intent and tier; no money at stake in an investigation's own lookup. */
-function inquiryRequest(current: CaseOut, seed: Record<string, unknown>, intent: string, tier: string): InquiryRequest {
-  return InquiryRequest.parse({ subject: seed, intent, purpose: current.purpose, tier_ceiling: tier, stake: { kind: 'other' } });
+/**
+ * The hop's inquiry, as inquiries' commands take it: the seed, the case's
+ * purpose, the hop's intent and tier; no money at stake in an investigation's
+ * own lookup, no report, no testimony, and no idempotency key (the hop is the
+ * case's command, recorded on the case).
+ */
+function hopAsk(current: CaseView, seed: Subject, intent: string, tier: Tier): InquiryAsk {
+  return {
+    subject: {
+      presentations: seed.presentations ?? [],
+      ...(seed.entity_id !== undefined ? { entityId: seed.entity_id } : {}),
+      ...(seed.claim !== undefined ? { claim: seed.claim } : {}),
+    },
+    intent,
+    purpose: current.purpose,
+    stake: { kind: 'other' },
+    tierCeiling: tier,
+    render: 'none',
+    testimony: [],
+    materialIds: [],
+    idempotency: null,
+  };
 }
 
 const cost = (ctx: CallContext) => ctx.audit.cost_amount ?? 0;

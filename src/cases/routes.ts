@@ -1,13 +1,14 @@
-import type { CaseAssertionIn, CaseHoldIn, CaseMemberIn, CaseReviewIn, CaseService } from './service.js';
+import type { CaseAssertionIn, CaseHoldIn, CaseMemberIn, CaseReviewIn, CaseService, CaseView } from './service.js';
 import { matchesIfNoneMatch } from '../edge/representation.js';
 import { streamBytes } from '../edge/streamBytes.js';
 import { send } from '../edge/exchange.js';
-import type { CaseExports } from './export/exports.js';
+import type { CaseExports, CaseExportView } from './export/exports.js';
 import type { CaseExpansion } from './expand.js';
 import type { Handler, HandlerContext } from '../edge/handler.js';
 import type { CaseCreate, CaseExpandIn, IntakeManifest } from './schemas.js';
 import { requirePrincipal } from '../auth/index.js';
 import { inquiryBody } from '../inquiries/index.js';
+import { caseBody, exportBody } from './wire.js';
 
 /**
  * The case operations (src/schemas/operationsCases.ts), keyed by operationId
@@ -19,20 +20,22 @@ export function caseHandlers(deps: {
   cases: CaseService;
   exports: CaseExports;
   expansion: CaseExpansion;
-  /** Base of the expansion's inquiry's events_url (src/inquiries inquiryBody). */
+  /** Base of the addresses the answers carry: a case's and an inquiry's events_url, an export's download_url. */
   publicUrl: () => string;
 }): [string, Handler][] {
   const { cases, exports, expansion } = deps;
   const id = (ctx: HandlerContext) => ctx.params.case_id!;
   const p = requirePrincipal;
+  const asCase = (view: CaseView) => caseBody(view, deps.publicUrl());
+  const asExport = (view: CaseExportView) => exportBody(view, deps.publicUrl());
   return [
-    ['createCase', async (ctx) => ({ status: 201, body: await cases.open(ctx, p(ctx), ctx.body as CaseCreate) })],
+    ['createCase', async (ctx) => ({ status: 201, body: asCase(await cases.open(ctx, p(ctx), ctx.body as CaseCreate)) })],
     [
       'getCase',
       async (ctx) => {
         ctx.audit.target_kind = 'case';
         ctx.audit.target_id = id(ctx);
-        return { status: 200, body: await cases.view(p(ctx), id(ctx)) };
+        return { status: 200, body: asCase(await cases.view(p(ctx), id(ctx))) };
       },
     ],
     [
@@ -51,15 +54,18 @@ export function caseHandlers(deps: {
         return { status: 200, body: await cases.graph(p(ctx), id(ctx)) };
       },
     ],
-    ['changeCaseMembers', async (ctx) => ({ status: 200, body: await cases.members(ctx, p(ctx), id(ctx), ctx.body as CaseMemberIn) })],
-    ['holdCase', async (ctx) => ({ status: 200, body: await cases.hold(ctx, p(ctx), id(ctx), ctx.body as CaseHoldIn) })],
-    ['releaseCase', async (ctx) => ({ status: 200, body: await cases.release(ctx, p(ctx), id(ctx), ctx.body as CaseHoldIn) })],
-    ['reviewCase', async (ctx) => ({ status: 200, body: await cases.review(ctx, p(ctx), id(ctx), ctx.body as CaseReviewIn) })],
+    [
+      'changeCaseMembers',
+      async (ctx) => ({ status: 200, body: asCase(await cases.members(ctx, p(ctx), id(ctx), ctx.body as CaseMemberIn)) }),
+    ],
+    ['holdCase', async (ctx) => ({ status: 200, body: asCase(await cases.hold(ctx, p(ctx), id(ctx), ctx.body as CaseHoldIn)) })],
+    ['releaseCase', async (ctx) => ({ status: 200, body: asCase(await cases.release(ctx, p(ctx), id(ctx), ctx.body as CaseHoldIn)) })],
+    ['reviewCase', async (ctx) => ({ status: 200, body: asCase(await cases.review(ctx, p(ctx), id(ctx), ctx.body as CaseReviewIn)) })],
     [
       'closeCase',
       async (ctx) => {
         const finding = (ctx.query as { finding?: string }).finding ?? null;
-        return { status: 200, body: await cases.close(ctx, p(ctx), id(ctx), finding) };
+        return { status: 200, body: asCase(await cases.close(ctx, p(ctx), id(ctx), finding)) };
       },
     ],
     ['createCaseAssertion', async (ctx) => ({ status: 201, body: await cases.assert(ctx, p(ctx), id(ctx), ctx.body as CaseAssertionIn) })],
@@ -74,14 +80,17 @@ export function caseHandlers(deps: {
     ],
     [
       'exportCase',
-      async (ctx) => ({ status: 202, body: await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format) }),
+      async (ctx) => ({
+        status: 202,
+        body: asExport(await exports.request(ctx, p(ctx), id(ctx), (ctx.query as { format: string }).format)),
+      }),
     ],
     [
       'getCaseExport',
       async (ctx) => {
         ctx.audit.target_kind = 'case_export';
         ctx.audit.target_id = ctx.params.export_id!;
-        return { status: 200, body: await exports.view(p(ctx), id(ctx), ctx.params.export_id!) };
+        return { status: 200, body: asExport(await exports.view(p(ctx), id(ctx), ctx.params.export_id!)) };
       },
     ],
     [

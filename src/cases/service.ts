@@ -45,7 +45,6 @@ export interface CaseServiceDeps {
   runtime: ActorRuntime;
   registry: RegistryCache;
   policies: PolicyCache;
-  publicUrl: () => string;
 }
 
 export interface CaseMemberIn {
@@ -71,20 +70,26 @@ export interface CaseAssertionIn {
   finding_ids?: string[] | undefined;
 }
 
+/**
+ * A case as its commands answer it: the fold of its events, without the
+ * address of its stream (events_url), which its routes add (wire.ts caseBody).
+ */
+export type CaseView = Omit<CaseOut, 'events_url'>;
+
 export interface CaseService {
-  open(ctx: CallContext, principal: Principal, body: CaseCreate): Promise<CaseOut>;
-  view(principal: Principal, caseId: string): Promise<CaseOut>;
+  open(ctx: CallContext, principal: Principal, body: CaseCreate): Promise<CaseView>;
+  view(principal: Principal, caseId: string): Promise<CaseView>;
   timeline(principal: Principal, caseId: string): Promise<EventEnvelope[]>;
   graph(principal: Principal, caseId: string): Promise<CaseGraphOut>;
-  members(ctx: CallContext, principal: Principal, caseId: string, body: CaseMemberIn): Promise<CaseOut>;
-  hold(ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
-  release(ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseOut>;
-  review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut>;
-  close(ctx: CallContext, principal: Principal, caseId: string, finding: string | null): Promise<CaseOut>;
+  members(ctx: CallContext, principal: Principal, caseId: string, body: CaseMemberIn): Promise<CaseView>;
+  hold(ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseView>;
+  release(ctx: CallContext, principal: Principal, caseId: string, body: CaseHoldIn): Promise<CaseView>;
+  review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseView>;
+  close(ctx: CallContext, principal: Principal, caseId: string, finding: string | null): Promise<CaseView>;
   assert(ctx: CallContext, principal: Principal, caseId: string, body: CaseAssertionIn): Promise<ObservationOut>;
   intake(ctx: CallContext, principal: Principal, caseId: string, body: IntakeManifest): Promise<IntakeOut>;
   /** Records one expansion step (src/cases/expand.ts) with the call's audit row; 409 when the case cannot take it. */
-  recordExpansion(ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep): Promise<CaseOut>;
+  recordExpansion(ctx: CallContext, principal: Principal, caseId: string, step: ExpansionStep): Promise<CaseView>;
   /** A gated expansion of the case by its inquiry id, or null. */
   gate(principal: Principal, caseId: string, gateId: string): Promise<CaseGate | null>;
 }
@@ -98,7 +103,7 @@ const TIMELINE_PAGE = 500;
 
 const notFound = () => new ServiceProblem('not-found', 'No such case.');
 
-export function caseOut(state: CaseStateName, c: CaseContext, publicUrl: string): CaseOut {
+export function caseView(state: CaseStateName, c: CaseContext): CaseView {
   return {
     case_id: c.case_id,
     state,
@@ -111,7 +116,6 @@ export function caseOut(state: CaseStateName, c: CaseContext, publicUrl: string)
     entity_ids: c.entity_ids,
     finding: c.finding,
     sequence: c.sequence,
-    events_url: `${publicUrl}/v1/cases/${c.case_id}/events`,
     created_at: c.created_at,
     updated_at: c.updated_at,
     closed_at: c.closed_at,
@@ -178,12 +182,11 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     }
   }
 
-  const outOf = (result: SendResult<typeof caseMachine>): CaseOut =>
-    caseOut(result.snapshot.value, result.snapshot.context, deps.publicUrl());
+  const outOf = (result: SendResult<typeof caseMachine>): CaseView => caseView(result.snapshot.value, result.snapshot.context);
 
   const stamp = (ctx: CallContext, principal: Principal) => ({ at: ctx.occurredAt, principal: principal.label });
 
-  async function open(ctx: CallContext, principal: Principal, body: CaseCreate): Promise<CaseOut> {
+  async function open(ctx: CallContext, principal: Principal, body: CaseCreate): Promise<CaseView> {
     ctx.audit.purpose = body.purpose;
     ctx.audit.target_kind = 'case';
     const mayInvestigate = await withTenant(deps.db, principal, (tx) => tenantMayInvestigate(tx, principal.tenantId));
@@ -213,7 +216,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
       },
       inTx: (tx) => ctx.auditInTx(tx, 'created'),
     });
-    return caseOut(result.snapshot.value, result.snapshot.context, deps.publicUrl());
+    return caseView(result.snapshot.value, result.snapshot.context);
   }
 
   async function readCase(principal: Principal, caseId: string) {
@@ -222,9 +225,9 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
     return record;
   }
 
-  async function view(principal: Principal, caseId: string): Promise<CaseOut> {
+  async function view(principal: Principal, caseId: string): Promise<CaseView> {
     const record = await readCase(principal, caseId);
-    return caseOut(record.state as CaseStateName, record.context, deps.publicUrl());
+    return caseView(record.state as CaseStateName, record.context);
   }
 
   async function timeline(principal: Principal, caseId: string): Promise<EventEnvelope[]> {
@@ -269,7 +272,7 @@ export function createCaseService(deps: CaseServiceDeps): CaseService {
       })),
     );
 
-  async function review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseOut> {
+  async function review(ctx: CallContext, principal: Principal, caseId: string, body: CaseReviewIn): Promise<CaseView> {
     const separate = body.outcome === 'sign_off' && (await deps.policies.current(principal))?.body.separate_sign_off === true;
     return outOf(
       await command(ctx, principal, caseId, 'done', (context, state) => {

@@ -6,9 +6,9 @@ import type { IdempotencyClaim } from './idempotency.js';
  * What an inquiry is asked, as its commands take it (`inquire`, `probe`,
  * `estimate`): a domain value, not the wire's request. The route maps the
  * request to it (wire.ts `askOf`: the Idempotency-Key header taken in, the
- * key's claim hashed from the request as sent), as do a monitor's rescan and
- * a case's expansion, which build their requests as the wire would carry
- * them. Testimony keeps the field names of the engine's own testimony
+ * key's claim hashed from the request as sent); a monitor and a case's
+ * expansion build theirs directly (src/monitors/ask.ts, src/cases/expand.ts
+ * `hopAsk`). Testimony keeps the field names of the engine's own testimony
  * (src/checks InquiryTestimony).
  */
 export interface InquiryAsk {

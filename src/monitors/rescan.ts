@@ -1,7 +1,7 @@
 import { newRowId } from '../platform/ids.js';
 import type { Principal } from '../auth/index.js';
 import { auditInsert, insertAudit, type AuditRecord } from '../audit/index.js';
-import { askOf, findIdempotencyKey } from '../inquiries/index.js';
+import { findIdempotencyKey } from '../inquiries/index.js';
 import type { MonitorRow } from './store.js';
 import { withTenant, type Db, type Tx } from '../platform/db/pool.js';
 import type { AuditFacts, CallOutcome } from '../auth/index.js';
@@ -10,7 +10,7 @@ import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
 import type { AuditSink } from '../inquiries/index.js';
 import type { InquiryService } from '../inquiries/index.js';
 import type { ProbedEvidence } from '../inquiries/index.js';
-import { InquiryRequest } from '../inquiries/schemas.js';
+import { rescanAsk } from './ask.js';
 import type { Assessment } from '../../machines/types.js';
 
 /**
@@ -73,23 +73,13 @@ export async function rescanOnce(deps: RescanDeps, monitor: MonitorRow, last: As
   if (await withTenant(deps.db, principal, (tx) => findIdempotencyKey(tx, runId))) return runRescanInquiry(deps, monitor, runId);
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
-    const probe = await deps.inquiries.probe(principal, askOf(rescanRequest(monitor, runId), principal.scopes));
+    const probe = await deps.inquiries.probe(principal, rescanAsk(monitor, runId, principal.scopes));
     if (!sameAnswer(probe.assessment, last)) return runRescanInquiry(deps, monitor, runId, probe);
     await audit.writeNow('done');
     return { ok: true, unchanged: true, checkedAt: probe.assessment.as_of };
   } catch (error) {
     return refusedRun(error, audit);
   }
-}
-
-function rescanRequest(monitor: MonitorRow, runId: string): InquiryRequest {
-  return InquiryRequest.parse({
-    subject: monitor.subject,
-    intent: monitor.intent,
-    purpose: monitor.purpose,
-    stake: monitor.stake,
-    idempotency_key: runId,
-  });
 }
 
 /** A refusal that every retry would meet again ends the run; anything else is thrown for the queue to retry. */
@@ -179,13 +169,7 @@ export async function runRescanInquiry(
   const principal = rescanPrincipal(monitor);
   const audit = rescanAudit(deps.db, principal, monitor.id, deps.now ?? (() => new Date()));
   try {
-    const answer = await deps.inquiries.inquire(
-      audit,
-      principal,
-      askOf(rescanRequest(monitor, runId), principal.scopes),
-      undefined,
-      probed,
-    );
+    const answer = await deps.inquiries.inquire(audit, principal, rescanAsk(monitor, runId, principal.scopes), undefined, probed);
     if (!audit.written() && !answer.replayed) await audit.writeNow('done');
     return { ok: true, assessment: answer.assessment };
   } catch (error) {

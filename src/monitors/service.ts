@@ -9,11 +9,11 @@ import { withTenant, type Db } from '../platform/db/pool.js';
 import type { EventHub } from '../events/index.js';
 import type { CallContext } from '../auth/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
-import { admitInquiry, askOf } from '../inquiries/index.js';
+import { admitInquiry } from '../inquiries/index.js';
 import { assessmentOf } from '../assessment/index.js';
 import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
-import type { InquiryRequest } from '../inquiries/schemas.js';
+import { monitorAsk } from './ask.js';
 import type { MonitorCreate, MonitorOut } from './schemas.js';
 import { nextRunAt, scheduleRescans, unscheduleRescans } from './schedule.js';
 
@@ -35,25 +35,25 @@ export interface MonitorServiceDeps {
   policies: PolicyCache;
   /** The operator's cadence floor (TAS_MIN_MONITOR_CADENCE_SECONDS). */
   minCadenceSeconds: number;
-  publicUrl: () => string;
   log: Pick<Logger, 'warn'>;
 }
 
-export interface MonitorService {
-  open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorOut>;
-  view(principal: Principal, monitorId: string): Promise<MonitorOut>;
-  close(ctx: CallContext, principal: Principal, monitorId: string): Promise<void>;
-}
+/**
+ * A monitor as its commands answer it: without the address of its stream
+ * (events_url), which its route adds (wire.ts monitorBody).
+ */
+export type MonitorView = Omit<MonitorOut, 'events_url'>;
 
-/** The inquiry a monitor's rescans ask, as admission sees it (a rescan adds its idempotency key). */
-export function inquiryRequestOf(m: Pick<MonitorCreate, 'subject' | 'intent' | 'purpose' | 'stake'>): InquiryRequest {
-  return { subject: m.subject, intent: m.intent, purpose: m.purpose, stake: m.stake, tier_ceiling: 't2', render: 'none', mode: 'sync' };
+export interface MonitorService {
+  open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorView>;
+  view(principal: Principal, monitorId: string): Promise<MonitorView>;
+  close(ctx: CallContext, principal: Principal, monitorId: string): Promise<void>;
 }
 
 export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
   const notFound = () => new ServiceProblem('not-found', 'No such monitor.');
 
-  async function open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorOut> {
+  async function open(ctx: CallContext, principal: Principal, body: MonitorCreate, purposeHeader?: string): Promise<MonitorView> {
     ctx.audit.purpose = body.purpose;
     if (body.cadence_seconds < deps.minCadenceSeconds) {
       throw new ValidationFailure([
@@ -61,12 +61,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
       ]);
     }
     // The same admission as an inquiry, so a purpose refused there is refused here identically (rule I13).
-    await admitInquiry(
-      { registry: deps.registry, policies: deps.policies },
-      principal,
-      askOf(inquiryRequestOf(body), principal.scopes),
-      purposeHeader,
-    );
+    await admitInquiry({ registry: deps.registry, policies: deps.policies }, principal, monitorAsk(body), purposeHeader);
     const id = randomUUID();
     ctx.audit.target_kind = 'monitor';
     ctx.audit.target_id = id;
@@ -104,7 +99,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     return view(principal, id);
   }
 
-  async function view(principal: Principal, monitorId: string): Promise<MonitorOut> {
+  async function view(principal: Principal, monitorId: string): Promise<MonitorView> {
     const found = await withTenant(deps.db, principal, async (tx) => {
       const monitor = await findMonitor(tx, monitorId);
       return monitor ? { monitor, assessment: await lastMonitorAssessment(tx, monitorId) } : null;
@@ -113,7 +108,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
     const next = found.monitor.state === 'closed' ? null : await nextRunAt(deps.queue(), monitorId);
     // The ledger's evidence column holds the EvidenceSummary the assessment was issued with.
     const last = found.assessment ? assessmentOf(found.assessment) : null;
-    return monitorOut(found.monitor, last, next, deps.publicUrl());
+    return monitorView(found.monitor, last, next);
   }
 
   async function close(ctx: CallContext, principal: Principal, monitorId: string): Promise<void> {
@@ -139,7 +134,7 @@ export function createMonitorService(deps: MonitorServiceDeps): MonitorService {
   return { open, view, close };
 }
 
-function monitorOut(m: MonitorRow, lastAssessment: MonitorOut['last_assessment'], nextRun: string | null, publicUrl: string): MonitorOut {
+function monitorView(m: MonitorRow, lastAssessment: MonitorOut['last_assessment'], nextRun: string | null): MonitorView {
   return {
     monitor_id: m.id,
     state: m.state,
@@ -154,7 +149,6 @@ function monitorOut(m: MonitorRow, lastAssessment: MonitorOut['last_assessment']
     last_assessment: lastAssessment,
     last_checked_at: m.last_checked_at,
     unchanged_rescans: m.unchanged_rescans,
-    events_url: `${publicUrl}/v1/monitors/${m.id}/events`,
     created_at: m.created_at,
   };
 }

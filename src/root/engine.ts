@@ -24,6 +24,7 @@ import type { EventHub } from '../events/hub.js';
 import { createCaseService, type CaseService } from '../cases/service.js';
 import { createCaseExports, type CaseExports } from '../cases/export/exports.js';
 import { createCaseExpansion, type CaseExpansion } from '../cases/expand.js';
+import { caseBody } from '../cases/wire.js';
 import { exportProcessor } from '../cases/jobs.js';
 import { materialProcessor } from '../material/jobs.js';
 import { createMaterialExtraction, type MaterialJob } from '../material/extraction.js';
@@ -134,7 +135,6 @@ export async function createCore(deps: {
     registry: registryCache,
     policies: policyCache,
     minCadenceSeconds: config.TAS_MIN_MONITOR_CADENCE_SECONDS,
-    publicUrl: deps.publicUrl,
     log,
   });
   const sessions = createSessionService({
@@ -144,15 +144,14 @@ export async function createCore(deps: {
     registry: registryCache,
     policies: policyCache,
     pepper: config.keyPepper,
-    publicUrl: deps.publicUrl,
   });
-  const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache, publicUrl: deps.publicUrl });
+  const cases = createCaseService({ db, runtime, registry: registryCache, policies: policyCache });
   const caseExpansion = createCaseExpansion({ db, cases, inquiries });
   const caseExports = createCaseExports({
     db,
     pepper: config.keyring,
     cases,
-    publicUrl: deps.publicUrl,
+    caseDocument: (view) => caseBody(view, deps.publicUrl()),
     enqueue: async (job) => void (await queues.add('exports', 'case.export', job, { jobId: `${job.exportId}.${job.attempt}` })),
   });
 

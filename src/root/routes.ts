@@ -128,7 +128,7 @@ function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: 
       monitorClosed,
     }),
     ...streamTicketHandlers({ db: deps.db, tickets: streamAccess.tickets, publicUrl: deps.publicUrl }),
-    ...monitorHandlers(deps.monitors),
+    ...monitorHandlers(deps.monitors, deps.publicUrl),
     ...caseHandlers({ cases: deps.cases, exports: deps.caseExports, expansion: deps.caseExpansion, publicUrl: deps.publicUrl }),
     ...caseListHandlers({ db: deps.db }),
     ...entityFindHandlers({ db: deps.db, registry: deps.registryCache }),
@@ -141,7 +141,11 @@ function handlerTable(deps: RouteDeps, { documentJson, checker, streamAccess }: 
       enqueueExtraction: deps.enqueueMaterialExtraction,
       uploadStagingDir: join(deps.config.TAS_SPOOL_DIR, 'uploads'),
     }),
-    ...sessionHandlers(deps.sessions, { perKey: deps.config.TAS_SESSIONS_PER_KEY, perTenant: deps.config.TAS_SESSIONS_PER_TENANT }),
+    ...sessionHandlers(
+      deps.sessions,
+      { perKey: deps.config.TAS_SESSIONS_PER_KEY, perTenant: deps.config.TAS_SESSIONS_PER_TENANT },
+      deps.publicUrl,
+    ),
     ...webhookHandlers({
       db: deps.db,
       pepper: deps.config.keyPepper,

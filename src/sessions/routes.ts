@@ -2,19 +2,29 @@ import { requirePrincipal } from '../auth/index.js';
 import type { Handler } from '../edge/handler.js';
 import type { SessionOpen } from './schemas.js';
 import type { SessionCaps, SessionService } from './service.js';
+import { sessionBody } from './wire.js';
 
 /**
  * POST /v1/sessions and POST /v1/sessions/{session_id}/close, keyed by
  * operationId for app.ts's handler table. The session's WebSocket is in
  * sessionSocket.ts.
  */
-export function sessionHandlers(sessions: SessionService, caps: SessionCaps): [string, Handler][] {
+export function sessionHandlers(
+  sessions: SessionService,
+  caps: SessionCaps,
+  /** Base of ws_url; known only once the server listens when the port is chosen by the OS. */
+  publicUrl: () => string,
+): [string, Handler][] {
   return [
     [
       'openSession',
+      // 201 with the socket's address, or 429 with Retry-After when the key or its tenant is at its cap (wire.ts).
       async (ctx) => ({
         status: 201,
-        body: await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps),
+        body: sessionBody(
+          await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps),
+          publicUrl(),
+        ),
       }),
     ],
     [

@@ -39,8 +39,6 @@ export interface SessionServiceDeps {
   registry: RegistryCache;
   policies: PolicyCache;
   pepper: string;
-  /** Base of ws_url; known only once the server listens when the port is chosen by the OS. */
-  publicUrl: () => string;
   now?: () => Date;
   /** Ids of appended rows (the session's inquiry, its assessments): UUIDv7 unless a test says otherwise. */
   newId?: () => string;
@@ -68,8 +66,19 @@ const CAP_RETRY_AFTER_SECONDS = 5;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-export function wsUrlOf(publicUrl: string, sessionId: string): string {
-  return `${publicUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/v1/sessions/${sessionId}/ws`;
+/**
+ * How an opening ended (issue 49 item 5): the session and its token (shown
+ * once), or refused because the key or its tenant holds as many open
+ * sessions as it may, with how long to wait. The route answers either: 201
+ * with the socket's address, or 429 with Retry-After.
+ */
+export type SessionOpening =
+  | { kind: 'opened'; sessionId: string; token: string; expiresAt: string; retentionMode: SessionOpen['retention_mode'] }
+  | { kind: 'limited'; detail: string; retryAfterSeconds: number };
+
+/** Thrown inside the opening's transaction so nothing of it commits; open answers it as `limited`. */
+class OverSessionCap extends Error {
+  override name = 'OverSessionCap';
 }
 
 /** The same refusals as an inquiry's (rules I13, I14, I15), for a session's purpose, intent and opening subject. */
@@ -176,7 +185,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     });
   }
 
-  /** 429 when the key, or its tenant, already holds as many open sessions as it may (issue 40). */
+  /** Refused when the key, or its tenant, already holds as many open sessions as it may (issue 40). */
   async function refuseOverCap(tx: Tx, principal: Principal, caps: SessionCaps): Promise<void> {
     const open = await countOpenSessions(tx, principal.tenantId, principal.mode, principal.keyId);
     const over =
@@ -186,12 +195,7 @@ export function createSessionService(deps: SessionServiceDeps) {
           ? `This tenant holds ${caps.perTenant} open sessions, its most (all of its keys together)`
           : null;
     if (over === null) return;
-    throw new ServiceProblem(
-      'rate-limited',
-      `${over}; close one or retry later.`,
-      { retry_after: CAP_RETRY_AFTER_SECONDS },
-      { 'Retry-After': String(CAP_RETRY_AFTER_SECONDS) },
-    );
+    throw new OverSessionCap(`${over}; close one or retry later.`);
   }
 
   /** The first assessment, when the opening subject already presents something. */
@@ -204,7 +208,13 @@ export function createSessionService(deps: SessionServiceDeps) {
   }
 
   /** Opens a session: admission, the session actor with its first evidence, and the connection token (shown once). */
-  async function open(ctx: CallContext, principal: Principal, body: SessionOpen, purposeHeader?: string, caps?: SessionCaps) {
+  async function open(
+    ctx: CallContext,
+    principal: Principal,
+    body: SessionOpen,
+    purposeHeader?: string,
+    caps?: SessionCaps,
+  ): Promise<SessionOpening> {
     ctx.audit.purpose = body.purpose;
     const policy = await admitSession(deps, principal, body, purposeHeader);
     const o = planOpening(principal, body, policy);
@@ -229,18 +239,12 @@ export function createSessionService(deps: SessionServiceDeps) {
         inTx: (tx) => ctx.auditInTx(tx, 'created'),
       });
     } catch (error) {
+      if (error instanceof OverSessionCap) return { kind: 'limited', detail: error.message, retryAfterSeconds: CAP_RETRY_AFTER_SECONDS };
       // An entity_id the tenant cannot see is indistinguishable from an unknown one.
       if (error instanceof EntityNotFoundError) throw new ServiceProblem('not-found', 'No such entity.');
       throw error;
     }
-    return {
-      session_id: o.ids.sessionId,
-      state: 'open',
-      ws_url: wsUrlOf(deps.publicUrl(), o.ids.sessionId),
-      token: o.token,
-      expires_at: o.expiresAt,
-      retention_mode: body.retention_mode,
-    };
+    return { kind: 'opened', sessionId: o.ids.sessionId, token: o.token, expiresAt: o.expiresAt, retentionMode: body.retention_mode };
   }
 
   /** Asks an open session to close; a transient session's reason is kept only when it is a code. */

@@ -18,8 +18,8 @@ import {
   type ExportRow,
 } from './store.js';
 import { ServiceProblem } from '../../platform/problems.js';
-import type { CaseExportOut } from '../schemas.js';
-import type { CaseService } from '../service.js';
+import type { CaseExportOut, CaseOut } from '../schemas.js';
+import type { CaseService, CaseView } from '../service.js';
 import { manifestBytes, packBundle, type BundleFile } from './bundle.js';
 import { activeKey, signManifest } from './keys.js';
 import { VERIFYING_README } from './readme.js';
@@ -44,12 +44,19 @@ export interface CaseExportDeps {
   /** The pepper the export signing key is sealed under, or the keyring while it rotates. */
   pepper: string | Keyring;
   cases: Pick<CaseService, 'view' | 'timeline' | 'graph'>;
-  publicUrl: () => string;
+  /**
+   * case.json: the case as GET /v1/cases/{case_id} answers it, its address
+   * included (src/cases/wire.ts caseBody, handed in by the composition root).
+   */
+  caseDocument: (view: CaseView) => CaseOut;
   enqueue(job: ExportJob): Promise<void>;
   now?: () => Date;
 }
 
 export type CaseExports = ReturnType<typeof createCaseExports>;
+
+/** An export as its commands answer it: the route adds its download's address (src/cases/wire.ts exportBody). */
+export type CaseExportView = Omit<CaseExportOut, 'download_url' | 'expires_at'>;
 
 /** A ready bundle as the download streams it. */
 export interface ExportDownload {
@@ -65,16 +72,13 @@ const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\
 export function createCaseExports(deps: CaseExportDeps) {
   const now = deps.now ?? (() => new Date());
 
-  function exportOut(row: ExportRow): CaseExportOut {
+  function exportView(row: ExportRow): CaseExportView {
     return {
       export_id: row.id,
       case_id: row.case_id,
       format: row.format,
       status: row.status,
       manifest_sha256: row.manifest_sha256,
-      download_url: row.status === 'ready' ? `${deps.publicUrl()}/v1/cases/${row.case_id}/exports/${row.id}/bundle` : null,
-      // The download needs the tenant's key, so the address itself does not expire.
-      expires_at: null,
       requested_at: row.requested_at,
     };
   }
@@ -97,7 +101,7 @@ export function createCaseExports(deps: CaseExportDeps) {
   }
 
   /** Asks for the bundle of a signed-off case; asking again before the case changes returns the same export. */
-  async function request(ctx: CallContext, principal: Principal, caseId: string, format: string): Promise<CaseExportOut> {
+  async function request(ctx: CallContext, principal: Principal, caseId: string, format: string): Promise<CaseExportView> {
     ctx.audit.target_kind = 'case';
     ctx.audit.target_id = caseId;
     const current = await deps.cases.view(principal, caseId);
@@ -131,13 +135,13 @@ export function createCaseExports(deps: CaseExportDeps) {
     // queued (BullMQ keeps one job per id), and a failed export comes back queued as its next attempt.
     if (row.status === 'queued' || row.status === 'building')
       await deps.enqueue({ exportId: row.id, attempt: row.attempt, tenantId: principal.tenantId, mode: principal.mode });
-    return exportOut(row);
+    return exportView(row);
   }
 
-  async function view(principal: Principal, caseId: string, exportId: string): Promise<CaseExportOut> {
+  async function view(principal: Principal, caseId: string, exportId: string): Promise<CaseExportView> {
     const row = await withTenant(deps.db, principal, (tx) => findExport(tx, caseId, exportId));
     if (!row) throw new ServiceProblem('not-found', 'No such export of this case.');
-    return exportOut(row);
+    return exportView(row);
   }
 
   /**
@@ -215,7 +219,7 @@ export function createCaseExports(deps: CaseExportDeps) {
     }));
     return [
       { name: 'README.md', bytes: Buffer.from(VERIFYING_README) },
-      { name: 'case.json', bytes: json(current) },
+      { name: 'case.json', bytes: json(deps.caseDocument(current)) },
       { name: 'timeline.json', bytes: json(timeline) },
       { name: 'graph.json', bytes: json(graph) },
       { name: 'assessments.json', bytes: json(rows.assessments) },
