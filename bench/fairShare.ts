@@ -1,8 +1,10 @@
 import { spawn, execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import WebSocket, { type RawData } from 'ws';
 import { z } from 'zod';
@@ -21,8 +23,9 @@ import { freshService, ROOT, waitHealthy } from './wsSessionsService.js';
  * Then the whole flood once more with nobody measured (`flood_alone`), so that
  * `flood_share` says what the flooder got under fair shares against what it
  * gets alone (issue 48: at least 40 %), and the service's resident memory is
- * sampled from /proc before the flood, at its peak under it, and after it
- * (issue 48: no queue or buffer grows without bound).
+ * sampled from /proc before the flood, at its peak under it, and after it,
+ * and its heap and external buffers after a forced collection before the
+ * flood and after it (issue 48: no queue or buffer grows without bound).
  *
  * --parts: then each part of the flood alone, to see which one dominates.
  */
@@ -239,6 +242,27 @@ async function rssMb(pid: number | undefined): Promise<number> {
   }
 }
 
+const HEAP_PROBE = pathToFileURL(join(ROOT, 'bench/lib/heapProbe.mjs')).href;
+const HeapReport = z.object({ pid: z.number(), heapUsed: z.number(), external: z.number(), arrayBuffers: z.number() });
+
+/**
+ * The service's memory left after a forced collection, in MB (bench/lib/heapProbe.mjs):
+ * heap and the buffers outside it. Null when the probe did not answer within five seconds.
+ */
+async function heapAfterGc(pid: number | undefined, file: string): Promise<{ heap: number; external: number } | null> {
+  if (pid === undefined) return null;
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  await rm(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 50; i += 1) {
+    await new Promise((r) => setTimeout(r, 100));
+    const text = await readFile(file, 'utf8').catch(() => null);
+    const report = text === null ? null : HeapReport.safeParse(JSON.parse(text));
+    if (report?.success && report.data.pid === pid) return { heap: mb(report.data.heapUsed), external: mb(report.data.external) };
+  }
+  return null;
+}
+
 /** Samples the service's RSS every second until stopped; the highest seen. */
 function rssPeak(pid: number | undefined): { stop: () => number } {
   let peak = 0;
@@ -273,8 +297,10 @@ async function main() {
   ) as {
     keys: Keys;
   };
+  const heapFile = join(tmpdir(), `tas-fair-heap-${randomBytes(4).toString('hex')}.json`);
+  const nodeOptions = [svc.env.NODE_OPTIONS, '--expose-gc', `--import ${HEAP_PROBE}`].filter(Boolean).join(' ');
   const child = spawn(process.execPath, [join(ROOT, 'bin/tas.js'), 'serve'], {
-    env: svc.env,
+    env: { ...svc.env, NODE_OPTIONS: nodeOptions, TAS_BENCH_HEAP_FILE: heapFile },
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -284,6 +310,7 @@ async function main() {
     await measure(svc.base, measured.keys, 'w', 3000);
     const idle = await measure(svc.base, measured.keys, 'i', SECONDS * 1000);
     const rssBefore = await rssMb(child.pid);
+    const heapBefore = await heapAfterGc(child.pid, heapFile);
     const peak = rssPeak(child.pid);
     const f = await flood(svc.base, flooder.keys);
     const loaded = await measure(svc.base, measured.keys, 'f', SECONDS * 1000);
@@ -295,6 +322,7 @@ async function main() {
     await lone.stop();
     await new Promise((r) => setTimeout(r, 5000));
     const rssAfter = await rssMb(child.pid);
+    const heapAfter = await heapAfterGc(child.pid, heapFile);
     // What dominates: each part of the flood alone (--parts), after the whole.
     const alone: Record<string, unknown> = {};
     if (process.argv.includes('--parts'))
@@ -318,6 +346,8 @@ async function main() {
           frames_acked: ratio(f.counts.framesAcked, lone.counts.framesAcked),
         },
         rss_mb: { before_flood: rssBefore, peak_flooded: rssPeakFlooded, after: rssAfter },
+        // What a forced collection leaves (heap, and buffers outside it): a queue or buffer that kept its flood shows here.
+        after_gc_mb: { before_flood: heapBefore, after: heapAfter },
         alone,
       }),
     );
