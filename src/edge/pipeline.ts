@@ -184,14 +184,18 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   else if (op.auth !== 'open') await authorise(deps, ctx, op.auth, authorization);
   await decideOrigin(deps, ctx, op);
   if (deprecated) ctx.ex.extraHeaders = { ...ctx.ex.extraHeaders, Deprecation: ACCESS_TOKEN_DEPRECATION };
-  try {
-    ctx.params = parseParams(op, params);
-    ctx.query = parseQuery(op, rawQuery);
-    if (op.body) ctx.body = await parseBody(op, ctx.ex, bodyPromise);
-  } catch (error) {
-    if (error instanceof ValidationFailure && route.mapValidation) throw route.mapValidation(error);
-    throw error;
-  }
+  // The body's bytes arrive over the network before the tenant's turn is taken; reading them is a unit's work.
+  const rawBody = op.body && bodyPromise ? await bodyPromise : null;
+  const parse = () => {
+    try {
+      ctx.params = parseParams(op, params);
+      ctx.query = parseQuery(op, rawQuery);
+      if (op.body) ctx.body = parseBody(op, ctx.ex, rawBody);
+    } catch (error) {
+      if (error instanceof ValidationFailure && route.mapValidation) throw route.mapValidation(error);
+      throw error;
+    }
+  };
   if (!route.handler) {
     throw new ServiceProblem(
       'not-implemented',
@@ -204,8 +208,11 @@ async function run(deps: PipelineDeps, ctx: HandlerContext, bodyPromise: Promise
   }
   const handler = route.handler;
   const replays = op.replayable ? deps.replays : undefined;
-  const invoke = replays ? () => withReplay(replays, ctx, op.operationId, () => handler(ctx)) : () => handler(ctx);
-  return scheduled(deps, ctx, op, invoke);
+  const handle = replays ? () => withReplay(replays, ctx, op.operationId, () => handler(ctx)) : () => handler(ctx);
+  return scheduled(deps, ctx, op, () => {
+    parse();
+    return handle();
+  });
 }
 
 /**

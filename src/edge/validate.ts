@@ -43,10 +43,9 @@ export function parseQuery(op: OperationSpec, rawQuery: string): unknown {
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
 
-export async function parseBody(op: OperationSpec, ex: Exchange, bodyPromise: Promise<Buffer> | null): Promise<unknown> {
-  if (!bodyPromise || !op.body) return undefined;
+export function parseBody(op: OperationSpec, ex: Exchange, raw: Buffer | null): unknown {
+  if (!raw || !op.body) return undefined;
   const type = ex.headers['content-type'];
-  const raw = await bodyPromise;
   if (raw.length === 0) throw new ValidationFailure([{ loc: ['body'], msg: 'A JSON body is required', type: 'missing' }]);
   if (!type || !JSON_TYPE.test(type)) {
     throw new ServiceProblem('unsupported-media-type', 'Send the body as Content-Type: application/json.');
