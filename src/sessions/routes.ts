@@ -2,7 +2,7 @@ import { requirePrincipal } from '../auth/index.js';
 import type { Handler } from '../edge/handler.js';
 import type { SessionOpen } from './schemas.js';
 import type { SessionCaps, SessionService } from './service.js';
-import { sessionBody } from './wire.js';
+import { limitedProblem, sessionBody } from './wire.js';
 
 /**
  * POST /v1/sessions and POST /v1/sessions/{session_id}/close, keyed by
@@ -18,14 +18,12 @@ export function sessionHandlers(
   return [
     [
       'openSession',
-      // 201 with the socket's address, or 429 with Retry-After when the key or its tenant is at its cap (wire.ts).
-      async (ctx) => ({
-        status: 201,
-        body: sessionBody(
-          await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps),
-          publicUrl(),
-        ),
-      }),
+      // 201 with the socket's address, or 429 with Retry-After when the key or its tenant is at its cap.
+      async (ctx) => {
+        const opening = await sessions.open(ctx, requirePrincipal(ctx), ctx.body as SessionOpen, ctx.ex.headers['x-purpose'], caps);
+        if (opening.kind === 'limited') throw limitedProblem(opening);
+        return { status: 201, body: sessionBody(opening, publicUrl()) };
+      },
     ],
     [
       'closeSession',

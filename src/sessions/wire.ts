@@ -14,11 +14,10 @@ export function wsUrlOf(publicUrl: string, sessionId: string): string {
   return `${publicUrl.replace(/^http/, 'ws').replace(/\/$/, '')}${sessionSocketPath(sessionId)}`;
 }
 
-export function sessionBody(opening: SessionOpening, publicUrl: string): SessionOut {
-  if (opening.kind === 'limited') {
-    const wait = opening.retryAfterSeconds;
-    throw new ServiceProblem('rate-limited', opening.detail, { retry_after: wait }, { 'Retry-After': String(wait) });
-  }
+type Opened = Extract<SessionOpening, { kind: 'opened' }>;
+type Limited = Extract<SessionOpening, { kind: 'limited' }>;
+
+export function sessionBody(opening: Opened, publicUrl: string): SessionOut {
   return {
     session_id: opening.sessionId,
     state: 'open',
@@ -27,4 +26,10 @@ export function sessionBody(opening: SessionOpening, publicUrl: string): Session
     expires_at: opening.expiresAt,
     retention_mode: opening.retentionMode,
   };
+}
+
+/** 429 with Retry-After and the same wait in the problem's `retry_after`. */
+export function limitedProblem(limited: Limited): ServiceProblem {
+  const wait = limited.retryAfterSeconds;
+  return new ServiceProblem('rate-limited', limited.detail, { retry_after: wait }, { 'Retry-After': String(wait) });
 }
