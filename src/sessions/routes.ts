@@ -7,7 +7,7 @@ import { limitedProblem, sessionBody } from './wire.js';
 /**
  * POST /v1/sessions and POST /v1/sessions/{session_id}/close, keyed by
  * operationId for app.ts's handler table. The session's WebSocket is in
- * sessionSocket.ts.
+ * socketRoutes.ts; the wire bodies (ws_url, the 429) are built in wire.ts.
  */
 export function sessionHandlers(
   sessions: SessionService,
