@@ -7,7 +7,7 @@ import { setUploadToken } from './bytesStore.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import type { PolicyCache } from '../policies/index.js';
 import type { RegistryCache } from '../registry/index.js';
-import type { MaterialCreate, UploadTarget } from './schemas.js';
+import type { MaterialCreate } from './schemas.js';
 import { extractText } from './extractOffLoop.js';
 import { regionOptions } from './extractors/types.js';
 import { fingerprintOf, sha256Hex, TEXT_EXTRACTOR_VERSION } from './extractText.js';
@@ -27,14 +27,19 @@ export interface DeclareDeps {
   db: Db;
   registry: RegistryCache;
   policies: PolicyCache;
-  /** The service's public base URL, for the upload URL. */
-  publicUrl: () => string;
   now?: () => Date;
+}
+
+/** What a declared upload may do: the one-time token it was issued, until when, and the bytes' type. The route builds its URL. */
+export interface UploadGrant {
+  token: string;
+  mediaType: string;
+  expiresAt: string;
 }
 
 export interface Declared {
   row: MaterialRow;
-  upload: UploadTarget | null;
+  upload: UploadGrant | null;
 }
 
 function newMaterialId(): string {
@@ -147,11 +152,5 @@ async function declareUpload(
     await call.auditInTx(tx, 'created');
     return inserted;
   });
-  const upload: UploadTarget = {
-    url: `${deps.publicUrl()}/v1/material/${encodeURIComponent(id)}/content?token=${issued.token}`,
-    method: 'PUT',
-    headers: { 'Content-Type': body.media_type },
-    expires_at: issued.expiresAt,
-  };
-  return { row, upload };
+  return { row, upload: { token: issued.token, mediaType: body.media_type, expiresAt: issued.expiresAt } };
 }

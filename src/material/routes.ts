@@ -6,6 +6,7 @@ import type { MaterialJob } from './extraction.js';
 import { materialOut } from './out.js';
 import { receiveUpload } from './upload.js';
 import { viewExtraction, viewMaterial } from './reads.js';
+import { uploadTargetOf } from './wire.js';
 import type { MaterialCreate } from './schemas.js';
 import { requirePrincipal } from '../auth/index.js';
 import { targetOf } from '../edge/target.js';
@@ -20,6 +21,8 @@ import { targetOf } from '../edge/target.js';
  */
 export interface MaterialDeps extends DeclareDeps {
   db: Db;
+  /** The service's public base URL, for the upload URL. */
+  publicUrl: () => string;
   enqueueExtraction: (job: MaterialJob) => Promise<void>;
   /** Where upload bodies are staged before their one transaction (src/material/upload.ts). */
   uploadStagingDir?: string;
@@ -29,7 +32,7 @@ function createMaterial(deps: MaterialDeps): Handler {
   return async (ctx) => {
     const principal = requirePrincipal(ctx);
     const { row, upload } = await declareMaterial(deps, ctx, principal, ctx.body as MaterialCreate);
-    return { status: 201, body: materialOut(row, upload) };
+    return { status: 201, body: materialOut(row, upload && uploadTargetOf(deps.publicUrl(), row.id, upload)) };
   };
 }
 

@@ -28,13 +28,7 @@ const WIRE_FILE = /^(routes|\w*Routes|paths|wire|schemas)\.ts$/;
  * Known and explained, each with its reason. Each entry names the file and
  * what is found there, exactly.
  */
-const EXPLAINED: { file: string; found: string; why: string }[] = [
-  {
-    file: 'src/material/declare.ts',
-    found: 'publicUrl',
-    why: "a declared upload's address carries the one-time token the command mints; material's wire is not yet split",
-  },
-];
+const EXPLAINED: { file: string; found: string; why: string }[] = [];
 
 interface WireUse {
   line: number;

@@ -34,7 +34,10 @@ describe('the parser process', () => {
     let environ = '';
     const probe = await probeParser(DEFAULT_PARSER_LIMITS, {
       // Read by the kernel's account of the process, at once: what it was started with, whatever it says of itself.
-      onSpawn: (pid) => (environ = readFileSync(`/proc/${pid}/environ`, 'utf8')),
+      // Read while the shell execs node, the file is empty for an instant (PATH is always passed): read again then.
+      onSpawn: (pid) => {
+        for (let i = 0; i < 1000 && environ === ''; i += 1) environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      },
     });
     const started = environ.split('\u0000').filter((entry) => entry !== '');
     // The shell that sets the limits adds PWD when it becomes node; nothing else.
