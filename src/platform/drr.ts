@@ -103,8 +103,11 @@ export function createDrr<T>(settings: DrrSettings<T>): Drr<T> {
         const t = turns[0]!;
         const next = candidate(t, freshAllowed);
         if (!next) {
+          // Passed over, its turn (begun or not) kept: ending it would give the tenant a new quantum each time
+          // the rotation came back round to it, so a head tenant passed over between every two starts was
+          // served at every start and the others not at all (test/http/fairFlood.test.ts, issue 48).
           passed += 1;
-          endTurn();
+          turns.push(turns.shift()!);
           continue;
         }
         passed = 0;

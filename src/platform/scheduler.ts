@@ -252,7 +252,8 @@ export function createScheduler(settings: SchedulerSettings, clock: SchedulerClo
     pumping = true;
     try {
       while (running.size < settings.inFlight) {
-        const picked = resumes.next(true) ?? drr.next(open < maxOpen);
+        // With every open place taken no unit may start: the rotation of starts is not even looked at.
+        const picked = resumes.next(true) ?? (open < maxOpen ? drr.next(true) : null);
         if (!picked) break;
         picked.item.resumed = picked.lane === 'resuming';
         if (picked.lane === 'fresh') start(picked.item);

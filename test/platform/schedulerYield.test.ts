@@ -331,3 +331,19 @@ describe('createScheduler: the fast path (a free slot taken at once) never passe
     expect(s.stats()).toMatchObject({ inFlight: 0, open: 0, queued: 0, resuming: 0 });
   });
 });
+
+describe('createDrr: a tenant passed over while units may not start', () => {
+  it('given the head tenant in its turn passed over between every two starts, then it gains no new quantum by it and the other tenant is served in turn', () => {
+    const d = createDrr<string>({ weightOf: () => 1, estimate: () => 0.5, quantum: 1 });
+    for (let i = 0; i < 10; i++) d.add('flood', `flood${i}`, 'fresh');
+    const served = [d.next(true)!.tenant];
+    d.add('quiet', 'quiet0', 'fresh');
+    for (let i = 0; i < 5; i++) {
+      // Every open place taken: nothing may start, and nobody's turn moves on for it.
+      expect(d.next(false)).toBeNull();
+      served.push(d.next(true)!.tenant);
+    }
+    // The flood's turn (one quantum, two of its units) ends, then the quiet tenant's comes.
+    expect(served.slice(0, 3)).toEqual(['flood', 'flood', 'quiet']);
+  });
+});
