@@ -11,7 +11,7 @@ export interface SchedulerSettings {
   queuePerTenant: number;
   /** A tenant's weight (default 1): a weight of 3 gets three times the share of a weight of 1. */
   weights?: ReadonlyMap<string, number>;
-  /** A segment that held its slot this long lets its unit go (default 250 ms); Infinity: never. */
+  /** A segment that held its slot this long lets its unit go (default 250 ms, checked by a sweep every quarter of it); Infinity: never. */
   leaseMs?: number;
   /**
    * What a turn adds to a tenant's deficit, times its weight, in CPU ms (default 1). Small, so that a
