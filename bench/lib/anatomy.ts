@@ -30,6 +30,13 @@ async function walByRecord(
   n: number,
 ): Promise<Record<string, { records: number; bytes: number; fpi_bytes: number }>> {
   await adminQuery('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  // pg_walinspect reads only WAL already flushed ("cannot accept future end LSN"), and the insert position
+  // can be ahead of the flush by an asynchronous commit's records: wait for the WAL writer (at most 200 ms).
+  for (let i = 0; i < 50; i += 1) {
+    const flushed = await adminQuery("SELECT pg_wal_lsn_diff(pg_current_wal_flush_lsn(), '0/0')::text AS b");
+    if (BigInt((flushed.rows[0] as { b: string }).b.split('.')[0]!) >= to) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const r = await adminQuery(
     `SELECT "resource_manager/record_type" AS kind, count::int AS count, record_size::int AS bytes, fpi_size::int AS fpi
      FROM pg_get_wal_stats($1::pg_lsn, $2::pg_lsn, true) WHERE count > 0 ORDER BY combined_size DESC LIMIT 6`,

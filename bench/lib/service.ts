@@ -147,6 +147,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<ServiceHa
     LOG_LEVEL: 'warn',
     TAS_REDIS_PREFIX: prefix,
     TAS_RATE_LIMIT_PER_SEC: '1000000',
+    // One tenant drives every scenario, so its own limits would be what is measured: 1,000 sessions and
+    // 1,000 SSE subscribers opened at once are past the per-key and per-tenant session caps (issue 40) and
+    // the scheduler's per-tenant queue (issue 48). The fair-share bench measures those limits.
+    TAS_TENANT_RATE_LIMIT_PER_SEC: '1000000',
+    TAS_SESSIONS_PER_KEY: '1000000',
+    TAS_SESSIONS_PER_TENANT: '1000000',
+    TAS_SCHEDULER_QUEUE: '1000000',
     TAS_DNS_SERVERS: 'off',
     TAS_RDAP_BASE_URL: 'off',
     TAS_SPOOL_DIR: spool,
