@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/sourceFiles.js';
 
 /**
  * Commands know no wire (issue 49 item 5): they take and return domain
@@ -66,17 +67,9 @@ function setsHeader(literal: ts.StringLiteral | ts.NoSubstitutionTemplateLiteral
 }
 
 function capabilityFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|mts)$/.test(entry.name) && !WIRE_FILE.test(entry.name)) out.push(path);
-    }
-  };
-  for (const entry of readdirSync(SRC, { withFileTypes: true }))
-    if (entry.isDirectory() && existsSync(join(SRC, entry.name, 'index.ts'))) walk(join(SRC, entry.name));
-  return out;
+  return readdirSync(SRC, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(SRC, entry.name, 'index.ts')))
+    .flatMap((entry) => sourceFiles(join(SRC, entry.name), (name) => /\.(ts|mts)$/.test(name) && !WIRE_FILE.test(name)));
 }
 
 describe('commands know no wire', () => {

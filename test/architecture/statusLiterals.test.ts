@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/sourceFiles.js';
 import { parameterNames, statusLiterals } from '../support/statusLiterals.js';
 
 /**
@@ -52,16 +53,9 @@ const CAPABILITIES = [
 const EXPLAINED: { file: string; text: string }[] = [{ file: 'src/inquiries/store.ts', text: 'status_code = 200' }];
 
 function capabilityFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|mts)$/.test(entry.name) && !/^(routes|\w*Routes)\.ts$/.test(entry.name)) out.push(path);
-    }
-  };
-  for (const capability of CAPABILITIES) walk(join(ROOT, 'src', capability));
-  return out;
+  return CAPABILITIES.flatMap((capability) =>
+    sourceFiles(join(ROOT, 'src', capability), (name) => /\.(ts|mts)$/.test(name) && !/^(routes|\w*Routes)\.ts$/.test(name)),
+  );
 }
 
 describe('status literals', () => {

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecord } from './support.js';
 import { sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
 import { appendAuditBatch, type AuditRecord } from '../../src/audit/store.js';
 import { createDb, type Db } from '../../src/platform/db/pool.js';
@@ -11,24 +12,8 @@ let db: Db;
 let owner: pg.Client;
 const tenant = randomUUID();
 
-function row(i: number, tenantId: string | null): AuditRecord {
-  return {
-    audit_id: randomUUID(),
-    occurred_at: new Date(Date.now() - 60_000 + i).toISOString(),
-    tenant_id: tenantId,
-    mode: tenantId ? 'live' : null,
-    principal: tenantId ? 'key:x' : 'anonymous',
-    action: 'test',
-    target_kind: null,
-    target_id: null,
-    status: 200,
-    rule: null,
-    purpose: null,
-    cost_amount: null,
-    cost_currency: null,
-    request_id: null,
-  };
-}
+const row = (i: number, tenantId: string | null): AuditRecord =>
+  auditRecord(tenantId, { occurred_at: new Date(Date.now() - 60_000 + i).toISOString(), status: 200 });
 
 beforeAll(async () => {
   clone = await cloneDatabase();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecord } from './support.js';
 import { auditPartitionsAhead, retainAudit } from '../../src/audit/partitions.js';
 import { sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
 import { appendAuditBatch, type AuditRecord } from '../../src/audit/store.js';
@@ -14,24 +15,8 @@ let owner: pg.Client;
 const A = randomUUID();
 const B = randomUUID();
 
-function row(occurredAt: string, tenantId: string | null, action = 'test'): AuditRecord {
-  return {
-    audit_id: randomUUID(),
-    occurred_at: occurredAt,
-    tenant_id: tenantId,
-    mode: tenantId ? 'live' : null,
-    principal: tenantId ? 'key:x' : 'anonymous',
-    action,
-    target_kind: null,
-    target_id: null,
-    status: tenantId ? 200 : 401,
-    rule: null,
-    purpose: null,
-    cost_amount: null,
-    cost_currency: null,
-    request_id: null,
-  };
-}
+const row = (occurredAt: string, tenantId: string | null, action = 'test'): AuditRecord =>
+  auditRecord(tenantId, { occurred_at: occurredAt, action });
 
 async function partitionOf(auditId: string): Promise<string> {
   const { rows } = await owner.query(

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecord } from './support.js';
 import { keptSealSigner, sealAudit, verifyAuditChains } from '../../src/audit/sealer.js';
 import { appendAuditBatch, type AuditRecord } from '../../src/audit/store.js';
 import { activeKey, publishedKeys, revokeKey, rotateKey } from '../../src/cases/export/keys.js';
@@ -13,24 +14,7 @@ let owner: pg.Client;
 const tenant = randomUUID();
 const PEPPER = randomBytes(32).toString('base64url');
 
-function row(tenantId: string | null): AuditRecord {
-  return {
-    audit_id: randomUUID(),
-    occurred_at: new Date(Date.now() - 60_000).toISOString(),
-    tenant_id: tenantId,
-    mode: tenantId ? 'live' : null,
-    principal: tenantId ? 'key:x' : 'anonymous',
-    action: 'test',
-    target_kind: null,
-    target_id: null,
-    status: tenantId ? 200 : 401,
-    rule: null,
-    purpose: null,
-    cost_amount: null,
-    cost_currency: null,
-    request_id: null,
-  };
-}
+const row = (tenantId: string | null): AuditRecord => auditRecord(tenantId);
 
 /** The kid of today's seal of the tenant's chain and of the anonymous chain. */
 async function sealKids(): Promise<{ tenant: string; anonymous: string }> {
