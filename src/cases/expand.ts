@@ -5,7 +5,7 @@ import { normalisePresentation } from '../checks/normalise.js';
 import { latestAssessmentOf } from '../inquiries/index.js';
 import { withTenant, type Db } from '../platform/db/pool.js';
 import { carriersOf } from '../entities/index.js';
-import { CHECK_COST_UNIT } from '../inquiries/index.js';
+import { askSubjectOf, CHECK_COST_UNIT } from '../inquiries/index.js';
 import type { InquiryService } from '../inquiries/index.js';
 import type { InquiryAsk, InquiryOutcome } from '../inquiries/index.js';
 import { ServiceProblem, ValidationFailure } from '../platform/problems.js';
@@ -225,11 +225,7 @@ export function createCaseExpansion(deps: CaseExpansionDeps) {
  */
 function hopAsk(current: CaseView, seed: Subject, intent: string, tier: Tier): InquiryAsk {
   return {
-    subject: {
-      presentations: seed.presentations ?? [],
-      ...(seed.entity_id !== undefined ? { entityId: seed.entity_id } : {}),
-      ...(seed.claim !== undefined ? { claim: seed.claim } : {}),
-    },
+    subject: askSubjectOf(seed),
     intent,
     purpose: current.purpose,
     stake: { kind: 'other' },

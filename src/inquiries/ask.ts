@@ -1,4 +1,5 @@
 import type { SubjectClaim, Tier } from '../checks/types.js';
+import type { Subject } from '../schemas/common.js';
 import type { Stake } from '../scoring/index.js';
 import type { IdempotencyClaim } from './idempotency.js';
 
@@ -31,6 +32,15 @@ export interface InquiryAsk {
   materialIds: string[];
   /** The call's idempotency key and the hash of the call as sent; null without a key. */
   idempotency: IdempotencyClaim | null;
+}
+
+/** A subject as the contract writes it (presentations, entity_id, claim), as an ask holds it: the one mapping every asker uses. */
+export function askSubjectOf(subject: Subject): InquiryAsk['subject'] {
+  return {
+    presentations: subject.presentations ?? [],
+    ...(subject.entity_id !== undefined ? { entityId: subject.entity_id } : {}),
+    ...(subject.claim !== undefined ? { claim: subject.claim } : {}),
+  };
 }
 
 export interface AttachedTestimony {

@@ -8,6 +8,7 @@ export type { InquiryScope } from './commands.js';
 export { mayShowFindings } from './view.js';
 export type { InquiryOutcome } from './view.js';
 export { askOf, inquiryBody } from './wire.js';
+export { askSubjectOf } from './ask.js';
 export type { InquiryAsk } from './ask.js';
 export type { InquiryView } from './wire.js';
 export { ledgerOfEntities } from './ledgerOfEntities.js';

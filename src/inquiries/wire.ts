@@ -1,6 +1,6 @@
 import { requestHash } from '../platform/idempotency.js';
 import { ValidationFailure } from '../platform/problems.js';
-import type { InquiryAsk } from './ask.js';
+import { askSubjectOf, type InquiryAsk } from './ask.js';
 import type { InquiryRequest } from './schemas.js';
 import type { InquiryOutcome } from './view.js';
 
@@ -26,13 +26,8 @@ export function inquiryBody(outcome: InquiryOutcome, publicUrl: string): Inquiry
  * (findings included) replays only to a key that could have asked for it.
  */
 export function askOf(request: InquiryRequest, scopes: ReadonlySet<string>): InquiryAsk {
-  const { subject } = request;
   return {
-    subject: {
-      presentations: subject.presentations ?? [],
-      ...(subject.entity_id !== undefined ? { entityId: subject.entity_id } : {}),
-      ...(subject.claim !== undefined ? { claim: subject.claim } : {}),
-    },
+    subject: askSubjectOf(request.subject),
     intent: request.intent,
     purpose: request.purpose,
     // Kept whole, as the facts have always kept it (its deadline and currency included).

@@ -1,4 +1,4 @@
-import type { InquiryAsk } from '../inquiries/index.js';
+import { askSubjectOf, type InquiryAsk } from '../inquiries/index.js';
 import { requestHash } from '../platform/idempotency.js';
 import { Stake, Subject } from '../schemas/common.js';
 import type { MonitorCreate } from './schemas.js';
@@ -14,13 +14,8 @@ export type MonitorQuestion = Pick<MonitorCreate, 'subject' | 'intent' | 'purpos
  * run id as the key (rescanAsk).
  */
 export function monitorAsk(m: MonitorQuestion, idempotency: InquiryAsk['idempotency'] = null): InquiryAsk {
-  const { subject } = m;
   return {
-    subject: {
-      presentations: subject.presentations ?? [],
-      ...(subject.entity_id !== undefined ? { entityId: subject.entity_id } : {}),
-      ...(subject.claim !== undefined ? { claim: subject.claim } : {}),
-    },
+    subject: askSubjectOf(m.subject),
     intent: m.intent,
     purpose: m.purpose,
     stake: m.stake,
